@@ -1,0 +1,88 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DateLayout is the wire format of every calendar date: dd-MM-yyyy.
+const DateLayout = "02-01-2006"
+
+// Date is a calendar date without a time of day or a zone. The zero value
+// is not a valid date.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// ParseDate parses a dd-MM-yyyy date and refuses anything that is not a
+// real calendar date (31-02-2026, 2026-11-21, 1-2-2026).
+func ParseDate(s string) (Date, error) {
+	if len(s) != len(DateLayout) {
+		return Date{}, fmt.Errorf("invalid date %q: want dd-MM-yyyy", s)
+	}
+	t, err := time.Parse(DateLayout, s)
+	if err != nil {
+		return Date{}, fmt.Errorf("invalid date %q: want dd-MM-yyyy", s)
+	}
+	return DateOf(t), nil
+}
+
+// DateOf returns the calendar date of t in t's location.
+func DateOf(t time.Time) Date {
+	y, m, d := t.Date()
+	return Date{y, m, d}
+}
+
+// Today returns the current calendar date in loc.
+func Today(now time.Time, loc *time.Location) Date {
+	return DateOf(now.In(loc))
+}
+
+// DateFromInt converts the YYYYMMDD integer form used by the store.
+func DateFromInt(n int) Date {
+	return Date{n / 10000, time.Month(n / 100 % 100), n % 100}
+}
+
+// Int returns the date as the integer YYYYMMDD, which sorts like the date.
+func (d Date) Int() int { return d.Year*10000 + int(d.Month)*100 + d.Day }
+
+// IsZero reports whether d is the zero Date.
+func (d Date) IsZero() bool { return d == Date{} }
+
+// Time returns midnight UTC of d.
+func (d Date) Time() time.Time { return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC) }
+
+// AddDays returns d moved by n days.
+func (d Date) AddDays(n int) Date { return DateOf(d.Time().AddDate(0, 0, n)) }
+
+// AddYears returns d moved by n calendar years (29-02 + 1 year is 01-03).
+func (d Date) AddYears(n int) Date { return DateOf(d.Time().AddDate(n, 0, 0)) }
+
+// Before reports whether d is earlier than e.
+func (d Date) Before(e Date) bool { return d.Int() < e.Int() }
+
+// After reports whether d is later than e.
+func (d Date) After(e Date) bool { return d.Int() > e.Int() }
+
+// String formats d as dd-MM-yyyy.
+func (d Date) String() string { return fmt.Sprintf("%02d-%02d-%04d", d.Day, d.Month, d.Year) }
+
+// MarshalJSON writes "dd-MM-yyyy".
+func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// UnmarshalJSON reads "dd-MM-yyyy".
+func (d *Date) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := ParseDate(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}

@@ -1,0 +1,111 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes of contract section 5. They are stable.
+const (
+	CodeBadJSON          = 1000
+	CodeRequired         = 1001
+	CodeInvalidEmail     = 1002
+	CodePasswordLength   = 1003
+	CodeInvalidEnum      = 1004
+	CodeInvalidDate      = 1005
+	CodeInvalidPhone     = 1006
+	CodeTextLength       = 1007
+	CodeEmailTaken       = 1008
+	CodePhoneTaken       = 1009
+	CodeUnknownTrainer   = 1010
+	CodeInvalidRange     = 1011
+	CodeInvalidParameter = 1012
+	CodeReserved         = 1013
+)
+
+// FieldError is one problem in a request.
+type FieldError struct {
+	ErrorCode int    `json:"errorCode"`
+	Message   string `json:"message"`
+	Field     string `json:"field,omitempty"`
+}
+
+// ValidationError is every problem found in one request; it becomes a 400.
+type ValidationError struct {
+	Errors []FieldError
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Errors) == 0 {
+		return "invalid request"
+	}
+	f := e.Errors[0]
+	if f.Field != "" {
+		return fmt.Sprintf("%s: %s (%d)", f.Field, f.Message, f.ErrorCode)
+	}
+	return fmt.Sprintf("%s (%d)", f.Message, f.ErrorCode)
+}
+
+// Add records a problem.
+func (e *ValidationError) Add(code int, field, format string, args ...any) {
+	e.Errors = append(e.Errors, FieldError{ErrorCode: code, Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// Err returns e when it holds a problem, else nil.
+func (e *ValidationError) Err() error {
+	if e == nil || len(e.Errors) == 0 {
+		return nil
+	}
+	return e
+}
+
+// Invalid returns a ValidationError with one problem.
+func Invalid(code int, field, format string, args ...any) error {
+	e := &ValidationError{}
+	e.Add(code, field, format, args...)
+	return e
+}
+
+// ErrorBody is the body of every 400.
+type ErrorBody struct {
+	ErrorCode int          `json:"errorCode"`
+	Message   string       `json:"message"`
+	Field     string       `json:"field,omitempty"`
+	Errors    []FieldError `json:"errors"`
+}
+
+// Body returns the 400 body of e: its first problem repeated at the top.
+func (e *ValidationError) Body() ErrorBody {
+	b := ErrorBody{Errors: e.Errors}
+	if len(e.Errors) > 0 {
+		b.ErrorCode, b.Message, b.Field = e.Errors[0].ErrorCode, e.Errors[0].Message, e.Errors[0].Field
+	}
+	return b
+}
+
+// Errors the store returns, mapped to statuses in one place (writeError).
+var (
+	// ErrNotFound: no such row in the caller's company.
+	ErrNotFound = errors.New("not found")
+	// ErrUnauthorized: the API key is missing, malformed, unknown or revoked.
+	ErrUnauthorized = errors.New("unauthorized")
+)
+
+// ConflictError is a unique violation. Field names the API field that
+// collided: "email" or "phoneNumber".
+type ConflictError struct {
+	Field string
+}
+
+func (e *ConflictError) Error() string { return "conflict on " + e.Field }
+
+// ValidationFromConflict turns a conflict into the 400 the contract asks for.
+func ValidationFromConflict(c *ConflictError) *ValidationError {
+	v := &ValidationError{}
+	if c.Field == "phoneNumber" {
+		v.Add(CodePhoneTaken, "phoneNumber", "phone number is already in use")
+	} else {
+		v.Add(CodeEmailTaken, "email", "e-mail address is already in use")
+	}
+	return v
+}

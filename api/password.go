@@ -1,0 +1,72 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// PasswordParams are argon2id's cost parameters.
+type PasswordParams struct {
+	MemoryKiB uint32
+	Time      uint32
+	Threads   uint8
+}
+
+// DefaultPasswordParams are OWASP's advice: m=19 MiB, t=2, p=1.
+var DefaultPasswordParams = PasswordParams{MemoryKiB: 19 * 1024, Time: 2, Threads: 1}
+
+// Hasher hashes passwords with argon2id, at most GOMAXPROCS at a time so a
+// burst of creates cannot exhaust memory.
+type Hasher struct {
+	params PasswordParams
+	sem    chan struct{}
+}
+
+// NewHasher returns a Hasher with the given parameters.
+func NewHasher(p PasswordParams) *Hasher {
+	return &Hasher{params: p, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+}
+
+// Hash returns the PHC string of password: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
+func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
+	select {
+	case h.sem <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-h.sem }()
+	salt := make([]byte, 16)
+	_, _ = rand.Read(salt)
+	p := h.params
+	key := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, 32)
+	enc := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.MemoryKiB, p.Time, p.Threads,
+		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
+}
+
+// VerifyPassword reports whether password matches a hash made by Hash.
+func VerifyPassword(hash, password string) bool {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var p PasswordParams
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.MemoryKiB, &p.Time, &p.Threads); err != nil {
+		return false
+	}
+	enc := base64.RawStdEncoding
+	salt, err1 := enc.DecodeString(parts[4])
+	want, err2 := enc.DecodeString(parts[5])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	got := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}

@@ -1,0 +1,78 @@
+package api
+
+import (
+	"context"
+	"time"
+)
+
+// Principal is who an authenticated request acts for: one company.
+type Principal struct {
+	CompanyID int64
+	KeyID     int64
+	Location  *time.Location // the company's time zone
+}
+
+// Today returns the company's calendar day at now.
+func (p *Principal) Today(now time.Time) Date { return Today(now, p.Location) }
+
+// TraineeStore is what the HTTP handler needs from storage. Every method
+// but Authenticate takes the caller's company id and never sees another
+// company's rows: an id of another company is ErrNotFound.
+type TraineeStore interface {
+	// Authenticate finds the enabled key whose SHA-256 is hash; any other
+	// case is ErrUnauthorized. It is the only unscoped lookup.
+	Authenticate(ctx context.Context, hash [32]byte) (*Principal, error)
+
+	// CreateTrainee stores a new trainee. A duplicate e-mail or phone is a
+	// *ConflictError; a trainer outside the company a *ValidationError 1010.
+	// Without TrainerID the company's first trainer (lowest id) is assigned.
+	CreateTrainee(ctx context.Context, companyID int64, t NewTrainee) (*Trainee, error)
+
+	// Trainee returns one trainee, soft-deleted ones included.
+	Trainee(ctx context.Context, companyID, id int64) (*Trainee, error)
+
+	// UpdateTrainee applies p in one transaction and returns the result.
+	// Enabled false soft-deletes, true restores. Errors as CreateTrainee.
+	UpdateTrainee(ctx context.Context, companyID, id int64, p TraineePatch) (*Trainee, error)
+
+	// SearchTrainees returns one page and the total count.
+	SearchTrainees(ctx context.Context, companyID int64, s Search) ([]*Trainee, int64, error)
+
+	// Ping checks the database for /readyz.
+	Ping(ctx context.Context) error
+}
+
+// Company is a tenant.
+type Company struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	TimeZone  string    `json:"timeZone"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Trainer is a trainer of a company.
+type Trainer struct {
+	ID        int64     `json:"id"`
+	UserID    int64     `json:"userId"`
+	CompanyID int64     `json:"companyId"`
+	Name      string    `json:"name"`
+	Email     string    `json:"email"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Key states.
+const (
+	KeyActive   = "active"
+	KeyDisabled = "disabled"
+)
+
+// APIKey is an API key as `traineed key list` shows it; the key itself is
+// never stored, only its SHA-256 and its first 8 characters.
+type APIKey struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	State      string     `json:"state"`
+}

@@ -1,0 +1,140 @@
+package api
+
+// Trainee is the full trainee representation of contract section 2. Every
+// field is always present in a response; unset ones are null.
+type Trainee struct {
+	ID                  int64    `json:"id"`
+	UserID              int64    `json:"userId"`
+	Name                string   `json:"name"`
+	Email               string   `json:"email"`
+	Username            string   `json:"username"`
+	PhoneNumber         *string  `json:"phoneNumber"`
+	DateOfBirth         *Date    `json:"dateOfBirth"`
+	ExpirationDate      *Date    `json:"expirationDate"`
+	Enabled             bool     `json:"enabled"`
+	CompanyID           int64    `json:"companyId"`
+	TrainerID           *int64   `json:"trainerId"`
+	CreatedByType       string   `json:"createdByType"`
+	ForcePasswordChange bool     `json:"forcePasswordChange"`
+	WeightUnit          string   `json:"weightUnit"`
+	Authorities         []string `json:"authorities"`
+	LastTrained         *Date    `json:"lastTrained"`
+}
+
+// Authorities every trainee has.
+var TraineeAuthorities = []string{"TRAINEE", "USER"}
+
+// Values of createdByType.
+const (
+	CreatedByAdmin   = "ADMIN"
+	CreatedByTrainer = "TRAINER"
+	CreatedBySelf    = "SELF"
+)
+
+// Weight units.
+const (
+	UnitKG = "KG"
+	UnitLB = "LB"
+)
+
+// Status derives the status a person sees: deleted, expired or active.
+func (t *Trainee) Status(today Date) string {
+	switch {
+	case !t.Enabled:
+		return StatusDeleted
+	case t.ExpirationDate != nil && !t.ExpirationDate.After(today):
+		return StatusExpired
+	default:
+		return StatusActive
+	}
+}
+
+// TraineeEnvelope is the body of every single-trainee response.
+type TraineeEnvelope struct {
+	Timestamp int64    `json:"timestamp"`
+	Trainee   *Trainee `json:"trainee"`
+}
+
+// PageInfo is the "page" object of a PagedModel.
+type PageInfo struct {
+	Size          int   `json:"size"`
+	Number        int   `json:"number"`
+	TotalElements int64 `json:"totalElements"`
+	TotalPages    int   `json:"totalPages"`
+}
+
+// TraineePage is the body of a search: Spring Data's PagedModel.
+type TraineePage struct {
+	Timestamp int64      `json:"timestamp"`
+	Content   []*Trainee `json:"content"`
+	Page      PageInfo   `json:"page"`
+}
+
+// Search statuses.
+const (
+	StatusLive    = "live"
+	StatusActive  = "active"
+	StatusExpired = "expired"
+	StatusDeleted = "deleted"
+	StatusAll     = "all"
+)
+
+// Sort keys accepted by search.
+const (
+	SortID             = "id"
+	SortName           = "name"
+	SortEmail          = "email"
+	SortExpirationDate = "expirationDate"
+	SortLastTrained    = "lastTrained"
+)
+
+// Search is a validated search request.
+type Search struct {
+	Query  string // trimmed q, "" for all
+	Digits string // q's digits when q looks like a phone number, else ""
+	Status string
+	Page   int
+	Size   int
+	Sort   string
+	Desc   bool
+	Today  Date // the company's today, for active/expired
+}
+
+// NewTrainee is a validated create request, with the password already hashed.
+type NewTrainee struct {
+	Name           string
+	Email          string
+	PhoneNumber    *string
+	PasswordHash   string
+	DateOfBirth    *Date
+	ExpirationDate *Date
+	TrainerID      *int64
+	WeightUnit     string
+	CreatedByType  string
+	Enabled        bool // demo data creates soft-deleted trainees; the API always true
+}
+
+// Optional is a PUT field: absent (Set false), null (Set, Null) or a value.
+type Optional[T any] struct {
+	Set   bool
+	Null  bool
+	Value T
+}
+
+// Val returns an Optional holding v.
+func Val[T any](v T) Optional[T] { return Optional[T]{Set: true, Value: v} }
+
+// TraineePatch is a validated PUT body. Only the fields that allow null
+// (phone, dates) may carry Null.
+type TraineePatch struct {
+	Name                Optional[string]
+	Email               Optional[string]
+	PhoneNumber         Optional[string]
+	PasswordHash        Optional[string]
+	DateOfBirth         Optional[Date]
+	ExpirationDate      Optional[Date]
+	TrainerID           Optional[int64]
+	WeightUnit          Optional[string]
+	Enabled             Optional[bool]
+	ForcePasswordChange Optional[bool]
+}

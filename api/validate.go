@@ -1,0 +1,392 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Field limits of contract section 2.
+const (
+	MaxNameLength     = 100
+	MaxEmailLength    = 254
+	MinPasswordLength = 8
+	MaxPasswordLength = 128
+)
+
+var (
+	emailPattern = regexp.MustCompile(`^[^@\s<>()\[\],;:"\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$`)
+	phonePattern = regexp.MustCompile(`^\+[1-9][0-9]{7,14}$`)
+	phoneStrip   = strings.NewReplacer(" ", "", "-", "", ".", "", "(", "", ")", "")
+	minBirthDate = Date{1900, 1, 1}
+)
+
+// CreateRequest is the body of POST /trainees. The client sends it; the
+// server and the bulk importer validate it with ValidateCreate.
+type CreateRequest struct {
+	Name           string  `json:"name"`
+	Email          string  `json:"email"`
+	Password       string  `json:"password"`
+	PhoneNumber    *string `json:"phoneNumber,omitempty"`
+	DateOfBirth    *Date   `json:"dateOfBirth,omitempty"`
+	ExpirationDate *Date   `json:"expirationDate,omitempty"`
+	TrainerID      *int64  `json:"trainerId,omitempty"`
+	WeightUnit     string  `json:"weightUnit,omitempty"`
+}
+
+// NormalizeEmail trims and lower-cases an address.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// NormalizePhone removes spaces, dashes, dots and parentheses.
+func NormalizePhone(s string) string { return phoneStrip.Replace(strings.TrimSpace(s)) }
+
+// PhoneDigits returns q's digits when q looks like a phone number (at least
+// three digits once separators and a leading + are removed, nothing else),
+// else "".
+func PhoneDigits(q string) string {
+	d := strings.TrimPrefix(NormalizePhone(q), "+")
+	if len(d) < 3 {
+		return ""
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return d
+}
+
+func checkName(v *ValidationError, name *string) {
+	*name = strings.TrimSpace(*name)
+	if n := utf8.RuneCountInString(*name); n == 0 || n > MaxNameLength {
+		v.Add(CodeTextLength, "name", "name must be 1 to %d characters", MaxNameLength)
+	}
+}
+
+func checkEmail(v *ValidationError, email *string) {
+	*email = NormalizeEmail(*email)
+	if len(*email) > MaxEmailLength || !emailPattern.MatchString(*email) {
+		v.Add(CodeInvalidEmail, "email", "e-mail address is not valid")
+	}
+}
+
+func checkPassword(v *ValidationError, p string) {
+	if n := utf8.RuneCountInString(p); n < MinPasswordLength || n > MaxPasswordLength {
+		v.Add(CodePasswordLength, "password", "password must be %d to %d characters", MinPasswordLength, MaxPasswordLength)
+	}
+}
+
+func checkPhone(v *ValidationError, p *string) {
+	*p = NormalizePhone(*p)
+	if !phonePattern.MatchString(*p) {
+		v.Add(CodeInvalidPhone, "phoneNumber", "phone number must be in international format, like +447700900123")
+	}
+}
+
+func checkBirth(v *ValidationError, d Date, today Date) {
+	if d.Before(minBirthDate) || d.After(today) {
+		v.Add(CodeInvalidDate, "dateOfBirth", "date of birth must be between 01-01-1900 and today")
+	}
+}
+
+func checkUnit(v *ValidationError, u string) {
+	if u != UnitKG && u != UnitLB {
+		v.Add(CodeInvalidEnum, "weightUnit", "weightUnit must be KG or LB")
+	}
+}
+
+func checkTrainer(v *ValidationError, id int64) {
+	if id <= 0 {
+		v.Add(CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", id)
+	}
+}
+
+// ValidateCreate normalises r in place (trimmed name, lower-case e-mail,
+// phone without separators, KG by default) and checks every rule of the
+// contract that needs no database. today is the company's calendar day.
+func ValidateCreate(r *CreateRequest, today Date) error {
+	v := &ValidationError{}
+	validateCreate(v, r, today, nil)
+	return v.Err()
+}
+
+// validateCreate checks the fields that parsing did not already report.
+func validateCreate(v *ValidationError, r *CreateRequest, today Date, skip map[string]bool) {
+	if !skip["name"] {
+		checkName(v, &r.Name)
+	}
+	if !skip["email"] {
+		checkEmail(v, &r.Email)
+	}
+	if !skip["password"] {
+		checkPassword(v, r.Password)
+	}
+	if r.PhoneNumber != nil {
+		checkPhone(v, r.PhoneNumber)
+	}
+	if r.DateOfBirth != nil {
+		checkBirth(v, *r.DateOfBirth, today)
+	}
+	if r.TrainerID != nil {
+		checkTrainer(v, *r.TrainerID)
+	}
+	if r.WeightUnit == "" && !skip["weightUnit"] {
+		r.WeightUnit = UnitKG
+	} else if !skip["weightUnit"] {
+		checkUnit(v, r.WeightUnit)
+	}
+}
+
+// object reads a body that must be exactly one JSON object.
+func object(body []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var m map[string]json.RawMessage
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, Invalid(CodeBadJSON, "", "body must be one JSON object")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, Invalid(CodeBadJSON, "", "body must be one JSON object and nothing after it")
+	}
+	return m, nil
+}
+
+// fields decodes the members of one JSON object, recording type errors.
+type fields struct {
+	m    map[string]json.RawMessage
+	v    *ValidationError
+	skip map[string]bool // fields already reported
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// present reports whether name is in the body and not null; a null for a
+// field that allows none is reported as missing when nullable is false.
+func (f *fields) present(name string, required, nullable bool) (raw json.RawMessage, ok bool) {
+	raw, in := f.m[name]
+	switch {
+	case !in && required:
+		f.v.Add(CodeRequired, name, "%s is required", name)
+		f.skip[name] = true
+	case in && isNull(raw) && (required || !nullable):
+		f.v.Add(CodeRequired, name, "%s must not be null", name)
+		f.skip[name] = true
+	case in && !isNull(raw):
+		return raw, true
+	}
+	return nil, false
+}
+
+func (f *fields) typeError(name, want string) {
+	f.v.Add(CodeBadJSON, name, "%s must be %s", name, want)
+	f.skip[name] = true
+}
+
+func (f *fields) str(name string, raw json.RawMessage, dst *string) bool {
+	if err := json.Unmarshal(raw, dst); err != nil {
+		f.typeError(name, "a string")
+		return false
+	}
+	return true
+}
+
+func (f *fields) boolean(name string, raw json.RawMessage, dst *bool) bool {
+	if err := json.Unmarshal(raw, dst); err != nil {
+		f.typeError(name, "true or false")
+		return false
+	}
+	return true
+}
+
+func (f *fields) integer(name string, raw json.RawMessage, dst *int64) bool {
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		f.typeError(name, "an integer")
+		return false
+	}
+	i, err := strconv.ParseInt(n.String(), 10, 64)
+	if err != nil {
+		f.typeError(name, "an integer")
+		return false
+	}
+	*dst = i
+	return true
+}
+
+func (f *fields) date(name string, raw json.RawMessage, dst *Date) bool {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		f.typeError(name, "a dd-MM-yyyy string")
+		return false
+	}
+	d, err := ParseDate(s)
+	if err != nil {
+		f.v.Add(CodeInvalidDate, name, "%s must be a real date written dd-MM-yyyy", name)
+		f.skip[name] = true
+		return false
+	}
+	*dst = d
+	return true
+}
+
+// ParseCreate reads and validates a POST /trainees body. The result is
+// normalised; its Password is still in clear.
+func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
+	m, err := object(body)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{m: m, v: &ValidationError{}, skip: map[string]bool{}}
+	r := &CreateRequest{}
+	for _, s := range []struct {
+		name string
+		dst  *string
+	}{{"name", &r.Name}, {"email", &r.Email}, {"password", &r.Password}} {
+		if raw, ok := f.present(s.name, true, false); ok {
+			f.str(s.name, raw, s.dst)
+		}
+	}
+	if raw, ok := f.present("phoneNumber", false, true); ok {
+		var p string
+		if f.str("phoneNumber", raw, &p) {
+			r.PhoneNumber = &p
+		}
+	}
+	for _, d := range []struct {
+		name string
+		dst  **Date
+	}{{"dateOfBirth", &r.DateOfBirth}, {"expirationDate", &r.ExpirationDate}} {
+		if raw, ok := f.present(d.name, false, true); ok {
+			var v Date
+			if f.date(d.name, raw, &v) {
+				*d.dst = &v
+			}
+		}
+	}
+	if raw, ok := f.present("trainerId", false, true); ok {
+		var id int64
+		if f.integer("trainerId", raw, &id) {
+			r.TrainerID = &id
+		}
+	}
+	if raw, ok := f.present("weightUnit", false, true); ok {
+		f.str("weightUnit", raw, &r.WeightUnit)
+		if r.WeightUnit == "" && !f.skip["weightUnit"] {
+			f.v.Add(CodeInvalidEnum, "weightUnit", "weightUnit must be KG or LB")
+			f.skip["weightUnit"] = true
+		}
+	}
+	validateCreate(f.v, r, today, f.skip)
+	if err := f.v.Err(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// UpdateRequest is a validated PUT body with the password still in clear.
+type UpdateRequest struct {
+	Patch    TraineePatch // PasswordHash unset: the caller hashes Password
+	Password *string
+}
+
+// ParseUpdate reads and validates a PUT /trainees/{id} body: absent fields
+// are left alone, null clears phoneNumber, dateOfBirth and expirationDate,
+// and null for anything else is a 1001.
+func ParseUpdate(body []byte, today Date) (*UpdateRequest, error) {
+	m, err := object(body)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{m: m, v: &ValidationError{}, skip: map[string]bool{}}
+	u := &UpdateRequest{}
+	p := &u.Patch
+	if raw, ok := f.present("name", false, false); ok {
+		var s string
+		if f.str("name", raw, &s) {
+			checkName(f.v, &s)
+			p.Name = Val(s)
+		}
+	}
+	if raw, ok := f.present("email", false, false); ok {
+		var s string
+		if f.str("email", raw, &s) {
+			checkEmail(f.v, &s)
+			p.Email = Val(s)
+		}
+	}
+	if raw, ok := f.present("password", false, false); ok {
+		var s string
+		if f.str("password", raw, &s) {
+			checkPassword(f.v, s)
+			u.Password = &s
+		}
+	}
+	if raw, in := m["phoneNumber"]; in {
+		if isNull(raw) {
+			p.PhoneNumber = Optional[string]{Set: true, Null: true}
+		} else {
+			var s string
+			if f.str("phoneNumber", raw, &s) {
+				checkPhone(f.v, &s)
+				p.PhoneNumber = Val(s)
+			}
+		}
+	}
+	for _, d := range []struct {
+		name string
+		dst  *Optional[Date]
+	}{{"dateOfBirth", &p.DateOfBirth}, {"expirationDate", &p.ExpirationDate}} {
+		raw, in := m[d.name]
+		if !in {
+			continue
+		}
+		if isNull(raw) {
+			*d.dst = Optional[Date]{Set: true, Null: true}
+			continue
+		}
+		var v Date
+		if f.date(d.name, raw, &v) {
+			if d.name == "dateOfBirth" {
+				checkBirth(f.v, v, today)
+			}
+			*d.dst = Val(v)
+		}
+	}
+	if raw, ok := f.present("trainerId", false, false); ok {
+		var id int64
+		if f.integer("trainerId", raw, &id) {
+			checkTrainer(f.v, id)
+			p.TrainerID = Val(id)
+		}
+	}
+	if raw, ok := f.present("weightUnit", false, false); ok {
+		var s string
+		if f.str("weightUnit", raw, &s) {
+			checkUnit(f.v, s)
+			p.WeightUnit = Val(s)
+		}
+	}
+	for _, b := range []struct {
+		name string
+		dst  *Optional[bool]
+	}{{"enabled", &p.Enabled}, {"forcePasswordChange", &p.ForcePasswordChange}} {
+		if raw, ok := f.present(b.name, false, false); ok {
+			var v bool
+			if f.boolean(b.name, raw, &v) {
+				*b.dst = Val(v)
+			}
+		}
+	}
+	if err := f.v.Err(); err != nil {
+		return nil, err
+	}
+	if u.Password != nil && !p.ForcePasswordChange.Set {
+		p.ForcePasswordChange = Val(true)
+	}
+	return u, nil
+}
