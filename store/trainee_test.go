@@ -426,7 +426,7 @@ func TestTenantIsolation(t *testing.T) {
 func traineeColumn(t *testing.T, s *store.Store, id int64, column string) string {
 	t.Helper()
 	var v *string
-	if err := s.DB().NewSelect().Table("trainees").ColumnExpr("CAST(" + column + " AS TEXT)").Where("id = ?", id).Scan(ctx, &v); err != nil {
+	if err := s.DB().NewSelect().Table("trainees").ColumnExpr("CAST("+column+" AS TEXT)").Where("id = ?", id).Scan(ctx, &v); err != nil {
 		t.Fatal(err)
 	}
 	if v == nil {
