@@ -118,9 +118,13 @@ func openSQLite(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
 	}
 	n := max(4, 2*runtime.GOMAXPROCS(0))
+	if path == ":memory:" {
+		n = 1 // every connection would have a database of its own
+	}
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(0)
+	sqldb.SetConnMaxLifetime(0)
 	return sqldb, nil
 }
 
@@ -133,6 +137,12 @@ func openPostgres(url string) (*sql.DB, error) {
 	// new to pgx: preparing it would cost a second round trip for nothing.
 	if !strings.Contains(url, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	// bun quotes strings the standard way; never let a server setting make
+	// a backslash special.
+	cfg.RuntimeParams["standard_conforming_strings"] = "on"
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "traineed"
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	n := max(10, 4*runtime.GOMAXPROCS(0))

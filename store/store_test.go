@@ -94,3 +94,16 @@ func TestSQLitePragmas(t *testing.T) {
 		}
 	}
 }
+
+func TestSQLiteMemory(t *testing.T) {
+	s, err := store.Open(ctx, "sqlite::memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn := setupTenants(t, s)
+	tr := mustCreate(t, s, tn.A, newTrainee("Mem", "mem@example.com"))
+	if g := mustGet(t, s, tn.A, tr.ID); g.Email != "mem@example.com" {
+		t.Fatalf("got %+v", g)
+	}
+}
