@@ -107,8 +107,8 @@ func WithVerbose(w io.Writer) ClientOption { return func(c *Client) { c.verbose 
 // WithRequestIDs replaces the generator of X-Request-Id values.
 func WithRequestIDs(f func() string) ClientOption { return func(c *Client) { c.newID = f } }
 
-// WithClock replaces the clock used for log timestamps and durations.
-func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
+// WithClientClock replaces the clock used for log timestamps and durations.
+func WithClientClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
 
 // NewClient returns a client of the API at baseURL (for example
 // http://127.0.0.1:8080) that authenticates with apiKey.
@@ -233,7 +233,12 @@ type NetworkError struct {
 }
 
 func (e *NetworkError) Error() string {
-	s := "cannot reach " + e.URL + ": " + e.Err.Error()
+	cause := e.Err
+	var ue *url.Error
+	if errors.As(cause, &ue) {
+		cause = ue.Err
+	}
+	s := "cannot reach " + e.URL + ": " + cause.Error()
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}

@@ -521,7 +521,7 @@ func TestSupportLog(t *testing.T) {
 	var log bytes.Buffer
 	zone := time.FixedZone("CET", 3600)
 	clock := time.Date(2026, 11, 21, 10, 30, 0, 0, zone)
-	c := newTestClient(s.URL, &sleeper{}, api.WithSupportLog(&log), api.WithClock(func() time.Time { return clock }))
+	c := newTestClient(s.URL, &sleeper{}, api.WithSupportLog(&log), api.WithClientClock(func() time.Time { return clock }))
 	_, err := c.CreateTrainee(context.Background(), api.CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "hunter2-secret"})
 	if err == nil {
 		t.Fatal("want a 400")
