@@ -44,6 +44,8 @@ type Factory struct {
 	Now       func() time.Time
 	// ClientOptions are added to every client's options (tests: no sleep).
 	ClientOptions []api.ClientOption
+	// CompletionTimeout bounds a dynamic completion (0: the default, 2 s).
+	CompletionTimeout time.Duration
 
 	Global GlobalOptions
 
@@ -190,6 +192,14 @@ func (f *Factory) CompletionClient() (*api.Client, error) {
 	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent())}, f.ClientOptions...)
 	opts = append(opts, api.WithRetryDelays())
 	return api.NewClient(s.BaseURL, s.APIKey, opts...), nil
+}
+
+// CompletionDeadline is how long a dynamic completion may take.
+func (f *Factory) CompletionDeadline() time.Duration {
+	if f.CompletionTimeout > 0 {
+		return f.CompletionTimeout
+	}
+	return CompletionTimeout
 }
 
 // Close releases the log file.

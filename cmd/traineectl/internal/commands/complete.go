@@ -67,7 +67,7 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		ctx, cancel := context.WithTimeout(ctx, cmdutil.CompletionTimeout)
+		ctx, cancel := context.WithTimeout(ctx, f.CompletionDeadline())
 		defer cancel()
 		c, err := f.CompletionClient()
 		if err != nil {
