@@ -1,0 +1,87 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
+)
+
+// Two servers on one PostgreSQL: a key disabled through one is refused by
+// the other on its very next request.
+func TestRevocationAcrossInstances(t *testing.T) {
+	dsn := storetest.PostgresURL(t)
+	ctx := context.Background()
+	open := func() *store.Store {
+		s, err := store.Open(ctx, dsn)
+		must(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	s1, s2 := open(), open()
+	co, err := s1.CreateCompany(ctx, "Shared", "UTC")
+	must(t, err)
+	key := api.GenerateKey()
+	k, err := s1.CreateKey(ctx, co.ID, "shared", api.HashKey(key), api.KeyDisplayPrefix(key))
+	must(t, err)
+	srv1 := httptest.NewServer(api.NewHandler(s1, api.WithHasher(cheapHasher)))
+	srv2 := httptest.NewServer(api.NewHandler(s2, api.WithHasher(cheapHasher)))
+	defer srv1.Close()
+	defer srv2.Close()
+	for _, base := range []string{srv1.URL, srv2.URL} {
+		doOn(t, base, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 200)
+	}
+	// Disabled through instance 1's store: instance 2 refuses it at once.
+	must(t, s1.SetKeyDisabled(ctx, k.ID, true))
+	doOn(t, srv2.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
+	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
+	must(t, s2.SetKeyDisabled(ctx, k.ID, false))
+	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 200)
+	must(t, s2.DeleteKey(ctx, k.ID))
+	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
+}
+
+// panicky is the real store with one method that panics.
+type panicky struct{ *store.Store }
+
+func (panicky) Trainee(context.Context, int64, int64) (*api.Trainee, error) { panic("boom") }
+
+func TestPanicAndAccessLog(t *testing.T) {
+	s := storetest.SQLite(t)
+	ctx := context.Background()
+	co, err := s.CreateCompany(ctx, "Logs", "UTC")
+	must(t, err)
+	key := api.GenerateKey()
+	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
+	must(t, err)
+	var logs bytes.Buffer
+	h := api.NewHandler(panicky{s}, api.WithHasher(cheapHasher), api.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	r := doOn(t, srv.URL, "GET", "/public-api/trainees/1", key, nil, http.Header{"X-Request-Id": {"req-panic-1"}})
+	if r.Status != 500 || len(r.Body) != 0 || r.Header.Get("X-Error-Reason") != "" {
+		t.Fatalf("panic gave %d %q %v", r.Status, r.Body, r.Header)
+	}
+	doOn(t, srv.URL, "POST", "/public-api/trainees", key, map[string]any{"name": "Log Me", "email": "log@example.com", "password": "super secret pw"}, nil).expect(t, 200)
+	out := logs.String()
+	for _, want := range []string{`"msg":"panic"`, `"request_id":"req-panic-1"`, `"status":500`, `"path":"/public-api/trainees/1"`,
+		`"method":"POST"`, fmt.Sprintf(`"company_id":%d`, co.ID), `"duration_ms":`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s:\n%s", want, out)
+		}
+	}
+	for _, secret := range []string{key, "super secret pw", "log@example.com"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log contains %q", secret)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/spf13/cobra"
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+)
+
+func newMigrateCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Run the schema migrations and exit",
+		Long:  "Runs the schema migrations under the migration lock and prints nothing on success.\nEvery command that opens the database does the same first.",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return e.withStore(func(*store.Store) error { return nil })
+		},
+	}
+}
+
+func newCompanyCmd(e *env) *cobra.Command {
+	c := &cobra.Command{Use: "company", Short: "Create and list companies (tenants)"}
+	var name, zone string
+	create := &cobra.Command{
+		Use:     "create --name NAME [--time-zone ZONE]",
+		Short:   "Create a company and print its id",
+		Example: `  traineed company create --name "Acme Gym" --time-zone Europe/Berlin`,
+		Args:    cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return e.withStore(func(s *store.Store) error {
+				co, err := s.CreateCompany(e.ctx, name, zone)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.out, co.ID)
+				return nil
+			})
+		},
+	}
+	create.Flags().StringVar(&name, "name", "", "company name (required)")
+	create.Flags().StringVar(&zone, "time-zone", "UTC", "IANA time zone that decides the company's \"today\"")
+	_ = create.MarkFlagRequired("name")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the companies",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := checkOutput(e); err != nil {
+				return err
+			}
+			return e.withStore(func(s *store.Store) error {
+				cos, err := s.Companies(e.ctx)
+				if err != nil {
+					return err
+				}
+				return e.print(cos, []string{"ID", "NAME", "TIME ZONE", "CREATED"}, func(row func(...any)) {
+					for _, co := range cos {
+						row(co.ID, co.Name, co.TimeZone, stamp(co.CreatedAt))
+					}
+				})
+			})
+		},
+	}
+	addOutputFlag(list, e)
+	c.AddCommand(create, list)
+	return c
+}
+
+func newTrainerCmd(e *env) *cobra.Command {
+	c := &cobra.Command{Use: "trainer", Short: "Create and list a company's trainers"}
+	var company int64
+	var name, email string
+	create := &cobra.Command{
+		Use:     "create --company ID --name NAME --email EMAIL",
+		Short:   "Create a trainer and print its id",
+		Example: `  traineed trainer create --company 1 --name "Sam Coach" --email sam@acme.example`,
+		Args:    cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return e.withStore(func(s *store.Store) error {
+				t, err := s.CreateTrainer(e.ctx, company, name, email)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.out, t.ID)
+				return nil
+			})
+		},
+	}
+	create.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	create.Flags().StringVar(&name, "name", "", "trainer's name (required)")
+	create.Flags().StringVar(&email, "email", "", "trainer's e-mail (required)")
+	for _, f := range []string{"company", "name", "email"} {
+		_ = create.MarkFlagRequired(f)
+	}
+	list := &cobra.Command{
+		Use:   "list --company ID",
+		Short: "List a company's trainers",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := checkOutput(e); err != nil {
+				return err
+			}
+			return e.withStore(func(s *store.Store) error {
+				ts, err := s.Trainers(e.ctx, company)
+				if err != nil {
+					return err
+				}
+				return e.print(ts, []string{"ID", "NAME", "EMAIL", "CREATED"}, func(row func(...any)) {
+					for _, t := range ts {
+						row(t.ID, t.Name, t.Email, stamp(t.CreatedAt))
+					}
+				})
+			})
+		},
+	}
+	list.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	_ = list.MarkFlagRequired("company")
+	addOutputFlag(list, e)
+	c.AddCommand(create, list)
+	return c
+}
+
+func newKeyCmd(e *env) *cobra.Command {
+	c := &cobra.Command{Use: "key", Short: "Create, list, disable, enable and delete API keys",
+		Long: "An API key gives full access to one company's trainees. It is shown once, when it is\ncreated; only its SHA-256 is stored. Disabling or deleting a key takes effect on the\nvery next request, on every server instance."}
+	var company int64
+	var name string
+	create := &cobra.Command{
+		Use:     "create --company ID --name NAME",
+		Short:   "Create a key and print it: the only time it is ever shown",
+		Example: `  traineed key create --company 1 --name "CRM sync"`,
+		Args:    cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return e.withStore(func(s *store.Store) error {
+				key := api.GenerateKey()
+				if _, err := s.CreateKey(e.ctx, company, name, api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+					return err
+				}
+				fmt.Fprintln(e.out, key)
+				return nil
+			})
+		},
+	}
+	create.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	create.Flags().StringVar(&name, "name", "", "a name that says who uses the key (required)")
+	_ = create.MarkFlagRequired("company")
+	_ = create.MarkFlagRequired("name")
+	list := &cobra.Command{
+		Use:   "list --company ID",
+		Short: "List a company's keys (never the keys themselves)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := checkOutput(e); err != nil {
+				return err
+			}
+			return e.withStore(func(s *store.Store) error {
+				ks, err := s.Keys(e.ctx, company)
+				if err != nil {
+					return err
+				}
+				return e.print(ks, []string{"ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATE"}, func(row func(...any)) {
+					for _, k := range ks {
+						used := "never"
+						if k.LastUsedAt != nil {
+							used = stamp(*k.LastUsedAt)
+						}
+						row(k.ID, k.Name, k.Prefix, stamp(k.CreatedAt), used, k.State)
+					}
+				})
+			})
+		},
+	}
+	list.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	_ = list.MarkFlagRequired("company")
+	addOutputFlag(list, e)
+	keyAction := func(use, short string, fn func(s *store.Store, id int64) error) *cobra.Command {
+		return &cobra.Command{
+			Use: use + " ID", Short: short, Args: cobra.ExactArgs(1),
+			RunE: func(_ *cobra.Command, args []string) error {
+				id, err := strconv.ParseInt(args[0], 10, 64)
+				if err != nil || id <= 0 {
+					return usageError{fmt.Errorf("key id must be a positive integer, not %q", args[0])}
+				}
+				return e.withStore(func(s *store.Store) error { return fn(s, id) })
+			},
+		}
+	}
+	c.AddCommand(create, list,
+		keyAction("disable", "Disable a key: refused from the next request on", func(s *store.Store, id int64) error {
+			return s.SetKeyDisabled(e.ctx, id, true)
+		}),
+		keyAction("enable", "Enable a disabled key again", func(s *store.Store, id int64) error {
+			return s.SetKeyDisabled(e.ctx, id, false)
+		}),
+		keyAction("delete", "Delete a key for good", func(s *store.Store, id int64) error {
+			return s.DeleteKey(e.ctx, id)
+		}))
+	return c
+}
+
+// print writes v as JSON with -o json, else a table of the rows fill adds.
+func (e *env) print(v any, header []string, fill func(row func(...any))) error {
+	if e.output == "json" {
+		return writeJSON(e.out, v)
+	}
+	t := tablewriter.NewTable(e.out)
+	t.Header(header)
+	var err error
+	fill(func(cells ...any) {
+		if aerr := t.Append(cells...); aerr != nil && err == nil {
+			err = aerr
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04Z") }

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+)
+
+// buildOnce compiles the command once per test binary, into a directory
+// TestMain removes.
+var buildOnce struct {
+	sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildOnce.dir != "" {
+		os.RemoveAll(buildOnce.dir)
+	}
+	os.Exit(code)
+}
+
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "traineed-test-bin")
+		buildOnce.dir = dir
+		if err == nil {
+			buildOnce.path = filepath.Join(dir, "traineed")
+			out, berr := exec.Command("go", "build", "-o", buildOnce.path, ".").CombinedOutput()
+			if berr != nil {
+				err = fmt.Errorf("go build: %v\n%s", berr, out)
+			}
+		}
+		buildOnce.err = err
+	})
+	if buildOnce.err != nil {
+		t.Fatal(buildOnce.err)
+	}
+	return buildOnce.path
+}
+
+// startServer runs `traineed serve` on a free port and returns its base URL
+// and the running command.
+func startServer(t *testing.T, db string, extra ...string) (string, *exec.Cmd, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, extra...)...)
+	stderr, err := cmd.StderrPipe()
+	must(t, err)
+	var logs strings.Builder
+	must(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr := make(chan string, 1)
+	var mu sync.Mutex
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			mu.Lock()
+			logs.WriteString(line + "\n")
+			mu.Unlock()
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
+				addr <- m["addr"].(string)
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return "http://" + a, cmd, &logs
+	case <-time.After(60 * time.Second):
+		t.Fatalf("server did not start: %s", logs.String())
+	}
+	return "", nil, nil
+}
+
+// SIGTERM while creates are in flight: the server lets them finish, every
+// create that got a 200 is stored, and the process exits 0.
+func TestShutdownUnderLoad(t *testing.T) {
+	for name, db := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Load"))
+			key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "load"))
+			base, cmd, logs := startServer(t, db)
+
+			const n = 60
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			created := map[int64]bool{}
+			var signalled atomic.Bool
+			var okAfterSignal atomic.Int32
+			started := make(chan struct{}, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					body := fmt.Sprintf(`{"name":"Load %d","email":"load%d@example.com","password":"load password"}`, i, i)
+					req, _ := http.NewRequest("POST", base+"/public-api/trainees", strings.NewReader(body))
+					req.Header.Set("X-API-Key", key)
+					started <- struct{}{}
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						return // refused once the listener closed: never answered, fine
+					}
+					defer res.Body.Close()
+					b, _ := io.ReadAll(res.Body)
+					if res.StatusCode != 200 {
+						t.Errorf("status %d: %s", res.StatusCode, b)
+						return
+					}
+					var env api.TraineeEnvelope
+					if err := json.Unmarshal(b, &env); err != nil {
+						t.Errorf("body %q: %v", b, err)
+						return
+					}
+					mu.Lock()
+					created[env.Trainee.ID] = true
+					mu.Unlock()
+					if signalled.Load() {
+						okAfterSignal.Add(1)
+					}
+				}()
+			}
+			for range n {
+				<-started
+			}
+			time.Sleep(50 * time.Millisecond) // let the requests reach the server
+			signalled.Store(true)
+			must(t, cmd.Process.Signal(syscall.SIGTERM))
+			wg.Wait()
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("server exit: %v\n%s", err, logs.String())
+			}
+			if okAfterSignal.Load() == 0 {
+				t.Fatal("no request in flight at SIGTERM finished with a 200: the test proved nothing")
+			}
+			s, err := store.Open(context.Background(), db)
+			must(t, err)
+			defer s.Close()
+			companyID, _ := strconv.ParseInt(cid, 10, 64)
+			for id := range created {
+				if _, err := s.Trainee(context.Background(), companyID, id); err != nil {
+					t.Errorf("trainee %d answered 200 but is not stored: %v", id, err)
+				}
+			}
+			t.Logf("%d creates answered 200, %d of them after SIGTERM", len(created), okAfterSignal.Load())
+		})
+	}
+}
+
+// serve --demo on an empty database loads the demo and prints a working key;
+// a second start on the same database prints a fresh working key.
+func TestServeDemo(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "demo.db")
+	for round := range 2 {
+		cmd := exec.Command(binary(t), "serve", "--demo", "--db", db, "--addr", "127.0.0.1:0")
+		stdout, err := cmd.StdoutPipe()
+		must(t, err)
+		stderr, err := cmd.StderrPipe()
+		must(t, err)
+		must(t, cmd.Start())
+		key, err := bufio.NewReader(stdout).ReadString('\n')
+		must(t, err)
+		key = strings.TrimSpace(key)
+		if !api.WellFormedKey(key) {
+			t.Fatalf("round %d printed %q", round, key)
+		}
+		var base string
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m["msg"] == "listening" {
+				base = "http://" + m["addr"].(string)
+				break
+			}
+		}
+		go func() { _, _ = io.Copy(io.Discard, stderr) }()
+		req, _ := http.NewRequest("GET", base+"/public-api/trainees/search?status=all&size=100", nil)
+		req.Header.Set("X-API-Key", key)
+		res, err := http.DefaultClient.Do(req)
+		must(t, err)
+		var page api.TraineePage
+		must(t, json.NewDecoder(res.Body).Decode(&page))
+		res.Body.Close()
+		if page.Page.TotalElements < 50 || page.Page.TotalElements > 70 {
+			t.Fatalf("round %d: demo has %d trainees", round, page.Page.TotalElements)
+		}
+		must(t, cmd.Process.Signal(syscall.SIGTERM))
+		must(t, cmd.Wait())
+	}
+}

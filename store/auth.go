@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// touchTimeout bounds one background write of last_used_at.
+const touchTimeout = 5 * time.Second
+
+// Authenticate finds the enabled key whose SHA-256 is hash, and its
+// company. It is the one unscoped lookup, and it is never cached: a key
+// disabled or deleted through any instance is refused on the next request.
+func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal, error) {
+	var row struct {
+		ID         int64      `bun:"id"`
+		CompanyID  int64      `bun:"company_id"`
+		LastUsedAt *time.Time `bun:"last_used_at"`
+		TimeZone   string     `bun:"time_zone"`
+	}
+	err := s.db.NewSelect().
+		Model((*apiKeyRow)(nil)).
+		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone").
+		Join("JOIN companies AS c ON c.id = k.company_id").
+		Where("k.key_hash = ?", hash[:]).
+		Where("NOT k.disabled").
+		Scan(ctx, &row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, api.ErrUnauthorized
+	}
+	if err != nil {
+		return nil, err
+	}
+	loc, err := s.location(row.TimeZone)
+	if err != nil {
+		return nil, fmt.Errorf("store: company %d: time zone %q: %w", row.CompanyID, row.TimeZone, err)
+	}
+	s.touch(row.ID, row.LastUsedAt)
+	return &api.Principal{CompanyID: row.CompanyID, KeyID: row.ID, Location: loc}, nil
+}
+
+// touch records that a key was used, at most once per touchPeriod per key
+// and process: the stored value and this process's last write both count.
+// The write runs in the background; Close waits for it.
+func (s *Store) touch(keyID int64, stored *time.Time) {
+	now := s.utcNow()
+	s.touchMu.Lock()
+	defer s.touchMu.Unlock()
+	if s.closed {
+		return
+	}
+	last, ok := s.touched[keyID]
+	if stored != nil && (!ok || stored.After(last)) {
+		last, ok = *stored, true
+	}
+	if ok && now.Sub(last) < s.touchPeriod {
+		s.touched[keyID] = last
+		return
+	}
+	s.touched[keyID] = now
+	s.touchWG.Add(1)
+	go func() {
+		defer s.touchWG.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), touchTimeout)
+		defer cancel()
+		// Best effort: a lost write only makes "last used" older.
+		_, _ = s.db.NewUpdate().
+			Model((*apiKeyRow)(nil)).
+			Set("last_used_at = ?", now).
+			Where("k.id = ?", keyID).
+			Exec(ctx)
+	}()
+}

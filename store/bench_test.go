@@ -1,0 +1,138 @@
+package store_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
+)
+
+// benchTrainees is how many trainees the benchmarks load into one company
+// (TRAINEED_BENCH_TRAINEES, default 100000).
+func benchTrainees(b *testing.B) int {
+	if v := os.Getenv("TRAINEED_BENCH_TRAINEES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	return 100_000
+}
+
+// bulkLoad adds n trainees to a new company with plain SQL (the API path
+// would take minutes) and returns the company id and the id of one trainee.
+func bulkLoad(b *testing.B, s *store.Store, n int) (company, someID int64) {
+	b.Helper()
+	c, err := s.CreateCompany(ctx, "Bench Gym", "UTC")
+	if err != nil {
+		b.Fatal(err)
+	}
+	first := []string{"Anna", "Oliver", "Zoë", "Łukasz", "Mohammed", "Priya", "Chen", "Grace", "Jack", "Isla",
+		"Noah", "Freya", "Mateo", "Lucía", "Kwame", "Ngozi", "Tomasz", "Ingrid", "Yuki", "Ravi", "Emma", "Leo"}
+	last := []string{"Smith", "Jones", "Nowak", "Patel", "Khan", "Okafor", "Rossi", "Dubois", "Müller", "Kim",
+		"García", "Murphy", "Walsh", "Chen", "Lee", "Taylor", "Brown", "Wilson", "Novák", "Yılmaz", "Costa"}
+	now := time.Now().UTC()
+	const batch = 1000
+	for start := 0; start < n; start += batch {
+		var sb strings.Builder
+		sb.WriteString("INSERT INTO users (email, phone, name, search_name, password_hash, created_at) VALUES ")
+		var args []any
+		for i := start; i < min(n, start+batch); i++ {
+			if i > start {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, '', ?)")
+			name := first[i%len(first)] + " " + last[(i/len(first))%len(last)]
+			var phone *string
+			if i%5 != 0 {
+				phone = ptr(fmt.Sprintf("+4479%08d", i))
+			}
+			args = append(args, fmt.Sprintf("b%d.%s@bench.example.com", i, strings.ToLower(last[i%len(last)])),
+				phone, name, strings.ToLower(name), now)
+		}
+		if _, err := s.DB().NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	_, err = s.DB().NewRaw(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled,
+		created_by_type, force_password_change, weight_unit, created_at, updated_at)
+		SELECT ?, u.id,
+			CASE WHEN u.id % 3 = 0 THEN NULL ELSE 20250000 + (u.id % 24 + 1) * 100 + u.id % 28 + 1 END,
+			CASE WHEN u.id % 4 = 0 THEN NULL ELSE 20260000 + (u.id % 5 + 1) * 100 + u.id % 28 + 1 END,
+			u.id % 50 <> 0, 'ADMIN', FALSE, 'KG', ?, ?
+		FROM users u WHERE u.email LIKE '%@bench.example.com'`, c.ID, now, now).Exec(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// VACUUM also flushes the GIN pending lists, as autovacuum would.
+	analyze := "ANALYZE"
+	if s.Dialect() == "postgres" {
+		analyze = "VACUUM ANALYZE"
+	}
+	if _, err := s.DB().NewRaw(analyze).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	got, _, err := s.SearchTrainees(ctx, c.ID, api.Search{Status: api.StatusAll, Sort: api.SortID, Page: 10, Size: 1})
+	if err != nil || len(got) != 1 {
+		b.Fatalf("bench data: %v, %v", got, err)
+	}
+	return c.ID, got[0].ID
+}
+
+// BenchmarkStore measures the trainee reads of the API on a company of
+// benchTrainees trainees and reports p95 latencies:
+//
+//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Store -benchtime 200x ./store/
+func BenchmarkStore(b *testing.B) {
+	for _, db := range []struct {
+		name string
+		open func(testing.TB) *store.Store
+	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
+		b.Run(db.name, func(b *testing.B) {
+			s := db.open(b)
+			company, id := bulkLoad(b, s, benchTrainees(b))
+			today := api.Date{Year: 2026, Month: 3, Day: 1}
+
+			p95 := func(b *testing.B, f func() error) {
+				durations := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for b.Loop() {
+					start := time.Now()
+					if err := f(); err != nil {
+						b.Fatal(err)
+					}
+					durations = append(durations, time.Since(start))
+				}
+				slices.Sort(durations)
+				b.ReportMetric(float64(durations[len(durations)*95/100].Microseconds())/1000, "p95-ms")
+			}
+			b.Run("get", func(b *testing.B) {
+				p95(b, func() error { _, err := s.Trainee(ctx, company, id); return err })
+			})
+			for _, q := range []api.Search{
+				{Query: "anna", Status: api.StatusLive, Sort: api.SortID},
+				{Query: "nowak", Status: api.StatusLive, Sort: api.SortName},
+				{Query: "b4242", Status: api.StatusAll, Sort: api.SortID},
+				{Query: "zz", Status: api.StatusLive, Sort: api.SortID},
+				{Query: "7900 1234", Digits: "79001234", Status: api.StatusLive, Sort: api.SortID},
+				{Status: api.StatusLive, Sort: api.SortID},
+				{Status: api.StatusActive, Sort: api.SortExpirationDate, Desc: true},
+				{Status: api.StatusLive, Sort: api.SortName, Page: 50},
+			} {
+				q.Size, q.Today = 20, today
+				name := fmt.Sprintf("search q=%q status=%s sort=%s", q.Query, q.Status, q.Sort)
+				b.Run(name, func(b *testing.B) {
+					p95(b, func() error { _, _, err := s.SearchTrainees(ctx, company, q); return err })
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+type companyRow struct {
+	bun.BaseModel `bun:"table:companies,alias:c"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	Name      string    `bun:"name"`
+	TimeZone  string    `bun:"time_zone"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+func (c *companyRow) toAPI() *api.Company {
+	return &api.Company{ID: c.ID, Name: c.Name, TimeZone: c.TimeZone, CreatedAt: c.CreatedAt}
+}
+
+// userRow is a person: trainers and trainees both have one.
+type userRow struct {
+	bun.BaseModel `bun:"table:users,alias:u"`
+
+	ID           int64     `bun:"id,pk,autoincrement"`
+	Email        string    `bun:"email"`
+	Phone        *string   `bun:"phone"`
+	Name         string    `bun:"name"`
+	SearchName   string    `bun:"search_name"` // searchName(Name)
+	PasswordHash string    `bun:"password_hash"`
+	CreatedAt    time.Time `bun:"created_at"`
+}
+
+type trainerRow struct {
+	bun.BaseModel `bun:"table:trainers,alias:tr"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	CompanyID int64     `bun:"company_id"`
+	UserID    int64     `bun:"user_id"`
+	CreatedAt time.Time `bun:"created_at"`
+
+	// From users, through the join in trainerQuery.
+	Name  string `bun:"name,scanonly"`
+	Email string `bun:"email,scanonly"`
+}
+
+func (t *trainerRow) toAPI() *api.Trainer {
+	return &api.Trainer{ID: t.ID, UserID: t.UserID, CompanyID: t.CompanyID, Name: t.Name, Email: t.Email, CreatedAt: t.CreatedAt}
+}
+
+// traineeRow is a trainees row together with the columns of its user that
+// traineeQuery joins in. Calendar dates are YYYYMMDD integers.
+type traineeRow struct {
+	bun.BaseModel `bun:"table:trainees,alias:t"`
+
+	ID                  int64      `bun:"id,pk,autoincrement"`
+	CompanyID           int64      `bun:"company_id"`
+	UserID              int64      `bun:"user_id"`
+	TrainerID           *int64     `bun:"trainer_id"`
+	DateOfBirth         *int       `bun:"date_of_birth"`
+	ExpirationDate      *int       `bun:"expiration_date"`
+	LastTrained         *int       `bun:"last_trained"`
+	Enabled             bool       `bun:"enabled"`
+	CreatedByType       string     `bun:"created_by_type"`
+	ForcePasswordChange bool       `bun:"force_password_change"`
+	WeightUnit          string     `bun:"weight_unit"`
+	CreatedAt           time.Time  `bun:"created_at"`
+	UpdatedAt           time.Time  `bun:"updated_at"`
+	DeletedAt           *time.Time `bun:"deleted_at"`
+
+	// From users, through the join in traineeQuery.
+	Email string  `bun:"email,scanonly"`
+	Phone *string `bun:"phone,scanonly"`
+	Name  string  `bun:"name,scanonly"`
+}
+
+// traineeColumns is what traineeQuery selects: every field of traineeRow.
+const traineeColumns = "t.id, t.company_id, t.user_id, t.trainer_id, t.date_of_birth, t.expiration_date, " +
+	"t.last_trained, t.enabled, t.created_by_type, t.force_password_change, t.weight_unit, " +
+	"t.created_at, t.updated_at, t.deleted_at, u.email, u.phone, u.name"
+
+func (r *traineeRow) toAPI() *api.Trainee {
+	return &api.Trainee{
+		ID:                  r.ID,
+		UserID:              r.UserID,
+		Name:                r.Name,
+		Email:               r.Email,
+		Username:            r.Email,
+		PhoneNumber:         clonePtr(r.Phone),
+		DateOfBirth:         dateFromInt(r.DateOfBirth),
+		ExpirationDate:      dateFromInt(r.ExpirationDate),
+		Enabled:             r.Enabled,
+		CompanyID:           r.CompanyID,
+		TrainerID:           clonePtr(r.TrainerID),
+		CreatedByType:       r.CreatedByType,
+		ForcePasswordChange: r.ForcePasswordChange,
+		WeightUnit:          r.WeightUnit,
+		Authorities:         slices.Clone(api.TraineeAuthorities),
+		LastTrained:         dateFromInt(r.LastTrained),
+	}
+}
+
+func (r *traineeRow) clone() *traineeRow {
+	c := *r
+	c.TrainerID = clonePtr(r.TrainerID)
+	c.DateOfBirth = clonePtr(r.DateOfBirth)
+	c.ExpirationDate = clonePtr(r.ExpirationDate)
+	c.LastTrained = clonePtr(r.LastTrained)
+	c.DeletedAt = clonePtr(r.DeletedAt)
+	c.Phone = clonePtr(r.Phone)
+	return &c
+}
+
+type apiKeyRow struct {
+	bun.BaseModel `bun:"table:api_keys,alias:k"`
+
+	ID         int64      `bun:"id,pk,autoincrement"`
+	CompanyID  int64      `bun:"company_id"`
+	Name       string     `bun:"name"`
+	KeyHash    []byte     `bun:"key_hash"`
+	Prefix     string     `bun:"prefix"`
+	CreatedAt  time.Time  `bun:"created_at"`
+	LastUsedAt *time.Time `bun:"last_used_at"`
+	Disabled   bool       `bun:"disabled"`
+}
+
+func (k *apiKeyRow) toAPI() *api.APIKey {
+	state := api.KeyActive
+	if k.Disabled {
+		state = api.KeyDisabled
+	}
+	return &api.APIKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: clonePtr(k.LastUsedAt), State: state}
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func dateFromInt(n *int) *api.Date {
+	if n == nil {
+		return nil
+	}
+	d := api.DateFromInt(*n)
+	return &d
+}
+
+func dateToInt(d *api.Date) *int {
+	if d == nil {
+		return nil
+	}
+	n := d.Int()
+	return &n
+}

@@ -1,0 +1,305 @@
+// Package store keeps companies, trainers, trainees and API keys in SQLite
+// (modernc.org/sqlite, pure Go) or PostgreSQL (pgx v5) through uptrace/bun.
+//
+// Tenant scoping is structural: every method touching trainee data takes the
+// caller's company id, and every trainee query starts from traineeQuery. The
+// only unscoped lookup is Authenticate's lookup of an API key by its hash.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // company time zones must load on machines without tzdata
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/migrate"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Dialect names returned by (*Store).Dialect.
+const (
+	DialectSQLite   = "sqlite"
+	DialectPostgres = "postgres"
+)
+
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
+var migrationFiles embed.FS
+
+// How long Open waits for another process's migration lock.
+var migrateLockWait = 15 * time.Second
+
+// Store is the database behind the service. It is safe for concurrent use.
+type Store struct {
+	db      *bun.DB
+	dialect string
+	now     func() time.Time
+
+	locations sync.Map // time zone name -> *time.Location
+
+	touchMu     sync.Mutex
+	touched     map[int64]time.Time // key id -> last_used_at this process wrote or saw
+	touchWG     sync.WaitGroup
+	closed      bool
+	touchPeriod time.Duration
+}
+
+// Open connects to url and brings the schema up to date. url is
+// "sqlite:PATH" or "postgres://..." (also "postgresql://...").
+func Open(ctx context.Context, url string) (*Store, error) {
+	var (
+		db      *bun.DB
+		dialect string
+	)
+	switch {
+	case strings.HasPrefix(url, "sqlite:"):
+		path := strings.TrimPrefix(url, "sqlite:")
+		path = strings.TrimPrefix(path, "//") // tolerate sqlite://PATH
+		if path == "" {
+			return nil, errors.New("store: sqlite URL has no path: want sqlite:PATH")
+		}
+		sqldb, err := openSQLite(path)
+		if err != nil {
+			return nil, err
+		}
+		db, dialect = bun.NewDB(sqldb, sqlitedialect.New()), DialectSQLite
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		sqldb, err := openPostgres(url)
+		if err != nil {
+			return nil, err
+		}
+		db, dialect = bun.NewDB(sqldb, pgdialect.New()), DialectPostgres
+	default:
+		scheme := url
+		if i := strings.IndexByte(url, ':'); i >= 0 {
+			scheme = url[:i]
+		}
+		return nil, fmt.Errorf("store: unsupported database URL scheme %q: want sqlite:PATH or postgres://...", scheme)
+	}
+	s := &Store{
+		db:          db,
+		dialect:     dialect,
+		now:         time.Now,
+		touched:     map[int64]time.Time{},
+		touchPeriod: time.Minute,
+	}
+	if err := s.Migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openSQLite(path string) (*sql.DB, error) {
+	// A plain file name (not a file: URI): the driver strips the query and
+	// applies the underscore parameters itself. busy_timeout first, so that
+	// switching to WAL waits for other connections. _txlock=immediate takes
+	// the write lock at BEGIN, so concurrent read-then-write transactions
+	// queue on busy_timeout instead of failing with SQLITE_BUSY.
+	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
+	}
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	if path == ":memory:" {
+		n = 1 // every connection would have a database of its own
+	}
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxIdleTime(0)
+	sqldb.SetConnMaxLifetime(0)
+	return sqldb, nil
+}
+
+func openPostgres(url string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("store: postgres URL: %w", err)
+	}
+	// bun writes arguments into the SQL text itself, so every statement is
+	// new to pgx: preparing it would cost a second round trip for nothing.
+	if !strings.Contains(url, "default_query_exec_mode") {
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	// bun quotes strings the standard way; never let a server setting make
+	// a backslash special.
+	cfg.RuntimeParams["standard_conforming_strings"] = "on"
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "traineed"
+	}
+	sqldb := stdlib.OpenDB(*cfg)
+	n := max(10, 4*runtime.GOMAXPROCS(0))
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	sqldb.SetConnMaxLifetime(time.Hour)
+	return sqldb, nil
+}
+
+// Migrate applies the embedded migrations of the store's dialect that are
+// not applied yet, under bun/migrate's lock. Open calls it.
+func (s *Store) Migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFiles, "migrations/"+s.dialect)
+	if err != nil {
+		return err
+	}
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(sub); err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
+
+	// Init creates the bookkeeping tables; two processes starting at once
+	// can collide on that too, so it is retried with the lock.
+	deadline := time.Now().Add(migrateLockWait)
+	for {
+		err = m.Init(ctx)
+		if err == nil {
+			err = m.Lock(ctx)
+		}
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("store: migrations are locked by another process (waited %s; "+
+				"if no other traineed is migrating, a crashed one left the lock: "+
+				"DELETE FROM bun_migration_locks): %w", migrateLockWait, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = m.Unlock(uctx)
+	}()
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	return nil
+}
+
+// Close waits for background writes and closes the database.
+func (s *Store) Close() error {
+	s.touchMu.Lock()
+	s.closed = true
+	s.touchMu.Unlock()
+	s.touchWG.Wait()
+	return s.db.Close()
+}
+
+// DB returns the bun handle, for packages that add their own tables.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// Dialect returns "sqlite" or "postgres".
+func (s *Store) Dialect() string { return s.dialect }
+
+// Ping checks the database for /readyz.
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// dbError is the one place database errors become api errors: a unique
+// violation is a *api.ConflictError naming the API field, a missing row
+// api.ErrNotFound, and a foreign key that points nowhere api.ErrNotFound.
+func dbError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return api.ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505": // unique_violation
+			if f := conflictField(pgErr.ConstraintName); f != "" {
+				return &api.ConflictError{Field: f}
+			}
+		case "23503": // foreign_key_violation
+			return api.ErrNotFound
+		}
+		return err
+	}
+	var liteErr *sqlite.Error
+	if errors.As(err, &liteErr) {
+		switch liteErr.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			// "UNIQUE constraint failed: users.email"
+			msg := liteErr.Error()
+			if i := strings.LastIndex(msg, "failed: "); i >= 0 {
+				if f := conflictField(msg[i+len("failed: "):]); f != "" {
+					return &api.ConflictError{Field: f}
+				}
+			}
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return api.ErrNotFound
+		}
+	}
+	return err
+}
+
+// conflictField names the API field of a unique constraint: a PostgreSQL
+// constraint name ("users_email_key") or SQLite's "table.column" list.
+func conflictField(constraint string) string {
+	switch {
+	case strings.Contains(constraint, "users_email"), strings.Contains(constraint, "users.email"):
+		return "email"
+	case strings.Contains(constraint, "users_phone"), strings.Contains(constraint, "users.phone"):
+		return "phoneNumber"
+	}
+	return ""
+}
+
+// inTx runs fn in one transaction; fn's error (mapped by dbError) rolls it
+// back.
+func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	return dbError(s.db.RunInTx(ctx, nil, fn))
+}
+
+// forUpdate locks the selected rows until the transaction ends on
+// PostgreSQL; SQLite's immediate transactions already hold the write lock.
+func (s *Store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery {
+	if s.dialect == DialectPostgres {
+		return q.For("UPDATE")
+	}
+	return q
+}
+
+// utcNow is the current instant, in UTC, at microsecond precision (what
+// both databases keep).
+func (s *Store) utcNow() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// location loads a time zone once per process; zones never change meaning.
+func (s *Store) location(name string) (*time.Location, error) {
+	if v, ok := s.locations.Load(name); ok {
+		return v.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	s.locations.Store(name, loc)
+	return loc, nil
+}

@@ -1,0 +1,156 @@
+// Package storetest opens real databases for tests: a SQLite file in the
+// test's temporary directory, and a uniquely named PostgreSQL database
+// created through TRAINEED_TEST_POSTGRES and dropped when the test ends.
+//
+// Without TRAINEED_TEST_POSTGRES the PostgreSQL tests are skipped, unless
+// TRAINEED_REQUIRE_POSTGRES=1 turns the skip into a failure.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the admin connection
+
+	"github.com/traineed/traineed/store"
+)
+
+// Environment variables read by the helpers.
+const (
+	EnvPostgres        = "TRAINEED_TEST_POSTGRES"
+	EnvRequirePostgres = "TRAINEED_REQUIRE_POSTGRES"
+)
+
+// Each runs fn as the subtests "sqlite" and "postgres", each on a fresh
+// database.
+func Each(t *testing.T, fn func(t *testing.T, s *store.Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
+}
+
+// EachURL runs fn as the subtests "sqlite" and "postgres", each with the URL
+// of a fresh, empty database (for tests that open it themselves, maybe
+// more than once).
+func EachURL(t *testing.T, fn func(t *testing.T, url string)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLiteURL(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, PostgresURL(t)) })
+}
+
+// SQLiteURL returns the URL of a new SQLite database in t.TempDir().
+func SQLiteURL(t testing.TB) string {
+	t.Helper()
+	return "sqlite:" + filepath.Join(t.TempDir(), "traineed.db")
+}
+
+// SQLite opens a new SQLite database, closed when the test ends.
+func SQLite(t testing.TB) *store.Store {
+	t.Helper()
+	return open(t, SQLiteURL(t))
+}
+
+// Postgres opens a new PostgreSQL database, closed and dropped when the test
+// ends; it skips the test when PostgreSQL is not configured.
+func Postgres(t testing.TB) *store.Store {
+	t.Helper()
+	return open(t, PostgresURL(t))
+}
+
+// PostgresURL creates a new, empty PostgreSQL database and returns its URL;
+// it is dropped (WITH (FORCE)) when the test ends. It skips the test when
+// TRAINEED_TEST_POSTGRES is not set, or fails it when
+// TRAINEED_REQUIRE_POSTGRES=1.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvPostgres)
+	if base == "" {
+		if os.Getenv(EnvRequirePostgres) == "1" {
+			t.Fatalf("%s=1 but %s is not set", EnvRequirePostgres, EnvPostgres)
+		}
+		t.Skipf("PostgreSQL tests need %s (a DSN such as postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)", EnvPostgres)
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		t.Fatalf("%s must be a postgres:// URL", EnvPostgres)
+	}
+
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "traineed_test_" + strings.ToLower(sanitize(t.Name())) + "_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, `CREATE DATABASE "`+name+`"`); err != nil {
+		t.Fatalf("storetest: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Errorf("storetest: %v", err)
+			return
+		}
+		defer admin.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`); err != nil {
+			t.Errorf("storetest: drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+// sanitize keeps a short, identifier-safe part of a test name (PostgreSQL
+// names are at most 63 bytes).
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if len(out) > 30 {
+		out = out[len(out)-30:]
+	}
+	return out
+}
+
+func open(t testing.TB, url string) *store.Store {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatalf("storetest: open %s: %v", redact(url), err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("storetest: close: %v", err)
+		}
+	})
+	return s
+}
+
+func redact(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		return u.Redacted()
+	}
+	return raw
+}

@@ -1,0 +1,348 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+var _ api.TraineeStore = (*Store)(nil)
+
+// traineeScope is where every trainee query starts: the trainees of one
+// company, alias t. Nothing else in this package selects from trainees.
+func (s *Store) traineeScope(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return db.NewSelect().
+		Model((*traineeRow)(nil)).
+		Where("t.company_id = ?", companyID)
+}
+
+// traineeQuery is traineeScope with the trainee's user joined (alias u) and
+// every column of traineeRow selected.
+func (s *Store) traineeQuery(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return s.traineeScope(db, companyID).
+		ColumnExpr(traineeColumns).
+		Join("JOIN users AS u ON u.id = t.user_id")
+}
+
+// loadTrainee reads one trainee of the company; forUpdate locks it on
+// PostgreSQL for the rest of the transaction.
+func (s *Store) loadTrainee(ctx context.Context, db bun.IDB, companyID, id int64, forUpdate bool) (*traineeRow, error) {
+	q := s.traineeQuery(db, companyID).Where("t.id = ?", id)
+	if forUpdate {
+		q = s.forUpdate(q)
+	}
+	row := new(traineeRow)
+	if err := q.Scan(ctx, row); err != nil {
+		return nil, dbError(err)
+	}
+	return row, nil
+}
+
+// Trainee returns one trainee of the company, soft-deleted ones included.
+func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee, error) {
+	row, err := s.loadTrainee(ctx, s.db, companyID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return row.toAPI(), nil
+}
+
+// newTraineeOptions are what the API cannot choose but demo data can.
+type newTraineeOptions struct {
+	forcePasswordChange bool
+	lastTrained         *int
+}
+
+// CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
+// created through the API must change their password at first login.
+func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
+	var out *api.Trainee
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		row, err := s.createTrainee(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
+		if err != nil {
+			return err
+		}
+		out = row.toAPI()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// createTrainee inserts a trainee and its user inside tx.
+func (s *Store) createTrainee(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, error) {
+	trainerID := nt.TrainerID
+	if trainerID != nil {
+		if err := s.checkTrainer(ctx, tx, companyID, *trainerID); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if trainerID, err = s.firstTrainer(ctx, tx, companyID); err != nil {
+			return nil, err
+		}
+	}
+	row := &traineeRow{
+		CompanyID:           companyID,
+		TrainerID:           trainerID,
+		DateOfBirth:         dateToInt(nt.DateOfBirth),
+		ExpirationDate:      dateToInt(nt.ExpirationDate),
+		LastTrained:         opt.lastTrained,
+		Enabled:             nt.Enabled,
+		CreatedByType:       nt.CreatedByType,
+		ForcePasswordChange: opt.forcePasswordChange,
+		WeightUnit:          nt.WeightUnit,
+		Email:               api.NormalizeEmail(nt.Email),
+		Phone:               clonePtr(nt.PhoneNumber),
+		Name:                strings.TrimSpace(nt.Name),
+	}
+	if row.CreatedByType == "" {
+		row.CreatedByType = api.CreatedByAdmin
+	}
+	if row.WeightUnit == "" {
+		row.WeightUnit = api.UnitKG
+	}
+	if _, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// checkTrainer refuses a trainer id that is not a trainer of the company.
+func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
+	ok, err := db.NewSelect().
+		Model((*trainerRow)(nil)).
+		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID).
+		Exists(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return api.Invalid(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", trainerID)
+	}
+	return nil
+}
+
+// firstTrainer is the company's trainer with the lowest id, or nil.
+func (s *Store) firstTrainer(ctx context.Context, db bun.IDB, companyID int64) (*int64, error) {
+	var id int64
+	err := db.NewSelect().
+		Model((*trainerRow)(nil)).
+		Column("tr.id").
+		Where("tr.company_id = ?", companyID).
+		OrderExpr("tr.id ASC").
+		Limit(1).
+		Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &id, nil
+}
+
+// UpdateTrainee applies p in one transaction (see api.TraineeStore).
+func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.TraineePatch) (*api.Trainee, error) {
+	var out *api.Trainee
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		before, err := s.loadTrainee(ctx, tx, companyID, id, true)
+		if err != nil {
+			return err
+		}
+		after, err := s.applyPatch(ctx, tx, before, p)
+		if err != nil {
+			return err
+		}
+		hash := ""
+		if p.PasswordHash.Set {
+			hash = p.PasswordHash.Value
+		}
+		if _, err := s.saveTrainee(ctx, tx, before, after, hash); err != nil {
+			return err
+		}
+		out = after.toAPI()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// applyPatch returns before with p applied; before is left alone.
+func (s *Store) applyPatch(ctx context.Context, tx bun.Tx, before *traineeRow, p api.TraineePatch) (*traineeRow, error) {
+	r := before.clone()
+	if p.Name.Set {
+		r.Name = strings.TrimSpace(p.Name.Value)
+	}
+	if p.Email.Set {
+		r.Email = api.NormalizeEmail(p.Email.Value)
+	}
+	if p.PhoneNumber.Set {
+		if p.PhoneNumber.Null {
+			r.Phone = nil
+		} else {
+			r.Phone = &p.PhoneNumber.Value
+		}
+	}
+	if p.DateOfBirth.Set {
+		if p.DateOfBirth.Null {
+			r.DateOfBirth = nil
+		} else {
+			r.DateOfBirth = dateToInt(&p.DateOfBirth.Value)
+		}
+	}
+	if p.ExpirationDate.Set {
+		if p.ExpirationDate.Null {
+			r.ExpirationDate = nil
+		} else {
+			r.ExpirationDate = dateToInt(&p.ExpirationDate.Value)
+		}
+	}
+	if p.TrainerID.Set && !p.TrainerID.Null {
+		if err := s.checkTrainer(ctx, tx, r.CompanyID, p.TrainerID.Value); err != nil {
+			return nil, err
+		}
+		r.TrainerID = &p.TrainerID.Value
+	}
+	if p.WeightUnit.Set {
+		r.WeightUnit = p.WeightUnit.Value
+	}
+	if p.ForcePasswordChange.Set {
+		r.ForcePasswordChange = p.ForcePasswordChange.Value
+	}
+	if p.Enabled.Set {
+		r.Enabled = p.Enabled.Value
+	}
+	return r, nil
+}
+
+// traineeChange is one change of a trainee, committed with it.
+type traineeChange struct {
+	Before *api.Trainee // nil for a create
+	After  *api.Trainee
+	Fields []string // changedFields(Before, After), and "password" for a new password
+}
+
+// saveTrainee is the one function that writes trainee data, inside tx, and
+// so the one that knows every change: before is nil for a create (after
+// then gets its ids and passwordHash must be set); otherwise passwordHash ""
+// keeps the stored one. A change that alters nothing writes nothing and
+// returns a change without fields.
+func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
+	now := s.utcNow()
+	ch := &traineeChange{After: after.toAPI()}
+
+	if before == nil {
+		user := &userRow{
+			Email:        after.Email,
+			Phone:        after.Phone,
+			Name:         after.Name,
+			SearchName:   searchName(after.Name),
+			PasswordHash: passwordHash,
+			CreatedAt:    now,
+		}
+		if _, err := tx.NewInsert().Model(user).Exec(ctx); err != nil {
+			return nil, dbError(err)
+		}
+		after.UserID = user.ID
+		after.CreatedAt, after.UpdatedAt = now, now
+		if !after.Enabled {
+			after.DeletedAt = &now
+		}
+		if _, err := tx.NewInsert().Model(after).Exec(ctx); err != nil {
+			return nil, dbError(err)
+		}
+		ch.After = after.toAPI()
+		// The webhooks issue records ch (trainee.created) in its outbox here.
+		return ch, nil
+	}
+
+	ch.Before = before.toAPI()
+	ch.Fields = changedFields(ch.Before, ch.After)
+	if passwordHash != "" {
+		ch.Fields = append(ch.Fields, "password")
+	}
+	if len(ch.Fields) == 0 {
+		return ch, nil
+	}
+
+	switch {
+	case before.Enabled && !after.Enabled:
+		after.DeletedAt = &now
+	case after.Enabled:
+		after.DeletedAt = nil
+	}
+	after.UpdatedAt = now
+
+	if after.Email != before.Email || !equalPtr(after.Phone, before.Phone) || after.Name != before.Name || passwordHash != "" {
+		q := tx.NewUpdate().
+			Model((*userRow)(nil)).
+			Set("email = ?", after.Email).
+			Set("phone = ?", after.Phone).
+			Set("name = ?", after.Name).
+			Set("search_name = ?", searchName(after.Name)).
+			Where("u.id = ?", after.UserID)
+		if passwordHash != "" {
+			q = q.Set("password_hash = ?", passwordHash)
+		}
+		if _, err := q.Exec(ctx); err != nil {
+			return nil, dbError(err)
+		}
+	}
+	_, err := tx.NewUpdate().
+		Model(after).
+		Column("trainer_id", "date_of_birth", "expiration_date", "enabled", "force_password_change",
+			"weight_unit", "updated_at", "deleted_at").
+		Where("t.id = ? AND t.company_id = ?", after.ID, after.CompanyID).
+		Exec(ctx)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	ch.After = after.toAPI()
+	// The webhooks issue records ch in its outbox here: trainee.deleted when
+	// Before.Enabled && !After.Enabled, trainee.restored for the reverse,
+	// trainee.updated otherwise.
+	return ch, nil
+}
+
+// changedFields lists the API fields a PUT can change whose values differ
+// between before and after, in the order of the trainee representation.
+// username follows email and is not listed on its own.
+func changedFields(before, after *api.Trainee) []string {
+	var out []string
+	add := func(changed bool, name string) {
+		if changed {
+			out = append(out, name)
+		}
+	}
+	add(before.Name != after.Name, "name")
+	add(before.Email != after.Email, "email")
+	add(!equalPtr(before.PhoneNumber, after.PhoneNumber), "phoneNumber")
+	add(!equalPtr(before.DateOfBirth, after.DateOfBirth), "dateOfBirth")
+	add(!equalPtr(before.ExpirationDate, after.ExpirationDate), "expirationDate")
+	add(before.Enabled != after.Enabled, "enabled")
+	add(!equalPtr(before.TrainerID, after.TrainerID), "trainerId")
+	add(before.ForcePasswordChange != after.ForcePasswordChange, "forcePasswordChange")
+	add(before.WeightUnit != after.WeightUnit, "weightUnit")
+	return out
+}
+
+func equalPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// searchName is what users.search_name holds: the name lower-cased by Go,
+// identically for both databases.
+func searchName(name string) string { return strings.ToLower(name) }
