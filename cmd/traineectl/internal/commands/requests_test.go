@@ -165,8 +165,15 @@ func TestSearchSummaryOnTerminal(t *testing.T) {
 	if strings.Count(r.out, "\n") != 4 {
 		t.Errorf("stdout:\n%s", r.out)
 	}
+	if strings.Contains(r.out, "\x1b[") {
+		t.Errorf("colour with NO_COLOR:\n%s", r.out)
+	}
 	r = h.run("search", "--page", "1", "--size", "3").expect(t, 0)
-	if r.err != "" {
-		t.Errorf("summary without a terminal: %q", r.err)
+	if r.err != "" || strings.Contains(r.out, "\x1b[") {
+		t.Errorf("summary or colour without a terminal: %s", r)
+	}
+	r = h.runWith(runOpts{tty: true, color: true}, "search").expect(t, 0)
+	if strings.Count(r.out, "\x1b[32mactive\x1b[0m") != 3 {
+		t.Errorf("no colour on a terminal:\n%q", r.out)
 	}
 }
