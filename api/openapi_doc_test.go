@@ -66,6 +66,7 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/measurements", true, true, false},
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
+	{"POST", "/public-api/automations", true, false, true},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
 }
@@ -90,6 +91,9 @@ func TestOpenAPIOperations(t *testing.T) {
 				t.Fatalf("method missing")
 			}
 			want := []int{200, 500}
+			if c.path == "/public-api/automations" {
+				want = []int{500} // reserved: never a 200
+			}
 			if c.public {
 				want = append(want, 400, 401)
 			}

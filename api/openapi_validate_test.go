@@ -11,7 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/traineed/traineed/api"
 )
 
@@ -36,7 +36,7 @@ func loadRouter() (routers.Router, error) {
 			return
 		}
 		doc.Servers = nil
-		oaRouter, oaErr = gorillamux.NewRouter(doc)
+		oaRouter, oaErr = legacy.NewRouter(doc)
 	})
 	return oaRouter, oaErr
 }

@@ -16,9 +16,11 @@ import (
 const (
 	DemoCompanyName = "Demo Fitness"
 	DemoTimeZone    = "Europe/London"
-	demoSeed        = 20260101
-	demoTrainees    = 60
-	demoDeleted     = 5
+	// DemoPassword is every demo trainee's password.
+	DemoPassword = "demo-password"
+	demoSeed     = 20260101
+	demoTrainees = 60
+	demoDeleted  = 5
 )
 
 // Each part of the demo data draws from its own random stream, so adding a

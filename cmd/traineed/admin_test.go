@@ -15,16 +15,6 @@ import (
 	"github.com/traineed/traineed/store/storetest"
 )
 
-// databases returns the --db URLs to test: a fresh SQLite file and, when
-// configured, a fresh PostgreSQL database.
-func databases(t *testing.T) map[string]string {
-	dbs := map[string]string{"sqlite": "sqlite:" + filepath.Join(t.TempDir(), "t.db")}
-	if storetest.PostgresWanted() {
-		dbs["postgres"] = storetest.PostgresURL(t)
-	}
-	return dbs
-}
-
 // traineed runs the command in-process and returns stdout, stderr and the
 // exit status.
 func traineed(t *testing.T, db string, args ...string) (string, string, int) {
@@ -44,92 +34,90 @@ func ok(t *testing.T, db string, args ...string) string {
 }
 
 func TestAdminCommands(t *testing.T) {
-	for name, db := range databases(t) {
-		t.Run(name, func(t *testing.T) {
-			if out := ok(t, db, "migrate"); out != "" {
-				t.Fatalf("migrate printed %q", out)
+	storetest.EachURL(t, func(t *testing.T, db string) {
+		if out := ok(t, db, "migrate"); out != "" {
+			t.Fatalf("migrate printed %q", out)
+		}
+		idLine := regexp.MustCompile(`^[1-9][0-9]*\n$`)
+		company := ok(t, db, "company", "create", "--name", "Acme Gym", "--time-zone", "Europe/Berlin")
+		if !idLine.MatchString(company) {
+			t.Fatalf("company create printed %q", company)
+		}
+		cid := strings.TrimSpace(company)
+		if _, errOut, code := traineed(t, db, "company", "create", "--name", "Bad Zone", "--time-zone", "Mars/Olympus"); code != 1 || !strings.Contains(errOut, "Mars/Olympus") {
+			t.Fatalf("bad zone: exit %d %q", code, errOut)
+		}
+		var cos []api.Company
+		must(t, json.Unmarshal([]byte(ok(t, db, "company", "list", "-o", "json")), &cos))
+		if len(cos) != 1 || cos[0].Name != "Acme Gym" || cos[0].TimeZone != "Europe/Berlin" {
+			t.Fatalf("company list %+v", cos)
+		}
+		if table := ok(t, db, "company", "list"); !strings.Contains(table, "Acme Gym") || !strings.Contains(table, "Europe/Berlin") {
+			t.Fatalf("company table %q", table)
+		}
+		trainer := ok(t, db, "trainer", "create", "--company", cid, "--name", "Sam Coach", "--email", "Sam@Acme.example")
+		if !idLine.MatchString(trainer) {
+			t.Fatalf("trainer create printed %q", trainer)
+		}
+		var trs []api.Trainer
+		must(t, json.Unmarshal([]byte(ok(t, db, "trainer", "list", "--company", cid, "-o", "json")), &trs))
+		if len(trs) != 1 || trs[0].Email != "sam@acme.example" || strconv.FormatInt(trs[0].ID, 10) != strings.TrimSpace(trainer) {
+			t.Fatalf("trainer list %+v", trs)
+		}
+		if _, _, code := traineed(t, db, "trainer", "create", "--company", "999", "--name", "X", "--email", "x@y.example"); code != 1 {
+			t.Fatalf("trainer of an unknown company: exit %d", code)
+		}
+		key := ok(t, db, "key", "create", "--company", cid, "--name", "CRM sync")
+		if !regexp.MustCompile(`^pk_[A-Za-z0-9]{40}\n$`).MatchString(key) {
+			t.Fatalf("key create printed %q", key)
+		}
+		key = strings.TrimSpace(key)
+		listed := ok(t, db, "key", "list", "--company", cid, "-o", "json")
+		var raw []map[string]any
+		must(t, json.Unmarshal([]byte(listed), &raw))
+		if len(raw) != 1 {
+			t.Fatalf("key list %s", listed)
+		}
+		var fields []string
+		for k := range raw[0] {
+			fields = append(fields, k)
+		}
+		slices.Sort(fields)
+		if !slices.Equal(fields, []string{"createdAt", "id", "lastUsedAt", "name", "prefix", "state"}) {
+			t.Fatalf("key list fields %v", fields)
+		}
+		if raw[0]["prefix"] != key[:8] || raw[0]["state"] != "active" || raw[0]["name"] != "CRM sync" || raw[0]["lastUsedAt"] != nil {
+			t.Fatalf("key list %v", raw[0])
+		}
+		if strings.Contains(listed, key) {
+			t.Fatal("key list shows the key")
+		}
+		kid := strconv.FormatFloat(raw[0]["id"].(float64), 'f', 0, 64)
+		for _, step := range []struct{ verb, state string }{{"disable", "disabled"}, {"enable", "active"}} {
+			if out := ok(t, db, "key", step.verb, kid); out != "" {
+				t.Fatalf("key %s printed %q", step.verb, out)
 			}
-			idLine := regexp.MustCompile(`^[1-9][0-9]*\n$`)
-			company := ok(t, db, "company", "create", "--name", "Acme Gym", "--time-zone", "Europe/Berlin")
-			if !idLine.MatchString(company) {
-				t.Fatalf("company create printed %q", company)
+			if table := ok(t, db, "key", "list", "--company", cid); !strings.Contains(table, step.state) || !strings.Contains(table, key[:8]) {
+				t.Fatalf("after %s: %s", step.verb, table)
 			}
-			cid := strings.TrimSpace(company)
-			if _, errOut, code := traineed(t, db, "company", "create", "--name", "Bad Zone", "--time-zone", "Mars/Olympus"); code != 1 || !strings.Contains(errOut, "Mars/Olympus") {
-				t.Fatalf("bad zone: exit %d %q", code, errOut)
-			}
-			var cos []api.Company
-			must(t, json.Unmarshal([]byte(ok(t, db, "company", "list", "-o", "json")), &cos))
-			if len(cos) != 1 || cos[0].Name != "Acme Gym" || cos[0].TimeZone != "Europe/Berlin" {
-				t.Fatalf("company list %+v", cos)
-			}
-			if table := ok(t, db, "company", "list"); !strings.Contains(table, "Acme Gym") || !strings.Contains(table, "Europe/Berlin") {
-				t.Fatalf("company table %q", table)
-			}
-			trainer := ok(t, db, "trainer", "create", "--company", cid, "--name", "Sam Coach", "--email", "Sam@Acme.example")
-			if !idLine.MatchString(trainer) {
-				t.Fatalf("trainer create printed %q", trainer)
-			}
-			var trs []api.Trainer
-			must(t, json.Unmarshal([]byte(ok(t, db, "trainer", "list", "--company", cid, "-o", "json")), &trs))
-			if len(trs) != 1 || trs[0].Email != "sam@acme.example" || strconv.FormatInt(trs[0].ID, 10) != strings.TrimSpace(trainer) {
-				t.Fatalf("trainer list %+v", trs)
-			}
-			if _, _, code := traineed(t, db, "trainer", "create", "--company", "999", "--name", "X", "--email", "x@y.example"); code != 1 {
-				t.Fatalf("trainer of an unknown company: exit %d", code)
-			}
-			key := ok(t, db, "key", "create", "--company", cid, "--name", "CRM sync")
-			if !regexp.MustCompile(`^pk_[A-Za-z0-9]{40}\n$`).MatchString(key) {
-				t.Fatalf("key create printed %q", key)
-			}
-			key = strings.TrimSpace(key)
-			listed := ok(t, db, "key", "list", "--company", cid, "-o", "json")
-			var raw []map[string]any
-			must(t, json.Unmarshal([]byte(listed), &raw))
-			if len(raw) != 1 {
-				t.Fatalf("key list %s", listed)
-			}
-			var fields []string
-			for k := range raw[0] {
-				fields = append(fields, k)
-			}
-			slices.Sort(fields)
-			if !slices.Equal(fields, []string{"createdAt", "id", "lastUsedAt", "name", "prefix", "state"}) {
-				t.Fatalf("key list fields %v", fields)
-			}
-			if raw[0]["prefix"] != key[:8] || raw[0]["state"] != "active" || raw[0]["name"] != "CRM sync" || raw[0]["lastUsedAt"] != nil {
-				t.Fatalf("key list %v", raw[0])
-			}
-			if strings.Contains(listed, key) {
-				t.Fatal("key list shows the key")
-			}
-			kid := strconv.FormatFloat(raw[0]["id"].(float64), 'f', 0, 64)
-			for _, step := range []struct{ verb, state string }{{"disable", "disabled"}, {"enable", "active"}} {
-				if out := ok(t, db, "key", step.verb, kid); out != "" {
-					t.Fatalf("key %s printed %q", step.verb, out)
-				}
-				if table := ok(t, db, "key", "list", "--company", cid); !strings.Contains(table, step.state) || !strings.Contains(table, key[:8]) {
-					t.Fatalf("after %s: %s", step.verb, table)
-				}
-			}
-			ok(t, db, "key", "delete", kid)
-			if out := ok(t, db, "key", "list", "--company", cid, "-o", "json"); strings.TrimSpace(out) != "[]" {
-				t.Fatalf("after delete: %q", out)
-			}
-			if _, _, code := traineed(t, db, "key", "delete", kid); code != 1 {
-				t.Fatalf("deleting a deleted key: exit %d", code)
-			}
-			if _, _, code := traineed(t, db, "key", "disable", "abc"); code != 2 {
-				t.Fatalf("non-numeric key id: exit %d", code)
-			}
-			if _, _, code := traineed(t, db, "company", "create"); code != 2 {
-				t.Fatalf("missing --name: exit %d", code)
-			}
-			if _, _, code := traineed(t, db, "company", "list", "-o", "xml"); code != 2 {
-				t.Fatalf("bad -o: exit %d", code)
-			}
-		})
-	}
+		}
+		ok(t, db, "key", "delete", kid)
+		if out := ok(t, db, "key", "list", "--company", cid, "-o", "json"); strings.TrimSpace(out) != "[]" {
+			t.Fatalf("after delete: %q", out)
+		}
+		if _, _, code := traineed(t, db, "key", "delete", kid); code != 1 {
+			t.Fatalf("deleting a deleted key: exit %d", code)
+		}
+		if _, _, code := traineed(t, db, "key", "disable", "abc"); code != 2 {
+			t.Fatalf("non-numeric key id: exit %d", code)
+		}
+		if _, _, code := traineed(t, db, "company", "create"); code != 2 {
+			t.Fatalf("missing --name: exit %d", code)
+		}
+		if _, _, code := traineed(t, db, "company", "list", "-o", "xml"); code != 2 {
+			t.Fatalf("bad -o: exit %d", code)
+		}
+	})
 }
 
 func TestDemoCommand(t *testing.T) {

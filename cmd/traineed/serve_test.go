@@ -20,6 +20,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // buildOnce compiles the command once per test binary, into a directory
@@ -96,75 +97,73 @@ func startServer(t *testing.T, db string, extra ...string) (string, *exec.Cmd, *
 // SIGTERM while creates are in flight: the server lets them finish, every
 // create that got a 200 is stored, and the process exits 0.
 func TestShutdownUnderLoad(t *testing.T) {
-	for name, db := range databases(t) {
-		t.Run(name, func(t *testing.T) {
-			cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Load"))
-			key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "load"))
-			base, cmd, logs := startServer(t, db)
+	storetest.EachURL(t, func(t *testing.T, db string) {
+		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Load"))
+		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "load"))
+		base, cmd, logs := startServer(t, db)
 
-			const n = 60
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			created := map[int64]bool{}
-			var signalled atomic.Bool
-			var okAfterSignal atomic.Int32
-			started := make(chan struct{}, n)
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					body := fmt.Sprintf(`{"name":"Load %d","email":"load%d@example.com","password":"load password"}`, i, i)
-					req, _ := http.NewRequest("POST", base+"/public-api/trainees", strings.NewReader(body))
-					req.Header.Set("X-API-Key", key)
-					started <- struct{}{}
-					res, err := http.DefaultClient.Do(req)
-					if err != nil {
-						return // refused once the listener closed: never answered, fine
-					}
-					defer res.Body.Close()
-					b, _ := io.ReadAll(res.Body)
-					if res.StatusCode != 200 {
-						t.Errorf("status %d: %s", res.StatusCode, b)
-						return
-					}
-					var env api.TraineeEnvelope
-					if err := json.Unmarshal(b, &env); err != nil {
-						t.Errorf("body %q: %v", b, err)
-						return
-					}
-					mu.Lock()
-					created[env.Trainee.ID] = true
-					mu.Unlock()
-					if signalled.Load() {
-						okAfterSignal.Add(1)
-					}
-				}()
-			}
-			for range n {
-				<-started
-			}
-			time.Sleep(50 * time.Millisecond) // let the requests reach the server
-			signalled.Store(true)
-			must(t, cmd.Process.Signal(syscall.SIGTERM))
-			wg.Wait()
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("server exit: %v\n%s", err, logs.String())
-			}
-			if okAfterSignal.Load() == 0 {
-				t.Fatal("no request in flight at SIGTERM finished with a 200: the test proved nothing")
-			}
-			s, err := store.Open(context.Background(), db)
-			must(t, err)
-			defer s.Close()
-			companyID, _ := strconv.ParseInt(cid, 10, 64)
-			for id := range created {
-				if _, err := s.Trainee(context.Background(), companyID, id); err != nil {
-					t.Errorf("trainee %d answered 200 but is not stored: %v", id, err)
+		const n = 60
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		created := map[int64]bool{}
+		var signalled atomic.Bool
+		var okAfterSignal atomic.Int32
+		started := make(chan struct{}, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body := fmt.Sprintf(`{"name":"Load %d","email":"load%d@example.com","password":"load password"}`, i, i)
+				req, _ := http.NewRequest("POST", base+"/public-api/trainees", strings.NewReader(body))
+				req.Header.Set("X-API-Key", key)
+				started <- struct{}{}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return // refused once the listener closed: never answered, fine
 				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				if res.StatusCode != 200 {
+					t.Errorf("status %d: %s", res.StatusCode, b)
+					return
+				}
+				var env api.TraineeEnvelope
+				if err := json.Unmarshal(b, &env); err != nil {
+					t.Errorf("body %q: %v", b, err)
+					return
+				}
+				mu.Lock()
+				created[env.Trainee.ID] = true
+				mu.Unlock()
+				if signalled.Load() {
+					okAfterSignal.Add(1)
+				}
+			}()
+		}
+		for range n {
+			<-started
+		}
+		time.Sleep(50 * time.Millisecond) // let the requests reach the server
+		signalled.Store(true)
+		must(t, cmd.Process.Signal(syscall.SIGTERM))
+		wg.Wait()
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("server exit: %v\n%s", err, logs.String())
+		}
+		if okAfterSignal.Load() == 0 {
+			t.Fatal("no request in flight at SIGTERM finished with a 200: the test proved nothing")
+		}
+		s, err := store.Open(context.Background(), db)
+		must(t, err)
+		defer s.Close()
+		companyID, _ := strconv.ParseInt(cid, 10, 64)
+		for id := range created {
+			if _, err := s.Trainee(context.Background(), companyID, id); err != nil {
+				t.Errorf("trainee %d answered 200 but is not stored: %v", id, err)
 			}
-			t.Logf("%d creates answered 200, %d of them after SIGTERM", len(created), okAfterSignal.Load())
-		})
-	}
+		}
+		t.Logf("%d creates answered 200, %d of them after SIGTERM", len(created), okAfterSignal.Load())
+	})
 }
 
 // serve --demo on an empty database loads the demo and prints a working key;

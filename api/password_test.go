@@ -1,0 +1,70 @@
+package api
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestHashAndVerify(t *testing.T) {
+	h := NewHasher(PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
+	a, err := h.Hash(context.Background(), "correct horse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := h.Hash(context.Background(), "correct horse")
+	if a == b {
+		t.Fatal("two hashes of one password are equal: no salt")
+	}
+	if !strings.HasPrefix(a, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Fatalf("hash %q", a)
+	}
+	if !VerifyPassword(a, "correct horse") || VerifyPassword(a, "correct horsE") || VerifyPassword("$bcrypt$x", "x") {
+		t.Fatal("verify")
+	}
+}
+
+func TestDefaultParamsAreOWASP(t *testing.T) {
+	if DefaultPasswordParams != (PasswordParams{MemoryKiB: 19456, Time: 2, Threads: 1}) {
+		t.Fatalf("default params %+v", DefaultPasswordParams)
+	}
+}
+
+// The semaphore holds hashing to GOMAXPROCS at once; a cancelled caller
+// waiting for a slot gives up.
+func TestHashBoundedAndCancellable(t *testing.T) {
+	h := NewHasher(PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
+	for range cap(h.sem) {
+		h.sem <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := h.Hash(ctx, "password"); err == nil {
+		t.Fatal("hash ran with every slot taken")
+	}
+	<-h.sem
+	if _, err := h.Hash(context.Background(), "password"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkHashParallel is the machine's raw argon2id rate with the
+// production parameters and the server's semaphore: the ceiling of creates/s.
+func BenchmarkHashParallel(b *testing.B) {
+	h := NewHasher(DefaultPasswordParams)
+	var mu sync.Mutex
+	start := time.Now()
+	b.SetParallelism(16)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := h.Hash(context.Background(), "benchmark password"); err != nil {
+				mu.Lock()
+				b.Error(err)
+				mu.Unlock()
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "hashes/s")
+}
