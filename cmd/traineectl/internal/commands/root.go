@@ -8,7 +8,6 @@ import (
 	"os/signal"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
@@ -200,8 +199,3 @@ func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
 	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
 }
 
-// flagChanged reports whether a flag of cmd was given.
-func flagChanged(fs *pflag.FlagSet, name string) bool {
-	fl := fs.Lookup(name)
-	return fl != nil && fl.Changed
-}
