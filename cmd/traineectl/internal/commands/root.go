@@ -198,4 +198,3 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
 	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
 }
-
