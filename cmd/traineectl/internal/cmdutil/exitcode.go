@@ -1,0 +1,194 @@
+package cmdutil
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+)
+
+// Exit statuses of commands.md. This is the only place that maps errors to them.
+const (
+	ExitOK       = 0 // success
+	ExitFailure  = 1 // any other failure (network, unreadable response, file errors)
+	ExitUsage    = 2 // usage error: bad flag, bad date, missing argument, refused confirmation
+	ExitAuth     = 3 // authentication refused (401)
+	ExitNotFound = 4 // trainee not found (500 marked trainee-not-found)
+	ExitRejected = 5 // request rejected (400 and other 4xx)
+	ExitServer   = 6 // server error after retries
+)
+
+// UsageError is a mistake on the command line.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// ReportedError means the errors were already printed (one per failed
+// item of a command over several ids); Code is the exit status.
+type ReportedError struct{ Code int }
+
+func (e *ReportedError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// ExitCode maps an error to the exit status.
+func ExitCode(err error) int {
+	var (
+		usage    *UsageError
+		reported *ReportedError
+		auth     *api.AuthRefusedError
+		notFound *api.TraineeNotFoundError
+		rejected *api.RejectedError
+		server   *api.ServerError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &reported):
+		return reported.Code
+	case errors.As(err, &usage):
+		return ExitUsage
+	case errors.As(err, &auth):
+		return ExitAuth
+	case errors.As(err, &notFound):
+		return ExitNotFound
+	case errors.As(err, &rejected):
+		return ExitRejected
+	case errors.As(err, &server):
+		return ExitServer
+	default:
+		return ExitFailure
+	}
+}
+
+// CombinedExitCode is the status of a command over several items: the
+// items' common status, or 1 when they failed differently.
+func CombinedExitCode(errs []error) int {
+	code := ExitOK
+	for _, err := range errs {
+		c := ExitCode(err)
+		switch {
+		case c == ExitOK:
+		case code == ExitOK:
+			code = c
+		case code != c:
+			return ExitFailure
+		}
+	}
+	return code
+}
+
+// ErrorObject is what `-o json` prints on stderr for an error:
+// {"error": {"status", "errorCode", "message"}}. status is the HTTP status
+// (null when no response arrived); errorCode is the 400's errorCode (else
+// null). field, errors and requestId are added when known.
+type ErrorObject struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the inside of an ErrorObject.
+type ErrorDetail struct {
+	Status    *int             `json:"status"`
+	ErrorCode *int             `json:"errorCode"`
+	Message   string           `json:"message"`
+	Field     string           `json:"field,omitempty"`
+	Errors    []api.FieldError `json:"errors,omitempty"`
+	RequestID string           `json:"requestId,omitempty"`
+}
+
+// Detail describes err for people and scripts.
+func Detail(err error) ErrorDetail {
+	d := ErrorDetail{Message: err.Error()}
+	var (
+		ci       *api.CallInfo
+		auth     *api.AuthRefusedError
+		notFound *api.TraineeNotFoundError
+		rejected *api.RejectedError
+		server   *api.ServerError
+		network  *api.NetworkError
+	)
+	switch {
+	case errors.As(err, &auth):
+		ci = &auth.CallInfo
+	case errors.As(err, &notFound):
+		ci = &notFound.CallInfo
+	case errors.As(err, &rejected):
+		ci = &rejected.CallInfo
+		if rejected.ErrorCode != 0 {
+			code := rejected.ErrorCode
+			d.ErrorCode = &code
+			d.Message = rejected.Message
+			if d.Message == "" {
+				d.Message = "request rejected"
+			}
+			d.Field = rejected.Field
+			d.Errors = rejected.Errors
+		}
+	case errors.As(err, &server):
+		ci = &server.CallInfo
+	case errors.As(err, &network):
+		ci = &network.CallInfo
+	}
+	if ci != nil {
+		if ci.Status != 0 {
+			status := ci.Status
+			d.Status = &status
+		}
+		d.RequestID = ci.RequestID
+	}
+	return d
+}
+
+// PrintError writes err to stderr: one JSON object when jsonOut, else a line
+// "error: ..." (and, for a 400, one line per problem found).
+func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
+	if err == nil || errors.As(err, new(*ReportedError)) {
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		err = errors.New("interrupted")
+	}
+	d := Detail(err)
+	if jsonOut {
+		b, _ := json.Marshal(ErrorObject{d})
+		fmt.Fprintf(ios.ErrOut, "%s\n", b)
+		return
+	}
+	printText(ios.ErrOut, ios.ErrColorEnabled(), err, d)
+}
+
+func printText(w io.Writer, color bool, err error, d ErrorDetail) {
+	prefix := iostreams.Paint(color, iostreams.Red, "error:")
+	fmt.Fprintf(w, "%s %s\n", prefix, err.Error())
+	if len(d.Errors) > 1 {
+		for _, e := range d.Errors {
+			if e.Field != "" {
+				fmt.Fprintf(w, "  - %s: %s (%d)\n", e.Field, e.Message, e.ErrorCode)
+			} else {
+				fmt.Fprintf(w, "  - %s (%d)\n", e.Message, e.ErrorCode)
+			}
+		}
+	}
+	var auth *api.AuthRefusedError
+	if errors.As(err, &auth) {
+		fmt.Fprintln(w, "hint: set the key with --api-key, TRAINEECTL_API_KEY or `traineectl config set-profile`")
+	}
+	var usage *UsageError
+	if errors.As(err, &usage) {
+		fmt.Fprintln(w, "Run with --help for usage.")
+	}
+	if d.RequestID != "" && !errors.As(err, &usage) {
+		var nf *api.TraineeNotFoundError
+		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) {
+			fmt.Fprintf(w, "request id: %s (quote it to support)\n", d.RequestID)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+// Package cmdutil holds what every command shares: the Factory that gives
+// the streams, settings and API client, exit codes, and argument parsing.
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/config"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// Environment variables and defaults of the settings.
+const (
+	EnvBaseURL     = "TRAINEECTL_BASE_URL"
+	EnvAPIKey      = "TRAINEECTL_API_KEY"
+	DefaultBaseURL = "http://127.0.0.1:8080"
+)
+
+// CompletionTimeout bounds a dynamic completion: the shell never waits longer.
+const CompletionTimeout = 2 * time.Second
+
+// GlobalOptions are the root command's flags.
+type GlobalOptions struct {
+	BaseURL, APIKey, Profile string
+	BaseURLSet, APIKeySet    bool // given on the command line
+	ProfileSet               bool
+	Output                   string
+	Verbose                  bool
+	LogFile                  string
+}
+
+// Factory gives commands what they need; tests build one over buffers.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Version   string
+	Getenv    func(string) string
+	Now       func() time.Time
+	// ClientOptions are added to every client's options (tests: no sleep).
+	ClientOptions []api.ClientOption
+	// CompletionTimeout bounds a dynamic completion (0: the default, 2 s).
+	CompletionTimeout time.Duration
+
+	Global GlobalOptions
+
+	cfg     *config.File
+	cfgPath string
+	logFile *os.File
+	client  *api.Client
+}
+
+// New returns the factory of the real process.
+func New(ios *iostreams.IOStreams, version string) *Factory {
+	return &Factory{IOStreams: ios, Version: version, Getenv: os.Getenv, Now: time.Now}
+}
+
+// OutputFormat is the -o format, already checked by the root command.
+func (f *Factory) OutputFormat() output.Format {
+	of, err := output.ParseFormat(f.Global.Output)
+	if err != nil {
+		return output.Table
+	}
+	return of
+}
+
+// JSONErrors reports whether errors are printed as JSON objects.
+func (f *Factory) JSONErrors() bool { return f.OutputFormat() == output.JSON }
+
+// Today is the client's local calendar day.
+func (f *Factory) Today() api.Date { return api.DateOf(f.Now()) }
+
+// ConfigPath is where the profile file lives.
+func (f *Factory) ConfigPath() (string, error) {
+	if f.cfgPath != "" {
+		return f.cfgPath, nil
+	}
+	p, err := config.Path(f.Getenv)
+	if err != nil {
+		return "", err
+	}
+	f.cfgPath = p
+	return p, nil
+}
+
+// Config reads the profile file once.
+func (f *Factory) Config() (*config.File, error) {
+	if f.cfg != nil {
+		return f.cfg, nil
+	}
+	p, err := f.ConfigPath()
+	if err != nil {
+		return nil, err
+	}
+	c, err := config.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	f.cfg = c
+	return c, nil
+}
+
+// Settings are the resolved base URL, key and profile.
+type Settings struct {
+	BaseURL, APIKey string
+	Profile         string // "" when none is used
+}
+
+// Settings resolves each setting: flag, else environment, else profile,
+// else default.
+func (f *Factory) Settings() (Settings, error) {
+	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey}
+	if !f.Global.BaseURLSet {
+		s.BaseURL = f.Getenv(EnvBaseURL)
+	}
+	if !f.Global.APIKeySet {
+		s.APIKey = f.Getenv(EnvAPIKey)
+	}
+	if f.Global.ProfileSet || s.BaseURL == "" || s.APIKey == "" {
+		cfg, err := f.Config()
+		if err != nil {
+			return s, err
+		}
+		name := cfg.Current
+		if f.Global.ProfileSet {
+			name = f.Global.Profile
+		}
+		if name != "" {
+			p, ok := cfg.Profiles[name]
+			switch {
+			case ok:
+				s.Profile = name
+				if s.BaseURL == "" {
+					s.BaseURL = p.BaseURL
+				}
+				if s.APIKey == "" {
+					s.APIKey = p.APIKey
+				}
+			case f.Global.ProfileSet:
+				return s, Usagef("no profile %q: see `traineectl config list`", name)
+			}
+		}
+	}
+	if s.BaseURL == "" {
+		s.BaseURL = DefaultBaseURL
+	}
+	return s, nil
+}
+
+// UserAgent is the User-Agent header the client sends.
+func (f *Factory) UserAgent() string { return "traineectl/" + f.Version }
+
+// Client returns the API client of the settings, with the support log and
+// the verbose trace the flags ask for.
+func (f *Factory) Client() (*api.Client, error) {
+	if f.client != nil {
+		return f.client, nil
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent())}
+	if f.Global.LogFile != "" {
+		lf, err := os.OpenFile(f.Global.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("open the log file: %w", err)
+		}
+		f.logFile = lf
+		opts = append(opts, api.WithSupportLog(lf))
+	}
+	if f.Global.Verbose {
+		opts = append(opts, api.WithVerbose(f.IOStreams.ErrOut))
+	}
+	opts = append(opts, f.ClientOptions...)
+	f.client = api.NewClient(s.BaseURL, s.APIKey, opts...)
+	return f.client, nil
+}
+
+// CompletionClient returns a client for shell completion: one attempt, no
+// log and no trace, so that the shell never waits for retries.
+func (f *Factory) CompletionClient() (*api.Client, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent())}, f.ClientOptions...)
+	opts = append(opts, api.WithRetryDelays())
+	return api.NewClient(s.BaseURL, s.APIKey, opts...), nil
+}
+
+// CompletionDeadline is how long a dynamic completion may take.
+func (f *Factory) CompletionDeadline() time.Duration {
+	if f.CompletionTimeout > 0 {
+		return f.CompletionTimeout
+	}
+	return CompletionTimeout
+}
+
+// Close releases the log file.
+func (f *Factory) Close() error {
+	if f.logFile != nil {
+		err := f.logFile.Close()
+		f.logFile = nil
+		return err
+	}
+	return nil
+}
+
+// Confirm asks a yes/no question on the terminal; the answer is no unless
+// it starts with y.
+func (f *Factory) Confirm(ctx context.Context, question string) (bool, error) {
+	ios := f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s [y/N] ", question)
+	line, err := readLine(ios.In)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	return len(line) > 0 && (line[0] == 'y' || line[0] == 'Y'), nil
+}
+
+// readLine reads up to a newline, one byte at a time so that nothing after
+// it is consumed.
+func readLine(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				return string(trimCR(b)), nil
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			return string(trimCR(b)), err
+		}
+	}
+}
+
+func trimCR(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		return b[:len(b)-1]
+	}
+	return b
+}
+
+// ReadLine reads one line of stdin (for --password-stdin).
+func ReadLine(r io.Reader) (string, error) { return readLine(r) }

@@ -1,0 +1,106 @@
+package commands
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// Shells lists the shells with a completion script.
+var Shells = []string{"bash", "zsh", "fish", "powershell"}
+
+func newCompletionCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "completion bash|zsh|fish|powershell",
+		Short: "Print a shell completion script",
+		Long: `Print the completion script of a shell. Once loaded, Tab completes commands
+and flags, flag values (--status, --sort, --output, --weight-unit, --type) and
+trainee ids, with each trainee's name, looked up on the server (at most 2 s).
+
+The bash script works with or without the bash-completion package.`,
+		Example: `  # bash, for the current shell and for every new one
+  source <(traineectl completion bash)
+  traineectl completion bash > ~/.local/share/bash-completion/completions/traineectl
+
+  # zsh (with compinit), fish, PowerShell
+  traineectl completion zsh > "${fpath[1]}/_traineectl"
+  traineectl completion fish > ~/.config/fish/completions/traineectl.fish
+  traineectl completion powershell | Out-String | Invoke-Expression`,
+		Args:                  cmdutil.ExactArgs(1, "a shell: bash, zsh, fish or powershell"),
+		ValidArgs:             Shells,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return GenCompletion(cmd.Root(), args[0], f.IOStreams.Out)
+		},
+	}
+}
+
+// bashWordsCall is the line of cobra's bash script that needs the
+// bash-completion package; the script falls back on its own splitter.
+const bashWordsCall = `    _get_comp_words_by_ref "$@" cur prev words cword
+`
+
+const bashWordsFallback = `    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref "$@" cur prev words cword
+    else
+        __traineectl_comp_words
+    fi
+`
+
+const bashWordsFunc = `
+# traineectl: used when the bash-completion package is not loaded. Splits the
+# line up to the cursor on blanks (so "--output=js" stays one word) and sets
+# cur, prev, words and cword as _get_comp_words_by_ref would.
+__traineectl_comp_words()
+{
+    local line="${COMP_LINE:0:COMP_POINT}"
+    read -r -a words <<< "$line"
+    if [[ -z $line || $line == *[[:space:]] ]]; then
+        words+=("")
+    fi
+    cword=$(( ${#words[@]} - 1 ))
+    cur="${words[cword]}"
+    prev=""
+    if (( cword > 0 )); then
+        prev="${words[cword-1]}"
+    fi
+}
+`
+
+// GenCompletion writes the completion script of shell for root.
+func GenCompletion(root *cobra.Command, shell string, w io.Writer) error {
+	switch shell {
+	case "bash":
+		var b bytes.Buffer
+		if err := root.GenBashCompletionV2(&b, true); err != nil {
+			return err
+		}
+		s := b.String()
+		if !strings.Contains(s, bashWordsCall) {
+			return fmt.Errorf("cobra's bash script changed: cannot add the fallback for systems without bash-completion")
+		}
+		s = strings.Replace(s, bashWordsCall, bashWordsFallback, 1) + bashWordsFunc
+		_, err := io.WriteString(w, s)
+		return err
+	case "zsh":
+		return root.GenZshCompletion(w)
+	case "fish":
+		return root.GenFishCompletion(w, true)
+	case "powershell":
+		return root.GenPowerShellCompletionWithDesc(w)
+	}
+	return cmdutil.Usagef("unknown shell %q: use bash, zsh, fish or powershell", shell)
+}
+
+// CompletionFiles names the file of each shell's script in completions/.
+var CompletionFiles = map[string]string{
+	"bash":       "traineectl.bash",
+	"zsh":        "_traineectl",
+	"fish":       "traineectl.fish",
+	"powershell": "traineectl.ps1",
+}

@@ -1,0 +1,200 @@
+// Package commands is the cobra tree of traineectl, one file per verb.
+package commands
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// Run runs traineectl with args and returns the exit status.
+func Run(args []string, f *cmdutil.Factory) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	defer f.Close()
+	root := NewRoot(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	var re *runError
+	if errors.As(err, &re) {
+		err = re.err
+	} else if !errors.As(err, new(*cmdutil.UsageError)) {
+		// cobra's own errors: unknown command or flag, bad flag value.
+		err = &cmdutil.UsageError{Err: err}
+	}
+	cmdutil.PrintError(f.IOStreams, err, f.JSONErrors())
+	return cmdutil.ExitCode(err)
+}
+
+// runError marks an error that a command's RunE returned, as opposed to
+// one of cobra's usage errors.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+const rootLong = `traineectl manages the trainees of your company through the trainee API:
+create, find, change, delete and restore trainees, and read their tracked
+weight, measurements, nutrition and steps.
+
+Every command needs the server's address and an API key (pk_...). Give them
+with --base-url and --api-key, the environment variables TRAINEECTL_BASE_URL
+and TRAINEECTL_API_KEY, or a saved profile (see "traineectl config"). A
+setting comes from the flag, else the environment, else the profile, else
+the default (http://127.0.0.1:8080 for the address).
+
+Dates may be written dd-MM-yyyy, yyyy-MM-dd, today or yesterday.
+
+Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
+4 trainee not found, 5 request rejected, 6 server error after retries.`
+
+const rootExample = `  # Save your server and key once
+  traineectl config set-profile prod --base-url https://trainees.example.com --api-key pk_...
+
+  # Find trainees and show one
+  traineectl search ada
+  traineectl get 41
+
+  # Create a trainee whose program ends at the end of the year
+  traineectl create --name "Ada Park" --email ada@example.com --password 'S3cret-pass' --expires 31-12-2026
+
+  # Machine-readable output
+  traineectl search --all -o json`
+
+// NewRoot builds the command tree over f.
+func NewRoot(f *cmdutil.Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "traineectl <command>",
+		Short:         "Manage your company's trainees from the command line",
+		Long:          rootLong,
+		Example:       rootExample,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		CompletionOptions: cobra.CompletionOptions{
+			DisableDefaultCmd: true,
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return bindGlobal(f, cmd)
+		},
+	}
+	root.SetIn(f.IOStreams.In)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &cmdutil.UsageError{Err: err}
+	})
+
+	g := &f.Global
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.BaseURL, "base-url", "", "address of the trainee API (env TRAINEECTL_BASE_URL; default "+cmdutil.DefaultBaseURL+")")
+	pf.StringVar(&g.APIKey, "api-key", "", "API key, pk_... (env TRAINEECTL_API_KEY)")
+	pf.StringVar(&g.Profile, "profile", "", "use this saved profile instead of the current one")
+	pf.StringVarP(&g.Output, "output", "o", string(output.Table), "output format: table, json, yaml or csv")
+	pf.BoolVarP(&g.Verbose, "verbose", "v", false, "print each request and response on stderr")
+	pf.StringVar(&g.LogFile, "log-file", "", "append a support log line for each request to this file")
+	_ = root.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
+	_ = root.RegisterFlagCompletionFunc("profile", completeProfiles(f, false))
+
+	root.AddGroup(&cobra.Group{ID: "trainees", Title: "Trainees:"},
+		&cobra.Group{ID: "tracked", Title: "Tracked data:"},
+		&cobra.Group{ID: "setup", Title: "Setup:"})
+	for _, c := range []*cobra.Command{
+		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
+	} {
+		c.GroupID = "trainees"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)} {
+		c.GroupID = "tracked"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newConfigCmd(f), newCompletionCmd(f), newVersionCmd(f)} {
+		c.GroupID = "setup"
+		root.AddCommand(c)
+	}
+	root.SetHelpCommandGroupID("setup")
+	wrapRunE(root)
+	return root
+}
+
+// bindGlobal records which global flags were given and checks -o.
+func bindGlobal(f *cmdutil.Factory, cmd *cobra.Command) error {
+	fl := cmd.Flags()
+	changed := func(name string) bool {
+		fg := fl.Lookup(name)
+		return fg != nil && fg.Changed
+	}
+	f.Global.BaseURLSet = changed("base-url") && isGlobal(cmd, "base-url")
+	f.Global.APIKeySet = changed("api-key") && isGlobal(cmd, "api-key")
+	f.Global.ProfileSet = changed("profile")
+	of, err := output.ParseFormat(f.Global.Output)
+	if err != nil {
+		f.Global.Output = string(output.Table)
+		return &cmdutil.UsageError{Err: err}
+	}
+	f.Global.Output = string(of)
+	return nil
+}
+
+// isGlobal reports whether the flag name of cmd is the root's persistent
+// flag (config set-profile has local flags of the same names).
+func isGlobal(cmd *cobra.Command, name string) bool {
+	return cmd.LocalNonPersistentFlags().Lookup(name) == nil
+}
+
+func wrapRunE(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if err := run(cmd, args); err != nil {
+				return &runError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		wrapRunE(sub)
+	}
+}
+
+// each runs fn for every id. With one id its error is returned as it is;
+// with several, each error is printed as it happens and the combined exit
+// status is returned once all ids are done.
+func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) ([]T, error) {
+	var out []T
+	var errs []error
+	for _, id := range ids {
+		v, err := fn(id)
+		if err != nil {
+			if len(ids) == 1 {
+				return nil, err
+			}
+			if errors.Is(err, context.Canceled) {
+				return out, err
+			}
+			cmdutil.PrintError(f.IOStreams, err, f.JSONErrors())
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, v)
+	}
+	if len(errs) > 0 {
+		return out, &cmdutil.ReportedError{Code: cmdutil.CombinedExitCode(errs)}
+	}
+	return out, nil
+}
+
+// printTrainees prints trainees in the -o format; with several ids the
+// result is an array even when only one of them succeeded.
+func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
+	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
+}

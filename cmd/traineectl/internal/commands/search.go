@@ -1,0 +1,102 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// Values of --status and --sort, for help and completion.
+var (
+	statusValues = []string{
+		api.StatusLive + "\tnot deleted (default)",
+		api.StatusActive + "\tnot deleted and not expired",
+		api.StatusExpired + "\tnot deleted, expiration date reached",
+		api.StatusDeleted + "\tsoft-deleted",
+		api.StatusAll + "\tevery trainee",
+	}
+	sortKeys = []string{api.SortID, api.SortName, api.SortEmail, api.SortExpirationDate, api.SortLastTrained}
+)
+
+func sortValues() []string {
+	var v []string
+	for _, k := range sortKeys {
+		v = append(v, k, k+",asc", k+",desc")
+	}
+	return v
+}
+
+func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
+	var p api.SearchParams
+	var all bool
+	cmd := &cobra.Command{
+		Use:     "search [QUERY]",
+		Aliases: []string{"list"},
+		Short:   "Search or list trainees",
+		Long: `Search the trainees of your company. QUERY matches part of a name or e-mail
+address, case-insensitively; a QUERY of digits also matches phone numbers
+("7700 900" finds +447700900123). Without QUERY every trainee is listed.
+
+Results come a page at a time (--page counts from 0, --size up to 100);
+--all fetches every page. On a terminal a line "page X of Y, N trainees"
+goes to stderr. With -o json the result is an array of trainees.`,
+		Example: `  traineectl search ada
+  traineectl list --status expired --sort expirationDate,desc
+  traineectl search --all -o csv > trainees.csv
+  traineectl search --page 1 --size 50`,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.Query = strings.Join(args, " ")
+			if all && cmd.Flags().Changed("page") {
+				return cmdutil.Usagef("--all and --page cannot be used together")
+			}
+			if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > 100) {
+				return cmdutil.Usagef("--size must be between 1 and 100")
+			}
+			if p.Page < 0 {
+				return cmdutil.Usagef("--page counts from 0")
+			}
+			c, err := f.Client()
+			if err != nil {
+				return err
+			}
+			ios := f.IOStreams
+			if all {
+				ts, last, err := c.SearchAllTrainees(cmd.Context(), p)
+				if err != nil {
+					return err
+				}
+				if ios.StdoutTTY {
+					fmt.Fprintf(ios.ErrOut, "%d pages, %d trainees\n", max(last.TotalPages, 1), len(ts))
+				}
+				return printTrainees(f, ts, false)
+			}
+			pg, err := c.SearchTrainees(cmd.Context(), p)
+			if err != nil {
+				return err
+			}
+			if err := printTrainees(f, pg.Content, false); err != nil {
+				return err
+			}
+			if ios.StdoutTTY {
+				fmt.Fprintf(ios.ErrOut, "page %d of %d, %d trainees\n", pg.Page.Number+1, max(pg.Page.TotalPages, 1), pg.Page.TotalElements)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&p.Status, "status", "", "live (default), active, expired, deleted or all")
+	fl.IntVar(&p.Page, "page", 0, "page number, counted from 0")
+	fl.IntVar(&p.Size, "size", 0, "trainees per page, 1 to 100 (default 20; 100 with --all)")
+	fl.BoolVar(&all, "all", false, "fetch every page")
+	fl.StringVar(&p.Sort, "sort", "", "id (default), name, email, expirationDate or lastTrained, optionally followed by ,asc or ,desc")
+	_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(statusValues...))
+	_ = cmd.RegisterFlagCompletionFunc("sort", fixedValues(sortValues()...))
+	_ = cmd.RegisterFlagCompletionFunc("page", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
+	return cmd
+}

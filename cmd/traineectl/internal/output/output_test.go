@@ -1,0 +1,188 @@
+package output
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+)
+
+func sample() []*api.Trainee {
+	phone := "+447700900123"
+	exp := api.Date{Year: 2026, Month: 11, Day: 1}
+	tr := int64(7)
+	return []*api.Trainee{
+		{ID: 41, UserID: 977, Name: "Ada Park", Email: "ada@example.com", Username: "ada@example.com", PhoneNumber: &phone,
+			Enabled: true, CompanyID: 3, TrainerID: &tr, CreatedByType: "ADMIN", ForcePasswordChange: true, WeightUnit: "KG",
+			Authorities: []string{"TRAINEE", "USER"}},
+		{ID: 1042, UserID: 978, Name: "Bartholomew Montgomery-Smythe the Third", Email: "bartholomew.montgomery-smythe@a-very-long-domain.example.com",
+			Username: "b", ExpirationDate: &exp, Enabled: true, WeightUnit: "LB"},
+		{ID: 7, Name: "Cy", Email: "cy@example.com", Enabled: false, WeightUnit: "KG"},
+	}
+}
+
+var today = api.Date{Year: 2026, Month: 11, Day: 21}
+
+// offset is the display column where sub starts in line.
+func offset(line, sub string) int {
+	i := strings.Index(line, sub)
+	if i < 0 {
+		return -1
+	}
+	return twwidth.Width(line[:i])
+}
+
+func TestTraineeTableFits80Columns(t *testing.T) {
+	check := func(ts []*api.Trainee, want [][]string) []string {
+		t.Helper()
+		ios, out, _ := iostreams.Test("")
+		if err := Trainees(ios, Table, ts, today, false); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		if len(lines) != len(want) {
+			t.Fatalf("%d lines:\n%s", len(lines), out)
+		}
+		for i, l := range lines {
+			if w := twwidth.Width(l); w > 80 {
+				t.Errorf("line of %d columns: %q", w, l)
+			}
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("trailing blanks: %q", l)
+			}
+			for _, w := range want[i] {
+				if !strings.Contains(l, w) {
+					t.Errorf("line %d %q lacks %q", i, l, w)
+				}
+			}
+			// Columns line up: STATUS starts at the same column everywhere.
+			if i > 0 {
+				col := offset(lines[0], "STATUS")
+				if o := max(offset(l, "active"), offset(l, "expired"), offset(l, "deleted")); o != col {
+					t.Errorf("status at column %d, header at %d: %q", o, col, l)
+				}
+			}
+		}
+		if strings.Contains(out.String(), "\x1b[") {
+			t.Error("colour without a terminal")
+		}
+		return lines
+	}
+	all := sample()
+	check([]*api.Trainee{all[0], all[2]}, [][]string{
+		{"ID", "NAME", "EMAIL", "PHONE", "STATUS", "EXPIRES", "TRAINER"},
+		{"41", "Ada Park", "ada@example.com", "+447700900123", "active", "-", "7"},
+		{"7", "Cy", "cy@example.com", "-", "deleted", "-", "-"},
+	})
+	lines := check(all, [][]string{
+		{"ID", "NAME", "EMAIL", "PHONE", "STATUS", "EXPIRES", "TRAINER"},
+		{"41", "Ada Park", "+447700900123", "active", "-", "7"},
+		{"1042", "Bartholomew", "bartholomew.", "expired", "01-11-2026", "-"},
+		{"7", "Cy", "cy@example.com", "deleted"},
+	})
+	if !strings.Contains(lines[2], "Bartholomew …") && !strings.Contains(lines[2], "Bartholomew…") {
+		t.Errorf("the long name was not shortened: %q", lines[2])
+	}
+}
+
+func TestTableColourOnlyOnTerminal(t *testing.T) {
+	ios, out, _ := iostreams.Test("")
+	ios.StdoutTTY, ios.Width = true, 200
+	if err := Trainees(ios, Table, sample()[:1], today, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\x1b[32mactive\x1b[0m") {
+		t.Errorf("no colour on a terminal: %q", out)
+	}
+	ios, out, _ = iostreams.Test("")
+	ios.StdoutTTY, ios.NoColor = true, true
+	_ = Trainees(ios, Table, sample()[:1], today, false)
+	if strings.Contains(out.String(), "\x1b[") {
+		t.Errorf("colour with NO_COLOR: %q", out)
+	}
+}
+
+func TestTraineeJSONYAMLCSV(t *testing.T) {
+	ts := sample()[:1]
+	ios, out, _ := iostreams.Test("")
+	if err := Trainees(ios, JSON, ts, today, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "{\n  \"id\": 41,\n  \"userId\": 977,\n  \"name\": \"Ada Park\",") || !strings.Contains(out.String(), `"expirationDate": null,`) {
+		t.Errorf("json:\n%s", out)
+	}
+	out.Reset()
+	_ = Trainees(ios, JSON, ts, today, false)
+	if !strings.HasPrefix(out.String(), "[\n  {\n    \"id\": 41,") {
+		t.Errorf("json array:\n%s", out)
+	}
+	out.Reset()
+	_ = Trainees(ios, YAML, ts, today, true)
+	want := `id: 41
+userId: 977
+name: Ada Park
+email: ada@example.com
+username: ada@example.com
+phoneNumber: "+447700900123"
+dateOfBirth: null
+expirationDate: null
+enabled: true
+companyId: 3
+trainerId: 7
+createdByType: ADMIN
+forcePasswordChange: true
+weightUnit: KG
+authorities:
+  - TRAINEE
+  - USER
+lastTrained: null
+`
+	if out.String() != want {
+		t.Errorf("yaml:\n%s\nwant:\n%s", out, want)
+	}
+	out.Reset()
+	_ = Trainees(ios, YAML, nil, today, false)
+	if out.String() != "[]\n" {
+		t.Errorf("empty yaml list: %q", out)
+	}
+	out.Reset()
+	_ = Trainees(ios, CSV, sample(), today, false)
+	wantCSV := "id,name,email,phoneNumber,status,expirationDate,trainerId,dateOfBirth,weightUnit,lastTrained,enabled,userId,username,companyId,createdByType,forcePasswordChange,authorities\n" +
+		"41,Ada Park,ada@example.com,+447700900123,active,,7,,KG,,true,977,ada@example.com,3,ADMIN,true,TRAINEE;USER\n" +
+		"1042,Bartholomew Montgomery-Smythe the Third,bartholomew.montgomery-smythe@a-very-long-domain.example.com,,expired,01-11-2026,,,LB,,true,978,b,0,,false,\n" +
+		"7,Cy,cy@example.com,,deleted,,,,KG,,false,0,,0,,false,\n"
+	if out.String() != wantCSV {
+		t.Errorf("csv:\n%s\nwant:\n%s", out, wantCSV)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		w    int
+		want string
+	}{{"abcdef", 6, "abcdef"}, {"abcdef", 5, "abcd…"}, {"héllo wörld", 6, "héllo…"}, {"abc", 1, "…"}, {"abc", 0, ""}} {
+		if got := Truncate(tc.in, tc.w); got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.in, tc.w, got, tc.want)
+		}
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, s := range []string{"table", "JSON", "yaml", "csv"} {
+		if _, err := ParseFormat(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil {
+		t.Error("xml accepted")
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, map[string]string{"a": "<b>"}); err != nil || b.String() != "{\n  \"a\": \"<b>\"\n}\n" {
+		t.Errorf("json escapes HTML: %q", b.String())
+	}
+}

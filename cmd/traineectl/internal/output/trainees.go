@@ -1,0 +1,113 @@
+package output
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+)
+
+// TraineeCSVHeader is the header row of trainees as CSV: the JSON field
+// names, with the derived status after email and phone.
+var TraineeCSVHeader = []string{
+	"id", "name", "email", "phoneNumber", "status", "expirationDate", "trainerId", "dateOfBirth",
+	"weightUnit", "lastTrained", "enabled", "userId", "username", "companyId", "createdByType",
+	"forcePasswordChange", "authorities",
+}
+
+func dateOr(d *api.Date, none string) string {
+	if d == nil {
+		return none
+	}
+	return d.String()
+}
+
+func strOr(s *string, none string) string {
+	if s == nil {
+		return none
+	}
+	return *s
+}
+
+func idOr(id *int64, none string) string {
+	if id == nil {
+		return none
+	}
+	return strconv.FormatInt(*id, 10)
+}
+
+// TraineeCSVRow is one trainee as CSV; unset values are empty.
+func TraineeCSVRow(t *api.Trainee, today api.Date) []string {
+	return []string{
+		strconv.FormatInt(t.ID, 10), t.Name, t.Email, strOr(t.PhoneNumber, ""), t.Status(today),
+		dateOr(t.ExpirationDate, ""), idOr(t.TrainerID, ""), dateOr(t.DateOfBirth, ""), t.WeightUnit,
+		dateOr(t.LastTrained, ""), strconv.FormatBool(t.Enabled), strconv.FormatInt(t.UserID, 10), t.Username,
+		strconv.FormatInt(t.CompanyID, 10), t.CreatedByType, strconv.FormatBool(t.ForcePasswordChange),
+		strings.Join(t.Authorities, ";"),
+	}
+}
+
+// TraineeColumns are the table columns of trainees; color paints the status.
+func TraineeColumns(color bool) []Column {
+	return []Column{
+		{Header: "ID", Right: true},
+		{Header: "NAME", Flex: true, MinWidth: 10},
+		{Header: "EMAIL", Flex: true, MinWidth: 12},
+		{Header: "PHONE", Flex: true, MinWidth: 6},
+		{Header: "STATUS", Paint: func(s string) string { return paintStatus(color, s) }},
+		{Header: "EXPIRES"},
+		{Header: "TRAINER", Right: true},
+	}
+}
+
+func paintStatus(color bool, s string) string {
+	switch s {
+	case api.StatusActive:
+		return iostreams.Paint(color, iostreams.Green, s)
+	case api.StatusExpired:
+		return iostreams.Paint(color, iostreams.Yellow, s)
+	case api.StatusDeleted:
+		return iostreams.Paint(color, iostreams.Red, s)
+	}
+	return s
+}
+
+// TraineeRow is one trainee in the table; unset values are "-".
+func TraineeRow(t *api.Trainee, today api.Date) []string {
+	return []string{
+		strconv.FormatInt(t.ID, 10), t.Name, t.Email, strOr(t.PhoneNumber, "-"), t.Status(today),
+		dateOr(t.ExpirationDate, "-"), idOr(t.TrainerID, "-"),
+	}
+}
+
+// Trainees prints trainees in format f. single prints the one trainee as
+// an object in JSON and YAML; otherwise they are an array.
+func Trainees(ios *iostreams.IOStreams, f Format, ts []*api.Trainee, today api.Date, single bool) error {
+	if ts == nil {
+		ts = []*api.Trainee{}
+	}
+	switch f {
+	case JSON, YAML:
+		var v any = ts
+		if single && len(ts) == 1 {
+			v = ts[0]
+		}
+		if f == JSON {
+			return WriteJSON(ios.Out, v)
+		}
+		return WriteYAML(ios.Out, v)
+	case CSV:
+		rows := make([][]string, len(ts))
+		for i, t := range ts {
+			rows[i] = TraineeCSVRow(t, today)
+		}
+		return WriteCSV(ios.Out, TraineeCSVHeader, rows)
+	default:
+		rows := make([][]string, len(ts))
+		for i, t := range ts {
+			rows[i] = TraineeRow(t, today)
+		}
+		return WriteTable(ios.Out, ios.TableWidth(), TraineeColumns(ios.ColorEnabled()), rows)
+	}
+}
