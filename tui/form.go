@@ -1,0 +1,418 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Form fields, named as the API names them so that a 400's field lands on
+// its input.
+const (
+	fName           = "name"
+	fEmail          = "email"
+	fPassword       = "password"
+	fPhone          = "phoneNumber"
+	fDateOfBirth    = "dateOfBirth"
+	fExpirationDate = "expirationDate"
+	fTrainerID      = "trainerId"
+	fWeightUnit     = "weightUnit"
+)
+
+type formField struct {
+	name    string
+	label   string
+	input   textinput.Model
+	touched bool
+	err     string // the API's rule, checked here before sending
+	server  string // what a 400 said about the field
+}
+
+// formModel creates (orig nil) or edits a trainee.
+type formModel struct {
+	open    bool
+	orig    *api.Trainee
+	back    screen
+	fields  []formField
+	focus   int
+	sending bool
+	tried   bool // a save was attempted: every error shows
+	today   func() api.Date
+	th      theme
+}
+
+// openForm opens the create form (t nil) or the edit form of t.
+func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
+	f := formModel{open: true, orig: t, back: back, today: m.today, th: m.th}
+	add := func(name, label, placeholder, value string) {
+		in := textinput.New()
+		in.Prompt = ""
+		in.Placeholder = placeholder
+		in.CharLimit = 254
+		in.SetValue(value)
+		f.fields = append(f.fields, formField{name: name, label: label, input: in})
+	}
+	v := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	d := func(p *api.Date) string {
+		if p == nil {
+			return ""
+		}
+		return p.String()
+	}
+	if t == nil {
+		add(fName, "Name", "Ada Park", "")
+		add(fEmail, "E-mail", "ada@example.com", "")
+		add(fPassword, "Password", "8 to 128 characters", "")
+		add(fPhone, "Phone", "+447700900123 (optional)", "")
+		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy (optional)", "")
+		add(fExpirationDate, "Expires", "dd-MM-yyyy (empty: never)", "")
+		add(fTrainerID, "Trainer id", "empty: the company's first trainer", "")
+		add(fWeightUnit, "Weight unit", "KG or LB (empty: KG)", "")
+	} else {
+		trainer := ""
+		if t.TrainerID != nil {
+			trainer = strconv.FormatInt(*t.TrainerID, 10)
+		}
+		add(fName, "Name", "", t.Name)
+		add(fEmail, "E-mail", "", t.Email)
+		add(fPassword, "Password", "unchanged", "")
+		add(fPhone, "Phone", "empty: none", v(t.PhoneNumber))
+		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy (empty: none)", d(t.DateOfBirth))
+		add(fExpirationDate, "Expires", "dd-MM-yyyy (empty: never)", d(t.ExpirationDate))
+		add(fTrainerID, "Trainer id", "", trainer)
+		add(fWeightUnit, "Weight unit", "KG or LB", t.WeightUnit)
+	}
+	f.fields[2].input.EchoMode = textinput.EchoPassword
+	f.restyle(m.th)
+	f.resize(m.width)
+	m.form = f
+	m.screen = screenForm
+	m.form.check()
+	return m.form.fields[0].input.Focus()
+}
+
+func (f *formModel) restyle(th theme) {
+	f.th = th
+	st := textinput.DefaultStyles(th.isDark)
+	if th.noColor {
+		st = textinput.Styles{}
+	}
+	st.Cursor.Blink = false
+	for i := range f.fields {
+		f.fields[i].input.SetStyles(st)
+	}
+}
+
+func (f *formModel) resize(w int) {
+	for i := range f.fields {
+		f.fields[i].input.SetWidth(min(max(w-24, 10), 50))
+	}
+}
+
+func (f *formModel) field(name string) *formField {
+	for i := range f.fields {
+		if f.fields[i].name == name {
+			return &f.fields[i]
+		}
+	}
+	return nil
+}
+
+func (f *formModel) value(name string) string {
+	return strings.TrimSpace(f.field(name).input.Value())
+}
+
+// request builds the create request from the inputs and checks it with the
+// API's own rules (api.ValidateCreate), plus the parsing of dates and ids.
+// It returns the normalised request and the problem of each field.
+func (f *formModel) request() (api.CreateRequest, map[string]string) {
+	errs := map[string]string{}
+	edit := f.orig != nil
+	r := api.CreateRequest{
+		Name:       f.field(fName).input.Value(),
+		Email:      f.value(fEmail),
+		Password:   f.field(fPassword).input.Value(),
+		WeightUnit: strings.ToUpper(f.value(fWeightUnit)),
+	}
+	if edit && r.Password == "" {
+		r.Password = "unchanged" + strings.Repeat("*", api.MinPasswordLength) // only to pass the check
+	}
+	if p := f.value(fPhone); p != "" {
+		r.PhoneNumber = &p
+	}
+	for _, name := range []string{fDateOfBirth, fExpirationDate} {
+		s := f.value(name)
+		if s == "" {
+			continue
+		}
+		d, err := api.ParseDate(s)
+		if err != nil {
+			errs[name] = fmt.Sprintf("%d must be a real date written dd-MM-yyyy", api.CodeInvalidDate)
+			continue
+		}
+		if name == fDateOfBirth {
+			r.DateOfBirth = &d
+		} else {
+			r.ExpirationDate = &d
+		}
+	}
+	if s := f.value(fTrainerID); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			errs[fTrainerID] = fmt.Sprintf("%d trainerId must be a whole number", api.CodeBadJSON)
+		} else {
+			r.TrainerID = &n
+		}
+	} else if edit && f.orig.TrainerID != nil {
+		errs[fTrainerID] = fmt.Sprintf("%d a trainee's trainer can be changed, not removed", api.CodeRequired)
+	}
+	if edit && r.WeightUnit == "" {
+		errs[fWeightUnit] = fmt.Sprintf("%d weightUnit must be KG or LB", api.CodeInvalidEnum)
+	}
+	var ve *api.ValidationError
+	if err := api.ValidateCreate(&r, f.today()); errors.As(err, &ve) {
+		for _, e := range ve.Errors {
+			if _, seen := errs[e.Field]; !seen {
+				errs[e.Field] = fmt.Sprintf("%d %s", e.ErrorCode, e.Message)
+			}
+		}
+	}
+	return r, errs
+}
+
+// check runs the validation and puts each problem by its field.
+func (f *formModel) check() (api.CreateRequest, int) {
+	r, errs := f.request()
+	for i := range f.fields {
+		f.fields[i].err = errs[f.fields[i].name]
+	}
+	return r, len(errs)
+}
+
+// changes is the PUT body of an edit: only what differs from the trainee.
+func (f *formModel) changes(r api.CreateRequest) (api.TraineeUpdate, []string) {
+	o := f.orig
+	var u api.TraineeUpdate
+	var changed []string
+	if r.Name != o.Name {
+		u.Name = api.Val(r.Name)
+		changed = append(changed, fName)
+	}
+	if r.Email != o.Email {
+		u.Email = api.Val(r.Email)
+		changed = append(changed, fEmail)
+	}
+	if p := f.field(fPassword).input.Value(); p != "" {
+		u.Password = api.Val(p)
+		changed = append(changed, fPassword)
+	}
+	switch {
+	case r.PhoneNumber == nil && o.PhoneNumber != nil:
+		u.PhoneNumber = api.Null[string]()
+		changed = append(changed, fPhone)
+	case r.PhoneNumber != nil && (o.PhoneNumber == nil || *o.PhoneNumber != *r.PhoneNumber):
+		u.PhoneNumber = api.Val(*r.PhoneNumber)
+		changed = append(changed, fPhone)
+	}
+	date := func(name string, now, was *api.Date, dst *api.Optional[api.Date]) {
+		switch {
+		case now == nil && was != nil:
+			*dst = api.Null[api.Date]()
+		case now != nil && (was == nil || *now != *was):
+			*dst = api.Val(*now)
+		default:
+			return
+		}
+		changed = append(changed, name)
+	}
+	date(fDateOfBirth, r.DateOfBirth, o.DateOfBirth, &u.DateOfBirth)
+	date(fExpirationDate, r.ExpirationDate, o.ExpirationDate, &u.ExpirationDate)
+	if r.TrainerID != nil && (o.TrainerID == nil || *o.TrainerID != *r.TrainerID) {
+		u.TrainerID = api.Val(*r.TrainerID)
+		changed = append(changed, fTrainerID)
+	}
+	if r.WeightUnit != o.WeightUnit {
+		u.WeightUnit = api.Val(r.WeightUnit)
+		changed = append(changed, fWeightUnit)
+	}
+	return u, changed
+}
+
+// serverErrors puts a 400's problems by their fields.
+func (f *formModel) serverErrors(err error) {
+	for i := range f.fields {
+		f.fields[i].server = ""
+	}
+	var rej *api.RejectedError
+	if !errors.As(err, &rej) {
+		return
+	}
+	errs := rej.Errors
+	if len(errs) == 0 && rej.ErrorCode != 0 {
+		errs = []api.FieldError{{ErrorCode: rej.ErrorCode, Message: rej.Message, Field: rej.Field}}
+	}
+	first := -1
+	for _, e := range errs {
+		fl := f.field(e.Field)
+		if fl == nil {
+			continue
+		}
+		if fl.server == "" {
+			fl.server = fmt.Sprintf("%d %s", e.ErrorCode, e.Message)
+		}
+		for i := range f.fields {
+			if &f.fields[i] == fl && (first < 0 || i < first) {
+				first = i
+			}
+		}
+	}
+	if first >= 0 {
+		f.focusOn(first)
+	}
+}
+
+func (f *formModel) focusOn(i int) tea.Cmd {
+	f.fields[f.focus].input.Blur()
+	f.focus = i
+	return f.fields[i].input.Focus()
+}
+
+// update passes other messages (paste, cursor) to the focused input.
+func (f *formModel) update(msg tea.Msg) tea.Cmd {
+	if !f.open {
+		return nil
+	}
+	var cmd tea.Cmd
+	fl := &f.fields[f.focus]
+	fl.input, cmd = fl.input.Update(msg)
+	return cmd
+}
+
+func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, f := m.keys, &m.form
+	switch {
+	case key.Matches(msg, k.Back):
+		back := f.back
+		m.forget(slotMutate)
+		m.form = formModel{}
+		m.screen = back
+		if back == screenTrainee && m.trainee.t == nil {
+			m.screen = screenList
+		}
+		m.setStatus(statusInfo, "Cancelled: nothing was sent.")
+		return nil
+	case key.Matches(msg, k.Save):
+		return m.submitForm()
+	case msg.String() == "enter" && f.focus == len(f.fields)-1:
+		return m.submitForm()
+	case key.Matches(msg, k.NextField):
+		return f.focusOn((f.focus + 1) % len(f.fields))
+	case key.Matches(msg, k.PrevField):
+		return f.focusOn((f.focus + len(f.fields) - 1) % len(f.fields))
+	}
+	if f.sending {
+		return nil
+	}
+	fl := &f.fields[f.focus]
+	before := fl.input.Value()
+	var cmd tea.Cmd
+	fl.input, cmd = fl.input.Update(msg)
+	if fl.input.Value() != before {
+		fl.touched = true
+		fl.server = ""
+		f.check()
+	}
+	return cmd
+}
+
+func (m *Model) submitForm() tea.Cmd {
+	f := &m.form
+	if f.sending {
+		return nil
+	}
+	f.tried = true
+	r, n := f.check()
+	if n > 0 {
+		for i, fl := range f.fields {
+			if fl.err != "" {
+				f.focusOn(i)
+				break
+			}
+		}
+		m.setStatus(statusError, "%d field(s) break the API's rules: fix them first. Nothing was sent.", n)
+		return nil
+	}
+	for i := range f.fields {
+		f.fields[i].server = ""
+	}
+	c := m.c
+	if f.orig == nil {
+		f.sending = true
+		m.setStatus(statusInfo, "Creating %s…", r.Name)
+		return m.call(slotMutate, func(ctx context.Context) (any, error) {
+			t, err := c.CreateTrainee(ctx, r)
+			return mutation{kind: "created", t: t}, err
+		})
+	}
+	u, changed := f.changes(r)
+	if len(changed) == 0 {
+		m.setStatus(statusInfo, "Nothing changed: nothing was sent.")
+		m.screen = f.back
+		m.form = formModel{}
+		return nil
+	}
+	f.sending = true
+	id := f.orig.ID
+	m.setStatus(statusInfo, "Saving %s…", strings.Join(changed, ", "))
+	return m.call(slotMutate, func(ctx context.Context) (any, error) {
+		t, err := c.UpdateTrainee(ctx, id, u)
+		return mutation{kind: "updated", t: t, changed: changed}, err
+	})
+}
+
+func (m *Model) formView() (top, sub, body string) {
+	f, th := &m.form, m.th
+	title := "New trainee"
+	if f.orig != nil {
+		title = fmt.Sprintf("Edit %s", f.orig.Name) + th.dim.Render(fmt.Sprintf("  #%d", f.orig.ID))
+	}
+	top = m.titleBar(th.title.Render(title), m.spinnerView()+" ")
+	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")
+	var b strings.Builder
+	for i, fl := range f.fields {
+		marker := "  "
+		label := th.label.Render(padRight(fl.label, 14))
+		if i == f.focus {
+			marker = th.accent.Render("▸ ")
+			label = th.accent.Render(padRight(fl.label, 14))
+		}
+		b.WriteString(marker + label + " " + fl.input.View() + "\n")
+		var msg string
+		switch {
+		case fl.server != "":
+			msg = th.errText.Render("✗ " + fl.server + " (server)")
+		case fl.err != "" && (fl.touched || f.tried):
+			msg = th.errText.Render("✗ " + fl.err)
+		case fl.err == "" && (fl.touched || f.tried):
+			msg = th.okText.Render("✓")
+		}
+		b.WriteString(strings.Repeat(" ", 17) + msg + "\n")
+	}
+	if f.sending {
+		b.WriteString("\n  " + m.spin.View() + " Sending…")
+	}
+	return top, sub, b.String()
+}

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+)
+
+// keyMap holds every binding; each screen shows its own subset in the help.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Search, Sort, SortDir, Status     key.Binding
+	NextTab, PrevTab, Left, Right, Range    key.Binding
+	Today                                   key.Binding
+	New, Edit, Delete, Restore, Refresh     key.Binding
+	Back, Help, Quit                        key.Binding
+	NextField, PrevField, Save              key.Binding
+	Yes, No                                 key.Binding
+	SearchDone, SearchClear                 key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, h, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(h, desc))
+	}
+	return keyMap{
+		Up:          b([]string{"up", "k"}, "↑/k", "up"),
+		Down:        b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:      b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown:    b([]string{"pgdown", "ctrl+f"}, "pgdn", "page down"),
+		Top:         b([]string{"home", "g"}, "g/home", "first"),
+		Bottom:      b([]string{"end", "G"}, "G/end", "last"),
+		Open:        b([]string{"enter"}, "enter", "open"),
+		Search:      b([]string{"/"}, "/", "search"),
+		Sort:        b([]string{"s"}, "s", "sort column"),
+		SortDir:     b([]string{"S"}, "S", "sort direction"),
+		Status:      b([]string{"1", "2", "3", "4", "5"}, "1-5", "status"),
+		NextTab:     b([]string{"tab"}, "tab", "next tab"),
+		PrevTab:     b([]string{"shift+tab"}, "shift+tab", "previous tab"),
+		Left:        b([]string{"left", "h"}, "←/h", "earlier"),
+		Right:       b([]string{"right", "l"}, "→/l", "later"),
+		Range:       b([]string{"r"}, "r", "range"),
+		Today:       b([]string{"t"}, "t", "today"),
+		New:         b([]string{"n"}, "n", "new trainee"),
+		Edit:        b([]string{"e"}, "e", "edit"),
+		Delete:      b([]string{"d", "delete"}, "d", "delete"),
+		Restore:     b([]string{"u"}, "u", "restore"),
+		Refresh:     b([]string{"ctrl+r", "f5"}, "ctrl+r", "reload"),
+		Back:        b([]string{"esc"}, "esc", "back"),
+		Help:        b([]string{"?"}, "?", "help"),
+		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
+		NextField:   b([]string{"tab", "down", "enter"}, "tab/↓", "next field"),
+		PrevField:   b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		Save:        b([]string{"ctrl+s"}, "ctrl+s", "save"),
+		Yes:         b([]string{"y", "Y"}, "y", "yes"),
+		No:          b([]string{"n", "N", "esc"}, "n/esc", "no"),
+		SearchDone:  b([]string{"enter"}, "enter", "keep the search"),
+		SearchClear: b([]string{"esc"}, "esc", "clear the search"),
+	}
+}
+
+// helpKeys is one screen's help: the short line and the full columns.
+type helpKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
+func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+
+func (k keyMap) listHelp() helpKeys {
+	return helpKeys{
+		short: []key.Binding{k.Open, k.Search, k.NextTab, k.Sort, k.New, k.Help, k.Quit},
+		full: [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
+			{k.New, k.Edit, k.Delete, k.Restore, k.Refresh},
+			{k.Help, k.Back, k.Quit},
+		},
+	}
+}
+
+func (k keyMap) searchHelp() helpKeys {
+	return helpKeys{
+		short: []key.Binding{k.SearchDone, k.SearchClear, k.Up, k.Down},
+		full:  [][]key.Binding{{k.SearchDone, k.SearchClear, k.Up, k.Down}},
+	}
+}
+
+func (k keyMap) traineeHelp(tab int) helpKeys {
+	left, right := k.Left, k.Right
+	switch tab {
+	case tabWeight:
+		left.SetHelp("←/h", "shorter range")
+		right.SetHelp("→/l", "longer range")
+	case tabMeasurements:
+		left.SetHelp("←/h", "previous type")
+		right.SetHelp("→/l", "next type")
+	case tabNutrition:
+		left.SetHelp("←/h", "previous day")
+		right.SetHelp("→/l", "next day")
+	default:
+		left.SetEnabled(false)
+		right.SetEnabled(false)
+	}
+	rng, today := k.Range, k.Today
+	rng.SetEnabled(tab == tabMeasurements)
+	today.SetEnabled(tab == tabNutrition)
+	return helpKeys{
+		short: []key.Binding{k.NextTab, left, right, k.Edit, k.Back, k.Help, k.Quit},
+		full: [][]key.Binding{
+			{k.NextTab, k.PrevTab, left, right, rng, today, k.Up, k.Down},
+			{k.Edit, k.Delete, k.Restore, k.Refresh},
+			{k.Help, k.Back, k.Quit},
+		},
+	}
+}
+
+func (k keyMap) formHelp() helpKeys {
+	return helpKeys{
+		short: []key.Binding{k.NextField, k.PrevField, k.Save, k.Back},
+		full:  [][]key.Binding{{k.NextField, k.PrevField, k.Save, k.Back}},
+	}
+}
+
+func (k keyMap) confirmHelp() helpKeys {
+	return helpKeys{short: []key.Binding{k.Yes, k.No}, full: [][]key.Binding{{k.Yes, k.No}}}
+}

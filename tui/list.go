@@ -1,0 +1,550 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
+)
+
+// statuses are the list's status tabs, in order.
+var statuses = []string{api.StatusLive, api.StatusActive, api.StatusExpired, api.StatusDeleted, api.StatusAll}
+
+// sortKey is a server-side sort and the column it belongs to.
+type sortKey struct {
+	param, label string
+	column       int // index in listColumns, -1 for none
+}
+
+var sortKeys = []sortKey{
+	{api.SortID, "id", -1},
+	{api.SortName, "name", colName},
+	{api.SortEmail, "e-mail", colEmail},
+	{api.SortExpirationDate, "expires", colExpires},
+	{api.SortLastTrained, "last trained", colTrained},
+}
+
+// Columns of the trainee table.
+const (
+	colName = iota
+	colEmail
+	colPhone
+	colTrainer
+	colStatus
+	colExpires
+	colTrained
+	colCount
+)
+
+type listColumn struct {
+	title    string
+	min, max int
+}
+
+var listColumns = [colCount]listColumn{
+	{"Name", 12, 32},
+	{"E-mail", 14, 36},
+	{"Phone", 13, 16},
+	{"Trainer", 7, 7},
+	{"Status", 7, 7},
+	{"Expires", 10, 10},
+	{"Trained", 10, 12},
+}
+
+// dropOrder is the order columns are dropped in when the terminal is too
+// narrow for all of them.
+var dropOrder = []int{colPhone, colTrainer, colTrained, colExpires}
+
+// listModel is the trainee list screen.
+type listModel struct {
+	items   []*api.Trainee
+	ids     map[int64]bool
+	visible [colCount]bool
+	widths  [colCount]int
+	cursor  int // index in items
+	offset  int // first row shown
+	rowsH   int // rows shown
+	today   func() api.Date
+
+	total  int64
+	pages  int // totalPages of the last page read
+	next   int // next page to load
+	gen    int // increments with every new query
+	loaded bool
+	keep   bool // keep the cursor where it is when page 0 arrives
+
+	query     string // the query the list shows
+	input     textinput.Model
+	searching bool
+	typed     int // counts search edits, for the debounce
+
+	status   int
+	sort     int
+	sortDesc bool
+}
+
+func newListModel(today func() api.Date) listModel {
+	in := textinput.New()
+	in.Prompt = "/ "
+	in.Placeholder = "name, e-mail or phone"
+	in.CharLimit = 100
+	in.SetWidth(40)
+	return listModel{input: in, ids: map[int64]bool{}, today: today, rowsH: 1}
+}
+
+func (l *listModel) restyle(th theme) {
+	st := textinput.DefaultStyles(th.isDark)
+	if th.noColor {
+		st = textinput.Styles{}
+	}
+	st.Cursor.Blink = false
+	st.Focused.Prompt = th.accent
+	st.Blurred.Prompt = th.dim
+	l.input.SetStyles(st)
+}
+
+// resize lays the columns out for width w and h lines (header included).
+func (l *listModel) resize(w, h int) {
+	for i := range l.visible {
+		l.visible[i] = true
+	}
+	need := func() int {
+		n := 0
+		for i, c := range listColumns {
+			if l.visible[i] {
+				n += c.min + 1
+			}
+		}
+		return n
+	}
+	for _, c := range dropOrder {
+		if need() <= w {
+			break
+		}
+		l.visible[c] = false
+	}
+	spare := max(w-need(), 0)
+	for i, c := range listColumns {
+		l.widths[i] = 0
+		if l.visible[i] {
+			l.widths[i] = c.min
+		}
+	}
+	// Spare room goes to the name and the e-mail, then to the rest.
+	for _, grow := range [][]int{{colName, colEmail}, {colPhone, colTrained}} {
+		for spare > 0 {
+			grew := false
+			for _, c := range grow {
+				if spare > 0 && l.visible[c] && l.widths[c] < listColumns[c].max {
+					l.widths[c]++
+					spare--
+					grew = true
+				}
+			}
+			if !grew {
+				break
+			}
+		}
+	}
+	l.widths[colName] += spare
+	l.rowsH = max(h-1, 1)
+	l.follow()
+}
+
+func (l *listModel) arrow() string {
+	if l.sortDesc {
+		return "▼"
+	}
+	return "▲"
+}
+
+func (l *listModel) sortParam() string {
+	p := sortKeys[l.sort].param
+	if l.sortDesc {
+		return p + ",desc"
+	}
+	return p + ",asc"
+}
+
+func dateOrDash(d *api.Date) string {
+	if d == nil {
+		return "-"
+	}
+	return d.String()
+}
+
+// cells are the values of t's row; the status is a coloured badge unless
+// the row is selected (the highlight colours it).
+func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]string {
+	phone, trainer := "-", "-"
+	if t.PhoneNumber != nil {
+		phone = *t.PhoneNumber
+	}
+	if t.TrainerID != nil {
+		trainer = fmt.Sprintf("#%d", *t.TrainerID)
+	}
+	status := t.Status(l.today())
+	if !selected {
+		status = th.badge(status)
+	}
+	return [colCount]string{t.Name, t.Email, phone, trainer, status, dateOrDash(t.ExpirationDate), dateOrDash(t.LastTrained)}
+}
+
+// line lays cells out in the visible columns.
+func (l *listModel) line(cells [colCount]string) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if !l.visible[i] {
+			continue
+		}
+		w := l.widths[i]
+		b.WriteString(padRight(ansi.Truncate(c, w, "…"), w) + " ")
+	}
+	return b.String()
+}
+
+// tableView renders the header and the rows in view.
+func (l *listModel) tableView(th theme) string {
+	var hdr [colCount]string
+	for i, c := range listColumns {
+		hdr[i] = c.title
+		if sortKeys[l.sort].column == i {
+			hdr[i] += " " + l.arrow()
+		}
+	}
+	var b strings.Builder
+	b.WriteString(th.header.Render(l.line(hdr)))
+	for i := l.offset; i < min(l.offset+l.rowsH, len(l.items)); i++ {
+		b.WriteString("\n")
+		if i == l.cursor {
+			b.WriteString(th.selected.Render(l.line(l.cells(l.items[i], true, th))))
+		} else {
+			b.WriteString(l.line(l.cells(l.items[i], false, th)))
+		}
+	}
+	return b.String()
+}
+
+// move moves the cursor by n rows (clamped) and keeps it in view.
+func (l *listModel) move(n int) {
+	l.cursor = min(max(l.cursor+n, 0), max(len(l.items)-1, 0))
+	l.follow()
+}
+
+// follow scrolls so that the cursor is in view.
+func (l *listModel) follow() {
+	l.cursor = min(max(l.cursor, 0), max(len(l.items)-1, 0))
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+l.rowsH {
+		l.offset = l.cursor - l.rowsH + 1
+	}
+	l.offset = max(min(l.offset, len(l.items)-l.rowsH), 0)
+}
+
+func (l *listModel) selected() *api.Trainee {
+	if l.cursor < 0 || l.cursor >= len(l.items) {
+		return nil
+	}
+	return l.items[l.cursor]
+}
+
+// matches reports whether t belongs in the list's status tab.
+func matchesStatus(t *api.Trainee, status string, today api.Date) bool {
+	switch status {
+	case api.StatusLive:
+		return t.Enabled
+	case api.StatusActive:
+		return t.Status(today) == api.StatusActive
+	case api.StatusExpired:
+		return t.Status(today) == api.StatusExpired
+	case api.StatusDeleted:
+		return !t.Enabled
+	}
+	return true
+}
+
+// replace puts the new state of a trainee in the list, or takes it out when
+// it no longer belongs to the status tab.
+func (l *listModel) replace(t *api.Trainee) {
+	today := l.today()
+	for i, it := range l.items {
+		if it.ID != t.ID {
+			continue
+		}
+		if matchesStatus(t, statuses[l.status], today) {
+			l.items[i] = t
+		} else {
+			l.items = append(l.items[:i], l.items[i+1:]...)
+			delete(l.ids, t.ID)
+			l.total--
+		}
+		l.follow()
+		return
+	}
+}
+
+// listPage is the answer to one search.
+type listPage struct {
+	gen, page int
+	pg        *api.TraineePage
+}
+
+// debounceMsg fires after the user stopped typing in the search.
+type debounceMsg struct{ n int }
+
+// reloadList starts the search again from page 0 (new query, status or
+// sort); keep leaves the cursor where it is.
+func (m *Model) reloadList(keep bool) tea.Cmd {
+	l := &m.list
+	l.gen++
+	l.keep = keep
+	return m.loadPage(0)
+}
+
+func (m *Model) loadPage(page int) tea.Cmd {
+	l := &m.list
+	p := api.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: m.opt.PageSize, Sort: l.sortParam()}
+	gen := l.gen
+	c := m.c
+	return m.call(slotList, func(ctx context.Context) (any, error) {
+		pg, err := c.SearchTrainees(ctx, p)
+		return listPage{gen: gen, page: page, pg: pg}, err
+	})
+}
+
+func (m *Model) listResult(msg resultMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setError(msg.err)
+		return nil
+	}
+	lp := msg.val.(listPage)
+	l := &m.list
+	if lp.gen != l.gen {
+		m.dropped++
+		return nil
+	}
+	if lp.page == 0 {
+		l.items = l.items[:0]
+		clear(l.ids)
+		if !l.keep {
+			l.cursor, l.offset = 0, 0
+		}
+	}
+	for _, t := range lp.pg.Content {
+		if !l.ids[t.ID] { // a trainee created meanwhile may shift a page
+			l.ids[t.ID] = true
+			l.items = append(l.items, t)
+		}
+	}
+	l.total = lp.pg.Page.TotalElements
+	l.pages = lp.pg.Page.TotalPages
+	l.next = lp.page + 1
+	if len(lp.pg.Content) == 0 {
+		l.next = l.pages // nothing more to read
+	}
+	l.loaded = true
+	l.follow()
+	return m.maybeLoadMore()
+}
+
+// maybeLoadMore reads the next page when the cursor is within a screenful
+// of the end of what is loaded.
+func (m *Model) maybeLoadMore() tea.Cmd {
+	l := &m.list
+	if !l.loaded || l.next >= l.pages || m.loading(slotList) {
+		return nil
+	}
+	if l.cursor < len(l.items)-max(l.rowsH, 10) {
+		return nil
+	}
+	return m.loadPage(l.next)
+}
+
+func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, l := m.keys, &m.list
+	switch {
+	case key.Matches(msg, k.Open):
+		return m.openTrainee(l.selected())
+	case key.Matches(msg, k.Search):
+		l.searching = true
+		l.input.SetValue(l.query)
+		l.input.CursorEnd()
+		return l.input.Focus()
+	case key.Matches(msg, k.Back):
+		if l.query != "" {
+			l.query = ""
+			l.input.SetValue("")
+			return m.reloadList(false)
+		}
+		return nil
+	case key.Matches(msg, k.NextTab):
+		return m.setStatusTab((l.status + 1) % len(statuses))
+	case key.Matches(msg, k.PrevTab):
+		return m.setStatusTab((l.status + len(statuses) - 1) % len(statuses))
+	case key.Matches(msg, k.Status):
+		return m.setStatusTab(int(msg.String()[0] - '1'))
+	case key.Matches(msg, k.Sort):
+		l.sort = (l.sort + 1) % len(sortKeys)
+		l.sortDesc = false
+		return m.reloadList(false)
+	case key.Matches(msg, k.SortDir):
+		l.sortDesc = !l.sortDesc
+		return m.reloadList(false)
+	case key.Matches(msg, k.Refresh):
+		return m.reloadList(true)
+	case key.Matches(msg, k.New):
+		return m.openForm(nil, screenList)
+	case key.Matches(msg, k.Edit):
+		if t := l.selected(); t != nil {
+			return m.openForm(t, screenList)
+		}
+		return nil
+	case key.Matches(msg, k.Delete):
+		m.askDelete(l.selected())
+		return nil
+	case key.Matches(msg, k.Restore):
+		return m.restore(l.selected())
+	}
+	cmd, _ := m.moveCursor(msg)
+	return cmd
+}
+
+// moveCursor handles the navigation keys; it reports false for others.
+func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k, l := m.keys, &m.list
+	page := max(l.rowsH-1, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		l.move(-1)
+	case key.Matches(msg, k.Down):
+		l.move(1)
+	case key.Matches(msg, k.PageUp):
+		l.move(-page)
+	case key.Matches(msg, k.PageDown):
+		l.move(page)
+	case msg.String() == "ctrl+u":
+		l.move(-page / 2)
+	case msg.String() == "ctrl+d":
+		l.move(page / 2)
+	case key.Matches(msg, k.Top):
+		l.move(-len(l.items))
+	case key.Matches(msg, k.Bottom):
+		l.move(len(l.items))
+	default:
+		return nil, false
+	}
+	return m.maybeLoadMore(), true
+}
+
+func (m *Model) setStatusTab(i int) tea.Cmd {
+	if i < 0 || i >= len(statuses) || i == m.list.status && m.list.loaded {
+		return nil
+	}
+	m.list.status = i
+	return m.reloadList(false)
+}
+
+func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, l := m.keys, &m.list
+	switch {
+	case key.Matches(msg, k.SearchDone):
+		l.searching = false
+		l.input.Blur()
+		return m.applySearch()
+	case key.Matches(msg, k.SearchClear):
+		l.searching = false
+		l.input.Blur()
+		l.input.SetValue("")
+		return m.applySearch()
+	case msg.String() == "up" || msg.String() == "down" || msg.String() == "pgup" || msg.String() == "pgdown":
+		cmd, _ := m.moveCursor(msg)
+		return cmd
+	}
+	before := l.input.Value()
+	var cmd tea.Cmd
+	l.input, cmd = l.input.Update(msg)
+	if l.input.Value() == before {
+		return cmd
+	}
+	l.typed++
+	if m.opt.Debounce < 0 {
+		return tea.Batch(cmd, m.debounced(debounceMsg{l.typed}))
+	}
+	n := l.typed
+	return tea.Batch(cmd, tea.Tick(m.opt.Debounce, func(time.Time) tea.Msg { return debounceMsg{n} }))
+}
+
+// debounced runs the search once the user paused typing.
+func (m *Model) debounced(msg debounceMsg) tea.Cmd {
+	if msg.n != m.list.typed {
+		return nil // more keys came since
+	}
+	return m.applySearch()
+}
+
+func (m *Model) applySearch() tea.Cmd {
+	l := &m.list
+	q := strings.TrimSpace(l.input.Value())
+	if q == l.query {
+		return nil
+	}
+	l.query = q
+	return m.reloadList(false)
+}
+
+func (m *Model) listView() (top, sub, body string) {
+	l, th := &m.list, m.th
+	var tabs []string
+	for i, s := range statuses {
+		tabs = append(tabs, tabLabel(th, s, i == l.status))
+	}
+	count := ""
+	if l.loaded {
+		count = fmt.Sprintf("%d of %d", len(l.items), l.total)
+	}
+	left := th.title.Render("Trainees") + "  " + strings.Join(tabs, "")
+	top = m.titleBar(left, m.spinnerView()+" "+count+" ")
+
+	sortInfo := th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
+	switch {
+	case l.searching:
+		sub = l.input.View()
+	case l.query != "":
+		sub = th.accent.Render("/ ") + l.query + th.dim.Render("   (esc clears)")
+	default:
+		sub = th.dim.Render("/ to search")
+	}
+	sub = m.titleBar(sub, sortInfo+" ")
+
+	switch {
+	case !l.loaded && m.loading(slotList):
+		body = "\n  " + m.spin.View() + " Loading trainees…"
+	case l.loaded && len(l.items) == 0:
+		what := "No " + statuses[l.status] + " trainees"
+		if l.query != "" {
+			what += fmt.Sprintf(" match %q", l.query)
+		}
+		body = "\n  " + th.dim.Render(what+".")
+	default:
+		body = l.tableView(th)
+	}
+	return top, sub, body
+}
+
+// tabLabel renders one tab: the active one bracketed, so that it shows on
+// a terminal without colour and in a plain-text capture.
+func tabLabel(th theme, name string, active bool) string {
+	if active {
+		return th.accent.Render("[" + name + "]")
+	}
+	return th.tab.Render(" " + name + " ")
+}

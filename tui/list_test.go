@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+)
+
+func (s *server) direct() *api.Client {
+	return api.NewClient(s.URL, s.Key, api.WithRetryDelays())
+}
+
+func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 20})
+	live := searchAll(t, s.direct(), api.SearchParams{Status: api.StatusLive, Sort: "id,asc"})
+	if len(live) < 40 {
+		t.Fatalf("demo data has %d live trainees", len(live))
+	}
+	d.expect(t, "Trainees", "[live]", fmt.Sprintf("20 of %d", len(live)), "Name", "E-mail", "Phone", "Trainer",
+		"Status", "Expires", "Trained", live[0].Name, head(live[0].Email, 10))
+	reqs := s.rec.take()
+	if len(reqs) != 1 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	// The rows are the server's first page, in its order.
+	for i, tr := range d.m.list.items {
+		if tr.ID != live[i].ID {
+			t.Fatalf("row %d is #%d, want #%d", i, tr.ID, live[i].ID)
+		}
+	}
+}
+
+func TestSearchNarrowsTheList(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	before := d.m.list.total
+	d.press("/", "p", "a", "r", "k")
+	want := searchAll(t, s.direct(), api.SearchParams{Query: "park", Sort: "id,asc"})
+	if len(want) == 0 || int64(len(want)) >= before {
+		t.Fatalf("%d trainees match park, of %d", len(want), before)
+	}
+	if got := names(d.m.list.items); strings.Join(got, "|") != strings.Join(names(want), "|") {
+		t.Fatalf("list %q, want %q", got, names(want))
+	}
+	for _, tr := range d.m.list.items {
+		if !strings.Contains(strings.ToLower(tr.Name+tr.Email), "park") {
+			t.Errorf("%s <%s> does not match park", tr.Name, tr.Email)
+		}
+	}
+	d.expect(t, "Ada Park", fmt.Sprintf("%d of %d", len(want), len(want)), "/ park")
+	// The query was sent to the server, once per keystroke without debounce.
+	var qs []string
+	for _, r := range s.rec.take() {
+		if r.Path == api.PathSearch {
+			qs = append(qs, r.Query["q"])
+		}
+	}
+	if strings.Join(qs, ",") != ",p,pa,par,park" {
+		t.Errorf("queries %q", qs)
+	}
+	// enter keeps the search; esc on the list clears it.
+	d.press("enter")
+	d.expect(t, "/ park", "(esc clears)")
+	d.press("esc")
+	if d.m.list.query != "" || d.m.list.total != before {
+		t.Fatalf("esc left query %q and %d trainees", d.m.list.query, d.m.list.total)
+	}
+}
+
+func TestSearchByPhoneDigits(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	var phone string
+	for _, tr := range d.m.list.items {
+		if tr.PhoneNumber != nil {
+			phone = *tr.PhoneNumber
+			break
+		}
+	}
+	if phone == "" {
+		t.Fatal("no demo trainee has a phone")
+	}
+	digits := phone[len(phone)-6:]
+	d.press("/")
+	d.typeText(digits)
+	if len(d.m.list.items) == 0 {
+		t.Fatalf("no trainee matches %s", digits)
+	}
+	for _, tr := range d.m.list.items {
+		if tr.PhoneNumber == nil || !strings.Contains(*tr.PhoneNumber, digits) {
+			t.Errorf("%s (%v) does not match %s", tr.Name, tr.PhoneNumber, digits)
+		}
+	}
+}
+
+// Typing fast sends one search, after the pause.
+func TestSearchIsDebounced(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{Debounce: 40_000_000}) // 40 ms
+	s.rec.take()
+	d.press("/")
+	for _, r := range "ada" {
+		d.send(kp(string(r)))
+	}
+	d.settle()
+	var qs []string
+	for _, r := range s.rec.take() {
+		qs = append(qs, r.Query["q"])
+	}
+	if strings.Join(qs, ",") != "ada" {
+		t.Fatalf("searches sent: %q, want only ada", qs)
+	}
+	d.expect(t, "Ada Park")
+}
+
+// A stale answer (to a query the user has typed past) is dropped.
+func TestStaleSearchAnswerIsDropped(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.press("/")
+	// "a" is sent; its answer is held back.
+	_, cmd := d.m.Update(kp("a"))
+	stale := collect(cmd)
+	// "ad" is sent and answered.
+	d.send(kp("d"))
+	d.settle()
+	got := names(d.m.list.items)
+	dropped := d.m.dropped
+	// Now the answer to "a" arrives: it must change nothing.
+	for _, msg := range stale {
+		d.send(msg)
+	}
+	d.settle()
+	if d.m.dropped != dropped+1 {
+		t.Fatalf("dropped %d answers, want %d", d.m.dropped, dropped+1)
+	}
+	if after := names(d.m.list.items); strings.Join(after, "|") != strings.Join(got, "|") {
+		t.Fatalf("the stale answer replaced the list: %q, was %q", after, got)
+	}
+	for _, tr := range d.m.list.items {
+		if !strings.Contains(strings.ToLower(tr.Name+tr.Email), "ad") {
+			t.Errorf("%s shows for query ad", tr.Name)
+		}
+	}
+}
+
+func TestPagingLoadsMoreAsTheCursorNearsTheEnd(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 10})
+	d.press("5") // all
+	all := searchAll(t, s.direct(), api.SearchParams{Status: api.StatusAll, Sort: "id,asc"})
+	first := len(d.m.list.items)
+	if first >= len(all) || first%10 != 0 {
+		t.Fatalf("%d trainees loaded at first, of %d", first, len(all))
+	}
+	d.expect(t, fmt.Sprintf("%d of %d", first, len(all)))
+	s.rec.take()
+	for i := 0; i < 20 && len(d.m.list.items) < len(all); i++ {
+		d.press("end")
+	}
+	if len(d.m.list.items) != len(all) {
+		t.Fatalf("loaded %d of %d", len(d.m.list.items), len(all))
+	}
+	for i, tr := range d.m.list.items {
+		if tr.ID != all[i].ID {
+			t.Fatalf("row %d is #%d, want #%d", i, tr.ID, all[i].ID)
+		}
+	}
+	// Each page was asked for once, in order.
+	var pages []string
+	for _, r := range s.rec.take() {
+		pages = append(pages, r.Query["page"])
+	}
+	var want []string
+	for p := first / 10; p*10 < len(all); p++ {
+		want = append(want, fmt.Sprint(p))
+	}
+	if strings.Join(pages, ",") != strings.Join(want, ",") {
+		t.Fatalf("pages read %q, want %q", pages, want)
+	}
+	d.press("end")
+	d.expect(t, fmt.Sprintf("%d of %d", len(all), len(all)), head(all[len(all)-1].Name, 10))
+}
+
+func TestStatusTabs(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 100})
+	for _, c := range []struct {
+		key, status string
+	}{{"tab", "active"}, {"tab", "expired"}, {"tab", "deleted"}, {"tab", "all"}, {"shift+tab", "deleted"}, {"1", "live"}} {
+		d.press(c.key)
+		want := searchAll(t, s.direct(), api.SearchParams{Status: c.status, Sort: "id,asc"})
+		if len(want) == 0 {
+			t.Fatalf("no %s trainees in the demo data", c.status)
+		}
+		d.expect(t, "["+c.status+"]", fmt.Sprintf("%d of %d", len(want), len(want)))
+		for _, tr := range d.m.list.items {
+			if !matchesStatus(tr, c.status, testToday) {
+				t.Errorf("%s: %s is %s", c.status, tr.Name, tr.Status(testToday))
+			}
+		}
+	}
+}
+
+func TestSortCyclesColumnsAndDirection(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 100})
+	s.rec.take()
+	d.press("s")
+	d.expect(t, "Name ▲", "sort: name ▲")
+	want := searchAll(t, s.direct(), api.SearchParams{Sort: "name,asc"})
+	if got := names(d.m.list.items); strings.Join(got, "|") != strings.Join(names(want), "|") {
+		t.Fatalf("sorted by name: %q\nwant %q", got, names(want))
+	}
+	d.press("S")
+	d.expect(t, "Name ▼", "sort: name ▼")
+	want = searchAll(t, s.direct(), api.SearchParams{Sort: "name,desc"})
+	if d.m.list.items[0].ID != want[0].ID {
+		t.Fatalf("first by name desc is %s, want %s", d.m.list.items[0].Name, want[0].Name)
+	}
+	d.press("s", "s")
+	d.expect(t, "Expires ▲", "sort: expires ▲")
+	var sorts []string
+	for _, r := range s.rec.take() {
+		sorts = append(sorts, r.Query["sort"])
+	}
+	if strings.Join(sorts, " ") != "name,asc name,desc email,asc expirationDate,asc" {
+		t.Fatalf("sorts sent %q", sorts)
+	}
+}

@@ -1,0 +1,528 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Minimum size the layout is designed for; smaller terminals still work,
+// with columns dropped and lines cut.
+const (
+	defaultWidth  = 80
+	defaultHeight = 24
+)
+
+type screen int
+
+const (
+	screenList screen = iota
+	screenTrainee
+	screenForm
+)
+
+// slot names a kind of request. Only the latest request of a slot counts:
+// an answer to an earlier one is dropped.
+type slot int
+
+const (
+	slotList slot = iota
+	slotTrainee
+	slotWeight
+	slotMeasurements
+	slotNutrition
+	slotSteps
+	slotMutate
+	slotCount
+)
+
+// resultMsg is the answer to one request.
+type resultMsg struct {
+	slot slot
+	seq  uint64
+	val  any
+	err  error
+}
+
+// statusKind colours the status line.
+type statusKind int
+
+const (
+	statusInfo statusKind = iota
+	statusOK
+	statusError
+)
+
+// Model is the TUI's Bubble Tea model. Create it with New.
+type Model struct {
+	c   Client
+	opt Options
+
+	width, height int
+	isDark        bool
+	th            theme
+	keys          keyMap
+	help          help.Model
+	showHelp      bool
+
+	spin     spinner.Model
+	spinning bool
+
+	seq      uint64
+	inflight [slotCount]uint64 // the sequence number each slot waits for; 0: none
+	cancels  [slotCount]context.CancelFunc
+	dropped  int // answers dropped because a newer request replaced them
+
+	status     string
+	statusKind statusKind
+
+	screen  screen
+	list    listModel
+	trainee traineeModel
+	form    formModel
+	confirm *confirmState
+}
+
+// confirmState is an open "delete this trainee?" question.
+type confirmState struct {
+	t *api.Trainee
+}
+
+// New returns the model over c.
+func New(c Client, o Options) *Model {
+	o = o.withDefaults()
+	m := &Model{
+		c:      c,
+		opt:    o,
+		width:  defaultWidth,
+		height: defaultHeight,
+		isDark: true,
+		keys:   newKeyMap(),
+		help:   help.New(),
+		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	}
+	m.list = newListModel(o.Today)
+	m.setTheme(true)
+	m.resize(m.width, m.height)
+	if o.NoAPIKey {
+		m.setStatus(statusError, "No API key: give --api-key, set TRAINEECTL_API_KEY or save a profile.")
+	}
+	return m
+}
+
+// Init asks the terminal for its background colour and loads the first page.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false))
+}
+
+func (m *Model) setTheme(isDark bool) {
+	m.isDark = isDark
+	m.th = newTheme(isDark, m.opt.NoColor)
+	m.help.Styles = m.th.helpStyles()
+	m.spin.Style = m.th.accent
+	m.list.restyle(m.th)
+	m.form.restyle(m.th)
+}
+
+func (m *Model) resize(w, h int) {
+	m.width, m.height = max(w, 20), max(h, 8)
+	m.help.SetWidth(m.width)
+	m.list.resize(m.width, m.contentHeight())
+	m.trainee.invalidate()
+	m.form.resize(m.width)
+}
+
+// contentHeight is the number of lines between the two title lines and the
+// status and help lines.
+func (m *Model) contentHeight() int { return max(m.height-4, 1) }
+
+func (m *Model) today() api.Date { return m.opt.Today() }
+
+func (m *Model) setStatus(k statusKind, format string, args ...any) {
+	m.statusKind, m.status = k, fmt.Sprintf(format, args...)
+}
+
+func (m *Model) setError(err error) { m.setStatus(statusError, "%s", describe(err)) }
+
+// describe turns an error into the status line's words.
+func describe(err error) string {
+	var auth *api.AuthRefusedError
+	var rej *api.RejectedError
+	var nf *api.TraineeNotFoundError
+	switch {
+	case errors.As(err, &auth):
+		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile."
+	case errors.As(err, &nf):
+		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID)
+	case errors.As(err, &rej):
+		if rej.ErrorCode == 0 {
+			return rej.Error()
+		}
+		s := fmt.Sprintf("Rejected: %d", rej.ErrorCode)
+		if rej.Field != "" {
+			s += " " + rej.Field
+		}
+		return s + ": " + rej.Message
+	case errors.Is(err, context.DeadlineExceeded):
+		return "The server did not answer in time."
+	case errors.Is(err, context.Canceled):
+		return "Cancelled."
+	}
+	return err.Error()
+}
+
+// call starts a request of slot s; a previous request of the slot is
+// cancelled (reads) and its answer will be dropped.
+func (m *Model) call(s slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
+	if s != slotMutate && m.cancels[s] != nil {
+		m.cancels[s]()
+	}
+	m.seq++
+	seq := m.seq
+	ctx, cancel := context.WithTimeout(m.opt.Context, m.opt.Timeout)
+	m.inflight[s], m.cancels[s] = seq, cancel
+	run := func() tea.Msg {
+		defer cancel()
+		v, err := fn(ctx)
+		return resultMsg{slot: s, seq: seq, val: v, err: err}
+	}
+	return tea.Batch(run, m.startSpinner())
+}
+
+// forget drops whatever the slots wait for: their answers will be dropped.
+func (m *Model) forget(slots ...slot) {
+	for _, s := range slots {
+		if m.cancels[s] != nil {
+			m.cancels[s]()
+			m.cancels[s] = nil
+		}
+		m.inflight[s] = 0
+	}
+}
+
+func (m *Model) loading(s slot) bool { return m.inflight[s] != 0 }
+
+func (m *Model) busy() bool {
+	for _, seq := range m.inflight {
+		if seq != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) startSpinner() tea.Cmd {
+	if m.spinning {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setTheme(msg.IsDark())
+		return m, nil
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case resultMsg:
+		return m, m.result(msg)
+	case debounceMsg:
+		return m, m.debounced(msg)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	if m.screen == screenForm {
+		return m, m.form.update(msg)
+	}
+	if m.screen == screenList && m.list.searching {
+		var cmd tea.Cmd
+		m.list.input, cmd = m.list.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *Model) result(msg resultMsg) tea.Cmd {
+	if m.inflight[msg.slot] != msg.seq {
+		m.dropped++
+		return nil
+	}
+	m.inflight[msg.slot], m.cancels[msg.slot] = 0, nil
+	switch msg.slot {
+	case slotList:
+		return m.listResult(msg)
+	case slotMutate:
+		return m.mutateResult(msg)
+	default:
+		return m.traineeResult(msg)
+	}
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.confirm != nil {
+		return m.confirmKey(msg)
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(msg, k.Help, k.Back):
+			m.showHelp = false
+		case key.Matches(msg, k.Quit):
+			return tea.Quit
+		}
+		return nil
+	}
+	switch m.screen {
+	case screenForm:
+		return m.formKey(msg)
+	case screenList:
+		if m.list.searching {
+			return m.searchKey(msg)
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		return nil
+	}
+	if m.screen == screenTrainee {
+		return m.traineeKey(msg)
+	}
+	return m.listKey(msg)
+}
+
+func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Yes):
+		t := m.confirm.t
+		m.confirm = nil
+		m.setStatus(statusInfo, "Deleting %s…", t.Name)
+		return m.call(slotMutate, func(ctx context.Context) (any, error) {
+			r, err := m.c.DeleteTrainee(ctx, t.ID)
+			return mutation{kind: "deleted", t: r}, err
+		})
+	case key.Matches(msg, m.keys.No):
+		m.confirm = nil
+		m.setStatus(statusInfo, "Not deleted.")
+	}
+	return nil
+}
+
+// askDelete opens the confirmation for t.
+func (m *Model) askDelete(t *api.Trainee) {
+	if t == nil {
+		return
+	}
+	if !t.Enabled {
+		m.setStatus(statusInfo, "%s is already deleted: u restores.", t.Name)
+		return
+	}
+	m.confirm = &confirmState{t: t}
+}
+
+// restore restores t when it is deleted.
+func (m *Model) restore(t *api.Trainee) tea.Cmd {
+	if t == nil {
+		return nil
+	}
+	if t.Enabled {
+		m.setStatus(statusInfo, "%s is not deleted.", t.Name)
+		return nil
+	}
+	m.setStatus(statusInfo, "Restoring %s…", t.Name)
+	return m.call(slotMutate, func(ctx context.Context) (any, error) {
+		r, err := m.c.RestoreTrainee(ctx, t.ID)
+		return mutation{kind: "restored", t: r}, err
+	})
+}
+
+// mutation is the answer to a create, update, delete or restore.
+type mutation struct {
+	kind    string // created, updated, deleted, restored
+	t       *api.Trainee
+	changed []string // updated: the fields sent
+}
+
+func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
+	mu, _ := msg.val.(mutation)
+	if msg.err != nil {
+		if m.screen == screenForm {
+			m.form.sending = false
+			m.form.serverErrors(msg.err)
+		}
+		m.setError(msg.err)
+		return nil
+	}
+	t := mu.t
+	switch mu.kind {
+	case "created":
+		m.setStatus(statusOK, "Created %s (#%d).", t.Name, t.ID)
+		m.form = formModel{}
+		cmd := m.reloadList(false)
+		return tea.Batch(cmd, m.openTrainee(t))
+	case "updated":
+		m.setStatus(statusOK, "Saved %s: %s.", t.Name, strings.Join(mu.changed, ", "))
+		back := m.form.back
+		m.form = formModel{}
+		m.screen = back
+	case "deleted":
+		m.setStatus(statusOK, "Deleted %s (#%d): u restores.", t.Name, t.ID)
+	case "restored":
+		m.setStatus(statusOK, "Restored %s (#%d).", t.Name, t.ID)
+	}
+	m.list.replace(t)
+	if m.trainee.t != nil && m.trainee.t.ID == t.ID {
+		m.trainee.t = t
+	}
+	return m.maybeLoadMore()
+}
+
+// View renders the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "traineectl"
+	return v
+}
+
+func (m *Model) render() string {
+	var top, sub, body string
+	var hk helpKeys
+	switch m.screen {
+	case screenList:
+		top, sub, body = m.listView()
+		hk = m.keys.listHelp()
+		if m.list.searching {
+			hk = m.keys.searchHelp()
+		}
+	case screenTrainee:
+		top, sub, body = m.traineeView()
+		hk = m.keys.traineeHelp(m.trainee.tab)
+	case screenForm:
+		top, sub, body = m.formView()
+		hk = m.keys.formHelp()
+	}
+	if m.confirm != nil {
+		body = m.confirmView()
+		hk = m.keys.confirmHelp()
+	}
+	if m.showHelp {
+		h := m.help
+		h.ShowAll = true
+		body = m.th.accent.Render("Keys") + "\n\n" + h.View(hk)
+	}
+	var b strings.Builder
+	b.WriteString(fitLine(top, m.width) + "\n")
+	b.WriteString(fitLine(sub, m.width) + "\n")
+	b.WriteString(fitBlock(body, m.width, m.contentHeight()) + "\n")
+	b.WriteString(fitLine(m.statusView(), m.width) + "\n")
+	b.WriteString(fitLine(m.help.ShortHelpView(hk.ShortHelp()), m.width))
+	return b.String()
+}
+
+func (m *Model) statusView() string {
+	s := m.status
+	switch m.statusKind {
+	case statusError:
+		return m.th.errText.Render("✗ " + s)
+	case statusOK:
+		return m.th.okText.Render("✓ " + s)
+	}
+	return m.th.dim.Render(s)
+}
+
+// spinnerView is the spinner while anything is loading, else blank.
+func (m *Model) spinnerView() string {
+	if !m.busy() {
+		return " "
+	}
+	return m.spin.View()
+}
+
+func (m *Model) confirmView() string {
+	t := m.confirm.t
+	q := fmt.Sprintf("Delete %s (#%d)?\n\n%s\n\n%s",
+		t.Name, t.ID,
+		m.th.dim.Render("The trainee is soft-deleted: u restores it later."),
+		m.th.accent.Render("y")+" delete   "+m.th.accent.Render("n")+" keep")
+	box := m.th.dialog.Render(q)
+	return placeCenter(box, m.width, m.contentHeight())
+}
+
+// titleBar lays out left and right on one line of the screen's width.
+func (m *Model) titleBar(left, right string) string {
+	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return left + " " + right
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// fitLine cuts s to width cells.
+func fitLine(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// fitBlock cuts s to w columns and h lines, padding with empty lines.
+func fitBlock(s string, w, h int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = fitLine(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// placeCenter centres block in a w×h area.
+func placeCenter(block string, w, h int) string {
+	lines := strings.Split(block, "\n")
+	bw := 0
+	for _, l := range lines {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	pad := strings.Repeat(" ", max((w-bw)/2, 0))
+	top := max((h-len(lines))/2, 0)
+	var b strings.Builder
+	b.WriteString(strings.Repeat("\n", top))
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(pad + l)
+	}
+	return b.String()
+}

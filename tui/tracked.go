@@ -1,0 +1,327 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
+	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
+)
+
+// ---------------------------------------------------------------- weight
+
+// weightStats are the figures under the chart.
+type weightStats struct {
+	first, last, min, max api.WeightEntry
+	change, changePct     float64
+}
+
+func statsOf(es []api.WeightEntry) weightStats {
+	s := weightStats{first: es[0], last: es[len(es)-1], min: es[0], max: es[0]}
+	for _, e := range es {
+		if e.Weight < s.min.Weight {
+			s.min = e
+		}
+		if e.Weight > s.max.Weight {
+			s.max = e
+		}
+	}
+	s.change = math.Round((s.last.Weight-s.first.Weight)*10) / 10
+	if s.first.Weight != 0 {
+		s.changePct = (s.last.Weight - s.first.Weight) / s.first.Weight * 100
+	}
+	return s
+}
+
+func (m *Model) weightView(w, h int) string {
+	tm, th := &m.trainee, m.th
+	var rl []string
+	for i, r := range ranges {
+		rl = append(rl, tabLabel(th, r.label, i == tm.weightRange))
+	}
+	head := "  " + th.label.Render("Range ") + strings.Join(rl, "") + th.dim.Render("   ←/→ changes")
+	if tm.weight == nil || tm.weightFor != tm.weightRange {
+		s, _ := m.tabState(tabWeight, slotWeight, "the weight history")
+		return head + "\n" + s
+	}
+	wh := tm.weight
+	unit := strings.ToLower(wh.Unit)
+	head += th.dim.Render(fmt.Sprintf("   %s – %s", wh.From, wh.To))
+	if len(wh.Entries) == 0 {
+		return head + "\n\n  " + th.dim.Render(fmt.Sprintf("No weight recorded from %s to %s.", wh.From, wh.To))
+	}
+	st := statsOf(wh.Entries)
+	kg := func(e api.WeightEntry) string {
+		return fmt.Sprintf("%s %.1f %s", th.dim.Render(""), e.Weight, unit) + th.dim.Render(" ("+e.Date.String()+")")
+	}
+	line1 := "  " + th.label.Render("First") + kg(st.first) + "   " + th.label.Render("Last") + kg(st.last) +
+		"   " + th.label.Render("Change ") + th.accent.Render(fmt.Sprintf("%+.1f %s (%+.1f%%)", st.change, unit, st.changePct))
+	line2 := "  " + th.label.Render("Min  ") + kg(st.min) + "   " + th.label.Render("Max") + kg(st.max) +
+		th.dim.Render(fmt.Sprintf("   %d days with a weight", len(wh.Entries)))
+	chartH := h - 4
+	if chartH < 4 || w < 24 {
+		return head + "\n\n" + line1 + "\n" + line2
+	}
+	key := fmt.Sprint(w, chartH, tm.weightFor, wh.From, wh.To, len(wh.Entries), m.isDark, m.opt.NoColor)
+	if key != tm.chartKey {
+		tm.chart = weightChart(wh, w-2, chartH, th)
+		tm.chartKey = key
+	}
+	return head + "\n" + indent(tm.chart, 1) + "\n" + line1 + "\n" + line2
+}
+
+// weightChart draws the weight history over its whole range with
+// ntcharts' time-series line chart (braille dots).
+func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
+	lo, hi := wh.Entries[0].Weight, wh.Entries[0].Weight
+	for _, e := range wh.Entries {
+		lo, hi = math.Min(lo, e.Weight), math.Max(hi, e.Weight)
+	}
+	pad := math.Max((hi-lo)*0.15, 0.5)
+	from, to := wh.From.Time(), wh.To.Time()
+	if !to.After(from) {
+		to = from.Add(24 * time.Hour)
+	}
+	c := timeserieslinechart.New(w, h,
+		timeserieslinechart.WithTimeRange(from, to),
+		timeserieslinechart.WithYRange(math.Floor(lo-pad), math.Ceil(hi+pad)),
+		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
+			return time.Unix(int64(math.Round(v)), 0).UTC().Format("02 Jan")
+		}),
+		timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return fmt.Sprintf("%.1f", v) }),
+		timeserieslinechart.WithAxesStyles(th.dim, th.dim),
+		timeserieslinechart.WithStyle(th.chartLine),
+		timeserieslinechart.WithXYSteps(2, 2),
+	)
+	for _, e := range wh.Entries {
+		c.Push(timeserieslinechart.TimePoint{Time: e.Date.Time(), Value: e.Weight})
+	}
+	c.DrawBraille()
+	return c.View()
+}
+
+func indent(s string, n int) string {
+	p := strings.Repeat(" ", n)
+	return p + strings.ReplaceAll(s, "\n", "\n"+p)
+}
+
+// ---------------------------------------------------------------- measurements
+
+// series is the values of one measurement type (or custom name), oldest
+// first.
+type series struct {
+	label  string
+	unit   string
+	values []float64
+}
+
+func seriesOf(ms []api.Measurement) []series {
+	var out []series
+	idx := map[string]int{}
+	for _, x := range ms {
+		label := x.Type
+		if x.Name != nil && *x.Name != "" {
+			label = *x.Name
+		}
+		i, ok := idx[label]
+		if !ok {
+			i = len(out)
+			idx[label] = i
+			out = append(out, series{label: label, unit: x.Unit})
+		}
+		out[i].values = append(out[i].values, x.Value)
+	}
+	return out
+}
+
+// spark draws values as a one-line sparkline of at most w cells, scaled
+// between their minimum and maximum so that small changes show.
+func spark(values []float64, w int, th theme) string {
+	w = min(max(len(values), 1), w)
+	lo, hi := values[0], values[0]
+	for _, v := range values {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	sl := sparkline.New(w, 1, sparkline.WithStyle(th.chartLine))
+	span := hi - lo
+	for _, v := range values {
+		if span == 0 {
+			sl.Push(1)
+		} else {
+			sl.Push((v-lo)/span + 0.15)
+		}
+	}
+	sl.Draw()
+	return padRight(sl.View(), w)
+}
+
+func (m *Model) measurementsView(w, h int) string {
+	tm, th := &m.trainee, m.th
+	typ := "all types"
+	if tm.measureType > 0 {
+		typ = api.MeasurementTypes[tm.measureType-1]
+	}
+	head := "  " + th.label.Render("Type ") + th.accent.Render("["+typ+"]") + th.dim.Render(" ←/→") +
+		"   " + th.label.Render("Range ") + th.accent.Render("["+ranges[tm.measureRange].label+"]") + th.dim.Render(" r")
+	if tm.measure == nil || tm.measureFor != [2]int{tm.measureType, tm.measureRange} {
+		s, _ := m.tabState(tabMeasurements, slotMeasurements, "measurements")
+		return head + "\n" + s
+	}
+	ms := tm.measure
+	head += th.dim.Render(fmt.Sprintf("   %s – %s", ms.From, ms.To))
+	if len(ms.Measurements) == 0 {
+		return head + "\n\n  " + th.dim.Render("No measurements recorded in this range.")
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	ss := seriesOf(ms.Measurements)
+	maxSeries := max(h/2-2, 1)
+	for i, s := range ss {
+		if i == maxSeries {
+			b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more types: ←/→ shows one\n", len(ss)-maxSeries)))
+			break
+		}
+		first, last := s.values[0], s.values[len(s.values)-1]
+		fmt.Fprintf(&b, "  %s %s  %s → %s %s %s\n", th.label.Render(padRight(trunc(s.label, 14), 14)),
+			spark(s.values, 20, th), num(first), num(last), strings.ToLower(s.unit),
+			th.dim.Render(fmt.Sprintf("(%+.1f)", last-first)))
+	}
+	b.WriteString("\n")
+	used := strings.Count(b.String(), "\n")
+	rowsH := max(h-used-1, 1)
+	hdr := fmt.Sprintf("  %-10s  %-16s %9s  %s", "Date", "Type", "Value", "Unit")
+	b.WriteString(th.header.Render(hdr) + "\n")
+	rows := ms.Measurements
+	off := &tm.scroll[tabMeasurements]
+	*off = min(*off, max(len(rows)-rowsH, 0))
+	for _, x := range rows[*off:min(*off+rowsH, len(rows))] {
+		t := x.Type
+		if x.Name != nil && *x.Name != "" {
+			t += " " + *x.Name
+		}
+		fmt.Fprintf(&b, "  %-10s  %s %9s  %s\n", x.Date, padRight(trunc(t, 16), 16), num(x.Value), strings.ToLower(x.Unit))
+	}
+	return b.String()
+}
+
+// ---------------------------------------------------------------- nutrition
+
+func (m *Model) nutritionView(w, h int) string {
+	tm, th := &m.trainee, m.th
+	day := tm.day.Time().Format("Mon") + " " + tm.day.String()
+	if tm.day == m.today() {
+		day += " (today)"
+	}
+	head := "  " + th.dim.Render("← ") + th.accent.Render(day) + th.dim.Render(" →   t today")
+	if tm.nutrition == nil || tm.nutritionFor != tm.day {
+		s, _ := m.tabState(tabNutrition, slotNutrition, "nutrition")
+		return head + "\n" + s
+	}
+	n := tm.nutrition
+	if len(n.Meals) == 0 {
+		return head + "\n\n  " + th.dim.Render("Nothing logged on this day.")
+	}
+	nameW := max(w-2-4-10-10-3*8, 8)
+	macros := func(t api.NutritionTotals) string {
+		return padLeft(num(t.Calories)+" kcal", 10) + padLeft("P "+num(t.Protein), 8) +
+			padLeft("C "+num(t.Carbs), 8) + padLeft("F "+num(t.Fat), 8)
+	}
+	var b strings.Builder
+	b.WriteString(th.dim.Render(padRight("", 2+4+nameW+10)+padLeft("energy", 10)+padLeft("protein", 8)+
+		padLeft("carbs", 8)+padLeft("fat g", 8)) + "\n")
+	for _, meal := range n.Meals {
+		title := padRight(strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]), 4+nameW+10)
+		b.WriteString("  " + th.accent.Render(title) + th.accent.Render(macros(meal.Totals)) + "\n")
+		for _, it := range meal.Items {
+			qty := num(it.Quantity) + " " + it.Unit
+			b.WriteString("    " + padRight(trunc(it.Name, nameW), nameW) + padLeft(qty, 10) +
+				macros(api.NutritionTotals{Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat}) + "\n")
+		}
+	}
+	b.WriteString("  " + th.title.Render(padRight("Day total", 4+nameW+10)) + th.title.Render(macros(n.Totals)) + "\n")
+	b.WriteString("\n" + m.macroSplit(n.Totals, w) + "\n")
+	return m.scrolled(tabNutrition, head+"\n\n"+b.String(), h-0)
+}
+
+// macroSplit shows the share of the energy from protein, carbohydrates and
+// fat (4, 4 and 9 kcal per gram).
+func (m *Model) macroSplit(t api.NutritionTotals, w int) string {
+	th := m.th
+	p, c, f := t.Protein*4, t.Carbs*4, t.Fat*9
+	sum := p + c + f
+	if sum == 0 {
+		return "  " + th.dim.Render("No macronutrients logged.")
+	}
+	barW := max(w-2-len("Macro split ")-3*len(" P 100% "), 9)
+	pw := int(math.Round(p / sum * float64(barW)))
+	cw := int(math.Round(c / sum * float64(barW)))
+	fw := max(barW-pw-cw, 0)
+	bar := th.protein.Render(strings.Repeat("█", pw)) + th.carbs.Render(strings.Repeat("▓", cw)) + th.fat.Render(strings.Repeat("░", fw))
+	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", x/sum*100) }
+	return "  " + th.label.Render("Macro split ") + bar + " " +
+		th.protein.Render("P "+pct(p)) + " " + th.carbs.Render("C "+pct(c)) + " " + th.fat.Render("F "+pct(f))
+}
+
+// ---------------------------------------------------------------- steps
+
+func (m *Model) stepsView() string {
+	tm, th := &m.trainee, m.th
+	if tm.steps == nil {
+		s, _ := m.tabState(tabSteps, slotSteps, "steps")
+		return s
+	}
+	s := tm.steps
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n  %s\n\n", th.label.Render(fmt.Sprintf("Average daily steps over the 7 days %s – %s", s.From, s.To)))
+	if s.AverageSteps == nil {
+		b.WriteString("  " + th.dim.Render("No steps recorded in these 7 days.") + "\n")
+	} else {
+		b.WriteString("      " + th.title.Render(thousands(*s.AverageSteps)) + " steps a day\n")
+	}
+	days := min(max(s.DaysWithData, 0), 7)
+	fmt.Fprintf(&b, "\n  %s %d of 7   %s%s\n", th.label.Render("Days with data:"), days,
+		th.chartLine.Render(strings.Repeat("■", days)), th.dim.Render(strings.Repeat("□", 7-days)))
+	if days > 0 && days < 7 {
+		b.WriteString("  " + th.dim.Render("Days without a record are left out of the average.") + "\n")
+	}
+	return b.String()
+}
+
+// ---------------------------------------------------------------- format
+
+// num writes a quantity with at most one decimal.
+func num(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64)
+}
+
+// thousands writes n with comma separators.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// trunc cuts s to w cells with an ellipsis.
+func trunc(s string, w int) string {
+	return ansi.Truncate(s, w, "…")
+}

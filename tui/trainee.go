@@ -1,0 +1,382 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Tabs of the trainee screen.
+const (
+	tabProfile = iota
+	tabWeight
+	tabMeasurements
+	tabNutrition
+	tabSteps
+	tabCount
+)
+
+var tabNames = [tabCount]string{"Profile", "Weight", "Measurements", "Nutrition", "Steps"}
+
+// trackedRange is one of the ranges the weight chart and the measurements
+// cover, ending today.
+type trackedRange struct {
+	label  string
+	months int
+}
+
+var ranges = []trackedRange{{"1M", 1}, {"3M", 3}, {"6M", 6}, {"1Y", 12}}
+
+func (r trackedRange) of(today api.Date) api.TrackedRange {
+	return api.TrackedRange{From: api.DateOf(today.Time().AddDate(0, -r.months, 0)), To: today}
+}
+
+// traineeModel is the trainee screen: one trainee and its tabs. The data
+// of a tab is read when the tab is first shown, and again when its range,
+// type or day changes.
+type traineeModel struct {
+	t      *api.Trainee
+	tab    int
+	scroll [tabCount]int
+	errs   [tabCount]string
+
+	weightRange int
+	weight      *api.WeightHistory // nil until read
+	weightFor   int                // the range weight answers
+	chart       string             // the weight chart, drawn once per data and size
+	chartKey    string
+
+	measureType  int // 0: every type, else api.MeasurementTypes[measureType-1]
+	measureRange int
+	measure      *api.Measurements
+	measureFor   [2]int // type and range that measure answers
+
+	day          api.Date
+	nutrition    *api.Nutrition
+	nutritionFor api.Date
+
+	steps *api.AverageSteps
+}
+
+// invalidate forgets what was drawn for the old terminal size.
+func (t *traineeModel) invalidate() { t.chartKey = "" }
+
+// Answers of the trainee screen's requests.
+type (
+	traineeAnswer struct{ t *api.Trainee }
+	weightAnswer  struct {
+		id  int64
+		rng int
+		w   *api.WeightHistory
+	}
+	measureAnswer struct {
+		id       int64
+		typ, rng int
+		m        *api.Measurements
+	}
+	nutritionAnswer struct {
+		id  int64
+		day api.Date
+		n   *api.Nutrition
+	}
+	stepsAnswer struct {
+		id int64
+		s  *api.AverageSteps
+	}
+)
+
+var traineeSlots = []slot{slotTrainee, slotWeight, slotMeasurements, slotNutrition, slotSteps}
+
+// openTrainee shows t's screen at its profile and reads t again.
+func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
+	if t == nil {
+		return nil
+	}
+	m.forget(traineeSlots...)
+	m.trainee = traineeModel{t: t, day: m.today(), weightRange: 1, weightFor: -1, measureRange: 3, measureFor: [2]int{-1, -1}}
+	m.screen = screenTrainee
+	id, c := t.ID, m.c
+	return m.call(slotTrainee, func(ctx context.Context) (any, error) {
+		r, err := c.Trainee(ctx, id)
+		return traineeAnswer{r}, err
+	})
+}
+
+// loadTab reads the current tab's data unless it is there already (or
+// force).
+func (m *Model) loadTab(force bool) tea.Cmd {
+	tm, c := &m.trainee, m.c
+	id, today := tm.t.ID, m.today()
+	switch tm.tab {
+	case tabWeight:
+		if tm.weight != nil && tm.weightFor == tm.weightRange && !force {
+			return nil
+		}
+		rng := tm.weightRange
+		r := ranges[rng].of(today)
+		return m.call(slotWeight, func(ctx context.Context) (any, error) {
+			w, err := c.WeightHistory(ctx, id, r)
+			return weightAnswer{id, rng, w}, err
+		})
+	case tabMeasurements:
+		want := [2]int{tm.measureType, tm.measureRange}
+		if tm.measure != nil && tm.measureFor == want && !force {
+			return nil
+		}
+		typ := ""
+		if tm.measureType > 0 {
+			typ = api.MeasurementTypes[tm.measureType-1]
+		}
+		r := ranges[tm.measureRange].of(today)
+		return m.call(slotMeasurements, func(ctx context.Context) (any, error) {
+			ms, err := c.Measurements(ctx, id, r, typ)
+			return measureAnswer{id, want[0], want[1], ms}, err
+		})
+	case tabNutrition:
+		if tm.nutrition != nil && tm.nutritionFor == tm.day && !force {
+			return nil
+		}
+		day := tm.day
+		return m.call(slotNutrition, func(ctx context.Context) (any, error) {
+			n, err := c.Nutrition(ctx, id, day)
+			return nutritionAnswer{id, day, n}, err
+		})
+	case tabSteps:
+		if tm.steps != nil && !force {
+			return nil
+		}
+		return m.call(slotSteps, func(ctx context.Context) (any, error) {
+			s, err := c.AverageSteps(ctx, id)
+			return stepsAnswer{id, s}, err
+		})
+	}
+	return nil
+}
+
+func (m *Model) traineeResult(msg resultMsg) tea.Cmd {
+	tm := &m.trainee
+	tab := map[slot]int{slotWeight: tabWeight, slotMeasurements: tabMeasurements, slotNutrition: tabNutrition,
+		slotSteps: tabSteps, slotTrainee: tabProfile}[msg.slot]
+	if msg.err != nil {
+		tm.errs[tab] = describe(msg.err)
+		m.setError(msg.err)
+		return nil
+	}
+	tm.errs[tab] = ""
+	switch a := msg.val.(type) {
+	case traineeAnswer:
+		tm.t = a.t
+		m.list.replace(a.t)
+	case weightAnswer:
+		tm.weight, tm.weightFor, tm.chartKey = a.w, a.rng, ""
+	case measureAnswer:
+		tm.measure, tm.measureFor = a.m, [2]int{a.typ, a.rng}
+	case nutritionAnswer:
+		tm.nutrition, tm.nutritionFor = a.n, a.day
+	case stepsAnswer:
+		tm.steps = a.s
+	}
+	return nil
+}
+
+func (m *Model) traineeKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, tm := m.keys, &m.trainee
+	switch {
+	case key.Matches(msg, k.Back):
+		m.forget(traineeSlots...)
+		m.screen = screenList
+		return nil
+	case key.Matches(msg, k.NextTab):
+		return m.setTab((tm.tab + 1) % tabCount)
+	case key.Matches(msg, k.PrevTab):
+		return m.setTab((tm.tab + tabCount - 1) % tabCount)
+	case key.Matches(msg, k.Status):
+		return m.setTab(int(msg.String()[0] - '1'))
+	case key.Matches(msg, k.Left, k.Right):
+		step := 1
+		if key.Matches(msg, k.Left) {
+			step = -1
+		}
+		return m.stepTab(step)
+	case key.Matches(msg, k.Range) && tm.tab == tabMeasurements:
+		tm.measureRange = (tm.measureRange + 1) % len(ranges)
+		return m.loadTab(false)
+	case key.Matches(msg, k.Today) && tm.tab == tabNutrition:
+		tm.day = m.today()
+		return m.loadTab(false)
+	case key.Matches(msg, k.Up):
+		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-1, 0)
+	case key.Matches(msg, k.Down):
+		tm.scroll[tm.tab]++
+	case key.Matches(msg, k.PageUp):
+		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-m.contentHeight(), 0)
+	case key.Matches(msg, k.PageDown):
+		tm.scroll[tm.tab] += m.contentHeight()
+	case key.Matches(msg, k.Top):
+		tm.scroll[tm.tab] = 0
+	case key.Matches(msg, k.Edit):
+		return m.openForm(tm.t, screenTrainee)
+	case key.Matches(msg, k.Delete):
+		m.askDelete(tm.t)
+	case key.Matches(msg, k.Restore):
+		return m.restore(tm.t)
+	case key.Matches(msg, k.Refresh):
+		id, c := tm.t.ID, m.c
+		return tea.Batch(m.call(slotTrainee, func(ctx context.Context) (any, error) {
+			r, err := c.Trainee(ctx, id)
+			return traineeAnswer{r}, err
+		}), m.loadTab(true))
+	}
+	return nil
+}
+
+func (m *Model) setTab(i int) tea.Cmd {
+	if i < 0 || i >= tabCount {
+		return nil
+	}
+	m.trainee.tab = i
+	return m.loadTab(false)
+}
+
+// stepTab is ←/→: the weight range, the measurement type, the day.
+func (m *Model) stepTab(step int) tea.Cmd {
+	tm := &m.trainee
+	switch tm.tab {
+	case tabWeight:
+		n := tm.weightRange + step
+		if n < 0 || n >= len(ranges) {
+			return nil
+		}
+		tm.weightRange = n
+	case tabMeasurements:
+		n := len(api.MeasurementTypes) + 1
+		tm.measureType = (tm.measureType + step + n) % n
+		tm.scroll[tabMeasurements] = 0
+	case tabNutrition:
+		d := tm.day.AddDays(step)
+		if d.After(m.today()) {
+			m.setStatus(statusInfo, "Nothing is logged in the future.")
+			return nil
+		}
+		tm.day = d
+		tm.scroll[tabNutrition] = 0
+	default:
+		return nil
+	}
+	return m.loadTab(false)
+}
+
+func (m *Model) traineeView() (top, sub, body string) {
+	tm, th := &m.trainee, m.th
+	t := tm.t
+	left := th.title.Render(t.Name) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(m.today()))
+	top = m.titleBar(left, m.spinnerView()+" ")
+	var tabs []string
+	for i, n := range tabNames {
+		tabs = append(tabs, tabLabel(th, n, i == tm.tab))
+	}
+	sub = strings.Join(tabs, " ")
+	h, w := m.contentHeight(), m.width
+	switch tm.tab {
+	case tabProfile:
+		body = m.scrolled(tabProfile, m.profileView(), h)
+	case tabWeight:
+		body = m.weightView(w, h)
+	case tabMeasurements:
+		body = m.measurementsView(w, h)
+	case tabNutrition:
+		body = m.nutritionView(w, h)
+	case tabSteps:
+		body = m.stepsView()
+	}
+	return top, sub, body
+}
+
+// scrolled shows h lines of s from the tab's scroll offset, which it keeps
+// within the text.
+func (m *Model) scrolled(tab int, s string, h int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	off := &m.trainee.scroll[tab]
+	*off = min(*off, max(len(lines)-h, 0))
+	return strings.Join(lines[*off:], "\n")
+}
+
+// tabState is what a tab shows while its data is missing: the error, or a
+// loading line.
+func (m *Model) tabState(tab int, s slot, what string) (string, bool) {
+	if e := m.trainee.errs[tab]; e != "" {
+		return "\n  " + m.th.errText.Render(e), true
+	}
+	if m.loading(s) {
+		return "\n  " + m.spin.View() + " Loading " + what + "…", true
+	}
+	return "", false
+}
+
+func (m *Model) profileView() string {
+	t, th := m.trainee.t, m.th
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	str := func(p *string) string {
+		if p == nil {
+			return "-"
+		}
+		return *p
+	}
+	trainer := "-"
+	if t.TrainerID != nil {
+		trainer = fmt.Sprintf("#%d", *t.TrainerID)
+	}
+	rows := [][2]string{
+		{"Name", t.Name},
+		{"E-mail", t.Email},
+		{"Username", t.Username},
+		{"Phone", str(t.PhoneNumber)},
+		{"Date of birth", dateOrDash(t.DateOfBirth)},
+		{"Expiration date", dateOrDash(t.ExpirationDate)},
+		{"Status", th.badge(t.Status(m.today())) + th.dim.Render(fmt.Sprintf("  (enabled: %s)", yes(t.Enabled)))},
+		{"Last trained", dateOrDash(t.LastTrained)},
+		{"Trainer", trainer},
+		{"Weight unit", t.WeightUnit},
+		{"Created by", t.CreatedByType},
+		{"Must change password", yes(t.ForcePasswordChange)},
+		{"Authorities", strings.Join(t.Authorities, ", ")},
+		{"Trainee id", fmt.Sprint(t.ID)},
+		{"User id", fmt.Sprint(t.UserID)},
+		{"Company id", fmt.Sprint(t.CompanyID)},
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString("  " + th.label.Render(padRight(r[0], 22)) + r[1] + "\n")
+	}
+	if e := m.trainee.errs[tabProfile]; e != "" {
+		b.WriteString("\n  " + th.errText.Render(e) + "\n")
+	}
+	return b.String()
+}
+
+// padRight pads s with spaces to w cells.
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// padLeft pads s with spaces on the left to w cells.
+func padLeft(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s
+}

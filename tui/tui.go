@@ -1,0 +1,106 @@
+// Package tui is traineectl's full-screen trainee browser: a searchable,
+// sortable, paged list of the company's trainees, and a trainee screen with
+// the profile and the tracked data (weight chart, measurements, nutrition,
+// steps), from which trainees are created, edited, deleted and restored.
+//
+// It is a Bubble Tea v2 program. Every network call runs as a tea.Cmd, so
+// the screen never freezes; each call is tagged with a sequence number and
+// an answer that is no longer the latest of its kind (the user typed on,
+// left the trainee, changed the range) is dropped. Errors are shown in the
+// status line.
+//
+// The package imports api only: it talks to the service through Client, a
+// subset of *api.Client, so tests pass the real client pointed at an
+// in-process server.
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Client is what the TUI needs of the API; *api.Client implements it.
+type Client interface {
+	SearchTrainees(ctx context.Context, p api.SearchParams) (*api.TraineePage, error)
+	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
+	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
+	UpdateTrainee(ctx context.Context, id int64, body any) (*api.Trainee, error)
+	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
+	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
+	WeightHistory(ctx context.Context, id int64, r api.TrackedRange) (*api.WeightHistory, error)
+	Measurements(ctx context.Context, id int64, r api.TrackedRange, typ string) (*api.Measurements, error)
+	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
+	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
+}
+
+var _ Client = (*api.Client)(nil)
+
+// Defaults of Options.
+const (
+	DefaultPageSize = 50
+	DefaultDebounce = 250 * time.Millisecond
+	DefaultTimeout  = 60 * time.Second
+)
+
+// Options configure the model. The zero value works.
+type Options struct {
+	// Context bounds every request; cancelling it cancels those in flight.
+	Context context.Context
+	// Today is the calendar day the screens start from (nutrition, ranges,
+	// expired badges). Default: the local date.
+	Today func() api.Date
+	// PageSize is the number of trainees fetched per page (1..100).
+	PageSize int
+	// Debounce is how long the search waits after the last keystroke before
+	// it asks the server. Negative: no wait.
+	Debounce time.Duration
+	// Timeout bounds one call, its retries included.
+	Timeout time.Duration
+	// NoColor drops every colour (NO_COLOR); bold, reverse and underline stay.
+	NoColor bool
+	// Server is shown in the title bar (the base URL).
+	Server string
+	// NoAPIKey says that no key is configured: the status line says so.
+	NoAPIKey bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	if o.Today == nil {
+		o.Today = func() api.Date { return api.DateOf(time.Now()) }
+	}
+	if o.PageSize <= 0 || o.PageSize > 100 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.Debounce == 0 {
+		o.Debounce = DefaultDebounce
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+// Run runs the TUI on in and out (a terminal) until the user quits or ctx
+// ends.
+func Run(ctx context.Context, c Client, o Options, in io.Reader, out io.Writer) error {
+	o.Context = ctx
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
+	if o.NoColor {
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	_, err := tea.NewProgram(New(c, o), popts...).Run()
+	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		return nil // interrupted: a normal way out
+	}
+	return err
+}
