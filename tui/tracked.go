@@ -227,16 +227,17 @@ func (m *Model) nutritionView(w, h int) string {
 	if len(n.Meals) == 0 {
 		return head + "\n\n  " + th.dim.Render("Nothing logged on this day.")
 	}
-	nameW := max(w-2-4-10-10-3*8, 8)
+	nameW := max(w-4-10-10-3*8-5, 8)
 	macros := func(t api.NutritionTotals) string {
 		return padLeft(num(t.Calories)+" kcal", 10) + padLeft("P "+num(t.Protein), 8) +
 			padLeft("C "+num(t.Carbs), 8) + padLeft("F "+num(t.Fat), 8)
 	}
 	var b strings.Builder
-	b.WriteString(th.dim.Render(padRight("", 2+4+nameW+10)+padLeft("energy", 10)+padLeft("protein", 8)+
-		padLeft("carbs", 8)+padLeft("fat g", 8)) + "\n")
+	lead := 4 + nameW + 10
+	b.WriteString(th.dim.Render(padRight("", lead)+padLeft("energy", 10)+padLeft("protein", 8)+
+		padLeft("carbs", 8)+padLeft("fat", 8)+" (g)") + "\n")
 	for _, meal := range n.Meals {
-		title := padRight(strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]), 4+nameW+10)
+		title := padRight(strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]), lead-2)
 		b.WriteString("  " + th.accent.Render(title) + th.accent.Render(macros(meal.Totals)) + "\n")
 		for _, it := range meal.Items {
 			qty := num(it.Quantity) + " " + it.Unit
@@ -244,7 +245,7 @@ func (m *Model) nutritionView(w, h int) string {
 				macros(api.NutritionTotals{Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat}) + "\n")
 		}
 	}
-	b.WriteString("  " + th.title.Render(padRight("Day total", 4+nameW+10)) + th.title.Render(macros(n.Totals)) + "\n")
+	b.WriteString("  " + th.title.Render(padRight("Day total", lead-2)) + th.title.Render(macros(n.Totals)) + "\n")
 	b.WriteString("\n" + m.macroSplit(n.Totals, w) + "\n")
 	return m.scrolled(tabNutrition, head+"\n\n"+b.String(), h-0)
 }

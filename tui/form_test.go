@@ -1,0 +1,302 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+)
+
+// lineAfter returns the screen line below the one that starts (after the
+// focus marker) with label: where the form puts a field's problem.
+func lineAfter(t *testing.T, d *driver, label string) string {
+	t.Helper()
+	lines := strings.Split(d.screen(), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " ▸"), label) && i+1 < len(lines) {
+			return lines[i+1]
+		}
+	}
+	t.Fatalf("no field %q:\n%s", label, d.screen())
+	return ""
+}
+
+// fill types v into the focused field after clearing it, then moves on.
+func fill(d *driver, v string) {
+	d.press("ctrl+u") // delete to the start of the line
+	d.send(kp("end"))
+	d.settle()
+	d.press("ctrl+u")
+	d.typeText(v)
+	d.press("tab")
+}
+
+func sent(reqs []request, method string) []request {
+	var out []request
+	for _, r := range reqs {
+		if r.Method == method {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.press("n")
+	d.expect(t, "New trainee", "Name", "E-mail", "Password", "Phone", "Date of birth", "Expires", "Trainer id", "Weight unit")
+	fill(d, "Grace Hopper")
+	fill(d, "not-an-e-mail")
+	fill(d, "short")
+	fill(d, "12345")
+	fill(d, "31-02-1990")
+	if l := lineAfter(t, d, "E-mail"); !strings.Contains(l, "✗ 1002 e-mail address is not valid") {
+		t.Errorf("e-mail: %q", l)
+	}
+	if l := lineAfter(t, d, "Password"); !strings.Contains(l, "✗ 1003 password must be 8 to 128 characters") {
+		t.Errorf("password: %q", l)
+	}
+	if l := lineAfter(t, d, "Phone"); !strings.Contains(l, "✗ 1006") {
+		t.Errorf("phone: %q", l)
+	}
+	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005") {
+		t.Errorf("date of birth: %q", l)
+	}
+	if l := lineAfter(t, d, "Name"); !strings.Contains(l, "✓") {
+		t.Errorf("name: %q", l)
+	}
+	// Untouched fields show nothing yet.
+	if l := lineAfter(t, d, "Weight unit"); strings.TrimSpace(l) != "" {
+		t.Errorf("weight unit: %q", l)
+	}
+	s.rec.take()
+	d.press("ctrl+s")
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Fatalf("an invalid form was sent: %+v", reqs)
+	}
+	d.expect(t, "4 field(s) break the API's rules")
+	if d.m.form.fields[d.m.form.focus].name != fEmail {
+		t.Errorf("focus on %s, want the first invalid field", d.m.form.fields[d.m.form.focus].name)
+	}
+
+	// Fix them (the focus is on the e-mail).
+	fill(d, "  Grace.Hopper@Example.com ")
+	fill(d, "Sup3r-secret")
+	fill(d, "+44 7700 900 999")
+	fill(d, "09-12-1990")
+	fill(d, "31-12-2027")
+	d.press("tab") // keep the company's first trainer
+	d.typeText("lb")
+	d.press("ctrl+s")
+	posts := sent(s.rec.take(), "POST")
+	if len(posts) != 1 {
+		t.Fatalf("posts %+v", posts)
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(posts[0].Body), &body); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"name": "Grace Hopper", "email": "grace.hopper@example.com", "password": "Sup3r-secret",
+		"phoneNumber": "+447700900999", "dateOfBirth": "09-12-1990", "expirationDate": "31-12-2027", "weightUnit": "LB"}
+	if fmt.Sprint(body) != fmt.Sprint(want) {
+		t.Fatalf("sent %v\nwant %v", body, want)
+	}
+	// What is stored; and the new trainee's screen is open.
+	got := searchAll(t, s.direct(), api.SearchParams{Query: "grace.hopper"})
+	if len(got) != 1 {
+		t.Fatalf("stored: %v", names(got))
+	}
+	g := got[0]
+	if g.Name != "Grace Hopper" || *g.PhoneNumber != "+447700900999" || g.DateOfBirth.String() != "09-12-1990" ||
+		g.ExpirationDate.String() != "31-12-2027" || g.WeightUnit != "LB" || !g.Enabled || g.TrainerID == nil {
+		t.Fatalf("stored %+v", g)
+	}
+	if d.m.screen != screenTrainee || d.m.trainee.t.ID != g.ID {
+		t.Fatalf("after create:\n%s", d.screen())
+	}
+	d.expect(t, fmt.Sprintf("Created Grace Hopper (#%d)", g.ID))
+}
+
+// A 400 from the server is shown by the field it names.
+func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	taken := d.m.list.items[0]
+	d.press("n")
+	fill(d, "Ada Again")
+	fill(d, taken.Email)
+	fill(d, "Sup3r-secret")
+	d.press("ctrl+s")
+	if d.m.screen != screenForm {
+		t.Fatalf("the form closed:\n%s", d.screen())
+	}
+	if l := lineAfter(t, d, "E-mail"); !strings.Contains(l, "✗ 1008 e-mail address is already in use (server)") {
+		t.Fatalf("e-mail line %q\n%s", l, d.screen())
+	}
+	d.expect(t, "Rejected: 1008 email: e-mail address is already in use")
+	if f := d.m.form.fields[d.m.form.focus]; f.name != fEmail {
+		t.Errorf("focus on %s", f.name)
+	}
+	// Editing the field clears the server's word.
+	d.typeText("x")
+	if l := lineAfter(t, d, "E-mail"); strings.Contains(l, "1008") {
+		t.Errorf("still %q", l)
+	}
+	// esc cancels without sending.
+	s.rec.take()
+	d.press("esc")
+	if d.m.screen != screenList || len(s.rec.take()) != 0 {
+		t.Fatal("esc did not just close the form")
+	}
+}
+
+func TestEditSendsOnlyTheChangedFields(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	var tr *api.Trainee
+	for i, it := range d.m.list.items {
+		if it.PhoneNumber != nil && it.ExpirationDate != nil {
+			tr = it
+			d.m.list.cursor = i
+			break
+		}
+	}
+	if tr == nil {
+		t.Fatal("no demo trainee with a phone and an expiry")
+	}
+	d.press("e")
+	d.expect(t, "Edit "+tr.Name, tr.Email, *tr.PhoneNumber, tr.ExpirationDate.String(), "unchanged")
+	// Saving untouched sends nothing.
+	s.rec.take()
+	d.press("ctrl+s")
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Fatalf("sent %+v", reqs)
+	}
+	d.expect(t, "Nothing changed")
+	if d.m.screen != screenList {
+		t.Fatal("the form is still open")
+	}
+
+	d.press("e", "tab", "tab", "tab") // the phone
+	fill(d, "+1 (202) 555-0199")
+	d.press("tab")
+	d.press("ctrl+u") // clear the expiry
+	d.press("ctrl+s")
+	puts := sent(s.rec.take(), "PUT")
+	if len(puts) != 1 || puts[0].Body != `{"phoneNumber":"+12025550199","expirationDate":null}` {
+		t.Fatalf("puts %+v", puts)
+	}
+	got, err := s.direct().Trainee(t.Context(), tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got.PhoneNumber != "+12025550199" || got.ExpirationDate != nil || got.Name != tr.Name || got.Email != tr.Email {
+		t.Fatalf("stored %+v", got)
+	}
+	d.expect(t, "Saved "+tr.Name+": phoneNumber, expirationDate.")
+	if it := d.m.list.selected(); it.ID != tr.ID || *it.PhoneNumber != "+12025550199" {
+		t.Fatalf("the list shows %+v", it)
+	}
+}
+
+func TestEditFromTheTraineeScreen(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	tr := openFirst(t, d)
+	d.press("e")
+	fill(d, tr.Name+" Jr")
+	d.press("ctrl+s")
+	if d.m.screen != screenTrainee {
+		t.Fatalf("not back on the trainee:\n%s", d.screen())
+	}
+	d.expect(t, tr.Name+" Jr")
+	got, _ := s.direct().Trainee(t.Context(), tr.ID)
+	if got.Name != tr.Name+" Jr" {
+		t.Fatalf("stored name %q", got.Name)
+	}
+}
+
+func TestDeleteAsksThenRestore(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	tr := d.m.list.selected()
+	total := d.m.list.total
+	s.rec.take()
+	d.press("d")
+	d.expect(t, fmt.Sprintf("Delete %s (#%d)?", tr.Name, tr.ID), "y delete", "n keep")
+	d.press("n")
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Fatalf("sent %+v", reqs)
+	}
+	d.expect(t, "Not deleted.")
+	d.press("d", "y")
+	if reqs := s.rec.take(); len(reqs) != 1 || reqs[0].Method != "DELETE" || reqs[0].Path != fmt.Sprintf("%s/%d", api.PathTrainees, tr.ID) {
+		t.Fatalf("sent %+v", reqs)
+	}
+	got, _ := s.direct().Trainee(t.Context(), tr.ID)
+	if got.Enabled {
+		t.Fatal("still enabled")
+	}
+	d.expect(t, fmt.Sprintf("Deleted %s (#%d): u restores.", tr.Name, tr.ID))
+	if d.m.list.total != total-1 || d.m.list.items[0].ID == tr.ID {
+		t.Fatalf("the live list still has %s", tr.Name)
+	}
+	// In the deleted tab, u restores it.
+	d.press("4")
+	for i, it := range d.m.list.items {
+		if it.ID == tr.ID {
+			d.m.list.cursor = i
+		}
+	}
+	if d.m.list.selected().ID != tr.ID {
+		t.Fatal("not in the deleted tab")
+	}
+	d.press("u")
+	if reqs := s.rec.take(); len(reqs) != 2 || reqs[1].Method != "PUT" || reqs[1].Body != `{"enabled":true}` {
+		t.Fatalf("sent %+v", reqs)
+	}
+	got, _ = s.direct().Trainee(t.Context(), tr.ID)
+	if !got.Enabled {
+		t.Fatal("not restored")
+	}
+	d.expect(t, fmt.Sprintf("Restored %s", tr.Name))
+	for _, it := range d.m.list.items {
+		if it.ID == tr.ID {
+			t.Fatal("the deleted tab still lists it")
+		}
+	}
+	// u on a live trainee sends nothing.
+	d.press("1", "u")
+	d.expect(t, "is not deleted")
+}
+
+func TestDeleteFromTheTraineeScreen(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	tr := openFirst(t, d)
+	d.press("d", "y")
+	d.expect(t, "deleted", fmt.Sprintf("Deleted %s", tr.Name))
+	if d.m.trainee.t.Enabled {
+		t.Fatal("the screen still shows it enabled")
+	}
+	d.press("u")
+	d.expect(t, "active", fmt.Sprintf("Restored %s", tr.Name))
+}
+
+func TestRefusedKeyIsSaidInTheStatusLine(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client("pk_"+strings.Repeat("x", 40)), Options{})
+	d.expect(t, "The API key was refused (401)")
+	if d.quit {
+		t.Fatal("an error quit the program")
+	}
+}
+
+func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
+	c := api.NewClient("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), api.WithRetryDelays())
+	d := newDriver(t, c, Options{})
+	d.expect(t, "cannot reach")
+}

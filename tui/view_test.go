@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"image/color"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// checkFits fails when a line of the view is wider than w or the view is
+// not h lines.
+func checkFits(t *testing.T, d *driver, w, h int, where string) {
+	t.Helper()
+	lines := strings.Split(d.m.View().Content, "\n")
+	if len(lines) != h {
+		t.Errorf("%s at %dx%d: %d lines", where, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("%s at %dx%d: line %d is %d wide: %q", where, w, h, i+1, n, ansi.Strip(l))
+		}
+	}
+}
+
+// Every screen fits 80x24 and follows a resize.
+func TestEveryScreenFitsTheTerminal(t *testing.T) {
+	s := newServer(t)
+	c := &trackedStub{Client: s.client(s.Key)}
+	d := newDriver(t, c, Options{})
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 16}, {200, 50}} {
+		w, h := size[0], size[1]
+		d.send(tea.WindowSizeMsg{Width: w, Height: h})
+		checkFits(t, d, w, h, "list")
+		d.press("?")
+		checkFits(t, d, w, h, "help")
+		d.press("?")
+		d.press("enter")
+		for tab := range tabCount {
+			d.press(string(rune('1' + tab)))
+			checkFits(t, d, w, h, tabNames[tab])
+		}
+		d.press("e")
+		checkFits(t, d, w, h, "edit form")
+		d.press("esc", "d")
+		checkFits(t, d, w, h, "confirm")
+		d.press("n", "esc")
+	}
+	// The list shows more rows on a taller terminal, and drops columns on a
+	// narrow one.
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if d.m.list.rowsH != 19 {
+		t.Errorf("%d rows at 80x24", d.m.list.rowsH)
+	}
+	d.expect(t, "Phone", "Trainer")
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
+	d.expectNot(t, "Phone", "Trainer")
+	d.expect(t, "Name", "E-mail", "Status", "Expires")
+}
+
+var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`)
+
+func TestNoColor(t *testing.T) {
+	s := newServer(t)
+	c := &trackedStub{Client: s.client(s.Key)}
+	for _, noColor := range []bool{false, true} {
+		d := newDriver(t, c, Options{NoColor: noColor})
+		views := []string{d.m.View().Content}
+		d.press("enter", "2")
+		views = append(views, d.m.View().Content)
+		d.press("4")
+		views = append(views, d.m.View().Content)
+		coloured := false
+		for _, v := range views {
+			coloured = coloured || colourSGR.MatchString(v)
+		}
+		if coloured == noColor {
+			t.Errorf("NoColor %v: colour codes present: %v", noColor, coloured)
+		}
+		// The active tab shows without colour too.
+		d.expect(t, "[Nutrition]")
+	}
+}
+
+// The theme follows the terminal's background.
+func TestLightAndDarkBackground(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	dark := d.m.View().Content
+	d.send(tea.BackgroundColorMsg{Color: color.RGBA{R: 250, G: 250, B: 250, A: 255}})
+	if d.m.isDark {
+		t.Fatal("a white background is dark")
+	}
+	light := d.m.View().Content
+	if light == dark || ansi.Strip(light) != ansi.Strip(dark) {
+		t.Fatal("the light theme changed nothing, or changed the text")
+	}
+	d.send(tea.BackgroundColorMsg{Color: color.RGBA{R: 10, G: 10, B: 10, A: 255}})
+	if !d.m.isDark || d.m.View().Content != dark {
+		t.Fatal("back on a dark background, not the dark theme")
+	}
+}
+
+func TestHelpAndQuit(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.expect(t, "enter open", "/ search", "? help")
+	d.press("?")
+	d.expect(t, "Keys", "sort direction", "new trainee", "delete", "restore", "reload", "first", "last", "page down")
+	d.press("esc")
+	d.expectNot(t, "sort direction")
+	// In the search, q is a letter; outside it quits.
+	d.press("/", "q")
+	if d.quit || d.m.list.input.Value() != "q" {
+		t.Fatalf("q in the search: quit %v, value %q", d.quit, d.m.list.input.Value())
+	}
+	d.press("esc", "q")
+	if !d.quit {
+		t.Fatal("q did not quit")
+	}
+	d2 := newDriver(t, s.client(s.Key), Options{})
+	d2.press("n", "ctrl+c")
+	if !d2.quit {
+		t.Fatal("ctrl+c did not quit from the form")
+	}
+}
+
+// The trainee screen's help names what ←/→ does on each tab.
+func TestTraineeHelpFollowsTheTab(t *testing.T) {
+	s := newServer(t)
+	c := &trackedStub{Client: s.client(s.Key)}
+	d := newDriver(t, c, Options{})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.press("enter", "2")
+	d.expect(t, "longer range")
+	d.press("3")
+	d.expect(t, "next type")
+	d.press("4")
+	d.expect(t, "next day")
+	d.press("j", "k", "pgdown", "g")
+}
+
+func TestVimKeysMoveTheCursor(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.press("j", "j", "down")
+	if d.m.list.cursor != 3 {
+		t.Fatalf("cursor %d", d.m.list.cursor)
+	}
+	d.press("k", "up")
+	if d.m.list.cursor != 1 {
+		t.Fatalf("cursor %d", d.m.list.cursor)
+	}
+	d.press("G") // the last row loaded; the next page follows
+	if d.m.list.cursor != DefaultPageSize-1 || len(d.m.list.items) <= DefaultPageSize {
+		t.Fatalf("cursor %d of %d", d.m.list.cursor, len(d.m.list.items))
+	}
+	d.press("g")
+	if d.m.list.cursor != 0 || d.m.list.offset != 0 {
+		t.Fatalf("cursor %d offset %d", d.m.list.cursor, d.m.list.offset)
+	}
+	d.press("pgdown")
+	if d.m.list.cursor != d.m.list.rowsH-1 {
+		t.Fatalf("pgdown: cursor %d", d.m.list.cursor)
+	}
+	// The selected row is the one highlighted.
+	sel := d.m.list.selected()
+	for _, l := range strings.Split(d.m.View().Content, "\n") {
+		if strings.Contains(ansi.Strip(l), head(sel.Name, 10)) && !strings.Contains(l, "\x1b[") {
+			t.Fatalf("selected row not highlighted: %q", l)
+		}
+	}
+}
