@@ -72,6 +72,8 @@ type listModel struct {
 	offset  int // first row shown
 	rowsH   int // rows shown
 	today   func() api.Date
+	lines   map[int64]string // rendered rows (unselected) by trainee id
+	chrome  map[string]string // rendered header lines by what they show
 
 	total  int64
 	pages  int // totalPages of the last page read
@@ -96,7 +98,7 @@ func newListModel(today func() api.Date) listModel {
 	in.Placeholder = "name, e-mail or phone"
 	in.CharLimit = 100
 	in.SetWidth(40)
-	return listModel{input: in, ids: map[int64]bool{}, today: today, rowsH: 1}
+	return listModel{input: in, ids: map[int64]bool{}, today: today, rowsH: 1, lines: map[int64]string{}, chrome: map[string]string{}}
 }
 
 func (l *listModel) restyle(th theme) {
@@ -108,6 +110,8 @@ func (l *listModel) restyle(th theme) {
 	st.Focused.Prompt = th.accent
 	st.Blurred.Prompt = th.dim
 	l.input.SetStyles(st)
+	clear(l.lines)
+	clear(l.chrome)
 }
 
 // resize lays the columns out for width w and h lines (header included).
@@ -155,6 +159,8 @@ func (l *listModel) resize(w, h int) {
 	}
 	l.widths[colName] += spare
 	l.rowsH = max(h-1, 1)
+	clear(l.lines)
+	clear(l.chrome)
 	l.follow()
 }
 
@@ -220,16 +226,33 @@ func (l *listModel) tableView(th theme) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(th.header.Render(l.line(hdr)))
+	b.WriteString(l.cached("header", l.sort, l.sortDesc, func() string { return th.header.Render(l.line(hdr)) }))
 	for i := l.offset; i < min(l.offset+l.rowsH, len(l.items)); i++ {
 		b.WriteString("\n")
+		t := l.items[i]
 		if i == l.cursor {
-			b.WriteString(th.selected.Render(l.line(l.cells(l.items[i], true, th))))
-		} else {
-			b.WriteString(l.line(l.cells(l.items[i], false, th)))
+			b.WriteString(th.selected.Render(l.line(l.cells(t, true, th))))
+			continue
 		}
+		s, ok := l.lines[t.ID]
+		if !ok {
+			s = l.line(l.cells(t, false, th))
+			l.lines[t.ID] = s
+		}
+		b.WriteString(s)
 	}
 	return b.String()
+}
+
+// cached returns the line named by parts, drawing it once.
+func (l *listModel) cached(name string, a, b any, draw func() string) string {
+	k := fmt.Sprint(name, a, b)
+	s, ok := l.chrome[k]
+	if !ok {
+		s = draw()
+		l.chrome[k] = s
+	}
+	return s
 }
 
 // move moves the cursor by n rows (clamped) and keeps it in view.
@@ -276,6 +299,7 @@ func matchesStatus(t *api.Trainee, status string, today api.Date) bool {
 // it no longer belongs to the status tab.
 func (l *listModel) replace(t *api.Trainee) {
 	today := l.today()
+	delete(l.lines, t.ID)
 	for i, it := range l.items {
 		if it.ID != t.ID {
 			continue
@@ -335,6 +359,7 @@ func (m *Model) listResult(msg resultMsg) tea.Cmd {
 	if lp.page == 0 {
 		l.items = l.items[:0]
 		clear(l.ids)
+		clear(l.lines)
 		if !l.keep {
 			l.cursor, l.offset = 0, 0
 		}
@@ -503,18 +528,22 @@ func (m *Model) applySearch() tea.Cmd {
 
 func (m *Model) listView() (top, sub, body string) {
 	l, th := &m.list, m.th
-	var tabs []string
-	for i, s := range statuses {
-		tabs = append(tabs, tabLabel(th, s, i == l.status))
-	}
+	tabs := l.cached("tabs", l.status, nil, func() string {
+		var tabs []string
+		for i, s := range statuses {
+			tabs = append(tabs, tabLabel(th, s, i == l.status))
+		}
+		return th.title.Render("Trainees") + "  " + strings.Join(tabs, "")
+	})
 	count := ""
 	if l.loaded {
 		count = fmt.Sprintf("%d of %d", len(l.items), l.total)
 	}
-	left := th.title.Render("Trainees") + "  " + strings.Join(tabs, "")
-	top = m.titleBar(left, m.spinnerView()+" "+count+" ")
+	top = m.titleBar(tabs, m.spinnerView()+" "+count+" ")
 
-	sortInfo := th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
+	sortInfo := l.cached("sort", l.sort, l.sortDesc, func() string {
+		return th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
+	})
 	switch {
 	case l.searching:
 		sub = l.input.View()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -85,6 +86,11 @@ type Model struct {
 	status     string
 	statusKind statusKind
 
+	// Frame caches: lines known to fit the width, and the help line.
+	fits     map[string]bool
+	helpKey  string
+	helpLine string
+
 	screen  screen
 	list    listModel
 	trainee traineeModel
@@ -128,6 +134,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.isDark = isDark
 	m.th = newTheme(isDark, m.opt.NoColor)
 	m.help.Styles = m.th.helpStyles()
+	m.helpKey = ""
 	m.spin.Style = m.th.accent
 	m.list.restyle(m.th)
 	m.form.restyle(m.th)
@@ -135,6 +142,7 @@ func (m *Model) setTheme(isDark bool) {
 
 func (m *Model) resize(w, h int) {
 	m.width, m.height = max(w, 20), max(h, 8)
+	m.fits = map[string]bool{}
 	m.help.SetWidth(m.width)
 	m.list.resize(m.width, m.contentHeight())
 	m.trainee.invalidate()
@@ -164,6 +172,9 @@ func describe(err error) string {
 	case errors.As(err, &nf):
 		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID)
 	case errors.As(err, &rej):
+		if rej.Status == http.StatusNotFound {
+			return "The server has no such endpoint (404): it may be older than this traineectl."
+		}
 		if rej.ErrorCode == 0 {
 			return rej.Error()
 		}
@@ -437,13 +448,41 @@ func (m *Model) render() string {
 		h.ShowAll = true
 		body = m.th.accent.Render("Keys") + "\n\n" + h.View(hk)
 	}
+	// The short help changes with the screen only: drawn once per screen.
+	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width)
+	if hkey != m.helpKey {
+		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
+	}
 	var b strings.Builder
-	b.WriteString(fitLine(top, m.width) + "\n")
-	b.WriteString(fitLine(sub, m.width) + "\n")
-	b.WriteString(fitBlock(body, m.width, m.contentHeight()) + "\n")
-	b.WriteString(fitLine(m.statusView(), m.width) + "\n")
-	b.WriteString(fitLine(m.help.ShortHelpView(hk.ShortHelp()), m.width))
+	b.WriteString(m.fit(top) + "\n")
+	b.WriteString(m.fit(sub) + "\n")
+	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	h := m.contentHeight()
+	for i := range h {
+		if i < len(lines) {
+			b.WriteString(m.fit(lines[i]))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(m.fit(m.statusView()) + "\n")
+	b.WriteString(m.fit(m.helpLine))
 	return b.String()
+}
+
+// fit cuts a line to the screen's width. Measuring a line costs more than
+// drawing it, so lines seen to fit are remembered (until a resize).
+func (m *Model) fit(s string) string {
+	if len(s) <= m.width || m.fits[s] {
+		return s
+	}
+	if ansi.StringWidth(s) <= m.width {
+		if len(m.fits) > 4096 {
+			clear(m.fits)
+		}
+		m.fits[s] = true
+		return s
+	}
+	return ansi.Truncate(s, m.width, "…")
 }
 
 func (m *Model) statusView() string {
@@ -482,29 +521,6 @@ func (m *Model) titleBar(left, right string) string {
 		return left + " " + right
 	}
 	return left + strings.Repeat(" ", gap) + right
-}
-
-// fitLine cuts s to width cells.
-func fitLine(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// fitBlock cuts s to w columns and h lines, padding with empty lines.
-func fitBlock(s string, w, h int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = fitLine(l, w)
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // placeCenter centres block in a w×h area.

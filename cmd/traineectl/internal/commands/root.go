@@ -110,6 +110,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
+		newTUICmd(f),
 	} {
 		c.GroupID = "trainees"
 		root.AddCommand(c)

@@ -1,0 +1,57 @@
+package commands
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/tui"
+)
+
+func newTUICmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "tui",
+		Short: "Browse and manage trainees in a full-screen terminal UI",
+		Long: `Open the trainee browser: a searchable, sortable list of your company's
+trainees (/ searches as you type, tab switches live, active, expired, deleted
+and all, s sorts), and for each trainee the profile, a weight chart, body
+measurements, nutrition by day and average steps. n creates a trainee, e
+edits, d deletes (after a confirmation) and u restores. ? lists every key;
+q quits.
+
+It needs a terminal (stdin and stdout). NO_COLOR turns colour off. Requests
+never freeze the screen; errors show in the status line. --verbose is not
+allowed here (it would draw over the screen): use --log-file.`,
+		Example: `  traineectl tui
+  NO_COLOR=1 traineectl tui --profile prod`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ios := f.IOStreams
+			if !ios.StdinTTY || !ios.StdoutTTY {
+				return cmdutil.Usagef("tui needs a terminal: run it in one, or use search and get in scripts")
+			}
+			if f.Global.Verbose {
+				return cmdutil.Usagef("--verbose would write over the TUI: use --log-file FILE instead")
+			}
+			s, err := f.Settings()
+			if err != nil {
+				return err
+			}
+			c, err := f.Client()
+			if err != nil {
+				return err
+			}
+			err = tui.Run(cmd.Context(), c, tui.Options{
+				Today:    f.Today,
+				NoColor:  ios.NoColor,
+				Server:   s.BaseURL,
+				NoAPIKey: !c.HasAPIKey(),
+			}, ios.In, ios.Out)
+			if err != nil && !errors.Is(err, cmd.Context().Err()) {
+				return err
+			}
+			return nil
+		},
+	}
+}

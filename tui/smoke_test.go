@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession is a detached tmux session on a private socket.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func (s *tmuxSession) tmux(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+func (s *tmuxSession) capture() string {
+	out, err := s.tmux("capture-pane", "-p", "-t", s.name)
+	if err != nil {
+		return "(capture failed: " + err.Error() + ": " + out + ")"
+	}
+	return out
+}
+
+func (s *tmuxSession) keys(keys ...string) {
+	s.t.Helper()
+	if out, err := s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...); err != nil {
+		s.t.Fatalf("send-keys %q: %v: %s", keys, err, out)
+	}
+}
+
+// waitFor polls the pane until every part shows, or fails at the deadline.
+func (s *tmuxSession) waitFor(what string, parts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		screen := s.capture()
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(screen, p)
+		}
+		if ok {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: the screen never showed %q:\n%s", what, parts, screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// buildBinaries builds traineed and traineectl into dir.
+func buildBinaries(t *testing.T, dir string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "../cmd/traineed", "../cmd/traineectl")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+}
+
+// startDemoServer runs `traineed serve --demo` on a free port and returns
+// its base URL and the demo key.
+func startDemoServer(t *testing.T, dir string) (baseURL, key string) {
+	t.Helper()
+	srv := exec.Command(filepath.Join(dir, "traineed"), "serve", "--demo", "--addr", "127.0.0.1:0",
+		"--db", "sqlite:"+filepath.Join(dir, "demo.db"), "--log-format", "json")
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = srv.Process.Kill()
+		_ = srv.Wait()
+	})
+	keyc, addrc := make(chan string, 1), make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		if sc.Scan() {
+			keyc <- strings.TrimSpace(sc.Text())
+		}
+	}()
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var line struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				addrc <- line.Addr
+			}
+		}
+	}()
+	deadline := time.After(30 * time.Second)
+	for key == "" || baseURL == "" {
+		select {
+		case key = <-keyc:
+		case a := <-addrc:
+			baseURL = "http://" + a
+		case <-deadline:
+			t.Fatal("traineed serve --demo did not start")
+		}
+	}
+	return baseURL, key
+}
+
+// The TUI in a real terminal: tmux runs `traineectl tui` against
+// `traineed serve --demo`; the test types a search, opens the trainee,
+// switches to the Weight tab and quits, reading the screen as a person
+// would see it.
+func TestSmokeInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	buildBinaries(t, dir)
+	baseURL, key := startDemoServer(t, dir)
+
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	s := &tmuxSession{t: t, socket: "traineed-tui-" + hex.EncodeToString(b[:]), name: "smoke"}
+	t.Cleanup(func() { _, _ = s.tmux("kill-server") })
+	command := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s TRAINEECTL_BASE_URL=%s TRAINEECTL_API_KEY=%s %s tui",
+		dir, dir, baseURL, key, filepath.Join(dir, "traineectl"))
+	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", command); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	// remain-on-exit keeps the pane after the program ends, so that its
+	// last screen can be read.
+	_, _ = s.tmux("set-option", "-t", s.name, "remain-on-exit", "on")
+
+	s.waitFor("first page", "Trainees", "[live]", " of ", "Ada Park", "Zoë Martin")
+	s.keys("/")
+	for _, r := range "park" {
+		s.keys(string(r))
+	}
+	screen := s.waitFor("search", "/ park", "1 of 1", "Ada Park")
+	if strings.Contains(screen, "Zoë Martin") {
+		t.Fatalf("the search did not narrow the list:\n%s", screen)
+	}
+	s.keys("Enter")
+	s.waitFor("search kept", "(esc clears)")
+	s.keys("Enter")
+	s.waitFor("trainee", "[Profile]", "Ada Park", "ada.park@example", "Trainee id")
+	s.keys("Tab")
+	s.waitFor("weight tab", "[Weight]", "[3M]")
+	s.waitFor("weight data", weightTabParts...)
+	s.keys("Escape")
+	s.waitFor("back to the list", "[live]", "/ park")
+	s.keys("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := s.tmux("list-panes", "-t", s.name, "-F", "#{pane_dead}")
+		if strings.TrimSpace(out) == "1" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit:\n%s", s.capture())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// weightTabParts is what the Weight tab shows of the demo data.
+var weightTabParts = []string{"Range"}
