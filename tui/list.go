@@ -72,7 +72,7 @@ type listModel struct {
 	offset  int // first row shown
 	rowsH   int // rows shown
 	today   func() api.Date
-	lines   map[int64]string // rendered rows (unselected) by trainee id
+	lines   map[int64]string  // rendered rows (unselected) by trainee id
 	chrome  map[string]string // rendered header lines by what they show
 
 	total  int64
