@@ -156,15 +156,14 @@ func SignWebhook(secret, id string, timestamp int64, body []byte) (string, error
 	if err != nil {
 		return "", err
 	}
-	return "v1," + base64.StdEncoding.EncodeToString(webhookMAC(key, id, timestamp, body)), nil
+	return "v1," + base64.StdEncoding.EncodeToString(webhookMAC(key, id, strconv.FormatInt(timestamp, 10), body)), nil
 }
 
-func webhookMAC(key []byte, id string, timestamp int64, body []byte) []byte {
+// webhookMAC signs id + "." + timestamp + "." + body, the timestamp as the
+// header carries it.
+func webhookMAC(key []byte, id, timestamp string, body []byte) []byte {
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(id))
-	m.Write([]byte{'.'})
-	m.Write(strconv.AppendInt(nil, timestamp, 10))
-	m.Write([]byte{'.'})
+	m.Write([]byte(id + "." + timestamp + "."))
 	m.Write(body)
 	return m.Sum(nil)
 }
@@ -199,7 +198,7 @@ func VerifyWebhook(secret string, header http.Header, body []byte, now time.Time
 	if d := now.Sub(time.Unix(sec, 0)); d > WebhookTolerance || d < -WebhookTolerance {
 		return ErrWebhookTimestamp
 	}
-	want := webhookMAC(key, id, sec, body)
+	want := webhookMAC(key, id, ts, body)
 	for _, s := range strings.Fields(sigs) {
 		version, sig, ok := strings.Cut(s, ",")
 		if !ok || version != "v1" {

@@ -72,9 +72,10 @@ type DispatcherConfig struct {
 // at least once: a dispatcher that dies mid-attempt leaves the delivery to be
 // claimed again when its lease expires.
 type Dispatcher struct {
-	s   *Store
-	cfg DispatcherConfig
-	log *slog.Logger
+	s      *Store
+	cfg    DispatcherConfig
+	log    *slog.Logger
+	sender *webhookSender
 
 	stop     chan struct{} // closed by Shutdown: claim nothing more
 	stopOnce sync.Once
@@ -129,6 +130,7 @@ func NewDispatcher(s *Store, cfg DispatcherConfig) (*Dispatcher, error) {
 	}
 	d := &Dispatcher{
 		s: s, cfg: cfg, log: log,
+		sender:   &webhookSender{client: cfg.Client, timeout: cfg.Timeout, now: s.utcNow},
 		stop:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 		freed:    make(chan struct{}, 1),
@@ -225,7 +227,7 @@ func (d *Dispatcher) deliver(c *claimedDelivery) {
 		}
 		d.wg.Done()
 	}()
-	res := d.send(d.abort, c)
+	res := d.sender.send(d.abort, c)
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
 	if d.abort.Err() != nil && !res.ok() {
@@ -280,10 +282,18 @@ type attemptResult struct {
 
 func (r attemptResult) ok() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
 
-// send makes one signed attempt.
-func (d *Dispatcher) send(ctx context.Context, c *claimedDelivery) attemptResult {
-	res := attemptResult{Started: d.s.utcNow()}
-	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+// webhookSender makes the HTTP attempts: signed POSTs, bounded by a timeout,
+// the response's body read up to MaxWebhookResponse bytes.
+type webhookSender struct {
+	client  *http.Client
+	timeout time.Duration
+	now     func() time.Time
+}
+
+// send makes one signed attempt of c.
+func (w *webhookSender) send(ctx context.Context, c *claimedDelivery) attemptResult {
+	res := attemptResult{Started: w.now()}
+	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	body := []byte(c.Payload)
 	ts := res.Started.Unix()
@@ -303,10 +313,10 @@ func (d *Dispatcher) send(ctx context.Context, c *claimedDelivery) attemptResult
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
 	req.Header.Set("webhook-signature", sig)
 	start := time.Now()
-	resp, err := d.cfg.Client.Do(req)
+	resp, err := w.client.Do(req)
 	if err != nil {
 		res.Latency = time.Since(start)
-		res.Err = describeSendError(ctx, err, d.cfg.Timeout)
+		res.Err = describeSendError(ctx, err, w.timeout)
 		return res
 	}
 	defer resp.Body.Close()
@@ -315,7 +325,7 @@ func (d *Dispatcher) send(ctx context.Context, c *claimedDelivery) attemptResult
 	res.Latency = time.Since(start)
 	res.Body = strings.ToValidUTF8(strings.ReplaceAll(string(prefix), "\x00", ""), "\uFFFD")
 	if err != nil && !res.ok() {
-		res.Err = describeSendError(ctx, err, d.cfg.Timeout)
+		res.Err = describeSendError(ctx, err, w.timeout)
 	}
 	if !res.ok() && res.Err == "" {
 		res.Err = "status " + strconv.Itoa(resp.StatusCode)
@@ -367,14 +377,40 @@ const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 // claimDeliveries leases up to limit due deliveries of enabled endpoints,
 // oldest due first, in one short transaction. On PostgreSQL the rows are
 // selected FOR UPDATE SKIP LOCKED, so dispatchers claiming at the same time
-// take different rows; SQLite's immediate transactions serialise claims.
+// take different rows, and the select, the lease and the read of what to
+// send are one statement; SQLite's immediate transactions serialise claims.
 func (s *Store) claimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]*claimedDelivery, error) {
 	now := s.utcNow()
 	token := api.RandomString(20, leaseAlphabet)
 	var out []*claimedDelivery
+	if s.dialect == DialectPostgres {
+		err := s.db.NewRaw(`WITH c AS (
+				SELECT d.id FROM webhook_deliveries AS d
+				JOIN webhooks AS w ON w.id = d.webhook_id
+				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
+				ORDER BY d.next_attempt_at ASC, d.id ASC
+				LIMIT ?
+				FOR UPDATE OF d SKIP LOCKED),
+			u AS (
+				UPDATE webhook_deliveries AS d SET locked_until = ?, lease = ?, updated_at = ?
+				FROM c WHERE d.id = c.id
+				RETURNING d.id, d.attempts, d.webhook_id, d.event_id)
+			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret
+			FROM u
+			JOIN webhook_events AS e ON e.id = u.event_id
+			JOIN webhooks AS w ON w.id = u.webhook_id`,
+			api.DeliveryPending, now, now, limit, now.Add(lease), token, now).Scan(ctx, &out)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range out {
+			c.lease = token
+		}
+		return out, nil
+	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		out = nil
-		q := tx.NewSelect().
+		err := tx.NewSelect().
 			Model((*webhookDeliveryRow)(nil)).
 			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret").
 			Join("JOIN webhook_events AS e ON e.id = d.event_id").
@@ -384,11 +420,9 @@ func (s *Store) claimDeliveries(ctx context.Context, limit int, lease time.Durat
 			Where("(d.locked_until IS NULL OR d.locked_until <= ?)", now).
 			Where("w.enabled").
 			OrderExpr("d.next_attempt_at ASC, d.id ASC").
-			Limit(int64(limit))
-		if s.dialect == DialectPostgres {
-			q = q.For("UPDATE OF d SKIP LOCKED")
-		}
-		if err := q.Scan(ctx, &out); err != nil {
+			Limit(int64(limit)).
+			Scan(ctx, &out)
+		if err != nil {
 			return err
 		}
 		if len(out) == 0 {
@@ -399,7 +433,7 @@ func (s *Store) claimDeliveries(ctx context.Context, limit int, lease time.Durat
 			ids[i] = c.DeliveryID
 			c.lease = token
 		}
-		_, err := tx.NewUpdate().
+		_, err = tx.NewUpdate().
 			Model((*webhookDeliveryRow)(nil)).
 			Set("locked_until = ?", now.Add(lease)).
 			Set("lease = ?", token).
@@ -427,6 +461,43 @@ func (s *Store) finishDelivery(ctx context.Context, c *claimedDelivery, res atte
 	case attempt > len(schedule):
 		state = api.DeliveryFailed
 	}
+	row := &webhookAttemptRow{
+		DeliveryID: c.DeliveryID,
+		Attempt:    attempt,
+		StartedAt:  res.Started,
+		LatencyUS:  res.Latency.Microseconds(),
+	}
+	if res.StatusCode != 0 {
+		row.StatusCode, row.Response = &res.StatusCode, &res.Body
+	}
+	if res.Err != "" {
+		row.Error = &res.Err
+	}
+	var next *time.Time
+	if state == api.DeliveryPending {
+		t := now.Add(schedule[attempt-1])
+		next = &t
+	}
+	if s.dialect == DialectPostgres {
+		// One statement: the delivery moves on only while this lease
+		// holds, and the attempt is recorded only when it did.
+		var ids []int64
+		err := s.db.NewRaw(`WITH d AS (
+				UPDATE webhook_deliveries
+				SET status = ?, attempts = ?, locked_until = NULL, lease = NULL, updated_at = ?,
+					next_attempt_at = COALESCE(?::timestamptz, next_attempt_at)
+				WHERE id = ? AND lease = ?
+				RETURNING id)
+			INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_us, error, response)
+			SELECT d.id, ?, ?, ?, ?, ?, ? FROM d
+			RETURNING id`,
+			state, attempt, now, next, c.DeliveryID, c.lease,
+			row.Attempt, row.StartedAt, row.StatusCode, row.LatencyUS, row.Error, row.Response).Scan(ctx, &ids)
+		if err == nil && len(ids) != 1 {
+			err = errLeaseLost
+		}
+		return state, err
+	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		q := tx.NewUpdate().
 			Model((*webhookDeliveryRow)(nil)).
@@ -436,8 +507,8 @@ func (s *Store) finishDelivery(ctx context.Context, c *claimedDelivery, res atte
 			Set("lease = NULL").
 			Set("updated_at = ?", now).
 			Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease)
-		if state == api.DeliveryPending {
-			q = q.Set("next_attempt_at = ?", now.Add(schedule[attempt-1]))
+		if next != nil {
+			q = q.Set("next_attempt_at = ?", *next)
 		}
 		r, err := q.Exec(ctx)
 		if err != nil {
@@ -445,21 +516,6 @@ func (s *Store) finishDelivery(ctx context.Context, c *claimedDelivery, res atte
 		}
 		if n, err := r.RowsAffected(); err != nil || n != 1 {
 			return errLeaseLost
-		}
-		row := &webhookAttemptRow{
-			DeliveryID: c.DeliveryID,
-			Attempt:    attempt,
-			StartedAt:  res.Started,
-			LatencyUS:  res.Latency.Microseconds(),
-		}
-		if res.StatusCode != 0 {
-			row.StatusCode = &res.StatusCode
-		}
-		if res.Err != "" {
-			row.Error = &res.Err
-		}
-		if res.StatusCode != 0 {
-			row.Response = &res.Body
 		}
 		_, err = tx.NewInsert().Model(row).Exec(ctx)
 		return err

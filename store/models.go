@@ -174,10 +174,6 @@ type webhookRow struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-func (w *webhookRow) subscribed(eventType string) bool {
-	return slices.Contains(strings.Split(w.Events, ","), eventType)
-}
-
 func (w *webhookRow) toAPI() *api.Webhook {
 	state := api.WebhookActive
 	if !w.Enabled {

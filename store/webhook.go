@@ -55,6 +55,25 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		Payload:   string(body),
 		CreatedAt: now,
 	}
+	if s.dialect == DialectPostgres {
+		// One round trip: the event, then a delivery per subscribed
+		// endpoint, held FOR KEY SHARE so that an endpoint deleted
+		// meanwhile is skipped rather than failing the change.
+		err = tx.NewRaw(`WITH e AS (
+				INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
+				VALUES (?, ?, ?, ?, ?, ?)
+				RETURNING id, company_id, created_at)
+			INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+			SELECT e.id, w.id, ?, 0, e.created_at, e.created_at, e.created_at
+			FROM e JOIN webhooks AS w ON w.company_id = e.company_id
+			WHERE (',' || w.events || ',') LIKE ?
+			FOR KEY SHARE OF w
+			RETURNING id`,
+			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, ev.CreatedAt,
+			api.DeliveryPending, subscribedPattern(typ)).
+			Scan(ctx, &ch.Deliveries)
+		return err
+	}
 	if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
 		return err
 	}
@@ -62,42 +81,31 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 	return err
 }
 
+// subscribedPattern matches ',' || webhooks.events || ',' when the list
+// holds typ.
+func subscribedPattern(typ string) string { return "%," + typ + ",%" }
+
 // scheduleDeliveries adds a delivery of ev, due at now, for every endpoint
 // of ev's company subscribed to its type, and returns their ids. Disabled
 // endpoints get theirs too: they wait until the endpoint is enabled.
 func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEventRow, now time.Time) ([]int64, error) {
-	var hooks []webhookRow
-	q := tx.NewSelect().
-		Model(&hooks).
-		Column("w.id", "w.events").
-		Where("w.company_id = ?", ev.CompanyID).
-		OrderExpr("w.id ASC")
+	lock := ""
 	if s.dialect == DialectPostgres {
 		// An endpoint deleted by a concurrent transaction must not make
-		// this change fail on the deliveries' foreign key: hold the rows.
-		q = q.For("KEY SHARE")
+		// this one fail on the deliveries' foreign key: hold the rows.
+		lock = "FOR KEY SHARE OF w"
 	}
-	if err := q.Scan(ctx); err != nil {
+	var ids []int64
+	err := tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+		SELECT ?, w.id, ?, 0, ?, ?, ?
+		FROM webhooks AS w
+		WHERE w.company_id = ? AND (',' || w.events || ',') LIKE ?
+		`+lock+`
+		RETURNING id`,
+		ev.ID, api.DeliveryPending, now, now, now, ev.CompanyID, subscribedPattern(ev.Type)).
+		Scan(ctx, &ids)
+	if err != nil {
 		return nil, err
-	}
-	var rows []webhookDeliveryRow
-	for _, h := range hooks {
-		if h.subscribed(ev.Type) {
-			rows = append(rows, webhookDeliveryRow{
-				EventID: ev.ID, WebhookID: h.ID, Status: api.DeliveryPending,
-				NextAttemptAt: now, CreatedAt: now, UpdatedAt: now,
-			})
-		}
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
-		return nil, err
-	}
-	ids := make([]int64, len(rows))
-	for i := range rows {
-		ids[i] = rows[i].ID
 	}
 	return ids, nil
 }
