@@ -77,6 +77,7 @@ type Dispatcher struct {
 	log    *slog.Logger
 	sender *webhookSender
 
+	start    sync.Once
 	stop     chan struct{} // closed by Shutdown: claim nothing more
 	stopOnce sync.Once
 	loopDone chan struct{}
@@ -139,8 +140,9 @@ func NewDispatcher(s *Store, cfg DispatcherConfig) (*Dispatcher, error) {
 	return d, nil
 }
 
-// Start runs the dispatcher in the background until Shutdown.
-func (d *Dispatcher) Start() { go d.loop() }
+// Start runs the dispatcher in the background until Shutdown; it does
+// nothing after Shutdown.
+func (d *Dispatcher) Start() { d.start.Do(func() { go d.loop() }) }
 
 // Shutdown stops claiming deliveries and waits for those in flight to
 // finish and be recorded. When ctx ends first, the attempts still in flight
@@ -148,6 +150,7 @@ func (d *Dispatcher) Start() { go d.loop() }
 // dispatcher to send again at once; Shutdown then returns ctx's error.
 func (d *Dispatcher) Shutdown(ctx context.Context) error {
 	d.stopOnce.Do(func() { close(d.stop) })
+	d.start.Do(func() { close(d.loopDone) }) // never started
 	<-d.loopDone
 	done := make(chan struct{})
 	go func() { d.wg.Wait(); close(done) }()
