@@ -118,7 +118,7 @@ attempt 0. -o json adds the first KiB of each response body and the next attempt
 						if a.Error != nil {
 							msg = *a.Error
 						}
-						row(a.EventID, a.Type, a.Attempt, status, latency, msg, stamp(a.Time), a.State)
+						row(a.EventID, a.Type, a.Attempt, status, latency, msg, a.Time.UTC().Format("2006-01-02 15:04:05Z"), a.State)
 					}
 				})
 			})
