@@ -89,6 +89,7 @@ command that opens the database.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newWebhookCmd(e))
 	def := os.Getenv("TRAINEED_DB")
 	if def == "" {
 		def = "sqlite:traineed.db"
