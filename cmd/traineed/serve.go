@@ -268,8 +268,9 @@ func newDemoCmd(e *env) *cobra.Command {
 		Use:   "demo",
 		Short: "Load the demo data set and print its API key",
 		Long: `Loads a demo company ("Demo Fitness", Europe/London) with trainers and about 60
-varied trainees (some expired, some soft-deleted) and prints its new API key,
-alone. Every demo trainee's password is "` + store.DemoPassword + `". The data set is
+varied trainees (some expired, some soft-deleted), each with up to a year of
+tracked data (weights, measurements, meals, steps and workouts, dated back from
+today), and prints its new API key, alone. Every demo trainee's password is "` + store.DemoPassword + `". The data set is
 deterministic, so screenshots and tests are stable.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
