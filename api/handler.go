@@ -29,7 +29,7 @@ func WithClock(now func() time.Time) Option { return func(x *Handler) { x.now = 
 
 // Handler serves the public API, /healthz and /readyz.
 type Handler struct {
-	store  TraineeStore
+	store  Store
 	hasher *Hasher
 	log    *slog.Logger
 	now    func() time.Time
@@ -37,7 +37,7 @@ type Handler struct {
 }
 
 // NewHandler returns the HTTP handler of the service over st.
-func NewHandler(st TraineeStore, opts ...Option) *Handler {
+func NewHandler(st Store, opts ...Option) *Handler {
 	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), api: http.NewServeMux()}
 	for _, o := range opts {
 		o(h)
@@ -55,6 +55,10 @@ func (h *Handler) routes() {
 	h.api.HandleFunc("GET /public-api/trainees/{id}", h.getTrainee)
 	h.api.HandleFunc("PUT /public-api/trainees/{id}", h.updateTrainee)
 	h.api.HandleFunc("DELETE /public-api/trainees/{id}", h.deleteTrainee)
+	h.api.HandleFunc("GET /public-api/trainees/{id}/weight-history", h.weightHistory)
+	h.api.HandleFunc("GET /public-api/trainees/{id}/measurements", h.measurements)
+	h.api.HandleFunc("GET /public-api/trainees/{id}/nutrition", h.nutrition)
+	h.api.HandleFunc("GET /public-api/trainees/{id}/average-steps", h.averageSteps)
 	h.api.HandleFunc("/public-api/automations", h.reserved)
 	h.api.HandleFunc("/public-api/automations/", h.reserved)
 }

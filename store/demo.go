@@ -91,8 +91,11 @@ func LoadDemo(ctx context.Context, s *Store, passwordHash string, now time.Time)
 		if err := s.demoPeople(ctx, d, passwordHash); err != nil {
 			return err
 		}
-		// Tracked data (weights, measurements, nutrition, steps, workouts)
-		// goes here, drawn from rand.NewPCG(demoSeed, demoStreamTracked).
+		// Tracked data (weights, measurements, nutrition, steps, workouts),
+		// drawn from rand.NewPCG(demoSeed, demoStreamTracked).
+		if err := s.demoTracked(ctx, d); err != nil {
+			return err
+		}
 
 		key = api.GenerateKey()
 		if _, err := s.createKey(ctx, tx, c.ID, "demo", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {

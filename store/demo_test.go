@@ -116,9 +116,14 @@ func TestLoadDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b := demoView(all), demoView(demoTrainees(t, other, id2, today, api.StatusAll)); !reflect.DeepEqual(a, b) {
+		allOther := demoTrainees(t, other, id2, today, api.StatusAll)
+		if a, b := demoView(all), demoView(allOther); !reflect.DeepEqual(a, b) {
 			t.Fatalf("two loads differ:\n%+v\n%+v", a, b)
 		}
+		// A year of tracked data, the same in both.
+		tracked := trackedView(t, s, id, all, today)
+		checkDemoTracked(t, s, id, all, today, tracked)
+		compareDemoTracked(t, tracked, trackedView(t, other, id2, allOther, today))
 
 		// Loading it again into the same database works: new addresses.
 		id3, key3, err := store.LoadDemo(ctx, s, "$argon2id$demo", now)

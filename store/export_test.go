@@ -1,6 +1,15 @@
 package store
 
-import "time"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
 
 // SetNow replaces the store's clock.
 func SetNow(s *Store, now func() time.Time) { s.now = now }
@@ -14,3 +23,31 @@ func SetMigrateLockWait(d time.Duration) (restore func()) {
 	migrateLockWait = d
 	return func() { migrateLockWait = old }
 }
+
+// SetOutbox turns the recording of webhook events on or off (benchmarks
+// measure the store without it).
+func SetOutbox(s *Store, on bool) { s.outbox = on }
+
+// ClaimAndAbandon claims up to limit due deliveries under a lease and never
+// finishes them, as a dispatcher that died mid-attempt; it returns their ids.
+func ClaimAndAbandon(s *Store, limit int, lease time.Duration) ([]int64, error) {
+	cs, err := s.claimDeliveries(context.Background(), limit, lease)
+	ids := make([]int64, len(cs))
+	for i, c := range cs {
+		ids[i] = c.DeliveryID
+	}
+	return ids, err
+}
+
+// CreateTraineeThenFail creates a trainee, with its event, in a transaction
+// that then fails: nothing of it may remain.
+func CreateTraineeThenFail(s *Store, companyID int64, nt api.NewTrainee) error {
+	return s.inTx(context.Background(), func(ctx context.Context, tx bun.Tx) error {
+		if _, ch, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{}); err != nil || len(ch.Deliveries) == 0 {
+			return fmt.Errorf("create in the failing transaction: %v, %d deliveries", err, len(ch.Deliveries))
+		}
+		return errFailAfterEvent
+	})
+}
+
+var errFailAfterEvent = errors.New("fail after the event was written")

@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -158,4 +159,69 @@ func dateToInt(d *api.Date) *int {
 	}
 	n := d.Int()
 	return &n
+}
+
+// webhookRow is a configured endpoint; Events is a comma-separated list.
+type webhookRow struct {
+	bun.BaseModel `bun:"table:webhooks,alias:w"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	CompanyID int64     `bun:"company_id"`
+	URL       string    `bun:"url"`
+	Events    string    `bun:"events"`
+	Secret    string    `bun:"secret"`
+	Enabled   bool      `bun:"enabled"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+func (w *webhookRow) toAPI() *api.Webhook {
+	state := api.WebhookActive
+	if !w.Enabled {
+		state = api.WebhookDisabled
+	}
+	return &api.Webhook{ID: w.ID, CompanyID: w.CompanyID, URL: w.URL, Events: strings.Split(w.Events, ","), State: state, CreatedAt: w.CreatedAt}
+}
+
+// webhookEventRow is one event of the outbox. Payload is the exact body
+// every delivery of it sends.
+type webhookEventRow struct {
+	bun.BaseModel `bun:"table:webhook_events,alias:e"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	PublicID  string    `bun:"public_id"`
+	CompanyID int64     `bun:"company_id"`
+	TraineeID int64     `bun:"trainee_id"`
+	Type      string    `bun:"type"`
+	Payload   string    `bun:"payload"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+// webhookDeliveryRow is one event to send to one endpoint.
+type webhookDeliveryRow struct {
+	bun.BaseModel `bun:"table:webhook_deliveries,alias:d"`
+
+	ID            int64      `bun:"id,pk,autoincrement"`
+	EventID       int64      `bun:"event_id"`
+	WebhookID     int64      `bun:"webhook_id"`
+	Status        string     `bun:"status"`
+	Attempts      int        `bun:"attempts"`
+	NextAttemptAt time.Time  `bun:"next_attempt_at"`
+	LockedUntil   *time.Time `bun:"locked_until"`
+	Lease         *string    `bun:"lease"`
+	CreatedAt     time.Time  `bun:"created_at"`
+	UpdatedAt     time.Time  `bun:"updated_at"`
+}
+
+// webhookAttemptRow is one HTTP attempt of a delivery.
+type webhookAttemptRow struct {
+	bun.BaseModel `bun:"table:webhook_attempts,alias:a"`
+
+	ID         int64     `bun:"id,pk,autoincrement"`
+	DeliveryID int64     `bun:"delivery_id"`
+	Attempt    int       `bun:"attempt"`
+	StartedAt  time.Time `bun:"started_at"`
+	StatusCode *int      `bun:"status_code"`
+	LatencyUS  int64     `bun:"latency_us"`
+	Error      *string   `bun:"error"`
+	Response   *string   `bun:"response"`
 }

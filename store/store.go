@@ -57,6 +57,9 @@ type Store struct {
 	touchWG     sync.WaitGroup
 	closed      bool
 	touchPeriod time.Duration
+
+	outbox bool          // record webhook events (benchmarks turn it off for a baseline)
+	wake   chan struct{} // a committed change scheduled webhook deliveries
 }
 
 // Open connects to url and brings the schema up to date. url is
@@ -97,6 +100,8 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		now:         time.Now,
 		touched:     map[int64]time.Time{},
 		touchPeriod: time.Minute,
+		outbox:      true,
+		wake:        make(chan struct{}, 1),
 	}
 	if err := s.Migrate(ctx); err != nil {
 		_ = db.Close()

@@ -61,32 +61,42 @@ type newTraineeOptions struct {
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
 // created through the API must change their password at first login.
 func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
-	var out *api.Trainee
+	var (
+		out *api.Trainee
+		ch  *traineeChange
+	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		row, err := s.createTrainee(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
+		row, c, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
 		if err != nil {
 			return err
 		}
-		out = row.toAPI()
+		out, ch = row.toAPI(), c
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.committed(ch)
 	return out, nil
 }
 
 // createTrainee inserts a trainee and its user inside tx.
 func (s *Store) createTrainee(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, error) {
+	row, _, err := s.createTraineeChange(ctx, tx, companyID, nt, opt)
+	return row, err
+}
+
+// createTraineeChange is createTrainee that also returns the change.
+func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, *traineeChange, error) {
 	trainerID := nt.TrainerID
 	if trainerID != nil {
 		if err := s.checkTrainer(ctx, tx, companyID, *trainerID); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
 		var err error
 		if trainerID, err = s.firstTrainer(ctx, tx, companyID); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	row := &traineeRow{
@@ -109,10 +119,11 @@ func (s *Store) createTrainee(ctx context.Context, tx bun.Tx, companyID int64, n
 	if row.WeightUnit == "" {
 		row.WeightUnit = api.UnitKG
 	}
-	if _, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash); err != nil {
-		return nil, err
+	ch, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash)
+	if err != nil {
+		return nil, nil, err
 	}
-	return row, nil
+	return row, ch, nil
 }
 
 // checkTrainer refuses a trainer id that is not a trainer of the company.
@@ -151,7 +162,10 @@ func (s *Store) firstTrainer(ctx context.Context, db bun.IDB, companyID int64) (
 
 // UpdateTrainee applies p in one transaction (see api.TraineeStore).
 func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.TraineePatch) (*api.Trainee, error) {
-	var out *api.Trainee
+	var (
+		out *api.Trainee
+		ch  *traineeChange
+	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		before, err := s.loadTrainee(ctx, tx, companyID, id, true)
 		if err != nil {
@@ -165,15 +179,17 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 		if p.PasswordHash.Set {
 			hash = p.PasswordHash.Value
 		}
-		if _, err := s.saveTrainee(ctx, tx, before, after, hash); err != nil {
+		c, err := s.saveTrainee(ctx, tx, before, after, hash)
+		if err != nil {
 			return err
 		}
-		out = after.toAPI()
+		out, ch = after.toAPI(), c
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.committed(ch)
 	return out, nil
 }
 
@@ -229,14 +245,19 @@ func (s *Store) applyPatch(ctx context.Context, tx bun.Tx, before *traineeRow, p
 type traineeChange struct {
 	Before *api.Trainee // nil for a create
 	After  *api.Trainee
-	Fields []string // changedFields(Before, After), and "password" for a new password
+	// Fields is changedFields(Before, After), or createdFields(After) for a
+	// create, and "password" for a new password.
+	Fields []string
+
+	Deliveries []int64 // the webhook deliveries the change scheduled
 }
 
 // saveTrainee is the one function that writes trainee data, inside tx, and
 // so the one that knows every change: before is nil for a create (after
 // then gets its ids and passwordHash must be set); otherwise passwordHash ""
 // keeps the stored one. A change that alters nothing writes nothing and
-// returns a change without fields.
+// returns a change without fields. Every change that writes records its
+// webhook event in tx (the transactional outbox).
 func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
 	now := s.utcNow()
 	ch := &traineeChange{After: after.toAPI()}
@@ -262,7 +283,10 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 			return nil, dbError(err)
 		}
 		ch.After = after.toAPI()
-		// The webhooks issue records ch (trainee.created) in its outbox here.
+		ch.Fields = createdFields(ch.After, passwordHash != "")
+		if err := s.recordEvent(ctx, tx, ch, now); err != nil {
+			return nil, err
+		}
 		return ch, nil
 	}
 
@@ -308,9 +332,9 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 		return nil, dbError(err)
 	}
 	ch.After = after.toAPI()
-	// The webhooks issue records ch in its outbox here: trainee.deleted when
-	// Before.Enabled && !After.Enabled, trainee.restored for the reverse,
-	// trainee.updated otherwise.
+	if err := s.recordEvent(ctx, tx, ch, now); err != nil {
+		return nil, err
+	}
 	return ch, nil
 }
 
@@ -333,6 +357,30 @@ func changedFields(before, after *api.Trainee) []string {
 	add(!equalPtr(before.TrainerID, after.TrainerID), "trainerId")
 	add(before.ForcePasswordChange != after.ForcePasswordChange, "forcePasswordChange")
 	add(before.WeightUnit != after.WeightUnit, "weightUnit")
+	return out
+}
+
+// createdFields is changedFields of a create: every field a PUT can change
+// that the new trainee has a value for, in the same order.
+func createdFields(t *api.Trainee, password bool) []string {
+	out := []string{"name", "email"}
+	if t.PhoneNumber != nil {
+		out = append(out, "phoneNumber")
+	}
+	if t.DateOfBirth != nil {
+		out = append(out, "dateOfBirth")
+	}
+	if t.ExpirationDate != nil {
+		out = append(out, "expirationDate")
+	}
+	out = append(out, "enabled")
+	if t.TrainerID != nil {
+		out = append(out, "trainerId")
+	}
+	out = append(out, "forcePasswordChange", "weightUnit")
+	if password {
+		out = append(out, "password")
+	}
 	return out
 }
 

@@ -89,6 +89,7 @@ command that opens the database.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newWebhookCmd(e))
 	def := os.Getenv("TRAINEED_DB")
 	if def == "" {
 		def = "sqlite:traineed.db"
@@ -96,6 +97,7 @@ command that opens the database.`,
 	root.PersistentFlags().StringVar(&e.db, "db", def, "database URL: sqlite:PATH or postgres://... (env TRAINEED_DB)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newServeCmd(e), newMigrateCmd(e), newCompanyCmd(e), newTrainerCmd(e), newKeyCmd(e), newDemoCmd(e))
+	root.AddCommand(newIngestCmd(e))
 	return root
 }
 

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,12 +23,20 @@ const shutdownGrace = 30 * time.Second
 func newServeCmd(e *env) *cobra.Command {
 	var addr, logFormat string
 	var demo bool
+	var wh webhookFlags
 	c := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--demo]",
 		Short: "Serve the API",
 		Long: `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
 to stderr. SIGINT or SIGTERM stops accepting connections and lets requests in
 flight finish, for up to 30 seconds.
+
+The server also delivers the outbound webhooks (see traineed webhook --help): it
+sends due deliveries, at most --webhook-concurrency at once, and retries failed
+ones on --webhook-retry-schedule. On shutdown, attempts in flight finish within
+the same 30 seconds or are released for another instance to send. Several
+instances on one PostgreSQL share the deliveries; --webhook-dispatch=false leaves
+them to the other instances.
 
 With --demo, a database without any company first gets the demo data set and
 the demo company's API key is printed on stdout; when the demo company is
@@ -36,6 +46,10 @@ already there, a fresh key for it is created and printed.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			log, err := newLogger(e, logFormat)
+			if err != nil {
+				return err
+			}
+			cfg, err := wh.config(log)
 			if err != nil {
 				return err
 			}
@@ -51,7 +65,16 @@ already there, a fresh key for it is created and printed.`,
 				}
 				fmt.Fprintln(e.out, key)
 			}
-			return serve(e.ctx, log, addr, api.NewHandler(s, api.WithLogger(log)))
+			var stops []shutdowner
+			if wh.dispatch {
+				d, err := store.NewDispatcher(s, cfg)
+				if err != nil {
+					return usageError{err}
+				}
+				d.Start()
+				stops = append(stops, d)
+			}
+			return serve(e.ctx, log, addr, api.NewHandler(s, api.WithLogger(log)), stops...)
 		},
 	}
 	def := os.Getenv("TRAINEED_ADDR")
@@ -61,7 +84,90 @@ already there, a fresh key for it is created and printed.`,
 	c.Flags().StringVar(&addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
 	c.Flags().BoolVar(&demo, "demo", false, "load the demo data set into an empty database and print its API key")
 	c.Flags().StringVar(&logFormat, "log-format", "json", "log format: json or text")
+	wh.register(c)
 	return c
+}
+
+// webhookFlags are serve's settings of the webhook dispatcher.
+type webhookFlags struct {
+	dispatch     bool
+	schedule     string
+	timeout      time.Duration
+	lease        time.Duration
+	pollInterval time.Duration
+	concurrency  int
+	retention    time.Duration
+}
+
+func (w *webhookFlags) register(c *cobra.Command) {
+	f := c.Flags()
+	f.BoolVar(&w.dispatch, "webhook-dispatch", true, "deliver webhooks from this instance")
+	f.StringVar(&w.schedule, "webhook-retry-schedule", formatSchedule(store.DefaultRetrySchedule),
+		"comma-separated delays before each retry of a failed webhook delivery; after the last one it is marked failed")
+	f.DurationVar(&w.timeout, "webhook-timeout", store.DefaultWebhookTimeout, "time a receiver has to answer one webhook attempt")
+	f.DurationVar(&w.lease, "webhook-lease", store.DefaultWebhookLease,
+		"how long a claimed delivery is this instance's; if it dies, others send it after that (must exceed --webhook-timeout)")
+	f.DurationVar(&w.pollInterval, "webhook-poll-interval", store.DefaultWebhookPollInterval, "how often to look for due webhook deliveries")
+	f.IntVar(&w.concurrency, "webhook-concurrency", store.DefaultWebhookConcurrency, "webhook deliveries sent at once")
+	f.DurationVar(&w.retention, "webhook-retention", 30*24*time.Hour, "delete delivered events older than this (0 keeps them)")
+}
+
+func (w *webhookFlags) config(log *slog.Logger) (store.DispatcherConfig, error) {
+	schedule, err := parseSchedule(w.schedule)
+	if err != nil {
+		return store.DispatcherConfig{}, usageError{err}
+	}
+	for name, d := range map[string]time.Duration{"--webhook-timeout": w.timeout, "--webhook-lease": w.lease, "--webhook-poll-interval": w.pollInterval} {
+		if d <= 0 {
+			return store.DispatcherConfig{}, usageError{fmt.Errorf("%s must be positive, not %s", name, d)}
+		}
+	}
+	if w.lease <= w.timeout {
+		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
+	}
+	if w.concurrency < 1 {
+		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency must be at least 1")}
+	}
+	if w.retention < 0 {
+		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must not be negative")}
+	}
+	return store.DispatcherConfig{
+		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,
+		Concurrency: w.concurrency, Retention: w.retention, Logger: log,
+	}, nil
+}
+
+// parseSchedule reads "5s,5m,30m": positive durations.
+func parseSchedule(s string) ([]time.Duration, error) {
+	out := []time.Duration{}
+	for _, p := range strings.Split(s, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(p))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("--webhook-retry-schedule: %q is not a positive duration (want e.g. 5s,5m,30m)", p)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func formatSchedule(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		p := d.String() // "5m0s", "2h0m0s"
+		if strings.HasSuffix(p, "m0s") {
+			p = strings.TrimSuffix(p, "0s")
+		}
+		if strings.HasSuffix(p, "h0m") {
+			p = strings.TrimSuffix(p, "0m")
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ",")
+}
+
+// shutdowner is a background service serve stops with the HTTP server.
+type shutdowner interface {
+	Shutdown(ctx context.Context) error
 }
 
 func newLogger(e *env, format string) (*slog.Logger, error) {
@@ -74,10 +180,12 @@ func newLogger(e *env, format string) (*slog.Logger, error) {
 	return nil, usageError{fmt.Errorf("--log-format must be json or text, not %q", format)}
 }
 
-// serve listens on addr until ctx ends, then shuts down gracefully.
-func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler) error {
+// serve listens on addr until ctx ends, then shuts down gracefully, the
+// background services too, within the same grace.
+func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, background ...shutdowner) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		stopAll(context.Background(), log, background)
 		return err
 	}
 	srv := api.NewServer(addr, h)
@@ -88,13 +196,18 @@ func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler) e
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
+		stopAll(context.Background(), log, background)
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down", "grace", shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	stopped := make(chan struct{})
+	go func() { stopAll(sctx, log, background); close(stopped) }()
+	err = srv.Shutdown(sctx)
+	<-stopped
+	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
@@ -102,6 +215,19 @@ func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler) e
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// stopAll shuts the background services down concurrently.
+func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
+	var wg sync.WaitGroup
+	for _, b := range background {
+		wg.Go(func() {
+			if err := b.Shutdown(ctx); err != nil {
+				log.Warn("background service did not stop in time", "error", err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // demoKey loads the demo data set into an empty database and returns its
@@ -142,8 +268,9 @@ func newDemoCmd(e *env) *cobra.Command {
 		Use:   "demo",
 		Short: "Load the demo data set and print its API key",
 		Long: `Loads a demo company ("Demo Fitness", Europe/London) with trainers and about 60
-varied trainees (some expired, some soft-deleted) and prints its new API key,
-alone. Every demo trainee's password is "` + store.DemoPassword + `". The data set is
+varied trainees (some expired, some soft-deleted), each with up to a year of
+tracked data (weights, measurements, meals, steps and workouts, dated back from
+today), and prints its new API key, alone. Every demo trainee's password is "` + store.DemoPassword + `". The data set is
 deterministic, so screenshots and tests are stable.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {

@@ -1,0 +1,88 @@
+package commands_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
+)
+
+// The tracked-data commands against the real server over the demo data set:
+// -o json prints exactly the API's response without its timestamp.
+func TestTrackedAgainstDemoServer(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.SQLite(t)
+	hash, err := cheapHasher.Hash(ctx, "demo-password")
+	must(t, err)
+	_, key, err := store.LoadDemo(ctx, st, hash, testNow)
+	must(t, err)
+	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
+	defer srv.Close()
+	h := newHarness(t, srv.URL, key)
+	client := api.NewClient(srv.URL, key)
+
+	page, err := client.SearchTrainees(ctx, api.SearchParams{Size: 100})
+	must(t, err)
+	// The first demo trainee with a year of weights.
+	var id int64
+	for _, tr := range page.Content {
+		w, err := client.WeightHistory(ctx, tr.ID, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
+		must(t, err)
+		if len(w.Entries) > 200 {
+			id = tr.ID
+			break
+		}
+	}
+	if id == 0 {
+		t.Fatal("no demo trainee with a year of weights")
+	}
+	sid := fmt.Sprint(id)
+	sameJSON := func(got string, want any) {
+		t.Helper()
+		var a, b map[string]any
+		must(t, json.Unmarshal([]byte(got), &a))
+		raw, _ := json.Marshal(want)
+		must(t, json.Unmarshal(raw, &b))
+		delete(b, "timestamp")
+		if _, ok := a["timestamp"]; ok {
+			t.Errorf("-o json kept the timestamp")
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("-o json differs from the API:\n%s\nwant %s", got, raw)
+		}
+	}
+	w, err := client.WeightHistory(ctx, id, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
+	must(t, err)
+	sameJSON(h.run("weight", sid, "--from", "2025-11-22", "--to", "21-11-2026", "-o", "json").expect(t, 0).out, w)
+	m, err := client.Measurements(ctx, id, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}}, "")
+	must(t, err)
+	if len(m.Measurements) == 0 {
+		t.Fatal("demo trainee without measurements")
+	}
+	sameJSON(h.run("measurements", sid, "--from", "22-11-2025", "--to", "21-11-2026", "-o", "json").expect(t, 0).out, m)
+	steps, err := client.AverageSteps(ctx, id)
+	must(t, err)
+	sameJSON(h.run("steps", sid, "-o", "json").expect(t, 0).out, steps)
+	n, err := client.Nutrition(ctx, id, api.Date{Year: 2026, Month: 11, Day: 20})
+	must(t, err)
+	sameJSON(h.run("nutrition", sid, "--date", "20-11-2026", "-o", "json").expect(t, 0).out, n)
+
+	// Tables: a header and one row per weight.
+	r := h.run("weight", sid, "--from", "22-11-2025", "--to", "21-11-2026").expect(t, 0)
+	if !strings.Contains(strings.ToUpper(r.out), "WEIGHT") || strings.Count(r.out, "\n") < len(w.Entries) {
+		t.Errorf("weight table:\n%s", r.out)
+	}
+	// A range over a year is the server's 1011, exit 5.
+	r = h.run("weight", sid, "--from", "01-01-2025", "--to", "21-11-2026")
+	if r.code != 5 || !strings.Contains(r.err, "1011") {
+		t.Errorf("range over a year: %s", r)
+	}
+}

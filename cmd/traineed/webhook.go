@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+)
+
+func newWebhookCmd(e *env) *cobra.Command {
+	c := &cobra.Command{Use: "webhook", Short: "Configure outbound webhooks and inspect their deliveries",
+		Long: `A webhook sends every change of a company's trainees (trainee.created, trainee.updated,
+trainee.deleted, trainee.restored) to an http or https URL, signed as Standard Webhooks
+specifies with the webhook's secret, which is shown once, when it is added. The server
+(traineed serve) delivers the events at least once, retrying after 5 s, 5 min, 30 min,
+2 h, 5 h, 10 h and 10 h before it marks a delivery failed.`}
+	var company int64
+	var url, events string
+	add := &cobra.Command{
+		Use:   "add --company ID --url URL [--events LIST]",
+		Short: "Add a webhook: prints its id, then its secret (the only time it is shown)",
+		Example: `  traineed webhook add --company 1 --url https://crm.example/hooks/traineed
+  traineed webhook add --company 1 --url https://audit.example/in --events trainee.deleted,trainee.restored`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := api.ValidateWebhookURL(url); err != nil {
+				return usageError{err}
+			}
+			list, err := api.ParseWebhookEvents(events)
+			if err != nil {
+				return usageError{err}
+			}
+			return e.withStore(func(s *store.Store) error {
+				secret := api.GenerateWebhookSecret()
+				w, err := s.CreateWebhook(e.ctx, company, url, list, secret)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.out, w.ID)
+				fmt.Fprintln(e.out, secret)
+				return nil
+			})
+		},
+	}
+	add.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	add.Flags().StringVar(&url, "url", "", "the http or https URL to POST events to (required)")
+	add.Flags().StringVar(&events, "events", "", "comma-separated event types to send (default all: "+strings.Join(api.WebhookEventTypes, ",")+")")
+	_ = add.MarkFlagRequired("company")
+	_ = add.MarkFlagRequired("url")
+
+	list := &cobra.Command{
+		Use:   "list --company ID",
+		Short: "List a company's webhooks (never their secrets)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := checkOutput(e); err != nil {
+				return err
+			}
+			return e.withStore(func(s *store.Store) error {
+				ws, err := s.Webhooks(e.ctx, company)
+				if err != nil {
+					return err
+				}
+				return e.print(ws, []string{"ID", "URL", "EVENTS", "STATE", "CREATED"}, func(row func(...any)) {
+					for _, w := range ws {
+						evs := strings.Join(w.Events, ",")
+						if len(w.Events) == len(api.WebhookEventTypes) {
+							evs = "all"
+						}
+						row(w.ID, w.URL, evs, w.State, stamp(w.CreatedAt))
+					}
+				})
+			})
+		},
+	}
+	list.Flags().Int64Var(&company, "company", 0, "company id (required)")
+	_ = list.MarkFlagRequired("company")
+	addOutputFlag(list, e)
+
+	var limit int
+	deliveries := &cobra.Command{
+		Use:   "deliveries ID",
+		Short: "Show a webhook's recent delivery attempts, newest first",
+		Long: `Shows the most recent attempts of a webhook's deliveries, newest first: the event id
+(the webhook-id header the receiver saw), the event type, the attempt number, the
+receiver's status code, the latency, the error, when the attempt started, and the
+delivery's state (pending, succeeded, failed). A delivery not attempted yet shows as
+attempt 0. -o json adds the first KiB of each response body and the next attempt's time.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := checkOutput(e); err != nil {
+				return err
+			}
+			id, err := positiveID("webhook", args[0])
+			if err != nil {
+				return err
+			}
+			if limit < 1 {
+				return usageError{fmt.Errorf("--limit must be at least 1")}
+			}
+			return e.withStore(func(s *store.Store) error {
+				as, err := s.WebhookAttempts(e.ctx, id, limit)
+				if err != nil {
+					return err
+				}
+				return e.print(as, []string{"EVENT", "TYPE", "ATTEMPT", "STATUS", "LATENCY", "ERROR", "TIME", "STATE"}, func(row func(...any)) {
+					for _, a := range as {
+						status, latency, msg := "-", "-", ""
+						if a.StatusCode != nil {
+							status = strconv.Itoa(*a.StatusCode)
+						}
+						if a.LatencyMs != nil {
+							latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+						}
+						if a.Error != nil {
+							msg = *a.Error
+						}
+						row(a.EventID, a.Type, a.Attempt, status, latency, msg, a.Time.UTC().Format("2006-01-02 15:04:05Z"), a.State)
+					}
+				})
+			})
+		},
+	}
+	deliveries.Flags().IntVar(&limit, "limit", 50, "show at most this many attempts")
+	addOutputFlag(deliveries, e)
+
+	redeliver := &cobra.Command{
+		Use:   "redeliver EVENT-ID",
+		Short: "Send an event again to its company's webhooks subscribed to it; prints the new delivery ids",
+		Long: `Schedules a new delivery of an event (its id is the webhook-id a receiver saw, evt_...)
+to every current webhook of its company subscribed to its type, due at once; the running
+server sends it. The event is sent as it was recorded, with the same webhook-id, so a
+receiver that deduplicates on webhook-id ignores it when it has processed it already.
+Prints the new deliveries' ids, one a line.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if !strings.HasPrefix(args[0], api.WebhookEventIDPrefix) {
+				return usageError{fmt.Errorf("an event id starts with %s, not %q", api.WebhookEventIDPrefix, args[0])}
+			}
+			return e.withStore(func(s *store.Store) error {
+				ids, err := s.Redeliver(e.ctx, args[0])
+				if err != nil {
+					return err
+				}
+				for _, id := range ids {
+					fmt.Fprintln(e.out, id)
+				}
+				return nil
+			})
+		},
+	}
+
+	action := func(use, short string, fn func(s *store.Store, id int64) error) *cobra.Command {
+		return &cobra.Command{
+			Use: use + " ID", Short: short, Args: cobra.ExactArgs(1),
+			RunE: func(_ *cobra.Command, args []string) error {
+				id, err := positiveID("webhook", args[0])
+				if err != nil {
+					return err
+				}
+				return e.withStore(func(s *store.Store) error { return fn(s, id) })
+			},
+		}
+	}
+	c.AddCommand(add, list, deliveries, redeliver,
+		action("delete", "Delete a webhook with its deliveries' history", func(s *store.Store, id int64) error {
+			return s.DeleteWebhook(e.ctx, id)
+		}),
+		action("disable", "Pause a webhook: its deliveries wait until it is enabled", func(s *store.Store, id int64) error {
+			return s.SetWebhookDisabled(e.ctx, id, true)
+		}),
+		action("enable", "Resume a paused webhook", func(s *store.Store, id int64) error {
+			return s.SetWebhookDisabled(e.ctx, id, false)
+		}))
+	return c
+}
+
+func positiveID(what, s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usageError{fmt.Errorf("%s id must be a positive integer, not %q", what, s)}
+	}
+	return id, nil
+}

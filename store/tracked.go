@@ -1,0 +1,449 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+var _ api.Store = (*Store)(nil)
+
+// Tracked data rows. Each carries company_id beside trainee_id; the
+// composite foreign key to trainees (company_id, id) makes the pair
+// consistent, and every read scopes by it.
+
+type weightRow struct {
+	bun.BaseModel `bun:"table:weight_entries,alias:w"`
+
+	CompanyID int64   `bun:"company_id,pk"`
+	TraineeID int64   `bun:"trainee_id,pk"`
+	Day       int     `bun:"day,pk"`
+	WeightKG  float64 `bun:"weight_kg"`
+}
+
+type stepsRow struct {
+	bun.BaseModel `bun:"table:daily_steps,alias:st"`
+
+	CompanyID int64 `bun:"company_id,pk"`
+	TraineeID int64 `bun:"trainee_id,pk"`
+	Day       int   `bun:"day,pk"`
+	Steps     int64 `bun:"steps"`
+}
+
+type workoutRow struct {
+	bun.BaseModel `bun:"table:workouts,alias:wo"`
+
+	CompanyID int64 `bun:"company_id,pk"`
+	TraineeID int64 `bun:"trainee_id,pk"`
+	Day       int   `bun:"day,pk"`
+}
+
+// measurementRow is inserted without its id (the database numbers rows).
+type measurementRow struct {
+	bun.BaseModel `bun:"table:measurements,alias:m"`
+
+	CompanyID int64   `bun:"company_id"`
+	TraineeID int64   `bun:"trainee_id"`
+	Day       int     `bun:"day"`
+	Type      string  `bun:"type"`
+	Name      *string `bun:"name"`
+	Value     float64 `bun:"value"`
+	Unit      string  `bun:"unit"`
+}
+
+// nutritionRow is inserted without its id; a day lists its items by id.
+type nutritionRow struct {
+	bun.BaseModel `bun:"table:nutrition_items,alias:n"`
+
+	CompanyID int64   `bun:"company_id"`
+	TraineeID int64   `bun:"trainee_id"`
+	Day       int     `bun:"day"`
+	Meal      string  `bun:"meal"`
+	Name      string  `bun:"name"`
+	Quantity  float64 `bun:"quantity"`
+	Unit      string  `bun:"unit"`
+	Calories  float64 `bun:"calories"`
+	Protein   float64 `bun:"protein"`
+	Carbs     float64 `bun:"carbs"`
+	Fat       float64 `bun:"fat"`
+}
+
+// trackedScope starts every tracked-data read: the one trainee of the
+// company, from traineeScope (alias t). A read LEFT JOINs its rows to it on
+// company_id and trainee_id, so one round trip answers both "is this a
+// trainee of the company" (no row at all: api.ErrNotFound) and "what did it
+// record" (the joined columns, NULL when nothing matched).
+func (s *Store) trackedScope(db bun.IDB, companyID, traineeID int64) *bun.SelectQuery {
+	return s.traineeScope(db, companyID).Where("t.id = ?", traineeID)
+}
+
+// scanTracked runs a tracked-data read and calls fn for each row with
+// Scan of that row (plain database/sql: a year of rows through bun's
+// reflection costs more than the query). No row at all is api.ErrNotFound:
+// the trainee is not one of the company's.
+func scanTracked(ctx context.Context, q *bun.SelectQuery, fn func(scan func(dest ...any) error) error) error {
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return dbError(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+		if err := fn(rows.Scan); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return dbError(err)
+	}
+	if n == 0 {
+		return api.ErrNotFound
+	}
+	return nil
+}
+
+// WeightHistory returns the daily weights of [from, to], oldest first, in
+// the trainee's unit and rounded to 0.1 (see api.TrackedStore).
+func (s *Store) WeightHistory(ctx context.Context, companyID, traineeID int64, from, to api.Date) (*api.WeightHistory, error) {
+	out := &api.WeightHistory{TraineeID: traineeID, From: from, To: to, Entries: []api.WeightEntry{}}
+	q := s.trackedScope(s.db, companyID, traineeID).
+		ColumnExpr("t.weight_unit, w.day, w.weight_kg").
+		Join("LEFT JOIN weight_entries AS w ON w.company_id = t.company_id AND w.trainee_id = t.id AND w.day BETWEEN ? AND ?",
+			from.Int(), to.Int()).
+		OrderExpr("w.day ASC")
+	var day sql.NullInt64
+	var kg sql.NullFloat64
+	err := scanTracked(ctx, q, func(scan func(...any) error) error {
+		if err := scan(&out.Unit, &day, &kg); err != nil {
+			return err
+		}
+		if day.Valid {
+			out.Entries = append(out.Entries, api.WeightEntry{Date: api.DateFromInt(int(day.Int64)), Weight: api.WeightIn(kg.Float64, out.Unit)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Measurements returns the measurements of [from, to], only those of type
+// typ unless it is "", by date, type, name and then the order they were
+// recorded; values are rounded to 0.1.
+func (s *Store) Measurements(ctx context.Context, companyID, traineeID int64, from, to api.Date, typ string) (*api.Measurements, error) {
+	join := "LEFT JOIN measurements AS m ON m.company_id = t.company_id AND m.trainee_id = t.id AND m.day BETWEEN ? AND ?"
+	args := []any{from.Int(), to.Int()}
+	if typ != "" {
+		join += " AND m.type = ?"
+		args = append(args, typ)
+	}
+	q := s.trackedScope(s.db, companyID, traineeID).
+		ColumnExpr("m.day, m.type, m.name, m.value, m.unit").
+		Join(join, args...).
+		OrderExpr("m.day ASC, m.type ASC, m.name ASC, m.id ASC")
+	out := &api.Measurements{TraineeID: traineeID, From: from, To: to, Measurements: []api.Measurement{}}
+	var (
+		day              sql.NullInt64
+		mtype, name, unt sql.NullString
+		value            sql.NullFloat64
+	)
+	err := scanTracked(ctx, q, func(scan func(...any) error) error {
+		if err := scan(&day, &mtype, &name, &value, &unt); err != nil {
+			return err
+		}
+		if !day.Valid {
+			return nil
+		}
+		m := api.Measurement{Date: api.DateFromInt(int(day.Int64)), Type: mtype.String, Value: api.Round(value.Float64, 1), Unit: unt.String}
+		if name.Valid {
+			n := name.String // name is reused for the next row
+			m.Name = &n
+		}
+		out.Measurements = append(out.Measurements, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Nutrition returns the meals logged on day (see api.BuildNutrition).
+func (s *Store) Nutrition(ctx context.Context, companyID, traineeID int64, day api.Date) (*api.Nutrition, error) {
+	q := s.trackedScope(s.db, companyID, traineeID).
+		ColumnExpr("n.meal, n.name, n.quantity, n.unit, n.calories, n.protein, n.carbs, n.fat").
+		Join("LEFT JOIN nutrition_items AS n ON n.company_id = t.company_id AND n.trainee_id = t.id AND n.day = ?", day.Int()).
+		OrderExpr("n.id ASC")
+	var items []api.LoggedItem
+	var (
+		meal, name, unit                        sql.NullString
+		quantity, calories, protein, carbs, fat sql.NullFloat64
+	)
+	err := scanTracked(ctx, q, func(scan func(...any) error) error {
+		if err := scan(&meal, &name, &quantity, &unit, &calories, &protein, &carbs, &fat); err != nil {
+			return err
+		}
+		if meal.Valid {
+			items = append(items, api.LoggedItem{Meal: meal.String, Item: api.NutritionItem{
+				Name: name.String, Quantity: quantity.Float64, Unit: unit.String,
+				Calories: calories.Float64, Protein: protein.Float64, Carbs: carbs.Float64, Fat: fat.Float64,
+			}})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.BuildNutrition(traineeID, day, items), nil
+}
+
+// AverageSteps returns the mean daily steps of the 7 days ending today
+// (see api.BuildAverageSteps).
+func (s *Store) AverageSteps(ctx context.Context, companyID, traineeID int64, today api.Date) (*api.AverageSteps, error) {
+	from, to := api.StepsWindow(today)
+	q := s.trackedScope(s.db, companyID, traineeID).
+		ColumnExpr("COUNT(st.day), COALESCE(SUM(st.steps), 0)").
+		Join("LEFT JOIN daily_steps AS st ON st.company_id = t.company_id AND st.trainee_id = t.id AND st.day BETWEEN ? AND ?",
+			from.Int(), to.Int()).
+		GroupExpr("t.id")
+	var days int
+	var total int64
+	if err := scanTracked(ctx, q, func(scan func(...any) error) error { return scan(&days, &total) }); err != nil {
+		return nil, err
+	}
+	return api.BuildAverageSteps(traineeID, today, days, total), nil
+}
+
+// dayKey is one trainee's day: the key of weights, steps and workouts.
+type dayKey struct {
+	trainee int64
+	day     int
+}
+
+// IngestTracked stores validated records of one company in one
+// transaction and says what became of each, in order. A record naming a
+// trainee that is not of the company is rejected and stores nothing. A
+// weight or step count replaces the day's (the last record of a day wins,
+// in the batch as across batches), a workout of a day already recorded
+// changes nothing; both count as replaced. Measurements and nutrition items
+// are appended. A workout moves the trainee's lastTrained forward, never
+// back. A database error rolls the whole batch back.
+func (s *Store) IngestTracked(ctx context.Context, companyID int64, recs []api.TrackedRecord) ([]api.IngestResult, error) {
+	out := make([]api.IngestResult, len(recs))
+	if len(recs) == 0 {
+		return out, nil
+	}
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		return s.ingestTx(ctx, tx, companyID, recs, out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// dayTable is the batch's records of one keyed-by-day kind.
+type dayTable struct {
+	table string
+	last  map[dayKey]int // key -> index of the batch's last record for it
+	order []dayKey       // keys in first-seen order, for a stable insert
+}
+
+func newDayTable(table string) *dayTable { return &dayTable{table: table, last: map[dayKey]int{}} }
+
+func (d *dayTable) add(k dayKey, i int) {
+	if _, ok := d.last[k]; !ok {
+		d.order = append(d.order, k)
+	}
+	d.last[k] = i
+}
+
+// existing returns which of the table's keys are stored already.
+func (d *dayTable) existing(ctx context.Context, tx bun.Tx, companyID int64) (map[dayKey]bool, error) {
+	found := map[dayKey]bool{}
+	if len(d.order) == 0 {
+		return found, nil
+	}
+	var trainees []int64
+	var days []int
+	for _, k := range d.order {
+		trainees = append(trainees, k.trainee)
+		days = append(days, k.day)
+	}
+	slices.Sort(trainees)
+	slices.Sort(days)
+	var rows []struct {
+		TraineeID int64 `bun:"trainee_id"`
+		Day       int   `bun:"day"`
+	}
+	// Both lists may pair a trainee with a day it has no record for; the
+	// map lookup below keeps only the batch's own keys.
+	err := tx.NewSelect().
+		TableExpr(d.table).
+		Column("trainee_id", "day").
+		Where("company_id = ?", companyID).
+		Where("trainee_id IN (?)", bun.In(slices.Compact(trainees))).
+		Where("day IN (?)", bun.In(slices.Compact(days))).
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		k := dayKey{r.TraineeID, r.Day}
+		if _, ok := d.last[k]; ok {
+			found[k] = true
+		}
+	}
+	return found, nil
+}
+
+func (s *Store) ingestTx(ctx context.Context, tx bun.Tx, companyID int64, recs []api.TrackedRecord, out []api.IngestResult) error {
+	// Which trainees are the company's: the one check that needs the
+	// database, through the scoped helper.
+	ids := make([]int64, 0, len(recs))
+	for _, r := range recs {
+		ids = append(ids, r.TraineeID)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var found []int64
+	if err := s.traineeScope(tx, companyID).Column("t.id").Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &found); err != nil {
+		return err
+	}
+	known := make(map[int64]bool, len(found))
+	for _, id := range found {
+		known[id] = true
+	}
+
+	weights, steps, workouts := newDayTable("weight_entries"), newDayTable("daily_steps"), newDayTable("workouts")
+	var measures []measurementRow
+	var items []nutritionRow
+	for i, r := range recs {
+		if !known[r.TraineeID] {
+			out[i] = api.IngestResult{Status: api.IngestRejected,
+				Reason: fmt.Sprintf("trainee %d is not a trainee of company %d", r.TraineeID, companyID)}
+			continue
+		}
+		out[i].Status = api.IngestStored
+		k := dayKey{r.TraineeID, r.Date.Int()}
+		switch r.Type {
+		case api.RecordWeight:
+			weights.add(k, i)
+		case api.RecordSteps:
+			steps.add(k, i)
+		case api.RecordWorkout:
+			workouts.add(k, i)
+		case api.RecordMeasurement:
+			m := r.Measurement
+			measures = append(measures, measurementRow{CompanyID: companyID, TraineeID: r.TraineeID, Day: k.day,
+				Type: m.Type, Name: m.Name, Value: m.Value, Unit: m.Unit})
+		case api.RecordNutrition:
+			it := r.Item
+			items = append(items, nutritionRow{CompanyID: companyID, TraineeID: r.TraineeID, Day: k.day, Meal: r.Meal,
+				Name: it.Name, Quantity: it.Quantity, Unit: it.Unit, Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat})
+		default:
+			return fmt.Errorf("store: unknown record type %q", r.Type)
+		}
+	}
+
+	// A keyed record replaces when its day was stored before the batch or
+	// earlier in it.
+	keyed := map[string]*dayTable{api.RecordWeight: weights, api.RecordSteps: steps, api.RecordWorkout: workouts}
+	before := map[*dayTable]map[dayKey]bool{}
+	for _, d := range keyed {
+		b, err := d.existing(ctx, tx, companyID)
+		if err != nil {
+			return err
+		}
+		before[d] = b
+	}
+	for i, r := range recs {
+		d := keyed[r.Type]
+		if d == nil || out[i].Status != api.IngestStored {
+			continue
+		}
+		k := dayKey{r.TraineeID, r.Date.Int()}
+		if before[d][k] {
+			out[i].Status = api.IngestReplaced
+		}
+		before[d][k] = true
+	}
+
+	if len(weights.order) > 0 {
+		rows := make([]weightRow, 0, len(weights.order))
+		for _, k := range weights.order {
+			rows = append(rows, weightRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day, WeightKG: recs[weights.last[k]].WeightKG})
+		}
+		if _, err := tx.NewInsert().Model(&rows).
+			On("CONFLICT (company_id, trainee_id, day) DO UPDATE").Set("weight_kg = EXCLUDED.weight_kg").
+			Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if len(steps.order) > 0 {
+		rows := make([]stepsRow, 0, len(steps.order))
+		for _, k := range steps.order {
+			rows = append(rows, stepsRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day, Steps: recs[steps.last[k]].Steps})
+		}
+		if _, err := tx.NewInsert().Model(&rows).
+			On("CONFLICT (company_id, trainee_id, day) DO UPDATE").Set("steps = EXCLUDED.steps").
+			Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if len(workouts.order) > 0 {
+		rows := make([]workoutRow, 0, len(workouts.order))
+		latest := map[int64]int{}
+		for _, k := range workouts.order {
+			rows = append(rows, workoutRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day})
+			latest[k.trainee] = max(latest[k.trainee], k.day)
+		}
+		if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			return err
+		}
+		if err := s.moveLastTrained(ctx, tx, companyID, latest); err != nil {
+			return err
+		}
+	}
+	if len(measures) > 0 {
+		if _, err := tx.NewInsert().Model(&measures).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if len(items) > 0 {
+		if _, err := tx.NewInsert().Model(&items).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveLastTrained sets each trainee's last_trained to its latest workout
+// day when that is later: forward, never back.
+func (s *Store) moveLastTrained(ctx context.Context, tx bun.Tx, companyID int64, latest map[int64]int) error {
+	ids := make([]int64, 0, len(latest))
+	for id := range latest {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		day := latest[id]
+		_, err := tx.NewUpdate().
+			Model((*traineeRow)(nil)).
+			Set("last_trained = ?", day).
+			Where("t.company_id = ? AND t.id = ?", companyID, id).
+			Where("t.last_trained IS NULL OR t.last_trained < ?", day).
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

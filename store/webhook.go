@@ -1,0 +1,303 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+// eventType is the webhook event of a change (contract section 7).
+func (ch *traineeChange) eventType() string {
+	switch {
+	case ch.Before == nil:
+		return api.EventTraineeCreated
+	case ch.Before.Enabled && !ch.After.Enabled:
+		return api.EventTraineeDeleted
+	case !ch.Before.Enabled && ch.After.Enabled:
+		return api.EventTraineeRestored
+	default:
+		return api.EventTraineeUpdated
+	}
+}
+
+// recordEvent writes ch's event into the outbox, inside the change's own
+// transaction, with one delivery per endpoint of the company subscribed to
+// its type. A change that rolls back takes its event with it.
+func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) error {
+	if !s.outbox {
+		return nil
+	}
+	typ := ch.eventType()
+	fields := ch.Fields
+	if fields == nil {
+		fields = []string{}
+	}
+	body, err := json.Marshal(api.WebhookEvent{
+		Type:      typ,
+		Timestamp: now.Unix(),
+		Data:      api.WebhookData{Trainee: ch.After, ChangedFields: fields},
+	})
+	if err != nil {
+		return err
+	}
+	ev := &webhookEventRow{
+		PublicID:  api.NewWebhookEventID(),
+		CompanyID: ch.After.CompanyID,
+		TraineeID: ch.After.ID,
+		Type:      typ,
+		Payload:   string(body),
+		CreatedAt: now,
+	}
+	if s.dialect == DialectPostgres {
+		// One round trip: the event, then a delivery per subscribed
+		// endpoint, held FOR KEY SHARE so that an endpoint deleted
+		// meanwhile is skipped rather than failing the change.
+		err = tx.NewRaw(`WITH e AS (
+				INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
+				VALUES (?, ?, ?, ?, ?, ?)
+				RETURNING id, company_id, created_at)
+			INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+			SELECT e.id, w.id, ?, 0, e.created_at, e.created_at, e.created_at
+			FROM e JOIN webhooks AS w ON w.company_id = e.company_id
+			WHERE (',' || w.events || ',') LIKE ?
+			FOR KEY SHARE OF w
+			RETURNING id`,
+			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, ev.CreatedAt,
+			api.DeliveryPending, subscribedPattern(typ)).
+			Scan(ctx, &ch.Deliveries)
+		return err
+	}
+	if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+		return err
+	}
+	ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now)
+	return err
+}
+
+// subscribedPattern matches ',' || webhooks.events || ',' when the list
+// holds typ.
+func subscribedPattern(typ string) string { return "%," + typ + ",%" }
+
+// scheduleDeliveries adds a delivery of ev, due at now, for every endpoint
+// of ev's company subscribed to its type, and returns their ids. Disabled
+// endpoints get theirs too: they wait until the endpoint is enabled.
+func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEventRow, now time.Time) ([]int64, error) {
+	lock := ""
+	if s.dialect == DialectPostgres {
+		// An endpoint deleted by a concurrent transaction must not make
+		// this one fail on the deliveries' foreign key: hold the rows.
+		lock = "FOR KEY SHARE OF w"
+	}
+	var ids []int64
+	err := tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+		SELECT ?, w.id, ?, 0, ?, ?, ?
+		FROM webhooks AS w
+		WHERE w.company_id = ? AND (',' || w.events || ',') LIKE ?
+		`+lock+`
+		RETURNING id`,
+		ev.ID, api.DeliveryPending, now, now, now, ev.CompanyID, subscribedPattern(ev.Type)).
+		Scan(ctx, &ids)
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// committed is called after a change's transaction committed: it wakes this
+// process's dispatcher when the change scheduled deliveries.
+func (s *Store) committed(ch *traineeChange) {
+	if ch != nil && len(ch.Deliveries) > 0 {
+		s.wakeDispatcher()
+	}
+}
+
+func (s *Store) wakeDispatcher() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// CreateWebhook adds an endpoint to a company: url must be http or https,
+// events a non-empty list of known types, secret a whsec_ secret.
+// api.ErrNotFound when the company does not exist.
+func (s *Store) CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*api.Webhook, error) {
+	if err := api.ValidateWebhookURL(url); err != nil {
+		return nil, err
+	}
+	list, err := api.ParseWebhookEvents(strings.Join(events, ","))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := api.WebhookKey(secret); err != nil {
+		return nil, err
+	}
+	var out *api.Webhook
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.companyExists(ctx, tx, companyID); err != nil {
+			return err
+		}
+		row := &webhookRow{CompanyID: companyID, URL: url, Events: strings.Join(list, ","), Secret: secret, Enabled: true, CreatedAt: s.utcNow()}
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
+			return err
+		}
+		out = row.toAPI()
+		return nil
+	})
+	return out, err
+}
+
+// Webhooks lists a company's endpoints by id, without their secrets.
+func (s *Store) Webhooks(ctx context.Context, companyID int64) ([]*api.Webhook, error) {
+	var rows []webhookRow
+	err := s.db.NewSelect().
+		Model(&rows).
+		ExcludeColumn("secret").
+		Where("w.company_id = ?", companyID).
+		OrderExpr("w.id ASC").
+		Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*api.Webhook, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toAPI()
+	}
+	return out, nil
+}
+
+// DeleteWebhook deletes an endpoint with its deliveries and their attempts;
+// api.ErrNotFound when there is no such endpoint. A delivery in flight
+// finishes but is not recorded.
+func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
+	res, err := s.db.NewDelete().Model((*webhookRow)(nil)).Where("w.id = ?", id).Exec(ctx)
+	return affectedOne(res, err)
+}
+
+// SetWebhookDisabled pauses or resumes an endpoint: while it is disabled its
+// deliveries (new ones included) wait, and none is attempted.
+func (s *Store) SetWebhookDisabled(ctx context.Context, id int64, disabled bool) error {
+	res, err := s.db.NewUpdate().
+		Model((*webhookRow)(nil)).
+		Set("enabled = ?", !disabled).
+		Where("w.id = ?", id).
+		Exec(ctx)
+	if err := affectedOne(res, err); err != nil {
+		return err
+	}
+	if !disabled {
+		s.wakeDispatcher()
+	}
+	return nil
+}
+
+// WebhookAttempts returns the most recent attempts of an endpoint's
+// deliveries, newest delivery first and, within one, latest attempt first,
+// at most limit rows. A delivery without attempts appears once, as attempt
+// 0. api.ErrNotFound when there is no such endpoint.
+func (s *Store) WebhookAttempts(ctx context.Context, webhookID int64, limit int) ([]*api.WebhookAttempt, error) {
+	ok, err := s.db.NewSelect().Model((*webhookRow)(nil)).Where("w.id = ?", webhookID).Exists(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, api.ErrNotFound
+	}
+	var rows []struct {
+		DeliveryID    int64      `bun:"delivery_id"`
+		EventID       string     `bun:"event_id"`
+		Type          string     `bun:"type"`
+		Status        string     `bun:"status"`
+		NextAttemptAt time.Time  `bun:"next_attempt_at"`
+		CreatedAt     time.Time  `bun:"created_at"`
+		Attempt       *int       `bun:"attempt"`
+		StartedAt     *time.Time `bun:"started_at"`
+		StatusCode    *int       `bun:"status_code"`
+		LatencyUS     *int64     `bun:"latency_us"`
+		Error         *string    `bun:"error"`
+		Response      *string    `bun:"response"`
+	}
+	err = s.db.NewSelect().
+		Model((*webhookDeliveryRow)(nil)).
+		ColumnExpr("d.id AS delivery_id, e.public_id AS event_id, e.type, d.status, d.next_attempt_at, d.created_at").
+		ColumnExpr("a.attempt, a.started_at, a.status_code, a.latency_us, a.error, a.response").
+		Join("JOIN webhook_events AS e ON e.id = d.event_id").
+		Join("LEFT JOIN webhook_attempts AS a ON a.delivery_id = d.id").
+		Where("d.webhook_id = ?", webhookID).
+		OrderExpr("d.id DESC, a.attempt DESC").
+		Limit(int64(limit)).
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*api.WebhookAttempt, len(rows))
+	for i, r := range rows {
+		a := &api.WebhookAttempt{DeliveryID: r.DeliveryID, EventID: r.EventID, Type: r.Type, State: r.Status,
+			StatusCode: r.StatusCode, Error: r.Error, Response: r.Response, Time: r.CreatedAt}
+		if r.Status == api.DeliveryPending {
+			a.NextAttemptAt = &r.NextAttemptAt
+		}
+		if r.Attempt != nil {
+			a.Attempt = *r.Attempt
+			a.Time = *r.StartedAt
+			ms := float64(*r.LatencyUS) / 1000
+			a.LatencyMs = &ms
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// ErrNoSubscriber is Redeliver's error when no endpoint of the event's
+// company is subscribed to its type.
+var ErrNoSubscriber = errors.New("no webhook of the event's company is subscribed to its type")
+
+// Redeliver schedules a new delivery of an event (by its public id, the
+// webhook-id its deliveries carry) to every current endpoint of its company
+// subscribed to its type, due now, and returns their ids. The deliveries
+// send the event as it was, with the same webhook-id, so a receiver that
+// has processed it already ignores it. api.ErrNotFound for an unknown event.
+func (s *Store) Redeliver(ctx context.Context, eventID string) ([]int64, error) {
+	var ids []int64
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		ev := new(webhookEventRow)
+		if err := tx.NewSelect().Model(ev).Where("e.public_id = ?", eventID).Scan(ctx); err != nil {
+			return err
+		}
+		var err error
+		if ids, err = s.scheduleDeliveries(ctx, tx, ev, s.utcNow()); err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return fmt.Errorf("%w (company %d, %s)", ErrNoSubscriber, ev.CompanyID, ev.Type)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.wakeDispatcher()
+	return ids, nil
+}
+
+// PruneWebhookEvents deletes the events recorded before t whose deliveries
+// are all finished (succeeded or failed), with those deliveries and their
+// attempts, and returns how many events went.
+func (s *Store) PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.NewDelete().
+		Model((*webhookEventRow)(nil)).
+		Where("e.created_at < ?", before.UTC()).
+		Where("NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = e.id AND d.status = ?)", api.DeliveryPending).
+		Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
