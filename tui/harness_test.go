@@ -3,11 +3,11 @@ package tui
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +19,6 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
-	"github.com/traineed/traineed/store/storetest"
 )
 
 // testNow is the clock of the server and of the TUI: Saturday 21-11-2026.
@@ -74,21 +73,74 @@ func (r *recorder) take() []request {
 	return out
 }
 
-func newServer(t testing.TB) *server {
-	t.Helper()
+// The demo data set (a year of tracked data for 60 trainees) takes seconds
+// to load, more under the race detector: it is loaded once into a template
+// database, and each test serves its own copy of that file.
+var (
+	templateOnce sync.Once
+	templateDir  string
+	templatePath string
+	templateKey  string
+	templateErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if templateDir != "" {
+		os.RemoveAll(templateDir)
+	}
+	os.Exit(code)
+}
+
+func loadTemplate() {
 	ctx := context.Background()
-	st := storetest.SQLite(t)
+	if templateDir, templateErr = os.MkdirTemp("", "tui-demo-"); templateErr != nil {
+		return
+	}
+	templatePath = filepath.Join(templateDir, "demo.db")
+	st, err := store.Open(ctx, "sqlite:"+templatePath)
+	if err != nil {
+		templateErr = err
+		return
+	}
+	defer st.Close()
 	hash, err := cheapHasher.Hash(ctx, store.DemoPassword)
 	if err != nil {
-		t.Fatal(err)
+		templateErr = err
+		return
 	}
-	_, key, err := store.LoadDemo(ctx, st, hash, testNow)
+	_, templateKey, templateErr = store.LoadDemo(ctx, st, hash, testNow)
+}
+
+// newServer serves a fresh copy of the demo database with the real handler.
+func newServer(t testing.TB) *server {
+	t.Helper()
+	templateOnce.Do(loadTemplate)
+	if templateErr != nil {
+		t.Fatalf("demo data: %v", templateErr)
+	}
+	path := filepath.Join(t.TempDir(), "demo.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(templatePath + suffix)
+		if os.IsNotExist(err) && suffix != "" {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { st.Close() })
 	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
-	return &server{URL: srv.URL, Key: key, rec: &recorder{}}
+	return &server{URL: srv.URL, Key: templateKey, rec: &recorder{}}
 }
 
 // client is a real client of s whose requests are recorded.
@@ -276,82 +328,3 @@ func head(s string, n int) string {
 	return string(r[:min(n, len(r))])
 }
 
-// trackedStub answers the four tracked-data calls with fixed data and
-// passes everything else to the real client.
-type trackedStub struct {
-	*api.Client
-	mu    sync.Mutex
-	calls []string
-}
-
-func (s *trackedStub) record(format string, args ...any) {
-	s.mu.Lock()
-	s.calls = append(s.calls, fmt.Sprintf(format, args...))
-	s.mu.Unlock()
-}
-
-func (s *trackedStub) take() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := s.calls
-	s.calls = nil
-	return out
-}
-
-// stubWeight is the stub's weight on day i after 01-01-2026: a slow loss
-// with a wobble, one value every third day.
-func stubWeight(d api.Date) float64 {
-	days := d.Time().Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)).Hours() / 24
-	return math.Round((90-days/30+math.Sin(days/9))*10) / 10
-}
-
-func (s *trackedStub) WeightHistory(ctx context.Context, id int64, r api.TrackedRange) (*api.WeightHistory, error) {
-	s.record("weight %d %s %s", id, r.From, r.To)
-	out := &api.WeightHistory{TraineeID: id, From: r.From, To: r.To, Unit: "KG", Entries: []api.WeightEntry{}}
-	for d := r.From; !d.After(r.To); d = d.AddDays(1) {
-		if d.Time().YearDay()%3 == 0 {
-			out.Entries = append(out.Entries, api.WeightEntry{Date: d, Weight: stubWeight(d)})
-		}
-	}
-	return out, ctx.Err()
-}
-
-func (s *trackedStub) Measurements(ctx context.Context, id int64, r api.TrackedRange, typ string) (*api.Measurements, error) {
-	s.record("measurements %d %s %s %s", id, r.From, r.To, typ)
-	out := &api.Measurements{TraineeID: id, From: r.From, To: r.To, Measurements: []api.Measurement{}}
-	biceps := "Biceps"
-	for d, i := r.To.AddDays(-63), 0; !d.After(r.To); d, i = d.AddDays(7), i+1 {
-		for _, m := range []api.Measurement{
-			{Date: d, Type: api.MeasurementBodyFat, Value: 24 - float64(i)*0.3, Unit: "PERCENT"},
-			{Date: d, Type: api.MeasurementCustom, Name: &biceps, Value: 34 + float64(i%3)*0.5, Unit: "CM"},
-			{Date: d, Type: api.MeasurementWaist, Value: 90 - float64(i)*0.5, Unit: "CM"},
-		} {
-			if typ == "" || typ == m.Type {
-				out.Measurements = append(out.Measurements, m)
-			}
-		}
-	}
-	return out, ctx.Err()
-}
-
-func (s *trackedStub) Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error) {
-	s.record("nutrition %d %s", id, day)
-	out := &api.Nutrition{TraineeID: id, Date: day, Meals: []api.Meal{}}
-	if day == testToday {
-		oats := api.NutritionItem{Name: "Porridge oats", Quantity: 80, Unit: "g", Calories: 300, Protein: 10, Carbs: 54, Fat: 5}
-		milk := api.NutritionItem{Name: "Semi-skimmed milk", Quantity: 200, Unit: "ml", Calories: 100, Protein: 7, Carbs: 10, Fat: 3.5}
-		salad := api.NutritionItem{Name: "Chicken salad", Quantity: 1, Unit: "bowl", Calories: 450, Protein: 40, Carbs: 20, Fat: 22}
-		out.Meals = []api.Meal{
-			{Meal: api.MealBreakfast, Items: []api.NutritionItem{oats, milk}, Totals: api.NutritionTotals{Calories: 400, Protein: 17, Carbs: 64, Fat: 8.5}},
-			{Meal: api.MealLunch, Items: []api.NutritionItem{salad}, Totals: api.NutritionTotals{Calories: 450, Protein: 40, Carbs: 20, Fat: 22}},
-		}
-		out.Totals = api.NutritionTotals{Calories: 850, Protein: 57, Carbs: 84, Fat: 30.5}
-	}
-	return out, ctx.Err()
-}
-
-func (s *trackedStub) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error) {
-	s.record("steps %d", id)
-	avg := int64(8421)
-	return &api.AverageSteps{TraineeID: id, From: testToday.AddDays(-6), To: testToday, AverageSteps: &avg, DaysWithData: 5}, ctx.Err()
-}

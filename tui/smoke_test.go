@@ -178,4 +178,4 @@ func TestSmokeInTmux(t *testing.T) {
 }
 
 // weightTabParts is what the Weight tab shows of the demo data.
-var weightTabParts = []string{"Range"}
+var weightTabParts = []string{"First", "Last", "Min", "Max", "Change", "days with a weight", "└"}

@@ -57,23 +57,23 @@ func (m *Model) weightView(w, h int) string {
 		return head + "\n\n  " + th.dim.Render(fmt.Sprintf("No weight recorded from %s to %s.", wh.From, wh.To))
 	}
 	st := statsOf(wh.Entries)
-	kg := func(e api.WeightEntry) string {
-		return fmt.Sprintf("%s %.1f %s", th.dim.Render(""), e.Weight, unit) + th.dim.Render(" ("+e.Date.String()+")")
+	at := func(label string, e api.WeightEntry) string {
+		return th.label.Render(label) + fmt.Sprintf(" %.1f %s", e.Weight, unit) + th.dim.Render(" ("+e.Date.String()+")")
 	}
-	line1 := "  " + th.label.Render("First") + kg(st.first) + "   " + th.label.Render("Last") + kg(st.last) +
-		"   " + th.label.Render("Change ") + th.accent.Render(fmt.Sprintf("%+.1f %s (%+.1f%%)", st.change, unit, st.changePct))
-	line2 := "  " + th.label.Render("Min  ") + kg(st.min) + "   " + th.label.Render("Max") + kg(st.max) +
+	line1 := "  " + at("First", st.first) + "   " + at("Last", st.last)
+	line2 := "  " + at("Min  ", st.min) + "   " + at("Max ", st.max)
+	line3 := "  " + th.label.Render("Change") + " " + th.accent.Render(fmt.Sprintf("%+.1f %s (%+.1f%%)", st.change, unit, st.changePct)) +
 		th.dim.Render(fmt.Sprintf("   %d days with a weight", len(wh.Entries)))
 	chartH := h - 4
 	if chartH < 4 || w < 24 {
-		return head + "\n\n" + line1 + "\n" + line2
+		return head + "\n\n" + line1 + "\n" + line2 + "\n" + line3
 	}
 	key := fmt.Sprint(w, chartH, tm.weightFor, wh.From, wh.To, len(wh.Entries), m.isDark, m.opt.NoColor)
 	if key != tm.chartKey {
 		tm.chart = weightChart(wh, w-2, chartH, th)
 		tm.chartKey = key
 	}
-	return head + "\n" + indent(tm.chart, 1) + "\n" + line1 + "\n" + line2
+	return head + "\n" + indent(tm.chart, 1) + "\n" + line1 + "\n" + line2 + "\n" + line3
 }
 
 // weightChart draws the weight history over its whole range with
@@ -188,8 +188,8 @@ func (m *Model) measurementsView(w, h int) string {
 			break
 		}
 		first, last := s.values[0], s.values[len(s.values)-1]
-		fmt.Fprintf(&b, "  %s %s  %s → %s %s %s\n", th.label.Render(padRight(trunc(s.label, 14), 14)),
-			spark(s.values, 20, th), num(first), num(last), strings.ToLower(s.unit),
+		fmt.Fprintf(&b, "  %s %s  %.1f → %.1f %s %s\n", th.label.Render(padRight(trunc(s.label, 14), 14)),
+			spark(s.values, 20, th), first, last, unitLabel(s.unit),
 			th.dim.Render(fmt.Sprintf("(%+.1f)", last-first)))
 	}
 	b.WriteString("\n")
@@ -205,7 +205,7 @@ func (m *Model) measurementsView(w, h int) string {
 		if x.Name != nil && *x.Name != "" {
 			t += " " + *x.Name
 		}
-		fmt.Fprintf(&b, "  %-10s  %s %9s  %s\n", x.Date, padRight(trunc(t, 16), 16), num(x.Value), strings.ToLower(x.Unit))
+		fmt.Fprintf(&b, "  %-10s  %s %9.1f  %s\n", x.Date, padRight(trunc(t, 16), 16), x.Value, unitLabel(x.Unit))
 	}
 	return b.String()
 }
@@ -240,7 +240,7 @@ func (m *Model) nutritionView(w, h int) string {
 		title := padRight(strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]), lead-2)
 		b.WriteString("  " + th.accent.Render(title) + th.accent.Render(macros(meal.Totals)) + "\n")
 		for _, it := range meal.Items {
-			qty := num(it.Quantity) + " " + it.Unit
+			qty := quantity(it.Quantity) + " " + it.Unit
 			b.WriteString("    " + padRight(trunc(it.Name, nameW), nameW) + padLeft(qty, 10) +
 				macros(api.NutritionTotals{Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat}) + "\n")
 		}
@@ -302,6 +302,19 @@ func num(f float64) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64)
+}
+
+// quantity writes an amount with at most two decimals.
+func quantity(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
+}
+
+// unitLabel is how a measurement unit reads: cm, in, kg, lb, %.
+func unitLabel(u string) string {
+	if u == api.UnitPercent {
+		return "%"
+	}
+	return strings.ToLower(u)
 }
 
 // thousands writes n with comma separators.

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -22,6 +24,36 @@ func openFirst(t *testing.T, d *driver) *api.Trainee {
 	return tr
 }
 
+// trackedCalls are the tracked-data requests sent since the last take, as
+// "what from to type date".
+func trackedCalls(s *server) []string {
+	var out []string
+	for _, r := range s.rec.take() {
+		i := strings.LastIndex(r.Path, "/")
+		what := r.Path[i+1:]
+		if !strings.Contains("weight-history measurements nutrition average-steps", what) {
+			continue
+		}
+		c := what
+		for _, k := range []string{"from", "to", "type", "date"} {
+			if v, ok := r.Query[k]; ok {
+				c += " " + k + "=" + v
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func expectCalls(t *testing.T, s *server, want ...string) {
+	t.Helper()
+	if got := trackedCalls(s); strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Fatalf("tracked-data requests:\n got %q\nwant %q", got, want)
+	}
+}
+
+func monthsAgo(n int) api.Date { return api.DateOf(testToday.Time().AddDate(0, -n, 0)) }
+
 func TestProfileShowsEveryField(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
@@ -41,11 +73,13 @@ func TestProfileShowsEveryField(t *testing.T) {
 		"Weight unit", fresh.WeightUnit, "Created by", fresh.CreatedByType, "Must change password",
 		"Authorities", "TRAINEE, USER", "Trainee id", fmt.Sprint(fresh.ID), "User id", fmt.Sprint(fresh.UserID),
 		"Company id", fmt.Sprint(fresh.CompanyID)}
+	for _, opt := range []*api.Date{fresh.DateOfBirth, fresh.ExpirationDate, fresh.LastTrained} {
+		if opt != nil {
+			want = append(want, opt.String())
+		}
+	}
 	if fresh.PhoneNumber != nil {
 		want = append(want, *fresh.PhoneNumber)
-	}
-	if fresh.DateOfBirth != nil {
-		want = append(want, fresh.DateOfBirth.String())
 	}
 	d.expect(t, want...)
 	d.press("esc")
@@ -54,138 +88,204 @@ func TestProfileShowsEveryField(t *testing.T) {
 	}
 }
 
-func TestWeightTab(t *testing.T) {
+func TestWeightTabChartsTheDemoData(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
-	d := newDriver(t, c, Options{})
+	d := newDriver(t, s.client(s.Key), Options{})
 	tr := openFirst(t, d)
+	s.rec.take()
 	d.press("tab")
-	from := api.DateOf(testToday.Time().AddDate(0, -3, 0))
-	if got := c.take(); strings.Join(got, ";") != fmt.Sprintf("weight %d %s %s", tr.ID, from, testToday) {
-		t.Fatalf("calls %q", got)
+	expectCalls(t, s, fmt.Sprintf("weight-history from=%s to=%s", monthsAgo(3), testToday))
+	wh, err := s.direct().WeightHistory(context.Background(), tr.ID, api.TrackedRange{From: monthsAgo(3), To: testToday})
+	if err != nil {
+		t.Fatal(err)
 	}
-	wh := d.m.trainee.weight
+	if len(wh.Entries) < 30 {
+		t.Fatalf("the demo trainee has %d weights in 3 months", len(wh.Entries))
+	}
 	st := statsOf(wh.Entries)
-	d.expect(t, "[Weight]", "[3M]", "1M", "6M", "1Y",
-		fmt.Sprintf("First %.1f kg (%s)", st.first.Weight, st.first.Date),
-		fmt.Sprintf("Last %.1f kg (%s)", st.last.Weight, st.last.Date),
-		fmt.Sprintf("Min   %.1f kg", st.min.Weight), fmt.Sprintf("Max %.1f kg", st.max.Weight),
-		fmt.Sprintf("Change %+.1f kg", st.change), fmt.Sprintf("%d days with a weight", len(wh.Entries)),
-		"└") // the chart's axis
-	if st.min.Weight >= st.max.Weight || st.change >= 0 {
-		t.Fatalf("stub data: %+v", st)
+	unit := strings.ToLower(wh.Unit)
+	d.expect(t, "[Weight]", "[3M]", "1M", "6M", "1Y", fmt.Sprintf("%s – %s", monthsAgo(3), testToday),
+		fmt.Sprintf("First %.1f %s (%s)", st.first.Weight, unit, st.first.Date),
+		fmt.Sprintf("Last %.1f %s (%s)", st.last.Weight, unit, st.last.Date),
+		fmt.Sprintf("Min   %.1f %s (%s)", st.min.Weight, unit, st.min.Date),
+		fmt.Sprintf("Max  %.1f %s (%s)", st.max.Weight, unit, st.max.Date),
+		fmt.Sprintf("Change %+.1f %s (%+.1f%%)", st.change, unit, st.changePct),
+		fmt.Sprintf("%d days with a weight", len(wh.Entries)),
+		"└", monthsAgo(3).Time().Format("02 Jan")) // the axis starts at the range's first day
+	if st.change != math.Round((st.last.Weight-st.first.Weight)*10)/10 || st.min.Weight > st.first.Weight || st.max.Weight < st.last.Weight {
+		t.Fatalf("stats %+v", st)
 	}
-	// The chart has braille dots and the dates of the range.
-	if !strings.ContainsAny(d.screen(), "⠁⠂⠄⡀⠈⠐⠠⢀⣀⠉⠒⠤") {
+	// The line is drawn in braille dots, between the axis labels of the
+	// minimum and the maximum.
+	if !strings.ContainsAny(d.screen(), "⠁⠂⠄⡀⠈⠐⠠⢀⣀⠉⠒⠤⡇⢸") {
 		t.Fatalf("no line drawn:\n%s", d.screen())
 	}
 	d.press("right")
 	d.expect(t, "[6M]")
 	d.press("left", "left")
-	d.expect(t, "[1M]")
-	from = api.DateOf(testToday.Time().AddDate(0, -1, 0))
-	if got := c.take(); len(got) != 3 || got[2] != fmt.Sprintf("weight %d %s %s", tr.ID, from, testToday) {
-		t.Fatalf("calls %q", got)
-	}
-	d.press("left") // no shorter range
-	if got := c.take(); len(got) != 0 {
-		t.Fatalf("calls %q", got)
-	}
-	// Back on a range already read: read again, since data may have changed? No: kept.
+	d.expect(t, "[1M]", fmt.Sprintf("%s – %s", monthsAgo(1), testToday))
+	expectCalls(t, s,
+		fmt.Sprintf("weight-history from=%s to=%s", monthsAgo(6), testToday),
+		fmt.Sprintf("weight-history from=%s to=%s", monthsAgo(3), testToday),
+		fmt.Sprintf("weight-history from=%s to=%s", monthsAgo(1), testToday))
+	d.press("left") // there is no shorter range
+	expectCalls(t, s)
 	d.press("right", "right", "right")
-	d.expect(t, "[1Y]", fmt.Sprintf("%s – %s", api.DateOf(testToday.Time().AddDate(-1, 0, 0)), testToday))
+	d.expect(t, "[1Y]", fmt.Sprintf("%s – %s", monthsAgo(12), testToday))
 }
 
 func TestMeasurementsTab(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
-	d := newDriver(t, c, Options{})
+	d := newDriver(t, s.client(s.Key), Options{})
 	tr := openFirst(t, d)
-	c.take()
+	s.rec.take()
 	d.press("3")
-	year := api.DateOf(testToday.Time().AddDate(-1, 0, 0))
-	if got := c.take(); strings.Join(got, ";") != fmt.Sprintf("measurements %d %s %s ", tr.ID, year, testToday) {
-		t.Fatalf("calls %q", got)
+	expectCalls(t, s, fmt.Sprintf("measurements from=%s to=%s", monthsAgo(12), testToday))
+	year := api.TrackedRange{From: monthsAgo(12), To: testToday}
+	ms, err := s.direct().Measurements(context.Background(), tr.ID, year, "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	d.expect(t, "[Measurements]", "[all types]", "[1Y]", "BODY_FAT", "Biceps", "WAIST",
-		"24 → 21.3 percent", "90 → 85.5 cm", "Date", "Type", "Value", "Unit",
-		fmt.Sprintf("%s  BODY_FAT", testToday.AddDays(-63)))
-	// One sparkline per type, eight steps of blocks at most.
-	for _, l := range strings.Split(d.screen(), "\n") {
-		if strings.Contains(l, "WAIST") && strings.Contains(l, "→") && !strings.ContainsAny(l, "▁▂▃▄▅▆▇█") {
-			t.Errorf("no sparkline: %q", l)
+	ss := seriesOf(ms.Measurements)
+	if len(ss) < 4 {
+		t.Fatalf("the demo trainee has %d measurement types", len(ss))
+	}
+	d.expect(t, "[Measurements]", "[all types]", "[1Y]", "Date", "Type", "Value", "Unit")
+	// One line per type (as many as fit), with its sparkline and its change.
+	lines := strings.Split(d.screen(), "\n")
+	for _, se := range ss[:4] {
+		want := fmt.Sprintf("%.1f → %.1f %s", se.values[0], se.values[len(se.values)-1], unitLabel(se.unit))
+		found := false
+		for _, l := range lines {
+			if strings.Contains(l, head(se.label, 14)) && strings.Contains(l, want) {
+				found = strings.ContainsAny(l, "▁▂▃▄▅▆▇█")
+			}
+		}
+		if !found {
+			t.Errorf("no sparkline line for %s with %q:\n%s", se.label, want, d.screen())
 		}
 	}
+	first := ms.Measurements[0]
+	d.expect(t, fmt.Sprintf("%s  %s", first.Date, first.Type))
+
 	// ←/→ filters by type, on the server.
 	d.press("right")
-	d.expect(t, "[CHEST]", "No measurements recorded")
+	d.expect(t, "[CHEST]")
+	chest, _ := s.direct().Measurements(context.Background(), tr.ID, year, "CHEST")
+	if len(chest.Measurements) == 0 {
+		t.Fatal("no chest measurements")
+	}
+	d.expect(t, fmt.Sprintf("%s  CHEST", chest.Measurements[0].Date), fmt.Sprintf("%.1f", chest.Measurements[0].Value))
+	d.expectNot(t, "WAIST", "BODY_FAT")
 	d.press("left", "left")
-	d.expect(t, "[CUSTOM]", "Biceps")
-	d.expectNot(t, "WAIST")
+	d.expect(t, "[CUSTOM]")
+	d.expectNot(t, "CHEST ")
 	d.press("r")
 	d.expect(t, "[1M]")
-	month := api.DateOf(testToday.Time().AddDate(0, -1, 0))
-	got := c.take()
-	want := []string{
-		fmt.Sprintf("measurements %d %s %s CHEST", tr.ID, year, testToday),
-		fmt.Sprintf("measurements %d %s %s ", tr.ID, year, testToday),
-		fmt.Sprintf("measurements %d %s %s CUSTOM", tr.ID, year, testToday),
-		fmt.Sprintf("measurements %d %s %s CUSTOM", tr.ID, month, testToday),
-	}
-	if strings.Join(got, ";") != strings.Join(want, ";") {
-		t.Fatalf("calls %q\nwant %q", got, want)
-	}
+	expectCalls(t, s,
+		fmt.Sprintf("measurements from=%s to=%s type=CHEST", monthsAgo(12), testToday),
+		fmt.Sprintf("measurements from=%s to=%s", monthsAgo(12), testToday),
+		fmt.Sprintf("measurements from=%s to=%s type=CUSTOM", monthsAgo(12), testToday),
+		fmt.Sprintf("measurements from=%s to=%s type=CUSTOM", monthsAgo(1), testToday))
 }
 
 func TestNutritionTab(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
-	d := newDriver(t, c, Options{})
-	tr := openFirst(t, d)
-	c.take()
-	d.press("4")
-	d.expect(t, "[Nutrition]", "Sat 21-11-2026 (today)", "Breakfast", "Porridge oats", "80 g", "300 kcal",
-		"Semi-skimmed milk", "200 ml", "Lunch", "Chicken salad", "Day total", "850 kcal", "P 57", "C 84", "F 30.5",
-		"Macro split", "P 27%", "C 40%", "F 33%")
-	// Breakfast's own totals are on its line.
-	for _, l := range strings.Split(d.screen(), "\n") {
-		if strings.Contains(l, "Breakfast") && !strings.Contains(l, "400 kcal") {
-			t.Errorf("breakfast line %q", l)
+	d := newDriver(t, s.client(s.Key), Options{})
+	ctx := context.Background()
+	// A trainee who logged meals today, and a day without any.
+	var n *api.Nutrition
+	for i, tr := range d.m.list.items {
+		got, err := s.direct().Nutrition(ctx, tr.ID, testToday)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Meals) >= 2 {
+			d.m.list.cursor, n = i, got
+			break
 		}
 	}
+	if n == nil {
+		t.Fatal("nobody logged two meals today")
+	}
+	tr := openFirst(t, d)
+	s.rec.take()
+	d.press("4")
+	expectCalls(t, s, "nutrition date=21-11-2026")
+	want := []string{"[Nutrition]", "Sat 21-11-2026 (today)", "Day total", fmt.Sprintf("%s kcal", num(n.Totals.Calories)),
+		"P " + num(n.Totals.Protein), "C " + num(n.Totals.Carbs), "F " + num(n.Totals.Fat), "Macro split"}
+	for _, meal := range n.Meals {
+		want = append(want, strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]))
+		for _, it := range meal.Items {
+			want = append(want, head(it.Name, 12), quantity(it.Quantity)+" "+it.Unit, num(it.Calories)+" kcal")
+		}
+	}
+	d.expect(t, want...)
+	// The macro split is of the energy: 4, 4 and 9 kcal a gram.
+	p, c, f := n.Totals.Protein*4, n.Totals.Carbs*4, n.Totals.Fat*9
+	d.expect(t, fmt.Sprintf("P %.0f%%", p/(p+c+f)*100), fmt.Sprintf("C %.0f%%", c/(p+c+f)*100), fmt.Sprintf("F %.0f%%", f/(p+c+f)*100))
+	// Each meal's line carries its totals.
+	for _, meal := range n.Meals {
+		title := strings.ToUpper(meal.Meal[:1]) + strings.ToLower(meal.Meal[1:])
+		for _, l := range strings.Split(d.screen(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), title+" ") && !strings.Contains(l, num(meal.Totals.Calories)+" kcal") {
+				t.Errorf("%s line %q lacks %s kcal", title, l, num(meal.Totals.Calories))
+			}
+		}
+	}
+
 	d.press("left")
-	d.expect(t, "Fri 20-11-2026", "Nothing logged on this day.")
+	d.expect(t, "Fri 20-11-2026")
+	y, _ := s.direct().Nutrition(ctx, tr.ID, testToday.AddDays(-1))
+	if len(y.Meals) == 0 {
+		d.expect(t, "Nothing logged on this day.")
+	} else {
+		d.expect(t, fmt.Sprintf("%s kcal", num(y.Totals.Calories)))
+	}
 	d.press("right")
-	d.expect(t, "(today)", "Porridge oats")
+	d.expect(t, "(today)", fmt.Sprintf("%s kcal", num(n.Totals.Calories)))
 	d.press("right") // the future: nothing asked
 	d.expect(t, "Nothing is logged in the future.", "(today)")
 	d.press("left", "left", "t")
 	d.expect(t, "(today)")
-	want := []string{
-		fmt.Sprintf("nutrition %d 21-11-2026", tr.ID), fmt.Sprintf("nutrition %d 20-11-2026", tr.ID),
-		fmt.Sprintf("nutrition %d 21-11-2026", tr.ID), fmt.Sprintf("nutrition %d 20-11-2026", tr.ID),
-		fmt.Sprintf("nutrition %d 19-11-2026", tr.ID), fmt.Sprintf("nutrition %d 21-11-2026", tr.ID),
-	}
-	if got := c.take(); strings.Join(got, ";") != strings.Join(want, ";") {
-		t.Fatalf("calls %q\nwant %q", got, want)
-	}
+	expectCalls(t, s, "nutrition date=20-11-2026", "nutrition date=21-11-2026", "nutrition date=20-11-2026",
+		"nutrition date=19-11-2026", "nutrition date=21-11-2026")
 }
 
 func TestStepsTab(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
-	d := newDriver(t, c, Options{})
-	openFirst(t, d)
+	d := newDriver(t, s.client(s.Key), Options{})
+	tr := openFirst(t, d)
+	s.rec.take()
 	d.press("shift+tab")
-	d.expect(t, "[Steps]", "15-11-2026 – 21-11-2026", "8,421 steps a day", "Days with data: 5 of 7", "■■■■■□□")
+	expectCalls(t, s, "average-steps")
+	st, err := s.direct().AverageSteps(context.Background(), tr.ID)
+	if err != nil || st.AverageSteps == nil {
+		t.Fatalf("%+v %v", st, err)
+	}
+	d.expect(t, "[Steps]", "15-11-2026 – 21-11-2026", thousands(*st.AverageSteps)+" steps a day",
+		fmt.Sprintf("Days with data: %d of 7", st.DaysWithData),
+		strings.Repeat("■", st.DaysWithData)+strings.Repeat("□", 7-st.DaysWithData))
+}
+
+func TestFormatting(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 8421: "8,421", 1234567: "1,234,567", -4000: "-4,000"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q", n, got)
+		}
+	}
+	for f, want := range map[float64]string{80: "80", 0.25: "0.25", 1.5: "1.5", 2.125: "2.13"} {
+		if got := quantity(f); got != want {
+			t.Errorf("quantity(%v) = %q", f, got)
+		}
+	}
 }
 
 // Leaving a trainee drops the answers still on their way, and an earlier
 // range's answer that arrives after a later one is dropped too.
 func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
-	d := newDriver(t, c, Options{})
+	d := newDriver(t, s.client(s.Key), Options{})
 	openFirst(t, d)
 	d.press("tab") // weight, 3M
 	_, cmd := d.m.Update(kp("right"))
@@ -201,6 +301,7 @@ func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {
 	if d.m.dropped != dropped+1 || d.m.trainee.weight != year {
 		t.Fatalf("the 6M answer was taken (dropped %d)", d.m.dropped-dropped)
 	}
+	d.expect(t, "[1Y]", fmt.Sprintf("%s – %s", monthsAgo(12), testToday))
 
 	_, cmd = d.m.Update(kp("tab")) // measurements, held back
 	late := collect(cmd)

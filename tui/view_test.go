@@ -28,7 +28,7 @@ func checkFits(t *testing.T, d *driver, w, h int, where string) {
 // Every screen fits 80x24 and follows a resize.
 func TestEveryScreenFitsTheTerminal(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
+	c := s.client(s.Key)
 	d := newDriver(t, c, Options{})
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 16}, {200, 50}} {
 		w, h := size[0], size[1]
@@ -64,7 +64,7 @@ var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[
 
 func TestNoColor(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
+	c := s.client(s.Key)
 	for _, noColor := range []bool{false, true} {
 		d := newDriver(t, c, Options{NoColor: noColor})
 		views := []string{d.m.View().Content}
@@ -130,7 +130,7 @@ func TestHelpAndQuit(t *testing.T) {
 // The trainee screen's help names what ←/→ does on each tab.
 func TestTraineeHelpFollowsTheTab(t *testing.T) {
 	s := newServer(t)
-	c := &trackedStub{Client: s.client(s.Key)}
+	c := s.client(s.Key)
 	d := newDriver(t, c, Options{})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
 	d.press("enter", "2")
