@@ -327,4 +327,3 @@ func head(s string, n int) string {
 	r := []rune(s)
 	return string(r[:min(n, len(r))])
 }
-
