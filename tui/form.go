@@ -73,10 +73,10 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		return p.String()
 	}
 	if t == nil {
-		add(fName, "Name", "Ada Park", "")
-		add(fEmail, "E-mail", "ada@example.com", "")
-		add(fPassword, "Password", "8 to 128 characters", "")
-		add(fPhone, "Phone", "+447700900123 (optional)", "")
+		add(fName, "Name", "required: 1 to 100 characters", "")
+		add(fEmail, "E-mail", "required: like ada@example.com", "")
+		add(fPassword, "Password", "required: 8 to 128 characters", "")
+		add(fPhone, "Phone", "optional: like +447700900123", "")
 		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy (optional)", "")
 		add(fExpirationDate, "Expires", "dd-MM-yyyy (empty: never)", "")
 		add(fTrainerID, "Trainer id", "empty: the company's first trainer", "")

@@ -15,6 +15,7 @@ type keyMap struct {
 	NextField, PrevField, Save              key.Binding
 	Yes, No                                 key.Binding
 	SearchDone, SearchClear                 key.Binding
+	StatusTab                               key.Binding // tab on the list: the next status
 }
 
 func newKeyMap() keyMap {
@@ -54,6 +55,7 @@ func newKeyMap() keyMap {
 		No:          b([]string{"n", "N", "esc"}, "n/esc", "no"),
 		SearchDone:  b([]string{"enter"}, "enter", "keep the search"),
 		SearchClear: b([]string{"esc"}, "esc", "clear the search"),
+		StatusTab:   b([]string{"tab"}, "tab", "status"),
 	}
 }
 
@@ -67,8 +69,11 @@ func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
 func (k keyMap) listHelp() helpKeys {
+	sort, nw := k.Sort, k.New
+	sort.SetHelp("s", "sort")
+	nw.SetHelp("n", "new")
 	return helpKeys{
-		short: []key.Binding{k.Open, k.Search, k.NextTab, k.Sort, k.New, k.Help, k.Quit},
+		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
@@ -87,27 +92,37 @@ func (k keyMap) searchHelp() helpKeys {
 
 func (k keyMap) traineeHelp(tab int) helpKeys {
 	left, right := k.Left, k.Right
+	what := ""
 	switch tab {
 	case tabWeight:
+		what = "range"
 		left.SetHelp("←/h", "shorter range")
 		right.SetHelp("→/l", "longer range")
 	case tabMeasurements:
+		what = "type"
 		left.SetHelp("←/h", "previous type")
 		right.SetHelp("→/l", "next type")
 	case tabNutrition:
+		what = "day"
 		left.SetHelp("←/h", "previous day")
 		right.SetHelp("→/l", "next day")
 	default:
 		left.SetEnabled(false)
 		right.SetEnabled(false)
 	}
+	// The short line names both arrows at once.
+	arrows := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", what))
+	arrows.SetEnabled(what != "")
 	rng, today := k.Range, k.Today
 	rng.SetEnabled(tab == tabMeasurements)
 	today.SetEnabled(tab == tabNutrition)
+	tabs := k.Status
+	tabs.SetHelp("1-5", "tab")
 	return helpKeys{
-		short: []key.Binding{k.NextTab, left, right, k.Edit, k.Back, k.Help, k.Quit},
+		short: []key.Binding{k.NextTab, arrows, k.Edit, k.Delete, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
-			{k.NextTab, k.PrevTab, left, right, rng, today, k.Up, k.Down},
+			{k.NextTab, k.PrevTab, tabs, left, right, rng, today},
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top},
 			{k.Edit, k.Delete, k.Restore, k.Refresh},
 			{k.Help, k.Back, k.Quit},
 		},

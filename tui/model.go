@@ -447,6 +447,9 @@ func (m *Model) render() string {
 		h := m.help
 		h.ShowAll = true
 		body = m.th.accent.Render("Keys") + "\n\n" + h.View(hk)
+		if m.opt.Server != "" {
+			body += "\n\n" + m.th.dim.Render("Server: "+m.opt.Server)
+		}
 	}
 	// The short help changes with the screen only: drawn once per screen.
 	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width)

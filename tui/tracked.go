@@ -77,20 +77,21 @@ func (m *Model) weightView(w, h int) string {
 }
 
 // weightChart draws the weight history over its whole range with
-// ntcharts' time-series line chart (braille dots).
+// ntcharts' time-series line chart (arc line runes, one averaged value per
+// column: they read better than braille dots and need no braille font).
 func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
 	lo, hi := wh.Entries[0].Weight, wh.Entries[0].Weight
 	for _, e := range wh.Entries {
 		lo, hi = math.Min(lo, e.Weight), math.Max(hi, e.Weight)
 	}
-	pad := math.Max((hi-lo)*0.15, 0.5)
+	pad := math.Max((hi-lo)*0.05, 0.2)
 	from, to := wh.From.Time(), wh.To.Time()
 	if !to.After(from) {
 		to = from.Add(24 * time.Hour)
 	}
 	c := timeserieslinechart.New(w, h,
 		timeserieslinechart.WithTimeRange(from, to),
-		timeserieslinechart.WithYRange(math.Floor(lo-pad), math.Ceil(hi+pad)),
+		timeserieslinechart.WithYRange(math.Floor((lo-pad)*2)/2, math.Ceil((hi+pad)*2)/2),
 		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
 			return time.Unix(int64(math.Round(v)), 0).UTC().Format("02 Jan")
 		}),
@@ -102,7 +103,7 @@ func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
 	for _, e := range wh.Entries {
 		c.Push(timeserieslinechart.TimePoint{Time: e.Date.Time(), Value: e.Weight})
 	}
-	c.DrawBraille()
+	c.Draw()
 	return c.View()
 }
 

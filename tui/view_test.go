@@ -134,12 +134,15 @@ func TestTraineeHelpFollowsTheTab(t *testing.T) {
 	d := newDriver(t, c, Options{})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
 	d.press("enter", "2")
-	d.expect(t, "longer range")
+	d.expect(t, "←/→ range")
 	d.press("3")
-	d.expect(t, "next type")
+	d.expect(t, "←/→ type")
 	d.press("4")
-	d.expect(t, "next day")
-	d.press("j", "k", "pgdown", "g")
+	d.expect(t, "←/→ day")
+	d.press("?")
+	d.expect(t, "previous day", "next day", "today", "restore", "reload")
+	d.press("?", "1")
+	d.expectNot(t, "←/→")
 }
 
 func TestVimKeysMoveTheCursor(t *testing.T) {
