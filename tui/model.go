@@ -331,11 +331,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Yes):
-		t := m.confirm.t
+		t, c := m.confirm.t, m.c
 		m.confirm = nil
 		m.setStatus(statusInfo, "Deleting %s…", t.Name)
 		return m.call(slotMutate, func(ctx context.Context) (any, error) {
-			r, err := m.c.DeleteTrainee(ctx, t.ID)
+			r, err := c.DeleteTrainee(ctx, t.ID)
 			return mutation{kind: "deleted", t: r}, err
 		})
 	case key.Matches(msg, m.keys.No):
@@ -367,8 +367,9 @@ func (m *Model) restore(t *api.Trainee) tea.Cmd {
 		return nil
 	}
 	m.setStatus(statusInfo, "Restoring %s…", t.Name)
+	c := m.c
 	return m.call(slotMutate, func(ctx context.Context) (any, error) {
-		r, err := m.c.RestoreTrainee(ctx, t.ID)
+		r, err := c.RestoreTrainee(ctx, t.ID)
 		return mutation{kind: "restored", t: r}, err
 	})
 }

@@ -141,9 +141,11 @@ func seriesOf(ms []api.Measurement) []series {
 	return out
 }
 
-// spark draws values as a one-line sparkline of at most w cells, scaled
-// between their minimum and maximum so that small changes show.
+// spark draws values as a one-line sparkline of at most w cells (the
+// latest values), scaled between their minimum and maximum so that small
+// changes show, padded to w.
 func spark(values []float64, w int, th theme) string {
+	pad := w
 	w = min(max(len(values), 1), w)
 	lo, hi := values[0], values[0]
 	for _, v := range values {
@@ -159,7 +161,7 @@ func spark(values []float64, w int, th theme) string {
 		}
 	}
 	sl.Draw()
-	return padRight(sl.View(), w)
+	return padRight(sl.View(), pad)
 }
 
 func (m *Model) measurementsView(w, h int) string {
@@ -183,6 +185,10 @@ func (m *Model) measurementsView(w, h int) string {
 	b.WriteString(head + "\n")
 	ss := seriesOf(ms.Measurements)
 	maxSeries := max(h/2-2, 1)
+	sparkW := 1
+	for _, s := range ss {
+		sparkW = max(sparkW, min(len(s.values), 20))
+	}
 	for i, s := range ss {
 		if i == maxSeries {
 			b.WriteString(th.dim.Render(fmt.Sprintf("  … and %d more types: ←/→ shows one\n", len(ss)-maxSeries)))
@@ -190,7 +196,7 @@ func (m *Model) measurementsView(w, h int) string {
 		}
 		first, last := s.values[0], s.values[len(s.values)-1]
 		fmt.Fprintf(&b, "  %s %s  %.1f → %.1f %s %s\n", th.label.Render(padRight(trunc(s.label, 14), 14)),
-			spark(s.values, 20, th), first, last, unitLabel(s.unit),
+			spark(s.values, sparkW, th), first, last, unitLabel(s.unit),
 			th.dim.Render(fmt.Sprintf("(%+.1f)", last-first)))
 	}
 	b.WriteString("\n")
