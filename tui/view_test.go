@@ -1,13 +1,17 @@
 package tui
 
 import (
+	"context"
 	"image/color"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
 )
 
 // checkFits fails when a line of the view is wider than w or the view is
@@ -173,6 +177,86 @@ func TestVimKeysMoveTheCursor(t *testing.T) {
 	for _, l := range strings.Split(d.m.View().Content, "\n") {
 		if strings.Contains(ansi.Strip(l), head(sel.Name, 10)) && !strings.Contains(l, "\x1b[") {
 			t.Fatalf("selected row not highlighted: %q", l)
+		}
+	}
+}
+
+// blockingClient holds every search until released.
+type blockingClient struct {
+	Client
+	release chan struct{}
+}
+
+func (c *blockingClient) SearchTrainees(ctx context.Context, p api.SearchParams) (*api.TraineePage, error) {
+	select {
+	case <-c.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return c.Client.SearchTrainees(ctx, p)
+}
+
+// A slow server never freezes the screen: keys are handled and frames drawn
+// while the request waits, with a spinner; the answer lands when it comes.
+func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
+	s := newServer(t)
+	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
+	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1})
+	msgs := make(chan tea.Msg, 64)
+	var spawn func(tea.Cmd)
+	spawn = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		go func() {
+			msg := cmd()
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range b {
+					spawn(c)
+				}
+				return
+			}
+			msgs <- msg
+		}()
+	}
+	spawn(m.Init())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, k := range []string{"down", "?", "?", "2"} {
+			_, cmd := m.Update(kp(k))
+			spawn(cmd)
+			_ = m.View()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("keys were not handled while the search waited")
+	}
+	if !m.busy() || !strings.Contains(ansi.Strip(m.View().Content), "Loading trainees…") {
+		t.Fatalf("no loading state:\n%s", ansi.Strip(m.View().Content))
+	}
+	close(c.release)
+	// Deliver what comes: the first search (live) was superseded by "2"
+	// (active), whose answer is the one kept.
+	deadline := time.After(10 * time.Second)
+	for m.busy() {
+		select {
+		case msg := <-msgs:
+			if r, ok := msg.(resultMsg); ok {
+				m.Update(r)
+			}
+		case <-deadline:
+			t.Fatal("the searches never answered")
+		}
+	}
+	if m.list.status != 1 || !m.list.loaded || len(m.list.items) == 0 {
+		t.Fatalf("status %d loaded %v items %d", m.list.status, m.list.loaded, len(m.list.items))
+	}
+	for _, tr := range m.list.items {
+		if tr.Status(testToday) != api.StatusActive {
+			t.Fatalf("%s is %s in the active tab", tr.Name, tr.Status(testToday))
 		}
 	}
 }
