@@ -87,9 +87,13 @@ func TestImportSurvivesKill(t *testing.T) {
 
 	const rows = 200
 	var in bytes.Buffer
-	in.WriteString("name,email\n")
+	in.WriteString("name,email,phone\n")
 	for i := range rows {
-		fmt.Fprintf(&in, "Trainee %d,t%03d@example.com\n", i, i)
+		phone := ""
+		if i%2 == 0 {
+			phone = fmt.Sprintf("+44 7700 9%05d", i)
+		}
+		fmt.Fprintf(&in, "Trainee %d,t%03d@example.com,%s\n", i, i, phone)
 	}
 	input := filepath.Join(dir, "clients.csv")
 	results := filepath.Join(dir, "results.csv")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/progress"
+	"charm.land/lipgloss/v2"
 )
 
 // FailureLines describes a record that is not a success, one line per
@@ -74,7 +75,9 @@ func NewProgress(w io.Writer, tty, color bool, total int, now func() time.Time) 
 		now = time.Now
 	}
 	p := &Progress{w: w, tty: tty, color: color, total: total, now: now, quit: make(chan struct{})}
-	p.bar = progress.New(progress.WithWidth(barWidth), progress.WithoutPercentage(), progress.WithDefaultBlend())
+	// Basic ANSI colours, which every colour terminal shows.
+	p.bar = progress.New(progress.WithWidth(barWidth), progress.WithoutPercentage(), progress.WithColors(lipgloss.Green))
+	p.bar.EmptyColor = lipgloss.BrightBlack
 	return p
 }
 

@@ -127,6 +127,7 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 	defer stopGrace()
 	dispatch, stopDispatch := context.WithCancel(ctx)
 	defer stopDispatch()
+	r.stop = stopDispatch
 
 	var todo []*Row
 	for i := range rows {
@@ -164,7 +165,6 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 				r.finish(rec)
 				if err != nil {
 					r.abort(err)
-					stopDispatch()
 				}
 			}
 		}()
@@ -196,15 +196,18 @@ type runner struct {
 	mu      sync.Mutex
 	sum     Summary
 	records []Record
-	err     error // the first error that stopped the run
+	err     error  // the first error that stopped the run
+	stop    func() // stops starting rows
 }
 
+// abort records the error that stops the run, and stops starting rows.
 func (r *runner) abort(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err == nil {
 		r.err = err
 	}
+	r.stop()
 }
 
 // finish counts a record, writes it to the results file and reports it.
@@ -227,6 +230,7 @@ func (r *runner) finish(rec Record) {
 	if r.o.Results != nil {
 		if err := r.o.Results.Write(rec); err != nil && r.err == nil {
 			r.err = err
+			r.stop()
 		}
 	}
 	if r.o.OnRecord != nil {
@@ -358,9 +362,12 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 		return rec, err
 	case errors.As(err, &rejected):
 		retried := rejected.Attempts > 1
-		if rejected.ErrorCode == api.CodeEmailTaken && (earlier || retried) {
-			// The e-mail is taken, and a send of this row may have
-			// created it (an attempt without an answer): look.
+		taken := rejected.ErrorCode == api.CodeEmailTaken || rejected.ErrorCode == api.CodePhoneTaken
+		if taken && (earlier || retried) {
+			// The e-mail (or the phone number: which of the two a
+			// database reports first is its choice) is taken, and a send
+			// of this row may have created it (an attempt without an
+			// answer): look the e-mail up.
 			t, lerr := r.o.API.FindByEmail(ctx, row.Email)
 			if lerr != nil {
 				return lookupFailed(rec, lerr)

@@ -31,12 +31,15 @@ The new trainee is printed; with -o json it is the trainee object.
 The API is not idempotent: creating the same e-mail or phone number twice is
 refused (exit status 5, errorCode 1008 or 1009).
 
-With -f FILE, create every trainee of a CSV file (a header row naming the
-columns: ` + bulkimport.ColumnNames + `) or a JSON Lines file (one create
-body per line), chosen by the extension (.csv, .jsonl, .ndjson) or --format
-(needed with -f - for stdin). Every row is first checked with the server's
-own rules; --dry-run stops there and sends nothing. Invalid rows are reported
-and not sent, the others are created --parallel at a time.
+With -f FILE, create every trainee of a file: CSV with a header row naming
+the columns (name, email, password, phoneNumber or phone, dateOfBirth or
+dob, expirationDate or expires, trainerId or trainer, weightUnit, and an
+optional requestId; any case; an unknown column is an error), or JSON Lines
+(one create body per line). The format comes from the extension (.csv,
+.jsonl, .ndjson) or --format, which -f - (stdin) needs. Every row is first
+checked with the server's own rules; --dry-run stops there and sends
+nothing. Invalid rows are reported and not sent, the others are created
+--parallel at a time.
 
 The import is safe to repeat: a journal (--journal, default FILE.journal)
 records each row's request id before its create goes out and the outcome

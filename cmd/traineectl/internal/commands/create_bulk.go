@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -95,14 +96,15 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 		return err
 	}
 	defer j.Close()
-	if prev := j.BaseURL(); prev != "" && prev != s.BaseURL {
-		return cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, s.BaseURL)
+	base := strings.TrimRight(s.BaseURL, "/")
+	if prev := j.BaseURL(); prev != "" && prev != base {
+		return cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, base)
 	}
 	input := o.file
 	if abs, err := filepath.Abs(o.file); err == nil && !stdin {
 		input = abs
 	}
-	if err := j.Run(s.BaseURL, input); err != nil {
+	if err := j.Run(base, input); err != nil {
 		return err
 	}
 	var results *bulkimport.Results

@@ -586,6 +586,11 @@ func TestBulkProgressOnTerminal(t *testing.T) {
 		!strings.Contains(r.err, "row 3: invalid: 1002") || !strings.HasSuffix(r.err, "\n") {
 		t.Errorf("terminal progress: %q", r.err)
 	}
+	r = h.runWith(runOpts{tty: true, color: true}, "create", "-f", in).expect(t, 5)
+	if !strings.Contains(r.err, "\x1b[90m"+strings.Repeat("░", 30)) || !strings.Contains(r.err, " 0/2 rows, 0 failed") ||
+		!strings.Contains(r.err, "already done 1") {
+		t.Errorf("colour progress: %q", r.err)
+	}
 	r = h.run("create", "-f", in).expect(t, 5)
 	if strings.Contains(r.err, "\r") || strings.Count(r.err, "\n") != 2 {
 		t.Errorf("progress off a terminal: %q", r.err)
