@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -15,11 +16,11 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 		name, email, password, phone, dob, expires, weightUnit string
 		trainer                                                int64
 		passwordStdin                                          bool
-		file, format                                           string
 	}
+	var b bulkOptions
 	cmd := &cobra.Command{
-		Use:   "create --name NAME --email EMAIL --password PASSWORD [flags]",
-		Short: "Create a trainee",
+		Use:   "create --name NAME --email EMAIL --password PASSWORD [flags] | create -f FILE [flags]",
+		Short: "Create a trainee, or many from a file",
 		Long: `Create one trainee. Name, e-mail and password are required; the rest is
 optional. Without --trainer the company's first trainer is assigned.
 
@@ -28,16 +29,54 @@ from a prompt, so that it does not stay in the shell history.
 
 The new trainee is printed; with -o json it is the trainee object.
 The API is not idempotent: creating the same e-mail or phone number twice is
-refused (exit status 5, errorCode 1008 or 1009).`,
+refused (exit status 5, errorCode 1008 or 1009).
+
+With -f FILE, create every trainee of a file: CSV with a header row naming
+the columns (name, email, password, phoneNumber or phone, dateOfBirth or
+dob, expirationDate or expires, trainerId or trainer, weightUnit, and an
+optional requestId; any case; an unknown column is an error), or JSON Lines
+(one create body per line). The format comes from the extension (.csv,
+.jsonl, .ndjson) or --format, which -f - (stdin) needs. Every row is first
+checked with the server's own rules; --dry-run stops there and sends
+nothing. Invalid rows are reported and not sent, the others are created
+--parallel at a time.
+
+The import is safe to repeat: a journal (--journal, default FILE.journal)
+records each row's request id before its create goes out and the outcome
+after. Run the same command again after a failure, an interruption or even
+kill -9: rows already created are reported as already done, a row whose
+outcome is unknown is looked up by its e-mail before anything is sent again,
+and every row ends up created once.
+
+--results PATH appends a CSV line per row (row, requestId, traineeId, email,
+status, errorCode, message, password), mode 0600. --generate-passwords gives
+each row without a password a random one, written to the results file only.
+With -o json (yaml, csv) the records go to stdout, passwords left out.
+Exit status 5 when any row failed, 0 when all are created or already done.`,
 		Example: `  traineectl create --name "Ada Park" --email ada@example.com --password 'S3cret-pass'
   traineectl create --name "Ada Park" --email ada@example.com --phone "+44 7700 900123" \
       --dob 1990-03-02 --expires 31-12-2026 --trainer 7 --weight-unit LB
-  printf '%s\n' "$PASSWORD" | traineectl create --name Ada --email ada@example.com --password-stdin -o json`,
+  printf '%s\n' "$PASSWORD" | traineectl create --name Ada --email ada@example.com --password-stdin -o json
+
+  # Bulk: check, then import (run the same command again to resume)
+  traineectl create -f clients.csv --dry-run
+  traineectl create -f clients.csv --generate-passwords --results clients-results.csv
+  crm-export | traineectl create -f - --format jsonl --journal import.journal -o json`,
 		Args: cmdutil.ExactArgs(0, "no arguments: use flags"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
-			if fs.Changed("file") || fs.Changed("format") {
-				return cmdutil.Usagef("bulk creation (create -f) is not available yet in this version of traineectl")
+			if fs.Changed("file") {
+				for _, n := range []string{"name", "email", "password", "password-stdin", "phone", "dob", "expires", "trainer", "weight-unit"} {
+					if fs.Changed(n) {
+						return cmdutil.Usagef("--%s cannot be used with -f: the file gives every field", n)
+					}
+				}
+				return runBulk(cmd.Context(), f, &b)
+			}
+			for _, n := range bulkFlags {
+				if fs.Changed(n) {
+					return cmdutil.Usagef("--%s needs -f FILE", n)
+				}
 			}
 			if !fs.Changed("name") || !fs.Changed("email") {
 				return cmdutil.Usagef("--name and --email are required")
@@ -94,10 +133,19 @@ refused (exit status 5, errorCode 1008 or 1009).`,
 	fl.StringVar(&o.expires, "expires", "", "date on which the trainee's program expires")
 	fl.Int64Var(&o.trainer, "trainer", 0, "id of the trainer (default: the company's first trainer)")
 	fl.StringVar(&o.weightUnit, "weight-unit", "", "KG or LB (default KG)")
-	fl.StringVarP(&o.file, "file", "f", "", "bulk creation from a file: not available yet")
-	fl.StringVar(&o.format, "format", "", "format of -f: not available yet")
-	_ = fl.MarkHidden("format")
+	fl.StringVarP(&b.file, "file", "f", "", "create the trainees of a CSV or JSON Lines file (- for stdin)")
+	fl.StringVar(&b.format, "format", "", "format of -f: csv or jsonl (default: by the file's extension; required with -f -)")
+	fl.BoolVar(&b.dryRun, "dry-run", false, "with -f: check every row and report; send nothing")
+	fl.StringVar(&b.journal, "journal", "", "with -f: the import's journal (default: FILE.journal; required with -f -)")
+	fl.IntVar(&b.parallel, "parallel", 4, "with -f: creates in flight at once (1 to 64)")
+	fl.StringVar(&b.results, "results", "", "with -f: append a CSV line per row to this file (mode 0600)")
+	fl.BoolVar(&b.generatePasswords, "generate-passwords", false, "with -f: generate a password for each row without one (written to --results only)")
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(string(bulkimport.CSV), string(bulkimport.JSONL)))
+	_ = cmd.RegisterFlagCompletionFunc("file", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"csv", "jsonl", "ndjson"}, cobra.ShellCompDirectiveFilterFileExt
+	})
+	_ = cmd.RegisterFlagCompletionFunc("parallel", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("weight-unit", fixedValues(api.UnitKG, api.UnitLB))
 	_ = cmd.RegisterFlagCompletionFunc("dob", completeDates(false))
 	_ = cmd.RegisterFlagCompletionFunc("expires", completeDates(false))

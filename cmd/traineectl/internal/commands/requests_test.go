@@ -73,7 +73,7 @@ func TestUsageErrorsSendNothing(t *testing.T) {
 		{[]string{"create", "--name", "A", "--email", "a@b.co"}, "--password (or --password-stdin) is required"},
 		{[]string{"create", "--name", "A", "--email", "a@b.co", "--password", "x", "--password-stdin"}, "none of the others can be"},
 		{[]string{"create", "--name", "A", "--email", "a@b.co", "--password", "S3cret-pass", "--dob", "31-02-1990"}, `--dob: invalid date "31-02-1990"`},
-		{[]string{"create", "-f", "trainees.csv"}, "bulk creation (create -f) is not available yet"},
+		{[]string{"create", "-f", "trainees.xml"}, "cannot tell the format of trainees.xml"},
 		{[]string{"create", "extra", "--name", "A"}, "wants 0 argument(s)"},
 		{[]string{"create", "--name", "A", "--email", "a@b.co", "--password", "S3cret-pass", "--trainer", "seven"}, `invalid argument "seven"`},
 		{[]string{"update", "41"}, "nothing to change"},

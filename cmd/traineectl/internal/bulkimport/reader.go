@@ -1,0 +1,428 @@
+// Package bulkimport is `traineectl create -f`: it reads a CSV or JSON
+// Lines file of trainees, validates every row with the server's own rules
+// (api.ParseCreate, which applies api.ValidateCreate), and creates the valid
+// rows at most once, resumably, through a journal.
+package bulkimport
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Format is the format of an input file.
+type Format string
+
+// The input formats.
+const (
+	CSV   Format = "csv"
+	JSONL Format = "jsonl"
+)
+
+// ParseFormat reads a --format value: csv, jsonl (or ndjson).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "csv":
+		return CSV, nil
+	case "jsonl", "ndjson":
+		return JSONL, nil
+	}
+	return "", fmt.Errorf("invalid format %q: use csv or jsonl", s)
+}
+
+// FormatOf picks the format from a file name's extension: .csv, .jsonl or
+// .ndjson (any case). ok is false for any other name.
+func FormatOf(path string) (f Format, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return CSV, true
+	case ".jsonl", ".ndjson":
+		return JSONL, true
+	}
+	return "", false
+}
+
+// Row is one trainee of the input.
+type Row struct {
+	// Num is the row's number as people see it: for CSV the spreadsheet row
+	// (the header is row 1, so the first trainee is row 2), for JSON Lines
+	// the line number (from 1, blank lines counted).
+	Num int
+	// RequestID is the requestId column or field, else derived from the
+	// normalised e-mail (DeriveRequestID).
+	RequestID string
+	// Email is the normalised e-mail (trimmed, lower case).
+	Email string
+	// Req is the validated, normalised create body (valid rows only). Its
+	// Password is empty when GeneratePassword is set.
+	Req api.CreateRequest
+	// GeneratePassword is set when the row had no password and
+	// --generate-passwords asked for one.
+	GeneratePassword bool
+	// Errors are the row's problems; a row with none is valid.
+	Errors []api.FieldError
+}
+
+// Valid reports whether the row can be sent.
+func (r *Row) Valid() bool { return len(r.Errors) == 0 }
+
+// ReadOptions say how to read an input.
+type ReadOptions struct {
+	Format Format
+	// Today is the day dateOfBirth may not be after. The client does not
+	// know the company's time zone: the caller passes its local day.
+	Today api.Date
+	// GeneratePasswords accepts rows without a password (one is generated
+	// when the row is sent).
+	GeneratePasswords bool
+}
+
+// InputError is a problem with the input as a whole (its header, its
+// syntax): nothing of it is imported.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErrorf(format string, args ...any) error {
+	return &InputError{fmt.Errorf(format, args...)}
+}
+
+// maxLine bounds a JSON Lines line, as the server bounds a body.
+const maxLine = api.MaxBodyBytes
+
+// placeholderPassword stands in for a password to be generated while the
+// row is validated; it never leaves the process.
+const placeholderPassword = "placeholder-password"
+
+// Read reads and validates every row of r. Rows with problems are returned
+// with their Errors; an *InputError means the input cannot be read at all.
+// Within the file, a second row with the e-mail, phone number or request id
+// of an earlier valid row is invalid (1008, 1009, or no code for the
+// request id).
+func Read(r io.Reader, o ReadOptions) ([]Row, error) {
+	var rows []Row
+	var err error
+	switch o.Format {
+	case CSV:
+		rows, err = readCSV(r, o)
+	case JSONL:
+		rows, err = readJSONL(r, o)
+	default:
+		return nil, inputErrorf("unknown input format %q", o.Format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	markDuplicates(rows)
+	return rows, nil
+}
+
+// DeriveRequestID is the request id of a row without one: "imp-" and the
+// first 32 hexadecimal digits of the SHA-256 of the normalised e-mail, so
+// the same row gets the same id in every run.
+func DeriveRequestID(email string) string {
+	sum := sha256.Sum256([]byte(api.NormalizeEmail(email)))
+	return "imp-" + hex.EncodeToString(sum[:16])
+}
+
+// SaneRequestID reports whether id can travel as X-Request-Id: 1 to 128
+// characters of A-Z a-z 0-9 - _ . : (what the server keeps).
+func SaneRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// columns maps a header name (lower case) to the API field it fills.
+var columns = map[string]string{
+	"name":           "name",
+	"email":          "email",
+	"password":       "password",
+	"phonenumber":    "phoneNumber",
+	"phone":          "phoneNumber",
+	"dateofbirth":    "dateOfBirth",
+	"dob":            "dateOfBirth",
+	"expirationdate": "expirationDate",
+	"expires":        "expirationDate",
+	"trainerid":      "trainerId",
+	"trainer":        "trainerId",
+	"weightunit":     "weightUnit",
+	"requestid":      "requestId",
+}
+
+// ColumnNames lists the accepted CSV column names, for messages and docs.
+const ColumnNames = "name, email, password, phoneNumber (phone), dateOfBirth (dob), expirationDate (expires), trainerId (trainer), weightUnit, requestId"
+
+func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
+	}
+	if err != nil {
+		return nil, inputErrorf("CSV header: %v", err)
+	}
+	field := make([]string, len(header)) // column index -> API field
+	seen := map[string]string{}
+	var unknown []string
+	for i, h := range header {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // a spreadsheet's byte order mark
+		}
+		h = strings.TrimSpace(h)
+		f, ok := columns[strings.ToLower(h)]
+		if !ok {
+			unknown = append(unknown, strconv.Quote(h))
+			continue
+		}
+		if prev, dup := seen[f]; dup {
+			return nil, inputErrorf("CSV header: columns %q and %q both give %s", prev, h, f)
+		}
+		seen[f] = h
+		field[i] = f
+	}
+	if len(unknown) > 0 {
+		return nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case)", strings.Join(unknown, ", "), ColumnNames)
+	}
+	for _, need := range []string{"name", "email"} {
+		if _, ok := seen[need]; !ok {
+			return nil, inputErrorf("CSV header: no %s column", need)
+		}
+	}
+	if _, ok := seen["password"]; !ok && !o.GeneratePasswords {
+		return nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
+	}
+	var rows []Row
+	for num := 2; ; num++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, inputErrorf("CSV row %d: %v", num, err)
+		}
+		blank := true
+		for _, c := range rec {
+			if strings.TrimSpace(c) != "" {
+				blank = false
+			}
+		}
+		if blank {
+			continue // a spreadsheet's empty row
+		}
+		row := Row{Num: num}
+		if len(rec) != len(header) {
+			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON,
+				Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(header))}}
+			rows = append(rows, row)
+			continue
+		}
+		body := map[string]any{}
+		for i, cell := range rec {
+			f := field[i]
+			if f != "password" {
+				cell = strings.TrimSpace(cell)
+			}
+			if cell == "" {
+				continue // an empty cell is an absent field
+			}
+			switch f {
+			case "trainerId":
+				if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
+					body[f] = n
+				} else {
+					body[f] = cell // refused as "must be an integer" (1000)
+				}
+			case "dateOfBirth", "expirationDate":
+				body[f] = isoToWire(cell)
+			default:
+				body[f] = cell
+			}
+		}
+		rid, _ := body["requestId"].(string)
+		delete(body, "requestId")
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, validate(num, b, rid, o))
+	}
+}
+
+// isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the
+// API's dd-MM-yyyy; anything else is left for validation to judge.
+func isoToWire(s string) string {
+	if len(s) == len("2006-01-02") {
+		if t, err := time.Parse("2006-01-02", s); err == nil {
+			return t.Format(api.DateLayout)
+		}
+	}
+	return s
+}
+
+func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
+	br := bufio.NewReader(r)
+	var rows []Row
+	for num := 1; ; num++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if len(line) == 0 && err != nil {
+			return rows, nil
+		}
+		line = bytes.TrimSpace(line)
+		if num == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		if len(line) > 0 {
+			if len(line) > maxLine {
+				rows = append(rows, Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+					Message: fmt.Sprintf("line longer than %d bytes", maxLine)}}})
+			} else {
+				rows = append(rows, jsonRow(num, line, o))
+			}
+		}
+		if err != nil {
+			return rows, nil
+		}
+	}
+}
+
+// jsonRow validates one JSON Lines line: a create body as the API takes it,
+// with an optional requestId member.
+func jsonRow(num int, line []byte, o ReadOptions) Row {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || m == nil {
+		return validate(num, line, "", o) // the server's own 1000
+	}
+	var rid string
+	if raw, ok := m["requestId"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &rid) != nil || rid == "" {
+			return Row{Num: num, Errors: []api.FieldError{{Field: "requestId",
+				Message: "requestId must be a non-empty string"}}}
+		}
+		delete(m, "requestId")
+	}
+	if o.GeneratePasswords {
+		if raw, ok := m["password"]; !ok || string(raw) == "null" || string(raw) == `""` {
+			delete(m, "password")
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
+	}
+	return validate(num, b, rid, o)
+}
+
+// validate checks a create body with api.ParseCreate, the server's code.
+func validate(num int, body []byte, rid string, o ReadOptions) Row {
+	row := Row{Num: num}
+	generate := false
+	if o.GeneratePasswords {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(body, &m) == nil && m != nil {
+			if _, ok := m["password"]; !ok {
+				m["password"], _ = json.Marshal(placeholderPassword)
+				body, _ = json.Marshal(m)
+				generate = true
+			}
+		}
+	}
+	req, err := api.ParseCreate(body, o.Today)
+	var email struct {
+		Email any `json:"email"`
+	}
+	_ = json.Unmarshal(body, &email)
+	if s, ok := email.Email.(string); ok {
+		row.Email = api.NormalizeEmail(s)
+	}
+	row.RequestID = rid
+	if rid == "" && row.Email != "" {
+		row.RequestID = DeriveRequestID(row.Email)
+	}
+	if err != nil {
+		var ve *api.ValidationError
+		if errors.As(err, &ve) {
+			row.Errors = ve.Errors
+		} else {
+			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
+		}
+	}
+	if rid != "" && !SaneRequestID(rid) {
+		row.Errors = append(row.Errors, api.FieldError{Field: "requestId",
+			Message: "requestId must be 1 to 128 characters of A-Z a-z 0-9 - _ . :"})
+	}
+	if err == nil {
+		row.Req = *req
+		row.Email = req.Email
+		if generate {
+			row.Req.Password = ""
+			row.GeneratePassword = true
+		}
+	}
+	return row
+}
+
+// markDuplicates makes invalid each valid row that repeats the e-mail,
+// phone number or request id of an earlier valid row.
+func markDuplicates(rows []Row) {
+	emails, phones, rids := map[string]int{}, map[string]int{}, map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		if !r.Valid() {
+			continue
+		}
+		dupEmail := false
+		if n, dup := emails[r.Email]; dup {
+			dupEmail = true
+			r.Errors = append(r.Errors, api.FieldError{ErrorCode: api.CodeEmailTaken, Field: "email",
+				Message: fmt.Sprintf("e-mail address repeats row %d of the input", n)})
+		}
+		if r.Req.PhoneNumber != nil {
+			if n, dup := phones[*r.Req.PhoneNumber]; dup {
+				r.Errors = append(r.Errors, api.FieldError{ErrorCode: api.CodePhoneTaken, Field: "phoneNumber",
+					Message: fmt.Sprintf("phone number repeats row %d of the input", n)})
+			}
+		}
+		if n, dup := rids[r.RequestID]; dup && !(dupEmail && r.RequestID == DeriveRequestID(r.Email)) {
+			r.Errors = append(r.Errors, api.FieldError{Field: "requestId",
+				Message: fmt.Sprintf("request id repeats row %d of the input", n)})
+		}
+		if r.Valid() {
+			emails[r.Email] = r.Num
+			rids[r.RequestID] = r.Num
+			if r.Req.PhoneNumber != nil {
+				phones[*r.Req.PhoneNumber] = r.Num
+			}
+		}
+	}
+}
+
+// sortRecords orders records by row number.
+func sortRecords(rs []Record) {
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Row < rs[j].Row })
+}

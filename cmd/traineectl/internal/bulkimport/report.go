@@ -1,0 +1,119 @@
+package bulkimport
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// RowError is one problem of an invalid row, as --dry-run reports it.
+type RowError struct {
+	Row       int    `json:"row"`
+	RequestID string `json:"requestId"`
+	Email     string `json:"email"`
+	ErrorCode *int   `json:"errorCode"`
+	Field     string `json:"field,omitempty"`
+	Message   string `json:"message"`
+}
+
+// Check is the report of --dry-run.
+type Check struct {
+	Rows    int `json:"rows"`
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
+	// AlreadyDone: valid rows the journal has as created.
+	AlreadyDone int `json:"alreadyDone"`
+	// ToSettle: valid rows whose outcome the journal does not know; a run
+	// looks them up before sending.
+	ToSettle int `json:"toSettle"`
+	// ToSend: valid rows a run would send.
+	ToSend int        `json:"toSend"`
+	Errors []RowError `json:"errors"`
+}
+
+// CheckRows reports what an import of rows would do, given the journal
+// (nil for none). Nothing is sent.
+func CheckRows(rows []Row, j *Journal) Check {
+	c := Check{Rows: len(rows), Errors: []RowError{}}
+	for i := range rows {
+		r := &rows[i]
+		if !r.Valid() {
+			c.Invalid++
+			for _, e := range r.Errors {
+				re := RowError{Row: r.Num, RequestID: r.RequestID, Email: r.Email, Field: e.Field, Message: e.Message}
+				if e.ErrorCode != 0 {
+					code := e.ErrorCode
+					re.ErrorCode = &code
+				}
+				c.Errors = append(c.Errors, re)
+			}
+			continue
+		}
+		c.Valid++
+		var e Entry
+		if j != nil {
+			e, _ = j.Entry(r.RequestID)
+		}
+		switch {
+		case e.State == StateCreated:
+			c.AlreadyDone++
+		case e.Uncertain:
+			c.ToSettle++
+		default:
+			c.ToSend++
+		}
+	}
+	return c
+}
+
+// WriteText writes the report for people: a line per problem, then the
+// counts.
+func (c Check) WriteText(w io.Writer) {
+	for _, e := range c.Errors {
+		code := 0
+		if e.ErrorCode != nil {
+			code = *e.ErrorCode
+		}
+		fmt.Fprintf(w, "row %d: invalid: %s\n", e.Row, problem(code, e.Field, e.Message))
+	}
+	fmt.Fprintf(w, "%d rows: %d valid, %d invalid", c.Rows, c.Valid, c.Invalid)
+	var parts []string
+	if c.AlreadyDone > 0 {
+		parts = append(parts, fmt.Sprintf("%d already done", c.AlreadyDone))
+	}
+	if c.ToSettle > 0 {
+		parts = append(parts, fmt.Sprintf("%d to look up first (outcome unknown)", c.ToSettle))
+	}
+	parts = append(parts, fmt.Sprintf("%d to create", c.ToSend))
+	fmt.Fprintf(w, "; %s. Nothing was sent.\n", strings.Join(parts, ", "))
+}
+
+// Text is the summary line of a run: created, already done, failed,
+// duration.
+func (s Summary) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Created %d, already done %d, failed %d", s.Created, s.AlreadyDone, s.Failures())
+	var detail []string
+	if s.Invalid > 0 {
+		detail = append(detail, fmt.Sprintf("%d invalid, not sent", s.Invalid))
+	}
+	if s.Unknown > 0 {
+		detail = append(detail, fmt.Sprintf("%d outcome unknown", s.Unknown))
+	}
+	if len(detail) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
+	}
+	if s.NotAttempted > 0 {
+		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
+	}
+	d := s.Duration.Round(10 * time.Millisecond)
+	if s.Duration < time.Second {
+		d = s.Duration.Round(time.Millisecond)
+	}
+	fmt.Fprintf(&b, " of %d rows in %s", s.Rows, d)
+	if s.Processed > 0 && s.Duration > 0 {
+		fmt.Fprintf(&b, " (%.1f rows/s)", float64(s.Processed)/s.Duration.Seconds())
+	}
+	return b.String()
+}

@@ -1,0 +1,426 @@
+package bulkimport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// StatusUnknown is the record of a row whose outcome could not be settled
+// in this run (interrupted, or the lookup failed): the journal says "sent"
+// and the next run settles it.
+const StatusUnknown = "unknown"
+
+// API is what the import needs of the server.
+type API interface {
+	// Create sends one create with rid as its X-Request-Id.
+	Create(ctx context.Context, rid string, req api.CreateRequest) (*api.Trainee, error)
+	// FindByEmail returns the company's trainee with exactly this
+	// (normalised) e-mail, soft-deleted ones included; nil when there is
+	// none.
+	FindByEmail(ctx context.Context, email string) (*api.Trainee, error)
+}
+
+// ClientAPI is the API over the Go client.
+type ClientAPI struct {
+	// Lookup makes the searches (with the client's retries).
+	Lookup *api.Client
+	// ForRequest returns a client whose every attempt carries rid as
+	// X-Request-Id.
+	ForRequest func(rid string) *api.Client
+}
+
+// Create sends the create. The client retries a connection failure or a
+// 5xx (1 s, then 5 s) as it does for every call; the runner settles what a
+// retry leaves unclear (a 1008 after a lost answer).
+func (c ClientAPI) Create(ctx context.Context, rid string, req api.CreateRequest) (*api.Trainee, error) {
+	return c.ForRequest(rid).CreateTrainee(ctx, req)
+}
+
+// FindByEmail searches q=<email>, status=all, and keeps the exact match.
+func (c ClientAPI) FindByEmail(ctx context.Context, email string) (*api.Trainee, error) {
+	ts, _, err := c.Lookup.SearchAllTrainees(ctx, api.SearchParams{Query: email, Status: api.StatusAll, Size: 100})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if api.NormalizeEmail(t.Email) == email {
+			return t, nil
+		}
+	}
+	return nil, nil
+}
+
+// Options configure a run.
+type Options struct {
+	API     API
+	Journal *Journal
+	Results *Results // nil: no results file
+	// Parallel is the number of rows in flight at once (default 4).
+	Parallel int
+	// Grace is how long requests under way may still finish once ctx is
+	// cancelled (default 10 s); no new row starts.
+	Grace time.Duration
+	// OnRecord is called, one call at a time, with each row's outcome as it
+	// arrives.
+	OnRecord func(Record)
+	// GeneratePassword makes passwords (default GeneratePassword).
+	GeneratePassword func() string
+	Now              func() time.Time
+}
+
+// Summary counts the outcomes of a run.
+type Summary struct {
+	Rows         int // rows in the input
+	Created      int // created by this run
+	AlreadyDone  int // created by an earlier run (journal, or found by lookup)
+	Failed       int // sent and refused, or not created for lack of an answer
+	Invalid      int // refused by local validation, not sent
+	Unknown      int // outcome left to the next run (interrupted, lookup failed)
+	NotAttempted int // not started: the run was stopped
+	Processed    int // rows that needed the server (sent or looked up)
+	Duration     time.Duration
+}
+
+// Failures is every row not created: failed, invalid and unknown.
+func (s Summary) Failures() int { return s.Failed + s.Invalid + s.Unknown }
+
+// Run imports the rows: invalid rows are reported and not sent; rows the
+// journal has as created are reported as already done; the others are
+// sent, Parallel at a time. A row whose outcome an earlier run left unknown
+// is first looked up by its e-mail. Failures never stop the run; a refused
+// API key (401), a server that cannot be reached (even for a lookup), or a
+// journal that cannot be written do, and are returned as the error, the
+// rows not started counted in NotAttempted. Records are returned in row
+// order.
+func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) {
+	if o.Parallel <= 0 {
+		o.Parallel = 4
+	}
+	if o.Grace <= 0 {
+		o.Grace = 10 * time.Second
+	}
+	if o.GeneratePassword == nil {
+		o.GeneratePassword = GeneratePassword
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	for i := range rows {
+		if rows[i].Valid() && rows[i].GeneratePassword && o.Results == nil {
+			return Summary{}, nil, errors.New("generated passwords need a results file")
+		}
+	}
+	r := &runner{o: o, sum: Summary{Rows: len(rows)}}
+	start := o.Now()
+
+	// Requests under way may finish after ctx ends, for a while: an answer
+	// received is an outcome recorded, and a lookup avoided next time.
+	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReq()
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(o.Grace, cancelReq) })
+	defer stopGrace()
+	dispatch, stopDispatch := context.WithCancel(ctx)
+	defer stopDispatch()
+	r.stop = stopDispatch
+
+	var todo []*Row
+	for i := range rows {
+		row := &rows[i]
+		switch {
+		case !row.Valid():
+			r.finish(invalidRecord(row))
+		default:
+			if e, ok := o.Journal.Entry(row.RequestID); ok && e.State == StateCreated {
+				rec := r.base(row)
+				rec.Status, rec.TraineeID = StatusAlreadyDone, &e.TraineeID
+				rec.Message = "created by an earlier run"
+				r.withPassword(&rec, row)
+				r.finish(rec)
+				continue
+			}
+			todo = append(todo, row)
+		}
+	}
+
+	work := make(chan *Row)
+	var wg sync.WaitGroup
+	for range min(o.Parallel, max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for row := range work {
+				if dispatch.Err() != nil {
+					continue // stopped: not attempted
+				}
+				r.mu.Lock()
+				r.sum.Processed++
+				r.mu.Unlock()
+				rec, err := r.process(reqCtx, row)
+				r.finish(rec)
+				if err != nil {
+					r.abort(err)
+				}
+			}
+		}()
+	}
+feed:
+	for _, row := range todo {
+		select {
+		case <-dispatch.Done():
+			break feed
+		case work <- row:
+		}
+	}
+	close(work)
+	wg.Wait()
+
+	r.sum.NotAttempted = len(todo) - r.sum.Processed
+	r.sum.Duration = o.Now().Sub(start)
+	sortRecords(r.records)
+	err := r.err
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return r.sum, r.records, err
+}
+
+type runner struct {
+	o Options
+
+	mu      sync.Mutex
+	sum     Summary
+	records []Record
+	err     error  // the first error that stopped the run
+	stop    func() // stops starting rows
+}
+
+// abort records the error that stops the run, and stops starting rows.
+func (r *runner) abort(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.stop()
+}
+
+// finish counts a record, writes it to the results file and reports it.
+func (r *runner) finish(rec Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch rec.Status {
+	case StatusCreated:
+		r.sum.Created++
+	case StatusAlreadyDone:
+		r.sum.AlreadyDone++
+	case StatusFailed:
+		r.sum.Failed++
+	case StatusInvalid:
+		r.sum.Invalid++
+	case StatusUnknown:
+		r.sum.Unknown++
+	}
+	r.records = append(r.records, rec)
+	if r.o.Results != nil {
+		if err := r.o.Results.Write(rec); err != nil && r.err == nil {
+			r.err = err
+			r.stop()
+		}
+	}
+	if r.o.OnRecord != nil {
+		r.o.OnRecord(rec)
+	}
+}
+
+func (r *runner) base(row *Row) Record {
+	return Record{Row: row.Num, RequestID: row.RequestID, Email: row.Email, PasswordGenerated: row.GeneratePassword}
+}
+
+func invalidRecord(row *Row) Record {
+	rec := Record{Row: row.Num, RequestID: row.RequestID, Email: row.Email, Status: StatusInvalid}
+	first := row.Errors[0]
+	if first.ErrorCode != 0 {
+		code := first.ErrorCode
+		rec.ErrorCode = &code
+	}
+	rec.Field = first.Field
+	msgs := []string{first.Message}
+	for _, e := range row.Errors[1:] {
+		m := e.Message
+		if e.Field != "" {
+			m = e.Field + ": " + m
+		}
+		msgs = append(msgs, m)
+	}
+	rec.Message = strings.Join(msgs, "; ")
+	rec.Errors = row.Errors
+	return rec
+}
+
+// withPassword adds the generated password on file, or says it is unknown.
+func (r *runner) withPassword(rec *Record, row *Row) {
+	if !row.GeneratePassword {
+		return
+	}
+	if r.o.Results != nil {
+		if pw, ok := r.o.Results.Password(row.RequestID); ok {
+			rec.Password = pw
+			return
+		}
+	}
+	rec.Message += "; its generated password is not in this results file (set one with `traineectl update " +
+		fmt.Sprint(*rec.TraineeID) + " --password`)"
+}
+
+// lookupFailed is the record of a row whose outcome stays unknown because
+// its lookup failed; the run stops when the server cannot be reached or the
+// key is refused.
+func lookupFailed(rec Record, err error) (Record, error) {
+	rec.Status = StatusUnknown
+	rec.Message = "outcome unknown, and looking the e-mail up failed: " + err.Error() + "; run the import again to settle it"
+	var ne *api.NetworkError
+	var ae *api.AuthRefusedError
+	if errors.As(err, &ne) || errors.As(err, &ae) || errors.Is(err, context.Canceled) {
+		return rec, err
+	}
+	return rec, nil
+}
+
+// settled is the record of a row found by its e-mail.
+func (r *runner) settled(rec Record, row *Row, t *api.Trainee, status, msg string) (Record, error) {
+	if err := r.o.Journal.Created(row.RequestID, row.Num, t.ID, "lookup"); err != nil {
+		return rec, err
+	}
+	id := t.ID
+	rec.Status, rec.TraineeID, rec.Message = status, &id, msg
+	r.withPassword(&rec, row)
+	return rec, nil
+}
+
+// process imports one row that the journal does not have as created. A
+// non-nil error stops the run.
+func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
+	j := r.o.Journal
+	rec := r.base(row)
+	e, _ := j.Entry(row.RequestID)
+	earlier := e.Uncertain // an earlier run sent it and does not know the outcome
+	if earlier {
+		t, err := r.o.API.FindByEmail(ctx, row.Email)
+		if err != nil {
+			return lookupFailed(rec, err)
+		}
+		if t != nil {
+			return r.settled(rec, row, t, StatusAlreadyDone, "created by an earlier run whose answer was lost (found by its e-mail)")
+		}
+	}
+	req := row.Req
+	if row.GeneratePassword {
+		pw, ok := "", false
+		if r.o.Results != nil {
+			pw, ok = r.o.Results.Password(row.RequestID)
+		}
+		if !ok {
+			pw = r.o.GeneratePassword()
+			p := rec
+			p.Password = pw
+			if err := r.o.Results.Pending(p); err != nil {
+				return rec, err
+			}
+		}
+		req.Password = pw
+	}
+	if err := j.Sent(row.RequestID, row.Num, row.Email); err != nil {
+		return rec, err
+	}
+	t, err := r.o.API.Create(ctx, row.RequestID, req)
+	if err == nil {
+		if err := j.Created(row.RequestID, row.Num, t.ID, "response"); err != nil {
+			return rec, err
+		}
+		id := t.ID
+		rec.Status, rec.TraineeID = StatusCreated, &id
+		if row.GeneratePassword {
+			rec.Password = req.Password
+		}
+		return rec, nil
+	}
+
+	var (
+		rejected *api.RejectedError
+		auth     *api.AuthRefusedError
+	)
+	switch {
+	case errors.As(err, &auth):
+		_ = j.Failed(row.RequestID, row.Num, auth.Status, 0, "authentication refused", false)
+		rec.Status, rec.Message = StatusFailed, err.Error()
+		return rec, err
+	case errors.As(err, &rejected):
+		retried := rejected.Attempts > 1
+		taken := rejected.ErrorCode == api.CodeEmailTaken || rejected.ErrorCode == api.CodePhoneTaken
+		if taken && (earlier || retried) {
+			// The e-mail (or the phone number: which of the two a
+			// database reports first is its choice) is taken, and a send
+			// of this row may have created it (an attempt without an
+			// answer): look the e-mail up.
+			t, lerr := r.o.API.FindByEmail(ctx, row.Email)
+			if lerr != nil {
+				return lookupFailed(rec, lerr)
+			}
+			if t != nil {
+				if earlier {
+					return r.settled(rec, row, t, StatusAlreadyDone, "created by an earlier run whose answer was lost (found by its e-mail)")
+				}
+				return r.settled(rec, row, t, StatusCreated, "created; its answer was lost and the retry found the e-mail taken (found by its e-mail)")
+			}
+		}
+		code := rejected.ErrorCode
+		if err := j.Failed(row.RequestID, row.Num, rejected.Status, code, rejected.Message, false); err != nil {
+			return rec, err
+		}
+		rec.Status = StatusFailed
+		if code != 0 {
+			rec.ErrorCode = &code
+			rec.Field, rec.Message = rejected.Field, rejected.Message
+			rec.Errors = rejected.Errors
+		} else {
+			rec.Message = err.Error()
+		}
+		return rec, nil
+	case ctx.Err() != nil:
+		rec.Status = StatusUnknown
+		rec.Message = "interrupted while the create was under way; run the import again to settle it"
+		return rec, nil
+	}
+	// No answer, or a 5xx after the retries: the create may or may not
+	// have happened. Look.
+	t, lerr := r.o.API.FindByEmail(ctx, row.Email)
+	if lerr != nil {
+		rec, stop := lookupFailed(rec, lerr)
+		rec.Message = err.Error() + "; " + rec.Message
+		return rec, stop
+	}
+	if t != nil {
+		status := StatusCreated
+		if earlier {
+			status = StatusAlreadyDone
+		}
+		return r.settled(rec, row, t, status, "created; its answer was lost (found by its e-mail)")
+	}
+	status := 0
+	var se *api.ServerError
+	if errors.As(err, &se) {
+		status = se.Status
+	}
+	msg := err.Error() + "; not created (its e-mail is not found)"
+	if jerr := j.Failed(row.RequestID, row.Num, status, 0, msg, true); jerr != nil {
+		return rec, jerr
+	}
+	rec.Status, rec.Message = StatusFailed, msg
+	return rec, nil
+}
