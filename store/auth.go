@@ -2,10 +2,11 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
 )
@@ -13,24 +14,31 @@ import (
 // touchTimeout bounds one background write of last_used_at.
 const touchTimeout = 5 * time.Second
 
+// keyLookup is what Authenticate reads of a key.
+type keyLookup struct {
+	ID         int64      `bun:"id"`
+	CompanyID  int64      `bun:"company_id"`
+	LastUsedAt *time.Time `bun:"last_used_at"`
+	TimeZone   string     `bun:"time_zone"`
+}
+
+// authQuery finds an enabled key by its hash ($1), with its company's zone.
+var authQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.db.NewSelect().
+		Model((*apiKeyRow)(nil)).
+		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone").
+		Join("JOIN companies AS c ON c.id = k.company_id").
+		Where("k.key_hash = ?", placeholder(1)).
+		Where("NOT k.disabled")
+}}
+
 // Authenticate finds the enabled key whose SHA-256 is hash, and its
 // company. It is the one unscoped lookup, and it is never cached: a key
 // disabled or deleted through any instance is refused on the next request.
 func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal, error) {
-	var row struct {
-		ID         int64      `bun:"id"`
-		CompanyID  int64      `bun:"company_id"`
-		LastUsedAt *time.Time `bun:"last_used_at"`
-		TimeZone   string     `bun:"time_zone"`
-	}
-	err := s.db.NewSelect().
-		Model((*apiKeyRow)(nil)).
-		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone").
-		Join("JOIN companies AS c ON c.id = k.company_id").
-		Where("k.key_hash = ?", hash[:]).
-		Where("NOT k.disabled").
-		Scan(ctx, &row)
-	if errors.Is(err, sql.ErrNoRows) {
+	var row keyLookup
+	err := s.queryHot(ctx, authQuery, &row, hash[:])
+	if errors.Is(err, api.ErrNotFound) {
 		return nil, api.ErrUnauthorized
 	}
 	if err != nil {

@@ -51,6 +51,7 @@ type Store struct {
 	now     func() time.Time
 
 	locations sync.Map // time zone name -> *time.Location
+	hot       sync.Map // *hotQuery -> its SQL in this store's dialect
 
 	touchMu     sync.Mutex
 	touched     map[int64]time.Time // key id -> last_used_at this process wrote or saw

@@ -15,7 +15,8 @@ var _ api.TraineeStore = (*Store)(nil)
 
 // traineeScope is where every trainee query starts: the trainees of one
 // company, alias t. Nothing else in this package selects from trainees.
-func (s *Store) traineeScope(db bun.IDB, companyID int64) *bun.SelectQuery {
+// companyID is an int64, or the placeholder standing for one in a hotQuery.
+func (s *Store) traineeScope(db bun.IDB, companyID any) *bun.SelectQuery {
 	return db.NewSelect().
 		Model((*traineeRow)(nil)).
 		Where("t.company_id = ?", companyID)
@@ -23,7 +24,7 @@ func (s *Store) traineeScope(db bun.IDB, companyID int64) *bun.SelectQuery {
 
 // traineeQuery is traineeScope with the trainee's user joined (alias u) and
 // every column of traineeRow selected.
-func (s *Store) traineeQuery(db bun.IDB, companyID int64) *bun.SelectQuery {
+func (s *Store) traineeQuery(db bun.IDB, companyID any) *bun.SelectQuery {
 	return s.traineeScope(db, companyID).
 		ColumnExpr(traineeColumns).
 		Join("JOIN users AS u ON u.id = t.user_id")
@@ -43,10 +44,15 @@ func (s *Store) loadTrainee(ctx context.Context, db bun.IDB, companyID, id int64
 	return row, nil
 }
 
+// traineeByID is traineeQuery for company $1 and trainee id $2.
+var traineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.traineeQuery(s.db, placeholder(1)).Where("t.id = ?", placeholder(2))
+}}
+
 // Trainee returns one trainee of the company, soft-deleted ones included.
 func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee, error) {
-	row, err := s.loadTrainee(ctx, s.db, companyID, id, false)
-	if err != nil {
+	row := new(traineeRow)
+	if err := s.queryHot(ctx, traineeByID, row, companyID, id); err != nil {
 		return nil, err
 	}
 	return row.toAPI(), nil
