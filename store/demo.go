@@ -28,6 +28,7 @@ const (
 const (
 	demoStreamPeople = iota + 1
 	demoStreamTracked
+	demoStreamMeals // the older meals of each meal logger, one stream per trainee (xor its id)
 )
 
 // demoFixedNames start the list, so that the set always shows non-ASCII

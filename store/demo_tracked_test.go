@@ -61,7 +61,7 @@ func trackedView(t *testing.T, s *store.Store, company int64, trainees []*api.Tr
 func checkDemoTracked(t *testing.T, s *store.Store, company int64, trainees []*api.Trainee, today api.Date, v demoTrackedView) {
 	t.Helper()
 	n := len(trainees)
-	var yearOfWeights, measuredMonthly, withMeals, withGaps, trained, neverTrained, lb int
+	var yearOfWeights, measuredMonthly, withMeals, yearOfMeals, withGaps, trained, neverTrained, lb int
 	for i, tr := range trainees {
 		ws := v.Weights[i]
 		if len(ws) >= 150 && ws[0].Date.Before(today.AddDays(-300)) {
@@ -94,6 +94,17 @@ func checkDemoTracked(t *testing.T, s *store.Store, company int64, trainees []*a
 		if len(v.Today[i].Meals) > 0 || countRows(t, s, "nutrition_items", "trainee_id = ? AND day >= ?", tr.ID, today.AddDays(-6).Int()) > 0 {
 			withMeals++
 		}
+		// Meals on most days of the year, not just recently: days with
+		// meals between a year and six weeks ago.
+		var oldMealDays int
+		if err := s.DB().NewSelect().Table("nutrition_items").ColumnExpr("COUNT(DISTINCT day)").
+			Where("trainee_id = ? AND day BETWEEN ? AND ?", tr.ID, today.AddDays(-364).Int(), today.AddDays(-43).Int()).
+			Scan(ctx, &oldMealDays); err != nil {
+			t.Fatal(err)
+		}
+		if oldMealDays > 322*6/10 {
+			yearOfMeals++
+		}
 		if v.Steps[i].DaysWithData < 7 {
 			withGaps++
 		}
@@ -115,6 +126,9 @@ func checkDemoTracked(t *testing.T, s *store.Store, company int64, trainees []*a
 	}
 	if measuredMonthly < n*6/10 {
 		t.Errorf("only %d of %d trainees measure their waist monthly", measuredMonthly, n)
+	}
+	if yearOfMeals < n*4/10 {
+		t.Errorf("only %d of %d trainees logged meals on most days of the year", yearOfMeals, n)
 	}
 	if withMeals < n*4/10 {
 		t.Errorf("only %d of %d trainees logged meals this week", withMeals, n)
