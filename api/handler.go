@@ -229,6 +229,9 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := ParseCreate(body, p.Today(h.now()))
 	if err != nil {
+		if req != nil {
+			err = h.withTrainerProblem(r.Context(), p.CompanyID, req.TrainerID, err)
+		}
 		h.writeError(w, r, err)
 		return
 	}
@@ -247,6 +250,24 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.writeTrainee(w, t)
+}
+
+// withTrainerProblem adds a 1010 to a body's other problems when its
+// trainerId is not a trainer of the company, so that the 400 lists every
+// problem at once (a valid body gets the 1010 from the store instead).
+func (h *Handler) withTrainerProblem(ctx context.Context, companyID int64, trainerID *int64, err error) error {
+	var v *ValidationError
+	if trainerID == nil || *trainerID <= 0 || !errors.As(err, &v) {
+		return err // absent, or already reported by validation
+	}
+	ok, lookupErr := h.store.IsTrainer(ctx, companyID, *trainerID)
+	if lookupErr != nil {
+		return lookupErr
+	}
+	if !ok {
+		v.Add(CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", *trainerID)
+	}
+	return v
 }
 
 func (h *Handler) getTrainee(w http.ResponseWriter, r *http.Request) {
@@ -277,6 +298,9 @@ func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := ParseUpdate(body, p.Today(h.now()))
 	if err != nil {
+		if req != nil && req.Patch.TrainerID.Set {
+			err = h.withTrainerProblem(r.Context(), p.CompanyID, &req.Patch.TrainerID.Value, err)
+		}
 		h.writeError(w, r, err)
 		return
 	}

@@ -12,6 +12,8 @@ const (
 	MaxPageSize     = 100
 	// MaxSearchQuery bounds q so a search stays cheap.
 	MaxSearchQuery = 200
+	// MaxPage is the largest page number (so that page × size never overflows).
+	MaxPage = 1<<31 - 1
 )
 
 var searchStatuses = map[string]bool{StatusLive: true, StatusActive: true, StatusExpired: true, StatusDeleted: true, StatusAll: true}
@@ -35,8 +37,8 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 	}
 	if p := q.Get("page"); p != "" {
 		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > 10_000_000 {
-			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0")
+		if err != nil || n < 0 || n > MaxPage {
+			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
 		}
 		s.Page = n
 	}

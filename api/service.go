@@ -28,6 +28,9 @@ type TraineeStore interface {
 	// Without TrainerID the company's first trainer (lowest id) is assigned.
 	CreateTrainee(ctx context.Context, companyID int64, t NewTrainee) (*Trainee, error)
 
+	// IsTrainer reports whether trainerID is a trainer of the company.
+	IsTrainer(ctx context.Context, companyID, trainerID int64) (bool, error)
+
 	// Trainee returns one trainee, soft-deleted ones included.
 	Trainee(ctx context.Context, companyID, id int64) (*Trainee, error)
 

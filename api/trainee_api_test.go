@@ -130,6 +130,7 @@ func TestErrorCodes(t *testing.T) {
 			{"empty body", ``, 1000, ""},
 			{"wrong type", with("name", 42), 1000, "name"},
 			{"trainerId not integer", with("trainerId", 1.5), 1000, "trainerId"},
+			{"trainerId quoted", with("trainerId", fmt.Sprint(e.trainerA[0])), 1000, "trainerId"},
 			{"missing name", without("name"), 1001, "name"},
 			{"null email", with("email", nil), 1001, "email"},
 			{"missing password", without("password"), 1001, "password"},
@@ -158,7 +159,7 @@ func TestErrorCodes(t *testing.T) {
 			})
 		}
 		t.Run("1012 search parameters", func(t *testing.T) {
-			for _, q := range []string{"page=-1", "page=x", "size=0", "size=101", "sort=age", "sort=name,up", "status=gone"} {
+			for _, q := range []string{"page=-1", "page=x", "page=2147483648", "size=0", "size=101", "sort=age", "sort=name,up", "status=gone"} {
 				e.do("GET", "/public-api/trainees/search?"+q, e.keyA, nil).expectError(t, 1012, strings.SplitN(q, "=", 2)[0])
 			}
 		})
@@ -179,6 +180,17 @@ func TestErrorCodes(t *testing.T) {
 			}
 			if !slices.Equal(codes, []int{1001, 1002, 1003}) {
 				t.Errorf("codes %v, want [1001 1002 1003]", codes)
+			}
+			// A foreign trainer is listed with the body's other problems.
+			b = e.do("POST", "/public-api/trainees", e.keyA, map[string]any{"name": "X", "email": "bad", "password": "12345678",
+				"trainerId": e.trainerB}).expectError(t, 1002, "email")
+			if len(b.Errors) != 2 || b.Errors[1].ErrorCode != 1010 || b.Errors[1].Field != "trainerId" {
+				t.Errorf("errors %+v, want 1002 then 1010", b.Errors)
+			}
+			b = e.do("POST", "/public-api/trainees", e.keyA, map[string]any{"name": "X", "email": "bad", "password": "12345678",
+				"trainerId": e.trainerA[0]}).expectError(t, 1002, "email")
+			if len(b.Errors) != 1 {
+				t.Errorf("errors %+v, want only the 1002: the trainer is the company's", b.Errors)
 			}
 		})
 		// Nothing of any rejected create was stored: only "Taken" exists.
@@ -301,6 +313,9 @@ func TestUpdateRules(t *testing.T) {
 		put(`{"phoneNumber":"+1 555 000 1111"}`).expectError(t, 1009, "phoneNumber")
 		put(fmt.Sprintf(`{"trainerId":%d}`, e.trainerB)).expectError(t, 1010, "trainerId")
 		put(`{"weightUnit":"kg"}`).expectError(t, 1004, "weightUnit")
+		if b := put(fmt.Sprintf(`{"weightUnit":"kg","trainerId":%d}`, e.trainerB)).expectError(t, 1004, "weightUnit"); len(b.Errors) != 2 || b.Errors[1].ErrorCode != 1010 {
+			t.Errorf("errors %+v, want 1004 then 1010", b.Errors)
+		}
 		put(`{"enabled":"yes"}`).expectError(t, 1000, "enabled")
 		put(`{"expirationDate":"2027-01-01"}`).expectError(t, 1005, "expirationDate")
 		_ = other

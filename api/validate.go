@@ -204,6 +204,10 @@ func (f *fields) boolean(name string, raw json.RawMessage, dst *bool) bool {
 }
 
 func (f *fields) integer(name string, raw json.RawMessage, dst *int64) bool {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
+		f.typeError(name, "an integer") // json.Number would take a quoted number
+		return false
+	}
 	var n json.Number
 	if err := json.Unmarshal(raw, &n); err != nil {
 		f.typeError(name, "an integer")
@@ -235,7 +239,9 @@ func (f *fields) date(name string, raw json.RawMessage, dst *Date) bool {
 }
 
 // ParseCreate reads and validates a POST /trainees body. The result is
-// normalised; its Password is still in clear.
+// normalised; its Password is still in clear. On a *ValidationError the
+// request is returned too, holding what could be read (so that a caller can
+// add the problems only the database can find).
 func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
 	m, err := object(body)
 	if err != nil {
@@ -282,10 +288,7 @@ func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
 		}
 	}
 	validateCreate(f.v, r, today, f.skip)
-	if err := f.v.Err(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r, f.v.Err()
 }
 
 // UpdateRequest is a validated PUT body with the password still in clear.
@@ -296,7 +299,8 @@ type UpdateRequest struct {
 
 // ParseUpdate reads and validates a PUT /trainees/{id} body: absent fields
 // are left alone, null clears phoneNumber, dateOfBirth and expirationDate,
-// and null for anything else is a 1001.
+// and null for anything else is a 1001. Like ParseCreate, it returns what
+// it could read along with a *ValidationError.
 func ParseUpdate(body []byte, today Date) (*UpdateRequest, error) {
 	m, err := object(body)
 	if err != nil {
@@ -383,7 +387,7 @@ func ParseUpdate(body []byte, today Date) (*UpdateRequest, error) {
 		}
 	}
 	if err := f.v.Err(); err != nil {
-		return nil, err
+		return u, err
 	}
 	if u.Password != nil && !p.ForcePasswordChange.Set {
 		p.ForcePasswordChange = Val(true)

@@ -132,12 +132,22 @@ func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID in
 	return row, ch, nil
 }
 
-// checkTrainer refuses a trainer id that is not a trainer of the company.
-func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
+// IsTrainer reports whether trainerID is a trainer of the company.
+func (s *Store) IsTrainer(ctx context.Context, companyID, trainerID int64) (bool, error) {
+	return s.isTrainer(ctx, s.db, companyID, trainerID)
+}
+
+func (s *Store) isTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) (bool, error) {
 	ok, err := db.NewSelect().
 		Model((*trainerRow)(nil)).
 		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID).
 		Exists(ctx)
+	return ok, dbError(err)
+}
+
+// checkTrainer refuses a trainer id that is not a trainer of the company.
+func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
+	ok, err := s.isTrainer(ctx, db, companyID, trainerID)
 	if err != nil {
 		return err
 	}
