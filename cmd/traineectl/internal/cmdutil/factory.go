@@ -20,7 +20,10 @@ import (
 const (
 	EnvBaseURL     = "TRAINEECTL_BASE_URL"
 	EnvAPIKey      = "TRAINEECTL_API_KEY"
+	EnvTimeout     = "TRAINEECTL_TIMEOUT"
 	DefaultBaseURL = "http://127.0.0.1:8080"
+	// DefaultTimeout bounds one attempt of a request (--timeout).
+	DefaultTimeout = api.DefaultAttemptTimeout
 )
 
 // CompletionTimeout bounds a dynamic completion: the shell never waits longer.
@@ -34,6 +37,8 @@ type GlobalOptions struct {
 	Output                   string
 	Verbose                  bool
 	LogFile                  string
+	Timeout                  time.Duration // --timeout: one attempt of a request
+	TimeoutSet               bool
 }
 
 // Factory gives commands what they need; tests build one over buffers.
@@ -152,6 +157,25 @@ func (f *Factory) Settings() (Settings, error) {
 	return s, nil
 }
 
+// AttemptTimeout is --timeout, else TRAINEECTL_TIMEOUT, else the default
+// (30 s): how long one attempt of a request may take.
+func (f *Factory) AttemptTimeout() (time.Duration, error) {
+	if f.Global.TimeoutSet {
+		if f.Global.Timeout <= 0 {
+			return 0, Usagef("--timeout must be a positive duration, like 30s or 2m")
+		}
+		return f.Global.Timeout, nil
+	}
+	if v := f.Getenv(EnvTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, Usagef("%s=%q: want a positive duration, like 30s or 2m", EnvTimeout, v)
+		}
+		return d, nil
+	}
+	return DefaultTimeout, nil
+}
+
 // UserAgent is the User-Agent header the client sends.
 func (f *Factory) UserAgent() string { return "traineectl/" + f.Version }
 
@@ -165,7 +189,11 @@ func (f *Factory) Client() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent())}
+	timeout, err := f.AttemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}
 	if f.Global.LogFile != "" {
 		lf, err := os.OpenFile(f.Global.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
@@ -189,7 +217,11 @@ func (f *Factory) CompletionClient() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent())}, f.ClientOptions...)
+	timeout, err := f.AttemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}, f.ClientOptions...)
 	opts = append(opts, api.WithRetryDelays())
 	return api.NewClient(s.BaseURL, s.APIKey, opts...), nil
 }

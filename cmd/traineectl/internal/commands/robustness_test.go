@@ -1,0 +1,109 @@
+package commands_test
+
+import (
+	"net"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// silentServer accepts connections and never answers; it returns its URL.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// runWithin runs traineectl and fails when it takes longer than limit.
+func (h *harness) runWithin(limit time.Duration, args ...string) result {
+	h.t.Helper()
+	done := make(chan result, 1)
+	go func() { done <- h.run(args...) }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(limit):
+		h.t.Fatalf("traineectl %v still runs after %s", args, limit)
+		return result{}
+	}
+}
+
+// A server that accepts connections and never answers: each attempt gives
+// up after --timeout (or TRAINEECTL_TIMEOUT), and is retried like a
+// connection failure.
+func TestTimeoutOnSilentServer(t *testing.T) {
+	base := silentServer(t)
+	t.Run("flag", func(t *testing.T) {
+		h := newHarness(t, base, stubKey)
+		r := h.runWithin(10*time.Second, "get", "4", "--timeout", "50ms").expect(t, cmdutil.ExitFailure)
+		if !strings.Contains(r.err, "cannot reach "+base+"/public-api/trainees/4: no answer within 50ms (after 3 attempts)") {
+			t.Errorf("stderr: %q", r.err)
+		}
+		if !reflect.DeepEqual(h.sleeps, []time.Duration{time.Second, 5 * time.Second}) {
+			t.Errorf("slept %v, want the retry delays", h.sleeps)
+		}
+	})
+	t.Run("env", func(t *testing.T) {
+		h := newHarness(t, base, stubKey)
+		h.env[cmdutil.EnvTimeout] = "40ms"
+		r := h.runWithin(10*time.Second, "search", "ada").expect(t, cmdutil.ExitFailure)
+		if !strings.Contains(r.err, "no answer within 40ms (after 3 attempts)") {
+			t.Errorf("stderr: %q", r.err)
+		}
+	})
+	t.Run("bulk import", func(t *testing.T) {
+		h := newHarness(t, base, stubKey)
+		in := writeFile(t, "in.csv", "name,email,password\nAda,ada@example.com,S3cret-pass\nBo,bo@example.com,S3cret-pass\n")
+		r := h.runWithin(20*time.Second, "create", "-f", in, "--parallel", "1", "--timeout", "50ms").expect(t, cmdutil.ExitFailure)
+		if !strings.Contains(r.err, "no answer within 50ms") || !strings.Contains(r.err, "not attempted 1 of 2 rows") {
+			t.Errorf("stderr: %q", r.err)
+		}
+	})
+}
+
+func TestTimeoutUsageErrors(t *testing.T) {
+	h := newHarness(t, silentServer(t), stubKey)
+	for _, args := range [][]string{
+		{"get", "4", "--timeout", "0s"},
+		{"get", "4", "--timeout", "-1s"},
+		{"get", "4", "--timeout", "soon"},
+	} {
+		r := h.run(args...).expect(t, cmdutil.ExitUsage)
+		if !strings.Contains(r.err, "timeout") {
+			t.Errorf("%v: stderr %q", args, r.err)
+		}
+	}
+	h.env[cmdutil.EnvTimeout] = "soon"
+	r := h.run("get", "4").expect(t, cmdutil.ExitUsage)
+	if !strings.Contains(r.err, `TRAINEECTL_TIMEOUT="soon"`) {
+		t.Errorf("stderr %q", r.err)
+	}
+}
