@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -153,8 +155,45 @@ func (f *Factory) Settings() (Settings, error) {
 	}
 	if s.BaseURL == "" {
 		s.BaseURL = DefaultBaseURL
+	} else if err := CheckBaseURL(s.BaseURL); err != nil {
+		from := "profile " + s.Profile
+		switch {
+		case f.Global.BaseURLSet:
+			from = "--base-url"
+		case f.Getenv(EnvBaseURL) != "":
+			from = EnvBaseURL
+		}
+		return s, Usagef("%s: %v", from, err)
 	}
 	return s, nil
+}
+
+// CheckBaseURL refuses an address that is not an absolute http or https URL
+// with a host, such as 127.0.0.1:8080 (no scheme) or http://[bad.
+func CheckBaseURL(raw string) error {
+	const like = "like http://127.0.0.1:8080 or https://trainees.example.com"
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if !strings.Contains(raw, "://") {
+			return fmt.Errorf("invalid base URL %q: it needs a scheme, %s", raw, like)
+		}
+		return fmt.Errorf("invalid base URL %q: %v", raw, err)
+	}
+	switch {
+	case u.Scheme == "" || !strings.Contains(raw, "://") && u.Opaque != "":
+		return fmt.Errorf("invalid base URL %q: it needs a scheme, %s", raw, like)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("invalid base URL %q: the scheme must be http or https, %s", raw, like)
+	case u.Host == "" || u.Hostname() == "":
+		return fmt.Errorf("invalid base URL %q: no host, %s", raw, like)
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("invalid base URL %q: no query or fragment, %s", raw, like)
+	}
+	return nil
 }
 
 // AttemptTimeout is --timeout, else TRAINEECTL_TIMEOUT, else the default

@@ -107,3 +107,52 @@ func TestTimeoutUsageErrors(t *testing.T) {
 		t.Errorf("stderr %q", r.err)
 	}
 }
+
+// A malformed base URL is a usage error at once: no request, no retries.
+func TestMalformedBaseURL(t *testing.T) {
+	s := newStubAPI(t)
+	for _, tc := range []struct{ url, want string }{
+		{"127.0.0.1:8080", "it needs a scheme"},
+		{"localhost:8080", "it needs a scheme"},
+		{"trainees.example.com", "it needs a scheme"},
+		{"http://[bad", "invalid base URL"},
+		{"ftp://trainees.example.com", "the scheme must be http or https"},
+		{"http://", "no host"},
+		{"https:///public", "no host"},
+	} {
+		t.Run(tc.url, func(t *testing.T) {
+			h := newHarness(t, s.URL, stubKey)
+			r := h.run("get", "4", "--base-url", tc.url).expect(t, cmdutil.ExitUsage)
+			if !strings.HasPrefix(r.err, "error: --base-url: invalid base URL "+`"`+tc.url+`"`) || !strings.Contains(r.err, tc.want) {
+				t.Errorf("stderr: %q", r.err)
+			}
+			if len(h.sleeps) != 0 {
+				t.Errorf("slept %v: retried", h.sleeps)
+			}
+			// The same from the environment names the variable.
+			h.env[cmdutil.EnvBaseURL] = tc.url
+			r = h.run("search").expect(t, cmdutil.ExitUsage)
+			if !strings.HasPrefix(r.err, "error: TRAINEECTL_BASE_URL: invalid base URL") {
+				t.Errorf("stderr: %q", r.err)
+			}
+		})
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	h := newHarness(t, s.URL, stubKey)
+	h.run("get", "4", "--base-url", s.URL+"/").expect(t, cmdutil.ExitRejected) // sent: the stub has no route
+}
+
+func TestSetProfileRefusesMalformedBaseURL(t *testing.T) {
+	h := newHarness(t, "", stubKey)
+	r := h.run("config", "set-profile", "prod", "--base-url", "127.0.0.1:8080").expect(t, cmdutil.ExitUsage)
+	if !strings.Contains(r.err, `--base-url: invalid base URL "127.0.0.1:8080": it needs a scheme`) {
+		t.Errorf("stderr: %q", r.err)
+	}
+	r = h.run("config", "list").expect(t, 0)
+	if strings.Contains(r.out+r.err, "127.0.0.1:8080") {
+		t.Errorf("the profile was saved:\n%s", r)
+	}
+	h.run("config", "set-profile", "prod", "--base-url", "https://trainees.example.com").expect(t, 0)
+}
