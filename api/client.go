@@ -406,6 +406,14 @@ func (p SearchParams) values() url.Values {
 	return v
 }
 
+// Validate checks p as the server would (ParseSearch): a status, sort,
+// page, size or query the server would refuse with 1012 is refused here,
+// as a *ValidationError naming the parameters, before anything is sent.
+func (p SearchParams) Validate() error {
+	_, err := ParseSearch(p.values(), Date{})
+	return err
+}
+
 // SearchTrainees returns one page of a search.
 func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*TraineePage, error) {
 	body, err := c.Do(ctx, http.MethodGet, PathSearch, p.values(), nil, 0)

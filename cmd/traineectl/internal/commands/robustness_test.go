@@ -156,3 +156,40 @@ func TestSetProfileRefusesMalformedBaseURL(t *testing.T) {
 	}
 	h.run("config", "set-profile", "prod", "--base-url", "https://trainees.example.com").expect(t, 0)
 }
+
+// --status and --sort are checked as the server would, before sending.
+func TestSearchValidatesStatusAndSortLocally(t *testing.T) {
+	s := newStubAPI(t)
+	s.handle("GET /public-api/trainees/search", 200, `{"timestamp":1,"content":[],"page":{"size":20,"number":0,"totalElements":0,"totalPages":0}}`)
+	h := newHarness(t, s.URL, stubKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "--status", "gone"}, `--status "gone": status must be live, active, expired, deleted or all`},
+		{[]string{"search", "--status", "Active"}, `--status "Active"`},
+		{[]string{"list", "--sort", "age"}, `--sort "age": sort must be id, name, email, expirationDate or lastTrained`},
+		{[]string{"search", "--sort", "name,up"}, `--sort "name,up": sort direction must be asc or desc`},
+		{[]string{"search", "--all", "--sort", "name,"}, `--sort "name,": sort direction must be asc or desc`},
+		{[]string{"search", "--status", "x", "--sort", "y"}, `--status "x": status must be live, active, expired, deleted or all; --sort "y"`},
+		{[]string{"search", strings.Repeat("a", 201)}, "QUERY: q must be at most 200 characters"},
+	} {
+		r := h.run(tc.args...).expect(t, cmdutil.ExitUsage)
+		if !strings.HasPrefix(r.err, "error: "+tc.want) {
+			t.Errorf("%v: stderr %q", tc.args, r.err)
+		}
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Fatalf("%d requests sent: %v", n, s.requestLines())
+	}
+	for _, args := range [][]string{
+		{"search", "--status", "expired", "--sort", "expirationDate,desc"},
+		{"search", "--status", "all", "--sort", "lastTrained"},
+		{"search", "--sort", "email,asc"},
+	} {
+		h.run(args...).expect(t, 0)
+	}
+	if n := len(s.requests()); n != 3 {
+		t.Errorf("%d requests, want 3: %v", n, s.requestLines())
+	}
+}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,29 @@ func sortValues() []string {
 		v = append(v, k, k+",asc", k+",desc")
 	}
 	return v
+}
+
+// checkSearch refuses, before sending anything, what the server would
+// refuse: the checks are the server's own (api.ParseSearch).
+func checkSearch(p api.SearchParams) error {
+	var ve *api.ValidationError
+	if err := p.Validate(); !errors.As(err, &ve) {
+		return err
+	}
+	var msgs []string
+	for _, fe := range ve.Errors {
+		switch fe.Field {
+		case "status":
+			msgs = append(msgs, fmt.Sprintf("--status %q: %s", p.Status, fe.Message))
+		case "sort":
+			msgs = append(msgs, fmt.Sprintf("--sort %q: %s", p.Sort, fe.Message))
+		case "q":
+			msgs = append(msgs, "QUERY: "+fe.Message)
+		default:
+			msgs = append(msgs, "--"+fe.Field+": "+fe.Message)
+		}
+	}
+	return cmdutil.Usagef("%s", strings.Join(msgs, "; "))
 }
 
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
@@ -59,6 +83,9 @@ goes to stderr. With -o json the result is an array of trainees.`,
 			}
 			if p.Page < 0 {
 				return cmdutil.Usagef("--page counts from 0")
+			}
+			if err := checkSearch(p); err != nil {
+				return err
 			}
 			c, err := f.Client()
 			if err != nil {
