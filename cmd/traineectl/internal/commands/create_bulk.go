@@ -143,6 +143,10 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 	if err := printRecords(f, records); err != nil {
 		return err
 	}
+	if sf := (*bulkimport.ServerFailingError)(nil); errors.As(runErr, &sf) {
+		// Stopped like for an unreachable server, with its exit status.
+		return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: runErr}
+	}
 	if runErr != nil {
 		return runErr
 	}

@@ -1,6 +1,8 @@
 package commands_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net"
 	"reflect"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -191,5 +194,59 @@ func TestSearchValidatesStatusAndSortLocally(t *testing.T) {
 	}
 	if n := len(s.requests()); n != 3 {
 		t.Errorf("%d requests, want 3: %v", n, s.requestLines())
+	}
+}
+
+// A server that answers only 503: the first row's create and its lookup
+// both fail after the retries, and the import stops there, like for an
+// unreachable server (exit 1, the other rows not attempted), instead of
+// spending the retries on every row.
+func TestBulkStopsWhenServerKeepsFailing(t *testing.T) {
+	s := newStubAPI(t)
+	s.handle("/", 503, "")
+	h := newHarness(t, s.URL, stubKey)
+	var rows strings.Builder
+	rows.WriteString("name,email,password\n")
+	for i := range 6 {
+		fmt.Fprintf(&rows, "T%d,t%d@example.com,S3cret-pass\n", i, i)
+	}
+	in := writeFile(t, "in.csv", rows.String())
+	r := h.run("create", "-f", in, "--parallel", "1", "-o", "json").expect(t, cmdutil.ExitFailure)
+	if !strings.Contains(r.err, "not attempted 5 of 6 rows") {
+		t.Errorf("stderr: %s", r.err)
+	}
+	var obj struct {
+		Error struct {
+			Status  *int   `json:"status"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	lines := strings.Split(strings.TrimSpace(r.err), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &obj); err != nil || obj.Error.Status == nil || *obj.Error.Status != 503 ||
+		!strings.HasPrefix(obj.Error.Message, "the server keeps failing, import stopped: server error: 503") {
+		t.Errorf("error object: %s (%v)", lines[len(lines)-1], err)
+	}
+	recs := decode[[]bulkimport.Record](t, r)
+	if len(recs) != 1 || recs[0].Status != bulkimport.StatusUnknown {
+		t.Errorf("records: %s", r)
+	}
+	// One row: 3 attempts of its create, 3 of its lookup.
+	var posts, gets int
+	for _, q := range s.requests() {
+		switch q.Method {
+		case "POST":
+			posts++
+		case "GET":
+			gets++
+		}
+	}
+	if posts != 3 || gets != 3 {
+		t.Errorf("%d creates and %d lookups sent, want 3 and 3: %v", posts, gets, s.requestLines())
+	}
+	// Without -o json, the text error and the exit status are the same.
+	in2 := writeFile(t, "in2.csv", rows.String())
+	r = h.run("create", "-f", in2, "--parallel", "2").expect(t, cmdutil.ExitFailure)
+	if !strings.Contains(r.err, "error: the server keeps failing, import stopped: server error: 503 Service Unavailable (after 3 attempts)") {
+		t.Errorf("stderr: %s", r.err)
 	}
 }
