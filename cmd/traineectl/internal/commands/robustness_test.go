@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -248,5 +250,45 @@ func TestBulkStopsWhenServerKeepsFailing(t *testing.T) {
 	r = h.run("create", "-f", in2, "--parallel", "2").expect(t, cmdutil.ExitFailure)
 	if !strings.Contains(r.err, "error: the server keeps failing, import stopped: server error: 503 Service Unavailable (after 3 attempts)") {
 		t.Errorf("stderr: %s", r.err)
+	}
+}
+
+// The line a search prints on a terminal: correct grammar, and a page past
+// the end says so.
+func TestSearchTerminalLine(t *testing.T) {
+	s := newStubAPI(t)
+	s.mux.HandleFunc("GET /public-api/trainees/search", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		page, _ := strconv.Atoi(q.Get("page"))
+		var content []string
+		total, pages := 1, 1
+		switch q.Get("q") {
+		case "one":
+			content = []string{traineeJSON(1, "Ada", "ada@example.com", true)}
+		case "many": // 3 pages of one, with --size 1
+			total, pages = 3, 3
+			if page < 3 {
+				content = []string{traineeJSON(int64(page+1), "T", fmt.Sprintf("t%d@example.com", page), true)}
+			}
+		case "far": // 35 pages of 20
+			total, pages = 700, 35
+		}
+		fmt.Fprintf(w, `{"timestamp":1,"content":[%s],"page":{"size":20,"number":%d,"totalElements":%d,"totalPages":%d}}`,
+			strings.Join(content, ","), page, total, pages)
+	})
+	h := newHarness(t, s.URL, stubKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "one", "--all"}, "1 trainee (1 page)\n"},
+		{[]string{"search", "many", "--all", "--size", "1"}, "3 trainees (all 3 pages)\n"},
+		{[]string{"search", "one"}, "page 1 of 1, 1 trainee\n"},
+		{[]string{"search", "far", "--page", "50"}, "page 51 of 35: past the last page (700 trainees in all; --page counts from 0)\n"},
+	} {
+		r := h.runWith(runOpts{tty: true}, tc.args...).expect(t, 0)
+		if r.err != tc.want {
+			t.Errorf("%v: stderr %q, want %q", tc.args, r.err, tc.want)
+		}
 	}
 }
