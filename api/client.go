@@ -37,6 +37,10 @@ const (
 // as interface.md section 7 advises: 2 retries, 1 s then 5 s.
 var DefaultRetryDelays = []time.Duration{time.Second, 5 * time.Second}
 
+// DefaultAttemptTimeout bounds one attempt (connecting, sending, and reading
+// the whole answer) unless WithAttemptTimeout says otherwise.
+const DefaultAttemptTimeout = 30 * time.Second
+
 // maxResponseBody bounds what the client reads of a response.
 const maxResponseBody = 32 << 20
 
@@ -59,6 +63,7 @@ type Client struct {
 	hc        *http.Client
 	userAgent string
 	delays    []time.Duration
+	timeout   time.Duration // per attempt; 0: none
 	sleep     func(context.Context, time.Duration) error
 	log       slog.Handler
 	verbose   io.Writer
@@ -79,6 +84,15 @@ func WithUserAgent(ua string) ClientOption { return func(c *Client) { c.userAgen
 // number of retries. No delays means no retries.
 func WithRetryDelays(d ...time.Duration) ClientOption {
 	return func(c *Client) { c.delays = append([]time.Duration(nil), d...) }
+}
+
+// WithAttemptTimeout bounds each attempt of a call: connecting, sending
+// and reading the whole answer (default DefaultAttemptTimeout; 0 or less
+// means no bound). An attempt that runs out of time counts as a connection
+// failure: it is retried like one and, after the retries, is a
+// *NetworkError whose Err wraps context.DeadlineExceeded.
+func WithAttemptTimeout(d time.Duration) ClientOption {
+	return func(c *Client) { c.timeout = max(d, 0) }
 }
 
 // WithSleep replaces how the client waits between attempts; f returns
@@ -119,6 +133,7 @@ func NewClient(baseURL, apiKey string, opts ...ClientOption) *Client {
 		hc:        http.DefaultClient,
 		userAgent: "traineectl/dev",
 		delays:    DefaultRetryDelays,
+		timeout:   DefaultAttemptTimeout,
 		sleep:     sleepContext,
 		now:       time.Now,
 		newID:     NewRequestID,
@@ -389,6 +404,14 @@ func (p SearchParams) values() url.Values {
 		v.Set("sort", p.Sort)
 	}
 	return v
+}
+
+// Validate checks p as the server would (ParseSearch): a status, sort,
+// page, size or query the server would refuse with 1012 is refused here,
+// as a *ValidationError naming the parameters, before anything is sent.
+func (p SearchParams) Validate() error {
+	_, err := ParseSearch(p.values(), Date{})
+	return err
 }
 
 // SearchTrainees returns one page of a search.
@@ -667,8 +690,28 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	}
 }
 
-// attempt sends the request once and reads the whole response.
-func (c *Client) attempt(ctx context.Context, ci CallInfo, payload []byte) (int, http.Header, []byte, error) {
+// attemptTimeoutError is an attempt that ran out of its time.
+type attemptTimeoutError struct{ d time.Duration }
+
+func (e *attemptTimeoutError) Error() string {
+	return fmt.Sprintf("no answer within %s", e.d)
+}
+
+func (e *attemptTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// attempt sends the request once and reads the whole response, within the
+// attempt timeout.
+func (c *Client) attempt(parent context.Context, ci CallInfo, payload []byte) (int, http.Header, []byte, error) {
+	ctx := parent
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(parent, c.timeout)
+		defer cancel()
+	}
+	return c.attemptOnce(parent, ctx, ci, payload)
+}
+
+func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload []byte) (int, http.Header, []byte, error) {
 	var rd io.Reader
 	if payload != nil {
 		rd = bytes.NewReader(payload)
@@ -695,6 +738,9 @@ func (c *Client) attempt(ctx context.Context, ci CallInfo, payload []byte) (int,
 		resp.Body.Close()
 	}
 	elapsed := c.now().Sub(start)
+	if err != nil && parent.Err() == nil && ctx.Err() != nil {
+		err = &attemptTimeoutError{c.timeout} // this attempt's own time ran out
+	}
 	if err != nil {
 		c.logAttempt(ctx, ci, start, elapsed, 0, payload, nil, err)
 		c.traceError(err, elapsed)

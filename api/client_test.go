@@ -607,3 +607,98 @@ func TestMaskKey(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// silentServer accepts connections and never answers; it returns its URL.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// A server that accepts the connection but never answers costs one attempt
+// timeout per attempt, and the attempts are retried like a connection
+// failure.
+func TestAttemptTimeoutNoAnswer(t *testing.T) {
+	sl := &sleeper{}
+	c := newTestClient(silentServer(t), sl, api.WithAttemptTimeout(50*time.Millisecond))
+	done := make(chan error, 1)
+	go func() { _, err := c.Trainee(context.Background(), 41); done <- err }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call hung although the attempt timeout is 50ms")
+	}
+	var ne *api.NetworkError
+	if !errors.As(err, &ne) || ne.Attempts != 3 {
+		t.Fatalf("err = %#v, want a NetworkError after 3 attempts", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no answer within 50ms") {
+		t.Errorf("err = %v", err)
+	}
+	if !reflect.DeepEqual(sl.delays, []time.Duration{time.Second, 5 * time.Second}) {
+		t.Errorf("slept %v, want the retry delays", sl.delays)
+	}
+}
+
+// The timeout also covers reading the body: headers that arrive but a body
+// that never ends time out too.
+func TestAttemptTimeoutCoversBody(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	sl := &sleeper{}
+	_, err := newTestClient(s.URL, sl, api.WithAttemptTimeout(50*time.Millisecond)).Trainee(context.Background(), 1)
+	var ne *api.NetworkError
+	if !errors.As(err, &ne) || ne.Attempts != 3 || s.attempts() != 3 {
+		t.Fatalf("err = %#v after %d attempts", err, s.attempts())
+	}
+}
+
+// A caller's own deadline is not an attempt timeout: it ends the call at
+// once, without retries.
+func TestCallerDeadlineIsNotRetried(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	sl := &sleeper{}
+	_, err := newTestClient(silentServer(t), sl, api.WithAttemptTimeout(time.Hour)).Trainee(ctx, 1)
+	if !errors.Is(err, context.DeadlineExceeded) || len(sl.delays) != 0 {
+		t.Errorf("err = %v, slept %v", err, sl.delays)
+	}
+	var ne *api.NetworkError
+	if errors.As(err, &ne) {
+		t.Errorf("err = %v is a NetworkError", err)
+	}
+}

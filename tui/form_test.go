@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -299,4 +300,43 @@ func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
 	c := api.NewClient("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), api.WithRetryDelays())
 	d := newDriver(t, c, Options{})
 	d.expect(t, "cannot reach")
+}
+
+// A transient status message belongs to the screen and trainee it was
+// said about: moving to another trainee or screen clears it; an error
+// stays while the screen does.
+func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	first := d.m.list.selected()
+	d.press("d", "n")
+	d.expect(t, "Not deleted.")
+	d.press("j") // another trainee selected
+	if d.m.list.selected().ID == first.ID {
+		t.Fatal("the cursor did not move")
+	}
+	d.expectNot(t, "Not deleted.")
+
+	d.press("d", "n")
+	d.expect(t, "Not deleted.")
+	d.press("enter") // the trainee's screen
+	d.expectNot(t, "Not deleted.")
+	d.press("d", "n")
+	d.expect(t, "Not deleted.")
+	d.press("tab") // same trainee, next tab: still about it
+	d.expect(t, "Not deleted.")
+	d.press("esc", "j", "enter", "tab") // another trainee's Weight tab
+	d.expectNot(t, "Not deleted.")
+	if d.m.status != "" {
+		t.Errorf("status %q", d.m.status)
+	}
+
+	// An error stays while the screen does, even on another trainee...
+	d.press("esc")
+	d.m.setError(errors.New("boom"))
+	d.press("j")
+	d.expect(t, "boom")
+	// ...and goes with the screen.
+	d.press("enter")
+	d.expectNot(t, "boom")
 }

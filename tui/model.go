@@ -85,6 +85,12 @@ type Model struct {
 
 	status     string
 	statusKind statusKind
+	// statusFresh: the status was set during the message being handled;
+	// statusAt is where it was shown first (the screen and trainee once
+	// that message was handled). A message that is not an error goes when
+	// the screen or the trainee changes; an error when the screen does.
+	statusFresh bool
+	statusAt    statusPlace
 
 	// Frame caches: lines known to fit the width, and the help line.
 	fits     map[string]bool
@@ -96,6 +102,46 @@ type Model struct {
 	trainee traineeModel
 	form    formModel
 	confirm *confirmState
+}
+
+// statusPlace is what the status line speaks about: a screen and the
+// trainee selected or shown there (0: none).
+type statusPlace struct {
+	screen  screen
+	trainee int64
+}
+
+// place is the current statusPlace.
+func (m *Model) place() statusPlace {
+	p := statusPlace{screen: m.screen}
+	var t *api.Trainee
+	switch m.screen {
+	case screenList:
+		t = m.list.selected()
+	case screenTrainee:
+		t = m.trainee.t
+	case screenForm:
+		t = m.form.orig
+	}
+	if t != nil {
+		p.trainee = t.ID
+	}
+	return p
+}
+
+// settleStatus runs after each message: a fresh status belongs to where
+// the message left the screen; an older one is cleared once the screen
+// changes, or, unless it is an error, once the trainee does.
+func (m *Model) settleStatus() {
+	now := m.place()
+	switch {
+	case m.statusFresh:
+		m.statusFresh, m.statusAt = false, now
+	case m.status == "":
+	case now.screen != m.statusAt.screen,
+		m.statusKind != statusError && now.trainee != m.statusAt.trainee:
+		m.status, m.statusKind = "", statusInfo
+	}
 }
 
 // confirmState is an open "delete this trainee?" question.
@@ -157,6 +203,7 @@ func (m *Model) today() api.Date { return m.opt.Today() }
 
 func (m *Model) setStatus(k statusKind, format string, args ...any) {
 	m.statusKind, m.status = k, fmt.Sprintf(format, args...)
+	m.statusFresh = true
 }
 
 func (m *Model) setError(err error) { m.setStatus(statusError, "%s", describe(err)) }
@@ -241,6 +288,12 @@ func (m *Model) startSpinner() tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	m.settleStatus()
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)

@@ -94,8 +94,9 @@ func (s Summary) Failures() int { return s.Failed + s.Invalid + s.Unknown }
 // journal has as created are reported as already done; the others are
 // sent, Parallel at a time. A row whose outcome an earlier run left unknown
 // is first looked up by its e-mail. Failures never stop the run; a refused
-// API key (401), a server that cannot be reached (even for a lookup), or a
-// journal that cannot be written do, and are returned as the error, the
+// API key (401), a server that cannot be reached (even for a lookup), a
+// server that answers a row's create and then its lookup with 5xx (a
+// *ServerFailingError), or a journal that cannot be written do, and are returned as the error, the
 // rows not started counted in NotAttempted. Records are returned in row
 // order.
 func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) {
@@ -292,6 +293,17 @@ func lookupFailed(rec Record, err error) (Record, error) {
 	return rec, nil
 }
 
+// ServerFailingError stops a run whose server answers only 5xx: a row's
+// create and then its lookup both failed with a server error after the
+// retries. It stops the run like an unreachable server does.
+type ServerFailingError struct{ Err error }
+
+func (e *ServerFailingError) Error() string {
+	return "the server keeps failing, import stopped: " + e.Err.Error()
+}
+
+func (e *ServerFailingError) Unwrap() error { return e.Err }
+
 // settled is the record of a row found by its e-mail.
 func (r *runner) settled(rec Record, row *Row, t *api.Trainee, status, msg string) (Record, error) {
 	if err := r.o.Journal.Created(row.RequestID, row.Num, t.ID, "lookup"); err != nil {
@@ -403,6 +415,12 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 	if lerr != nil {
 		rec, stop := lookupFailed(rec, lerr)
 		rec.Message = err.Error() + "; " + rec.Message
+		var se *api.ServerError
+		if stop == nil && errors.As(lerr, &se) {
+			// Neither the create nor the lookup got past a 5xx, retries
+			// included: every other row would fare the same, slowly.
+			stop = &ServerFailingError{Err: lerr}
+		}
 		return rec, stop
 	}
 	if t != nil {

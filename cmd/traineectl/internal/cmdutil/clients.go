@@ -17,7 +17,11 @@ func (f *Factory) ClientBuilder(base ...api.ClientOption) (func(extra ...api.Cli
 	if err != nil {
 		return nil, err
 	}
-	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent())}
+	timeout, err := f.AttemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}
 	opts = append(opts, base...)
 	if f.logFile != nil {
 		opts = append(opts, api.WithSupportLog(f.logFile))

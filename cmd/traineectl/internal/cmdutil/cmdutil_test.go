@@ -62,6 +62,7 @@ func TestExitCodes(t *testing.T) {
 		{&api.RejectedError{}, 5},
 		{&api.ServerError{}, 6},
 		{&ReportedError{Code: 4}, 4},
+		{&StatusError{Code: 1, Err: &api.ServerError{}}, 1},
 	} {
 		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("ExitCode(%T) = %d, want %d", tc.err, got, tc.want)

@@ -33,6 +33,16 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
 
+// StatusError is an error whose exit status the command chose; it is
+// printed as Err is.
+type StatusError struct {
+	Code int
+	Err  error
+}
+
+func (e *StatusError) Error() string { return e.Err.Error() }
+func (e *StatusError) Unwrap() error { return e.Err }
+
 // ReportedError means the errors were already printed (one per failed
 // item of a command over several ids); Code is the exit status.
 type ReportedError struct{ Code int }
@@ -44,6 +54,7 @@ func ExitCode(err error) int {
 	var (
 		usage    *UsageError
 		reported *ReportedError
+		status   *StatusError
 		auth     *api.AuthRefusedError
 		notFound *api.TraineeNotFoundError
 		rejected *api.RejectedError
@@ -54,6 +65,8 @@ func ExitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &reported):
 		return reported.Code
+	case errors.As(err, &status):
+		return status.Code
 	case errors.As(err, &usage):
 		return ExitUsage
 	case errors.As(err, &auth):

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -20,7 +22,10 @@ import (
 const (
 	EnvBaseURL     = "TRAINEECTL_BASE_URL"
 	EnvAPIKey      = "TRAINEECTL_API_KEY"
+	EnvTimeout     = "TRAINEECTL_TIMEOUT"
 	DefaultBaseURL = "http://127.0.0.1:8080"
+	// DefaultTimeout bounds one attempt of a request (--timeout).
+	DefaultTimeout = api.DefaultAttemptTimeout
 )
 
 // CompletionTimeout bounds a dynamic completion: the shell never waits longer.
@@ -34,6 +39,8 @@ type GlobalOptions struct {
 	Output                   string
 	Verbose                  bool
 	LogFile                  string
+	Timeout                  time.Duration // --timeout: one attempt of a request
+	TimeoutSet               bool
 }
 
 // Factory gives commands what they need; tests build one over buffers.
@@ -148,8 +155,64 @@ func (f *Factory) Settings() (Settings, error) {
 	}
 	if s.BaseURL == "" {
 		s.BaseURL = DefaultBaseURL
+	} else if err := CheckBaseURL(s.BaseURL); err != nil {
+		from := "profile " + s.Profile
+		switch {
+		case f.Global.BaseURLSet:
+			from = "--base-url"
+		case f.Getenv(EnvBaseURL) != "":
+			from = EnvBaseURL
+		}
+		return s, Usagef("%s: %v", from, err)
 	}
 	return s, nil
+}
+
+// CheckBaseURL refuses an address that is not an absolute http or https URL
+// with a host, such as 127.0.0.1:8080 (no scheme) or http://[bad.
+func CheckBaseURL(raw string) error {
+	const like = "like http://127.0.0.1:8080 or https://trainees.example.com"
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if !strings.Contains(raw, "://") {
+			return fmt.Errorf("invalid base URL %q: it needs a scheme, %s", raw, like)
+		}
+		return fmt.Errorf("invalid base URL %q: %v", raw, err)
+	}
+	switch {
+	case u.Scheme == "" || !strings.Contains(raw, "://") && u.Opaque != "":
+		return fmt.Errorf("invalid base URL %q: it needs a scheme, %s", raw, like)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("invalid base URL %q: the scheme must be http or https, %s", raw, like)
+	case u.Host == "" || u.Hostname() == "":
+		return fmt.Errorf("invalid base URL %q: no host, %s", raw, like)
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("invalid base URL %q: no query or fragment, %s", raw, like)
+	}
+	return nil
+}
+
+// AttemptTimeout is --timeout, else TRAINEECTL_TIMEOUT, else the default
+// (30 s): how long one attempt of a request may take.
+func (f *Factory) AttemptTimeout() (time.Duration, error) {
+	if f.Global.TimeoutSet {
+		if f.Global.Timeout <= 0 {
+			return 0, Usagef("--timeout must be a positive duration, like 30s or 2m")
+		}
+		return f.Global.Timeout, nil
+	}
+	if v := f.Getenv(EnvTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, Usagef("%s=%q: want a positive duration, like 30s or 2m", EnvTimeout, v)
+		}
+		return d, nil
+	}
+	return DefaultTimeout, nil
 }
 
 // UserAgent is the User-Agent header the client sends.
@@ -165,7 +228,11 @@ func (f *Factory) Client() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent())}
+	timeout, err := f.AttemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}
 	if f.Global.LogFile != "" {
 		lf, err := os.OpenFile(f.Global.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
@@ -189,7 +256,11 @@ func (f *Factory) CompletionClient() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent())}, f.ClientOptions...)
+	timeout, err := f.AttemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}, f.ClientOptions...)
 	opts = append(opts, api.WithRetryDelays())
 	return api.NewClient(s.BaseURL, s.APIKey, opts...), nil
 }

@@ -50,14 +50,17 @@ func completeProfiles(f *cmdutil.Factory, onlyArg bool) cobra.CompletionFunc {
 const completionPages = 5
 
 // completeTraineeIDs offers trainee ids with their names as descriptions.
-// What has been typed is searched for: digits (or nothing) list the
-// trainees whose id starts with them; anything else is a search query. The
-// lookup gives up after cmdutil.CompletionTimeout and offers nothing on
-// any error.
+// Shells keep only the candidates that start with the typed word, so only
+// ids can be offered: digits (or nothing) list the trainees whose id starts
+// with them, among the first completionPages×100 of the status; a whole id
+// is also read directly, so that it is offered whenever it exists (and is
+// of the status). Other text offers nothing and sends nothing. The lookup
+// gives up after cmdutil.CompletionTimeout and offers nothing on an error
+// of the search.
 func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		const noFiles = cobra.ShellCompDirectiveNoFileComp
-		if !multi && len(args) > 0 {
+		if !multi && len(args) > 0 || !isDigits(toComplete) {
 			return nil, noFiles
 		}
 		if err := bindGlobal(f, cmd); err != nil {
@@ -73,16 +76,26 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 		if err != nil {
 			return nil, noFiles
 		}
-		given := map[string]bool{}
+		offered := map[string]bool{}
 		for _, a := range args {
-			given[a] = true
-		}
-		numeric := isDigits(toComplete)
-		p := api.SearchParams{Status: status, Size: 100}
-		if !numeric {
-			p.Query = toComplete
+			offered[a] = true
 		}
 		var out []cobra.Completion
+		offer := func(t *api.Trainee) {
+			id := strconv.FormatInt(t.ID, 10)
+			if offered[id] || !strings.HasPrefix(id, toComplete) {
+				return
+			}
+			offered[id] = true
+			out = append(out, cobra.CompletionWithDesc(id, t.Name))
+		}
+		if id, err := strconv.ParseInt(toComplete, 10, 64); err == nil && id > 0 {
+			// A whole id: found even beyond the pages read below.
+			if t, err := c.Trainee(ctx, id); err == nil && t != nil && hasStatus(t, status, f.Today()) {
+				offer(t)
+			}
+		}
+		p := api.SearchParams{Status: status, Size: 100}
 		for page := 0; page < completionPages; page++ {
 			p.Page = page
 			pg, err := c.SearchTrainees(ctx, p)
@@ -90,17 +103,25 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 				return nil, noFiles
 			}
 			for _, t := range pg.Content {
-				id := strconv.FormatInt(t.ID, 10)
-				if given[id] || numeric && !strings.HasPrefix(id, toComplete) {
-					continue
-				}
-				out = append(out, cobra.CompletionWithDesc(id, t.Name))
+				offer(t)
 			}
 			if page+1 >= pg.Page.TotalPages {
 				break
 			}
 		}
 		return out, noFiles
+	}
+}
+
+// hasStatus reports whether t belongs in a search of status.
+func hasStatus(t *api.Trainee, status string, today api.Date) bool {
+	switch status {
+	case api.StatusAll:
+		return true
+	case "", api.StatusLive:
+		return t.Enabled
+	default:
+		return t.Status(today) == status
 	}
 }
 

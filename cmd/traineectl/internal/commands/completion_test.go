@@ -30,6 +30,22 @@ func completionStub(t *testing.T) *stubAPI {
 		}
 		fmt.Fprintf(w, `{"timestamp":1,"content":[%s],"page":{"size":100,"number":0,"totalElements":4,"totalPages":%d}}`, strings.Join(list, ","), pages)
 	})
+	// Trainees by id: 4242 is beyond the pages a completion reads.
+	byID := map[string]string{
+		"4":    traineeJSON(4, "Dee", "d@example.com", true),
+		"41":   traineeJSON(41, "Ada Park", "ada@example.com", true),
+		"7":    traineeJSON(7, "Del Eted", "del@example.com", false),
+		"4242": traineeJSON(4242, "Far Away", "far@example.com", true),
+	}
+	s.mux.HandleFunc("GET /public-api/trainees/{id}", func(w http.ResponseWriter, r *http.Request) {
+		t, ok := byID[r.PathValue("id")]
+		if !ok {
+			w.Header().Set("X-Error-Reason", "trainee-not-found")
+			w.WriteHeader(500)
+			return
+		}
+		fmt.Fprint(w, envelope(t))
+	})
 	return s
 }
 
@@ -43,7 +59,10 @@ func TestDynamicCompletion(t *testing.T) {
 		{[]string{"__complete", "get", ""}, "4\tDee\n41\tAda Park\n42\tBo\n410\tLast Page\n:4\n"},
 		{[]string{"__complete", "get", "41"}, "41\tAda Park\n410\tLast Page\n:4\n"},
 		{[]string{"__complete", "get", "41", "4"}, "4\tDee\n42\tBo\n410\tLast Page\n:4\n"},
-		{[]string{"__complete", "steps", "ada"}, "41\tAda Park\n:4\n"},
+		{[]string{"__complete", "get", "4242"}, "4242\tFar Away\n:4\n"},
+		{[]string{"__complete", "get", "424"}, ":4\n"},
+		{[]string{"__complete", "restore", "7"}, "7\tDel Eted\n:4\n"},
+		{[]string{"__complete", "delete", "7"}, ":4\n"},
 		{[]string{"__complete", "steps", "41", ""}, ":4\n"},
 		{[]string{"__complete", "restore", ""}, "7\tDel Eted\n:4\n"},
 		{[]string{"__complete", "search", "--status", ""}, "live\tnot deleted (default)\nactive\tnot deleted and not expired\nexpired\tnot deleted, expiration date reached\ndeleted\tsoft-deleted\nall\tevery trainee\n:36\n"},
@@ -62,6 +81,17 @@ func TestDynamicCompletion(t *testing.T) {
 		if !strings.Contains(sorts, v) {
 			t.Errorf("--sort completion lacks %q: %q", v, sorts)
 		}
+	}
+	// Text that is not digits offers nothing (a shell would drop ids
+	// offered for it) and sends nothing.
+	before := len(s.requests())
+	for _, w := range []string{"ada", "Ada Park", "4a"} {
+		if got := h.run("__complete", "steps", w).expect(t, 0).out; got != ":4\n" {
+			t.Errorf("steps %q: got %q", w, got)
+		}
+	}
+	if n := len(s.requests()) - before; n != 0 {
+		t.Errorf("%d requests for text completion", n)
 	}
 	// The search used the key and a single attempt.
 	for _, r := range s.requests() {

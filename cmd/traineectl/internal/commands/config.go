@@ -48,6 +48,11 @@ created becomes the current one.`,
 			if !fs.Changed("base-url") && !fs.Changed("api-key") {
 				return cmdutil.Usagef("give --base-url, --api-key or both")
 			}
+			if fs.Changed("base-url") {
+				if err := cmdutil.CheckBaseURL(baseURL); err != nil {
+					return &cmdutil.UsageError{Err: fmt.Errorf("--base-url: %w", err)}
+				}
+			}
 			cfg, path, err := loadConfig(f)
 			if err != nil {
 				return err

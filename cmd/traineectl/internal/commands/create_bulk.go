@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
@@ -29,10 +28,6 @@ var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", 
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
-
-// bulkTimeout bounds one attempt of a request of the import, so that a
-// server that stops answering cannot hold a row forever.
-const bulkTimeout = 2 * time.Minute
 
 // runBulk is `traineectl create -f`.
 func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
@@ -121,7 +116,7 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 	if f.Global.Verbose {
 		extra = append(extra, api.WithVerbose(prog)) // the trace passes above the bar
 	}
-	build, err := f.ClientBuilder(api.WithHTTPClient(&http.Client{Transport: tr, Timeout: bulkTimeout}))
+	build, err := f.ClientBuilder(api.WithHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
 		return err
 	}
@@ -147,6 +142,10 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 	fmt.Fprintln(ios.ErrOut, sum.Text())
 	if err := printRecords(f, records); err != nil {
 		return err
+	}
+	if sf := (*bulkimport.ServerFailingError)(nil); errors.As(runErr, &sf) {
+		// Stopped like for an unreachable server, with its exit status.
+		return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: runErr}
 	}
 	if runErr != nil {
 		return runErr

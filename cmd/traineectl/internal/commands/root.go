@@ -102,6 +102,8 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	pf.StringVarP(&g.Output, "output", "o", string(output.Table), "output format: table, json, yaml or csv")
 	pf.BoolVarP(&g.Verbose, "verbose", "v", false, "print each request and response on stderr")
 	pf.StringVar(&g.LogFile, "log-file", "", "append a support log line for each request to this file")
+	pf.DurationVar(&g.Timeout, "timeout", cmdutil.DefaultTimeout, "give up on one attempt of a request after this long, like 30s or 2m (env TRAINEECTL_TIMEOUT)")
+	_ = root.RegisterFlagCompletionFunc("timeout", cobra.NoFileCompletions)
 	_ = root.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
 	_ = root.RegisterFlagCompletionFunc("profile", completeProfiles(f, false))
 
@@ -138,6 +140,7 @@ func bindGlobal(f *cmdutil.Factory, cmd *cobra.Command) error {
 	f.Global.BaseURLSet = changed("base-url") && isGlobal(cmd, "base-url")
 	f.Global.APIKeySet = changed("api-key") && isGlobal(cmd, "api-key")
 	f.Global.ProfileSet = changed("profile")
+	f.Global.TimeoutSet = changed("timeout")
 	of, err := output.ParseFormat(f.Global.Output)
 	if err != nil {
 		f.Global.Output = string(output.Table)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,57 @@ func sortValues() []string {
 		v = append(v, k, k+",asc", k+",desc")
 	}
 	return v
+}
+
+// checkSearch refuses, before sending anything, what the server would
+// refuse: the checks are the server's own (api.ParseSearch).
+func checkSearch(p api.SearchParams) error {
+	var ve *api.ValidationError
+	if err := p.Validate(); !errors.As(err, &ve) {
+		return err
+	}
+	var msgs []string
+	for _, fe := range ve.Errors {
+		switch fe.Field {
+		case "status":
+			msgs = append(msgs, fmt.Sprintf("--status %q: %s", p.Status, fe.Message))
+		case "sort":
+			msgs = append(msgs, fmt.Sprintf("--sort %q: %s", p.Sort, fe.Message))
+		case "q":
+			msgs = append(msgs, "QUERY: "+fe.Message)
+		default:
+			msgs = append(msgs, "--"+fe.Field+": "+fe.Message)
+		}
+	}
+	return cmdutil.Usagef("%s", strings.Join(msgs, "; "))
+}
+
+// trainees is "1 trainee" or "N trainees".
+func trainees(n int64) string {
+	if n == 1 {
+		return "1 trainee"
+	}
+	return fmt.Sprintf("%d trainees", n)
+}
+
+// allLine is the terminal's line after `search --all`: "N trainees (all M
+// pages)", or "(1 page)".
+func allLine(n int, last api.PageInfo) string {
+	pages := "1 page"
+	if last.TotalPages > 1 {
+		pages = fmt.Sprintf("all %d pages", last.TotalPages)
+	}
+	return fmt.Sprintf("%s (%s)", trainees(int64(n)), pages)
+}
+
+// pageLine is the terminal's line after one page: "page X of Y, N
+// trainees", or, past the end, "page 51 of 35: past the last page".
+func pageLine(p api.PageInfo) string {
+	total := max(p.TotalPages, 1)
+	if p.Number >= total {
+		return fmt.Sprintf("page %d of %d: past the last page (%s in all; --page counts from 0)", p.Number+1, total, trainees(p.TotalElements))
+	}
+	return fmt.Sprintf("page %d of %d, %s", p.Number+1, total, trainees(p.TotalElements))
 }
 
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
@@ -60,6 +112,9 @@ goes to stderr. With -o json the result is an array of trainees.`,
 			if p.Page < 0 {
 				return cmdutil.Usagef("--page counts from 0")
 			}
+			if err := checkSearch(p); err != nil {
+				return err
+			}
 			c, err := f.Client()
 			if err != nil {
 				return err
@@ -71,7 +126,7 @@ goes to stderr. With -o json the result is an array of trainees.`,
 					return err
 				}
 				if ios.StdoutTTY {
-					fmt.Fprintf(ios.ErrOut, "%d pages, %d trainees\n", max(last.TotalPages, 1), len(ts))
+					fmt.Fprintln(ios.ErrOut, allLine(len(ts), last))
 				}
 				return printTrainees(f, ts, false)
 			}
@@ -83,7 +138,7 @@ goes to stderr. With -o json the result is an array of trainees.`,
 				return err
 			}
 			if ios.StdoutTTY {
-				fmt.Fprintf(ios.ErrOut, "page %d of %d, %d trainees\n", pg.Page.Number+1, max(pg.Page.TotalPages, 1), pg.Page.TotalElements)
+				fmt.Fprintln(ios.ErrOut, pageLine(pg.Page))
 			}
 			return nil
 		},
