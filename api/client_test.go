@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 const testKey = "pk_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
@@ -608,43 +609,12 @@ func TestMaskKey(t *testing.T) {
 	}
 }
 
-// silentServer accepts connections and never answers; it returns its URL.
-func silentServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + l.Addr().String()
-}
-
 // A server that accepts the connection but never answers costs one attempt
 // timeout per attempt, and the attempts are retried like a connection
 // failure.
 func TestAttemptTimeoutNoAnswer(t *testing.T) {
 	sl := &sleeper{}
-	c := newTestClient(silentServer(t), sl, api.WithAttemptTimeout(50*time.Millisecond))
+	c := newTestClient(storetest.SilentServer(t), sl, api.WithAttemptTimeout(50*time.Millisecond))
 	done := make(chan error, 1)
 	go func() { _, err := c.Trainee(context.Background(), 41); done <- err }()
 	var err error
@@ -693,7 +663,7 @@ func TestCallerDeadlineIsNotRetried(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	sl := &sleeper{}
-	_, err := newTestClient(silentServer(t), sl, api.WithAttemptTimeout(time.Hour)).Trainee(ctx, 1)
+	_, err := newTestClient(storetest.SilentServer(t), sl, api.WithAttemptTimeout(time.Hour)).Trainee(ctx, 1)
 	if !errors.Is(err, context.DeadlineExceeded) || len(sl.delays) != 0 {
 		t.Errorf("err = %v, slept %v", err, sl.delays)
 	}

@@ -3,49 +3,17 @@ package commands_test
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/store/storetest"
 )
-
-// silentServer accepts connections and never answers; it returns its URL.
-func silentServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + l.Addr().String()
-}
 
 // runWithin runs traineectl and fails when it takes longer than limit.
 func (h *harness) runWithin(limit time.Duration, args ...string) result {
@@ -65,7 +33,7 @@ func (h *harness) runWithin(limit time.Duration, args ...string) result {
 // up after --timeout (or TRAINEECTL_TIMEOUT), and is retried like a
 // connection failure.
 func TestTimeoutOnSilentServer(t *testing.T) {
-	base := silentServer(t)
+	base := storetest.SilentServer(t)
 	t.Run("flag", func(t *testing.T) {
 		h := newHarness(t, base, stubKey)
 		r := h.runWithin(10*time.Second, "get", "4", "--timeout", "50ms").expect(t, cmdutil.ExitFailure)
@@ -95,7 +63,7 @@ func TestTimeoutOnSilentServer(t *testing.T) {
 }
 
 func TestTimeoutUsageErrors(t *testing.T) {
-	h := newHarness(t, silentServer(t), stubKey)
+	h := newHarness(t, storetest.SilentServer(t), stubKey)
 	for _, args := range [][]string{
 		{"get", "4", "--timeout", "0s"},
 		{"get", "4", "--timeout", "-1s"},
