@@ -27,7 +27,7 @@ func WithLogger(l *slog.Logger) Option { return func(x *Handler) { x.log = l } }
 // WithClock sets the clock used for timestamps and "today".
 func WithClock(now func() time.Time) Option { return func(x *Handler) { x.now = now } }
 
-// Handler serves the public API, /healthz and /readyz.
+// Handler serves the public API, /healthz, /readyz and /openapi.yaml.
 type Handler struct {
 	store  Store
 	hasher *Hasher
@@ -112,6 +112,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
 		h.health(rec, r)
+	case r.URL.Path == "/openapi.yaml":
+		h.document(rec, r)
 	case strings.HasPrefix(r.URL.Path, "/public-api/"):
 		h.serveAPI(rec, r)
 	default:
@@ -141,6 +143,21 @@ func (h *Handler) serveAPI(w *recorder, r *http.Request) {
 		return
 	}
 	h.api.ServeHTTP(w, r)
+}
+
+// document serves the OpenAPI document this server implements.
+func (h *Handler) document(w *recorder, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(OpenAPIDocument)
+	}
 }
 
 func (h *Handler) health(w *recorder, r *http.Request) {

@@ -67,6 +67,7 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
 	{"POST", "/public-api/automations", true, false, true},
+	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
 }

@@ -455,5 +455,9 @@ func TestRoutingAndHeaders(t *testing.T) {
 		e.do("GET", "/healthz", "", nil).expect(t, 200)
 		e.do("GET", "/readyz", "", nil).expect(t, 200)
 		e.do("POST", "/healthz", "", nil).expect(t, 405)
+		doc := e.do("GET", "/openapi.yaml", "", nil).expect(t, 200)
+		if string(doc.Body) != string(api.OpenAPIDocument) || doc.Header.Get("Content-Type") != "application/yaml" {
+			t.Errorf("GET /openapi.yaml: %q, %d bytes", doc.Header.Get("Content-Type"), len(doc.Body))
+		}
 	})
 }
