@@ -180,8 +180,6 @@ type CallInfo struct {
 	Attempts  int
 }
 
-func (ci CallInfo) where() string { return ci.Method + " " + ci.URL }
-
 // AuthRefusedError is a 401: the API key is missing, malformed, unknown,
 // disabled or deleted.
 type AuthRefusedError struct{ CallInfo }

@@ -441,7 +441,7 @@ func (s *Store) claimDeliveries(ctx context.Context, limit int, lease time.Durat
 			Set("locked_until = ?", now.Add(lease)).
 			Set("lease = ?", token).
 			Set("updated_at = ?", now).
-			Where("d.id IN (?)", bun.In(ids)).
+			Where("d.id IN (?)", bun.List(ids)).
 			Exec(ctx)
 		return err
 	})

@@ -93,7 +93,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if i := strings.IndexByte(url, ':'); i >= 0 {
 			scheme = url[:i]
 		}
-		return nil, fmt.Errorf("store: unsupported database URL scheme %q: want sqlite:PATH or postgres://...", scheme)
+		return nil, fmt.Errorf("store: unsupported database URL scheme %q: want sqlite:PATH or a postgres:// URL", scheme)
 	}
 	s := &Store{
 		db:          db,

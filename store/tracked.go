@@ -289,8 +289,8 @@ func (d *dayTable) existing(ctx context.Context, tx bun.Tx, companyID int64) (ma
 		TableExpr(d.table).
 		Column("trainee_id", "day").
 		Where("company_id = ?", companyID).
-		Where("trainee_id IN (?)", bun.In(slices.Compact(trainees))).
-		Where("day IN (?)", bun.In(slices.Compact(days))).
+		Where("trainee_id IN (?)", bun.List(slices.Compact(trainees))).
+		Where("day IN (?)", bun.List(slices.Compact(days))).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
@@ -314,7 +314,7 @@ func (s *Store) ingestTx(ctx context.Context, tx bun.Tx, companyID int64, recs [
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	var found []int64
-	if err := s.traineeScope(tx, companyID).Column("t.id").Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &found); err != nil {
+	if err := s.traineeScope(tx, companyID).Column("t.id").Where("t.id IN (?)", bun.List(ids)).Scan(ctx, &found); err != nil {
 		return err
 	}
 	known := make(map[int64]bool, len(found))

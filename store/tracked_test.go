@@ -197,7 +197,6 @@ type lookahead struct {
 	reported *int
 	maxAhead int
 	buf      bytes.Buffer
-	company  int64
 	trainee  int64
 }
 
