@@ -234,28 +234,12 @@ func TestIngestStreams(t *testing.T) {
 	maxAhead := 2*store.IngestBatchLines + store.MaxIngestLine/lookaheadLineLen + 2
 	r := &lookahead{t: t, lines: lines, reported: &reported, maxAhead: maxAhead, trainee: a.ID}
 
-	var peak uint64
-	done := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
+	stop := storetest.HeapPeak(5*time.Millisecond, func(ms *runtime.MemStats) uint64 { return ms.HeapAlloc })
 	sum, err := s.Ingest(ctx, tn.A, r, func(l store.IngestLine) { reported = l.Line })
-	close(done)
-	<-sampled
+	peak := stop()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -220,22 +220,7 @@ func BenchmarkIngest(b *testing.B) {
 			file := ingestFile(b, ids, lines)
 			cid := strconv.FormatInt(company, 10)
 
-			var peak uint64
-			stop := make(chan struct{})
-			stopped := make(chan struct{})
-			go func() {
-				defer close(stopped)
-				var ms runtime.MemStats
-				for {
-					runtime.ReadMemStats(&ms)
-					peak = max(peak, ms.HeapInuse)
-					select {
-					case <-stop:
-						return
-					case <-time.After(10 * time.Millisecond):
-					}
-				}
-			}()
+			stop := storetest.HeapPeak(10*time.Millisecond, func(ms *runtime.MemStats) uint64 { return ms.HeapInuse })
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
@@ -245,8 +230,7 @@ func BenchmarkIngest(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			close(stop)
-			<-stopped
+			peak := stop()
 			b.ReportMetric(float64(lines*b.N)/b.Elapsed().Seconds(), "lines/s")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 		})
