@@ -124,6 +124,9 @@ type Optional[T any] struct {
 // Val returns an Optional holding v.
 func Val[T any](v T) Optional[T] { return Optional[T]{Set: true, Value: v} }
 
+// Null returns an Optional that is null.
+func Null[T any]() Optional[T] { return Optional[T]{Set: true, Null: true} }
+
 // TraineePatch is a validated PUT body. Only the fields that allow null
 // (phone, dates) may carry Null.
 type TraineePatch struct {

@@ -70,3 +70,10 @@ func TestReadmeVerifySnippet(t *testing.T) {
 		}
 	}
 }
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

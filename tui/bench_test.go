@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // BenchmarkStartToFirstPage is the time from a new model to its first
@@ -51,7 +52,7 @@ func newPagesClient(n int) *pagesClient {
 	return c
 }
 
-func (c *pagesClient) SearchTrainees(_ context.Context, p api.SearchParams) (*api.TraineePage, error) {
+func (c *pagesClient) SearchTrainees(_ context.Context, p client.SearchParams) (*api.TraineePage, error) {
 	from := min(p.Page*p.Size, len(c.all))
 	to := min(from+p.Size, len(c.all))
 	pages := (len(c.all) + p.Size - 1) / p.Size

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // Form fields, named as the API names them so that a 400's field lands on
@@ -203,9 +204,9 @@ func (f *formModel) check() (api.CreateRequest, int) {
 }
 
 // changes is the PUT body of an edit: only what differs from the trainee.
-func (f *formModel) changes(r api.CreateRequest) (api.TraineeUpdate, []string) {
+func (f *formModel) changes(r api.CreateRequest) (client.TraineeUpdate, []string) {
 	o := f.orig
-	var u api.TraineeUpdate
+	var u client.TraineeUpdate
 	var changed []string
 	if r.Name != o.Name {
 		u.Name = api.Val(r.Name)
@@ -256,7 +257,7 @@ func (f *formModel) serverErrors(err error) {
 	for i := range f.fields {
 		f.fields[i].server = ""
 	}
-	var rej *api.RejectedError
+	var rej *client.RejectedError
 	if !errors.As(err, &rej) {
 		return
 	}

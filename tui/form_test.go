@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // lineAfter returns the screen line below the one that starts (after the
@@ -106,7 +107,7 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 		t.Fatalf("sent %v\nwant %v", body, want)
 	}
 	// What is stored; and the new trainee's screen is open.
-	got := searchAll(t, s.direct(), api.SearchParams{Query: "grace.hopper"})
+	got := searchAll(t, s.direct(), client.SearchParams{Query: "grace.hopper"})
 	if len(got) != 1 {
 		t.Fatalf("stored: %v", names(got))
 	}
@@ -297,7 +298,7 @@ func TestRefusedKeyIsSaidInTheStatusLine(t *testing.T) {
 }
 
 func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
-	c := api.NewClient("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), api.WithRetryDelays())
+	c := client.New("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), client.WithRetryDelays())
 	d := newDriver(t, c, Options{})
 	d.expect(t, "cannot reach")
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 )
 
@@ -26,10 +28,10 @@ var testNow = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
 var testToday = api.DateOf(testNow)
 
-var cheapHasher = api.NewHasher(api.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
+var cheapHasher = server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
 
-// server is the real handler over SQLite with the demo data set.
-type server struct {
+// testServer is the real handler over SQLite with the demo data set.
+type testServer struct {
 	URL string
 	Key string
 	rec *recorder
@@ -113,7 +115,7 @@ func loadTemplate() {
 }
 
 // newServer serves a fresh copy of the demo database with the real handler.
-func newServer(t testing.TB) *server {
+func newServer(t testing.TB) *testServer {
 	t.Helper()
 	templateOnce.Do(loadTemplate)
 	if templateErr != nil {
@@ -138,14 +140,14 @@ func newServer(t testing.TB) *server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
-	return &server{URL: srv.URL, Key: templateKey, rec: &recorder{}}
+	return &testServer{URL: srv.URL, Key: templateKey, rec: &recorder{}}
 }
 
 // client is a real client of s whose requests are recorded.
-func (s *server) client(key string) *api.Client {
-	return api.NewClient(s.URL, key, api.WithRetryDelays(), api.WithHTTPClient(&http.Client{Transport: s.rec}))
+func (s *testServer) client(key string) *client.Client {
+	return client.New(s.URL, key, client.WithRetryDelays(), client.WithHTTPClient(&http.Client{Transport: s.rec}))
 }
 
 // driver runs a Model as Bubble Tea would, but synchronously: it runs the
@@ -305,7 +307,7 @@ func kp(s string) tea.KeyPressMsg {
 }
 
 // searchAll is the server's answer for p, every page.
-func searchAll(t testing.TB, c *api.Client, p api.SearchParams) []*api.Trainee {
+func searchAll(t testing.TB, c *client.Client, p client.SearchParams) []*api.Trainee {
 	t.Helper()
 	all, _, err := c.SearchAllTrainees(context.Background(), p)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // statuses are the list's status tabs, in order.
@@ -336,7 +337,7 @@ func (m *Model) reloadList(keep bool) tea.Cmd {
 
 func (m *Model) loadPage(page int) tea.Cmd {
 	l := &m.list
-	p := api.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: m.opt.PageSize, Sort: l.sortParam()}
+	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: m.opt.PageSize, Sort: l.sortParam()}
 	gen := l.gen
 	c := m.c
 	return m.call(slotList, func(ctx context.Context) (any, error) {

@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
-func (s *server) direct() *api.Client {
-	return api.NewClient(s.URL, s.Key, api.WithRetryDelays())
+func (s *testServer) direct() *client.Client {
+	return client.New(s.URL, s.Key, client.WithRetryDelays())
 }
 
 func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{PageSize: 20})
-	live := searchAll(t, s.direct(), api.SearchParams{Status: api.StatusLive, Sort: "id,asc"})
+	live := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusLive, Sort: "id,asc"})
 	if len(live) < 40 {
 		t.Fatalf("demo data has %d live trainees", len(live))
 	}
@@ -38,7 +39,7 @@ func TestSearchNarrowsTheList(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	before := d.m.list.total
 	d.press("/", "p", "a", "r", "k")
-	want := searchAll(t, s.direct(), api.SearchParams{Query: "park", Sort: "id,asc"})
+	want := searchAll(t, s.direct(), client.SearchParams{Query: "park", Sort: "id,asc"})
 	if len(want) == 0 || int64(len(want)) >= before {
 		t.Fatalf("%d trainees match park, of %d", len(want), before)
 	}
@@ -151,7 +152,7 @@ func TestPagingLoadsMoreAsTheCursorNearsTheEnd(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{PageSize: 10})
 	d.press("5") // all
-	all := searchAll(t, s.direct(), api.SearchParams{Status: api.StatusAll, Sort: "id,asc"})
+	all := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusAll, Sort: "id,asc"})
 	first := len(d.m.list.items)
 	if first >= len(all) || first%10 != 0 {
 		t.Fatalf("%d trainees loaded at first, of %d", first, len(all))
@@ -192,7 +193,7 @@ func TestStatusTabs(t *testing.T) {
 		key, status string
 	}{{"tab", "active"}, {"tab", "expired"}, {"tab", "deleted"}, {"tab", "all"}, {"shift+tab", "deleted"}, {"1", "live"}} {
 		d.press(c.key)
-		want := searchAll(t, s.direct(), api.SearchParams{Status: c.status, Sort: "id,asc"})
+		want := searchAll(t, s.direct(), client.SearchParams{Status: c.status, Sort: "id,asc"})
 		if len(want) == 0 {
 			t.Fatalf("no %s trainees in the demo data", c.status)
 		}
@@ -211,13 +212,13 @@ func TestSortCyclesColumnsAndDirection(t *testing.T) {
 	s.rec.take()
 	d.press("s")
 	d.expect(t, "Name ▲", "sort: name ▲")
-	want := searchAll(t, s.direct(), api.SearchParams{Sort: "name,asc"})
+	want := searchAll(t, s.direct(), client.SearchParams{Sort: "name,asc"})
 	if got := names(d.m.list.items); strings.Join(got, "|") != strings.Join(names(want), "|") {
 		t.Fatalf("sorted by name: %q\nwant %q", got, names(want))
 	}
 	d.press("S")
 	d.expect(t, "Name ▼", "sort: name ▼")
-	want = searchAll(t, s.direct(), api.SearchParams{Sort: "name,desc"})
+	want = searchAll(t, s.direct(), client.SearchParams{Sort: "name,desc"})
 	if d.m.list.items[0].ID != want[0].ID {
 		t.Fatalf("first by name desc is %s, want %s", d.m.list.items[0].Name, want[0].Name)
 	}

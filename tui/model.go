@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // Minimum size the layout is designed for; smaller terminals still work,
@@ -210,9 +211,9 @@ func (m *Model) setError(err error) { m.setStatus(statusError, "%s", describe(er
 
 // describe turns an error into the status line's words.
 func describe(err error) string {
-	var auth *api.AuthRefusedError
-	var rej *api.RejectedError
-	var nf *api.TraineeNotFoundError
+	var auth *client.AuthRefusedError
+	var rej *client.RejectedError
+	var nf *client.TraineeNotFoundError
 	switch {
 	case errors.As(err, &auth):
 		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile."

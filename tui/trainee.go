@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // Tabs of the trainee screen.
@@ -33,8 +34,8 @@ type trackedRange struct {
 
 var ranges = []trackedRange{{"1M", 1}, {"3M", 3}, {"6M", 6}, {"1Y", 12}}
 
-func (r trackedRange) of(today api.Date) api.TrackedRange {
-	return api.TrackedRange{From: api.DateOf(today.Time().AddDate(0, -r.months, 0)), To: today}
+func (r trackedRange) of(today api.Date) client.TrackedRange {
+	return client.TrackedRange{From: api.DateOf(today.Time().AddDate(0, -r.months, 0)), To: today}
 }
 
 // traineeModel is the trainee screen: one trainee and its tabs. The data

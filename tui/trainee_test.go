@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // openFirst opens the trainee under the cursor (the first of the list).
@@ -26,7 +27,7 @@ func openFirst(t *testing.T, d *driver) *api.Trainee {
 
 // trackedCalls are the tracked-data requests sent since the last take, as
 // "what from to type date".
-func trackedCalls(s *server) []string {
+func trackedCalls(s *testServer) []string {
 	var out []string
 	for _, r := range s.rec.take() {
 		i := strings.LastIndex(r.Path, "/")
@@ -45,7 +46,7 @@ func trackedCalls(s *server) []string {
 	return out
 }
 
-func expectCalls(t *testing.T, s *server, want ...string) {
+func expectCalls(t *testing.T, s *testServer, want ...string) {
 	t.Helper()
 	if got := trackedCalls(s); strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Fatalf("tracked-data requests:\n got %q\nwant %q", got, want)
@@ -95,7 +96,7 @@ func TestWeightTabChartsTheDemoData(t *testing.T) {
 	s.rec.take()
 	d.press("tab")
 	expectCalls(t, s, fmt.Sprintf("weight-history from=%s to=%s", monthsAgo(3), testToday))
-	wh, err := s.direct().WeightHistory(context.Background(), tr.ID, api.TrackedRange{From: monthsAgo(3), To: testToday})
+	wh, err := s.direct().WeightHistory(context.Background(), tr.ID, client.TrackedRange{From: monthsAgo(3), To: testToday})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestMeasurementsTab(t *testing.T) {
 	s.rec.take()
 	d.press("3")
 	expectCalls(t, s, fmt.Sprintf("measurements from=%s to=%s", monthsAgo(12), testToday))
-	year := api.TrackedRange{From: monthsAgo(12), To: testToday}
+	year := client.TrackedRange{From: monthsAgo(12), To: testToday}
 	ms, err := s.direct().Measurements(context.Background(), tr.ID, year, "")
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@
 // status line.
 //
 // The package imports api only: it talks to the service through Client, a
-// subset of *api.Client, so tests pass the real client pointed at an
+// subset of *client.Client, so tests pass the real client pointed at an
 // in-process server.
 package tui
 
@@ -24,23 +24,24 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
-// Client is what the TUI needs of the API; *api.Client implements it.
+// Client is what the TUI needs of the API; *client.Client implements it.
 type Client interface {
-	SearchTrainees(ctx context.Context, p api.SearchParams) (*api.TraineePage, error)
+	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
 	UpdateTrainee(ctx context.Context, id int64, body any) (*api.Trainee, error)
 	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
-	WeightHistory(ctx context.Context, id int64, r api.TrackedRange) (*api.WeightHistory, error)
-	Measurements(ctx context.Context, id int64, r api.TrackedRange, typ string) (*api.Measurements, error)
+	WeightHistory(ctx context.Context, id int64, r client.TrackedRange) (*api.WeightHistory, error)
+	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string) (*api.Measurements, error)
 	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
 }
 
-var _ Client = (*api.Client)(nil)
+var _ Client = (*client.Client)(nil)
 
 // Defaults of Options.
 const (

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // checkFits fails when a line of the view is wider than w or the view is
@@ -187,7 +188,7 @@ type blockingClient struct {
 	release chan struct{}
 }
 
-func (c *blockingClient) SearchTrainees(ctx context.Context, p api.SearchParams) (*api.TraineePage, error) {
+func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error) {
 	select {
 	case <-c.release:
 	case <-ctx.Done():

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -47,7 +48,7 @@ func TestImportSurvivesKill(t *testing.T) {
 	if _, err := st.CreateKey(ctx, company.ID, "cli", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 		t.Fatal(err)
 	}
-	h := api.NewHandler(st, api.WithHasher(api.NewHasher(api.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})))
+	h := server.NewHandler(st, server.WithHasher(server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})))
 
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -202,7 +203,7 @@ func TestImportSurvivesKill(t *testing.T) {
 		if err := st.DB().NewSelect().Table("users").Column("password_hash").Where("email = ?", email).Scan(ctx, &hash); err != nil {
 			t.Fatal(err)
 		}
-		if !api.VerifyPassword(hash, password[email]) {
+		if !server.VerifyPassword(hash, password[email]) {
 			t.Errorf("%s: the results file's password is not the one stored", email)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 )
 
@@ -59,7 +60,7 @@ already there, a fresh key for it is created and printed.`,
 			}
 			defer s.Close()
 			if demo {
-				key, err := demoKey(e.ctx, s, api.NewHasher(api.DefaultPasswordParams))
+				key, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 				if err != nil {
 					return err
 				}
@@ -74,7 +75,7 @@ already there, a fresh key for it is created and printed.`,
 				d.Start()
 				stops = append(stops, d)
 			}
-			return serve(e.ctx, log, addr, api.NewHandler(s, api.WithLogger(log)), stops...)
+			return serve(e.ctx, log, addr, server.NewHandler(s, server.WithLogger(log)), stops...)
 		},
 	}
 	def := os.Getenv("TRAINEED_ADDR")
@@ -188,7 +189,7 @@ func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, b
 		stopAll(context.Background(), log, background)
 		return err
 	}
-	srv := api.NewServer(addr, h)
+	srv := server.NewHTTPServer(addr, h)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	log.Info("listening", "addr", ln.Addr().String())
@@ -232,7 +233,7 @@ func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
 
 // demoKey loads the demo data set into an empty database and returns its
 // key; when the demo company exists already it returns a fresh key for it.
-func demoKey(ctx context.Context, s *store.Store, hasher *api.Hasher) (string, error) {
+func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string, error) {
 	has, err := s.HasCompany(ctx)
 	if err != nil {
 		return "", err
@@ -255,7 +256,7 @@ func demoKey(ctx context.Context, s *store.Store, hasher *api.Hasher) (string, e
 	return "", errors.New("--demo: the database already holds companies and none is the demo company; use another --db")
 }
 
-func loadDemo(ctx context.Context, s *store.Store, hasher *api.Hasher) (int64, string, error) {
+func loadDemo(ctx context.Context, s *store.Store, hasher *server.Hasher) (int64, string, error) {
 	hash, err := hasher.Hash(ctx, store.DemoPassword)
 	if err != nil {
 		return 0, "", err
@@ -275,7 +276,7 @@ deterministic, so screenshots and tests are stable.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			return e.withStore(func(s *store.Store) error {
-				_, key, err := loadDemo(e.ctx, s, api.NewHasher(api.DefaultPasswordParams))
+				_, key, err := loadDemo(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 				if err != nil {
 					return err
 				}

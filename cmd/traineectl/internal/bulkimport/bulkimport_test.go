@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 var today = api.Date{Year: 2026, Month: 11, Day: 21}
@@ -229,7 +230,7 @@ func TestRunSettlesLateCommit(t *testing.T) {
 	must(t, j.Sent(rows[0].RequestID, 2, "ada@example.com"))
 	a := &scripted{
 		find:   []*api.Trainee{nil, {ID: 41, Email: "ada@example.com"}},
-		create: &api.RejectedError{CallInfo: api.CallInfo{Status: 400, Attempts: 1}, ErrorBody: api.ErrorBody{ErrorCode: api.CodeEmailTaken, Field: "email"}},
+		create: &client.RejectedError{CallInfo: client.CallInfo{Status: 400, Attempts: 1}, ErrorBody: api.ErrorBody{ErrorCode: api.CodeEmailTaken, Field: "email"}},
 	}
 	sum, recs, err := Run(context.Background(), rows, Options{API: a, Journal: j})
 	must(t, err)
@@ -253,9 +254,9 @@ func TestRunSettlesLateCommit(t *testing.T) {
 	// A refused key stops the run.
 	rows, err = Read(strings.NewReader("name,email,password\nCy,cy@example.com,S3cret-pass\nDee,dee@example.com,S3cret-pass\n"), ReadOptions{Format: CSV, Today: today})
 	must(t, err)
-	a = &scripted{create: &api.AuthRefusedError{CallInfo: api.CallInfo{Status: 401}}}
+	a = &scripted{create: &client.AuthRefusedError{CallInfo: client.CallInfo{Status: 401}}}
 	sum, _, err = Run(context.Background(), rows, Options{API: a, Journal: j, Parallel: 1})
-	var ae *api.AuthRefusedError
+	var ae *client.AuthRefusedError
 	if !errors.As(err, &ae) || a.creates != 1 || sum.NotAttempted != 1 {
 		t.Errorf("401: %v, %d creates, %+v", err, a.creates, sum)
 	}

@@ -139,21 +139,6 @@ func DeriveRequestID(email string) string {
 	return "imp-" + hex.EncodeToString(sum[:16])
 }
 
-// SaneRequestID reports whether id can travel as X-Request-Id: 1 to 128
-// characters of A-Z a-z 0-9 - _ . : (what the server keeps).
-func SaneRequestID(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
-			return false
-		}
-	}
-	return true
-}
-
 // columns maps a header name (lower case) to the API field it fills.
 var columns = map[string]string{
 	"name":           "name",
@@ -372,7 +357,7 @@ func validate(num int, body []byte, rid string, o ReadOptions) Row {
 			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
 		}
 	}
-	if rid != "" && !SaneRequestID(rid) {
+	if rid != "" && !api.SaneRequestID(rid) {
 		row.Errors = append(row.Errors, api.FieldError{Field: "requestId",
 			Message: "requestId must be 1 to 128 characters of A-Z a-z 0-9 - _ . :"})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // StatusUnknown is the record of a row whose outcome could not be settled
@@ -29,10 +30,10 @@ type API interface {
 // ClientAPI is the API over the Go client.
 type ClientAPI struct {
 	// Lookup makes the searches (with the client's retries).
-	Lookup *api.Client
+	Lookup *client.Client
 	// ForRequest returns a client whose every attempt carries rid as
 	// X-Request-Id.
-	ForRequest func(rid string) *api.Client
+	ForRequest func(rid string) *client.Client
 }
 
 // Create sends the create. The client retries a connection failure or a
@@ -44,7 +45,7 @@ func (c ClientAPI) Create(ctx context.Context, rid string, req api.CreateRequest
 
 // FindByEmail searches q=<email>, status=all, and keeps the exact match.
 func (c ClientAPI) FindByEmail(ctx context.Context, email string) (*api.Trainee, error) {
-	ts, _, err := c.Lookup.SearchAllTrainees(ctx, api.SearchParams{Query: email, Status: api.StatusAll, Size: 100})
+	ts, _, err := c.Lookup.SearchAllTrainees(ctx, client.SearchParams{Query: email, Status: api.StatusAll, Size: 100})
 	if err != nil {
 		return nil, err
 	}
@@ -285,8 +286,8 @@ func (r *runner) withPassword(rec *Record, row *Row) {
 func lookupFailed(rec Record, err error) (Record, error) {
 	rec.Status = StatusUnknown
 	rec.Message = "outcome unknown, and looking the e-mail up failed: " + err.Error() + "; run the import again to settle it"
-	var ne *api.NetworkError
-	var ae *api.AuthRefusedError
+	var ne *client.NetworkError
+	var ae *client.AuthRefusedError
 	if errors.As(err, &ne) || errors.As(err, &ae) || errors.Is(err, context.Canceled) {
 		return rec, err
 	}
@@ -364,8 +365,8 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 	}
 
 	var (
-		rejected *api.RejectedError
-		auth     *api.AuthRefusedError
+		rejected *client.RejectedError
+		auth     *client.AuthRefusedError
 	)
 	switch {
 	case errors.As(err, &auth):
@@ -415,7 +416,7 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 	if lerr != nil {
 		rec, stop := lookupFailed(rec, lerr)
 		rec.Message = err.Error() + "; " + rec.Message
-		var se *api.ServerError
+		var se *client.ServerError
 		if stop == nil && errors.As(lerr, &se) {
 			// Neither the create nor the lookup got past a 5xx, retries
 			// included: every other row would fare the same, slowly.
@@ -431,7 +432,7 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 		return r.settled(rec, row, t, status, "created; its answer was lost (found by its e-mail)")
 	}
 	status := 0
-	var se *api.ServerError
+	var se *client.ServerError
 	if errors.As(err, &se) {
 		status = se.Status
 	}

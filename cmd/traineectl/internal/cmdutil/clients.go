@@ -1,7 +1,7 @@
 package cmdutil
 
 import (
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // ClientBuilder returns a function that builds clients like Client's: the
@@ -9,7 +9,7 @@ import (
 // ClientOptions, with base before the factory's options and extra after
 // everything. The bulk import builds one client per row, so that every
 // attempt of a row's create carries the row's request id.
-func (f *Factory) ClientBuilder(base ...api.ClientOption) (func(extra ...api.ClientOption) *api.Client, error) {
+func (f *Factory) ClientBuilder(base ...client.Option) (func(extra ...client.Option) *client.Client, error) {
 	if _, err := f.Client(); err != nil { // opens the support log once
 		return nil, err
 	}
@@ -21,17 +21,17 @@ func (f *Factory) ClientBuilder(base ...api.ClientOption) (func(extra ...api.Cli
 	if err != nil {
 		return nil, err
 	}
-	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}
+	opts := []client.Option{client.WithUserAgent(f.UserAgent()), client.WithAttemptTimeout(timeout)}
 	opts = append(opts, base...)
 	if f.logFile != nil {
-		opts = append(opts, api.WithSupportLog(f.logFile))
+		opts = append(opts, client.WithSupportLog(f.logFile))
 	}
 	if f.Global.Verbose {
-		opts = append(opts, api.WithVerbose(f.IOStreams.ErrOut))
+		opts = append(opts, client.WithVerbose(f.IOStreams.ErrOut))
 	}
 	opts = append(opts, f.ClientOptions...)
-	return func(extra ...api.ClientOption) *api.Client {
-		all := append(append([]api.ClientOption(nil), opts...), extra...)
-		return api.NewClient(s.BaseURL, s.APIKey, all...)
+	return func(extra ...client.Option) *client.Client {
+		all := append(append([]client.Option(nil), opts...), extra...)
+		return client.New(s.BaseURL, s.APIKey, all...)
 	}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
@@ -54,24 +54,24 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{nil, 0},
 		{errors.New("x"), 1},
-		{&api.NetworkError{Err: errors.New("refused")}, 1},
+		{&client.NetworkError{Err: errors.New("refused")}, 1},
 		{Usagef("bad"), 2},
 		{fmt.Errorf("--dob: %w", Usagef("bad")), 2},
-		{&api.AuthRefusedError{}, 3},
-		{&api.TraineeNotFoundError{ID: 1}, 4},
-		{&api.RejectedError{}, 5},
-		{&api.ServerError{}, 6},
+		{&client.AuthRefusedError{}, 3},
+		{&client.TraineeNotFoundError{ID: 1}, 4},
+		{&client.RejectedError{}, 5},
+		{&client.ServerError{}, 6},
 		{&ReportedError{Code: 4}, 4},
-		{&StatusError{Code: 1, Err: &api.ServerError{}}, 1},
+		{&StatusError{Code: 1, Err: &client.ServerError{}}, 1},
 	} {
 		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("ExitCode(%T) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
-	if got := CombinedExitCode([]error{&api.TraineeNotFoundError{}, &api.TraineeNotFoundError{}}); got != 4 {
+	if got := CombinedExitCode([]error{&client.TraineeNotFoundError{}, &client.TraineeNotFoundError{}}); got != 4 {
 		t.Errorf("same failures: %d", got)
 	}
-	if got := CombinedExitCode([]error{&api.TraineeNotFoundError{}, &api.ServerError{}}); got != 1 {
+	if got := CombinedExitCode([]error{&client.TraineeNotFoundError{}, &client.ServerError{}}); got != 1 {
 		t.Errorf("mixed failures: %d", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -55,10 +56,10 @@ func ExitCode(err error) int {
 		usage    *UsageError
 		reported *ReportedError
 		status   *StatusError
-		auth     *api.AuthRefusedError
-		notFound *api.TraineeNotFoundError
-		rejected *api.RejectedError
-		server   *api.ServerError
+		auth     *client.AuthRefusedError
+		notFound *client.TraineeNotFoundError
+		rejected *client.RejectedError
+		server   *client.ServerError
 	)
 	switch {
 	case err == nil:
@@ -121,12 +122,12 @@ type ErrorDetail struct {
 func Detail(err error) ErrorDetail {
 	d := ErrorDetail{Message: err.Error()}
 	var (
-		ci       *api.CallInfo
-		auth     *api.AuthRefusedError
-		notFound *api.TraineeNotFoundError
-		rejected *api.RejectedError
-		server   *api.ServerError
-		network  *api.NetworkError
+		ci       *client.CallInfo
+		auth     *client.AuthRefusedError
+		notFound *client.TraineeNotFoundError
+		rejected *client.RejectedError
+		server   *client.ServerError
+		network  *client.NetworkError
 	)
 	switch {
 	case errors.As(err, &auth):
@@ -190,7 +191,7 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 			}
 		}
 	}
-	var auth *api.AuthRefusedError
+	var auth *client.AuthRefusedError
 	if errors.As(err, &auth) {
 		fmt.Fprintln(w, "hint: set the key with --api-key, TRAINEECTL_API_KEY or `traineectl config set-profile`")
 	}
@@ -199,7 +200,7 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 		fmt.Fprintln(w, "Run with --help for usage.")
 	}
 	if d.RequestID != "" && !errors.As(err, &usage) {
-		var nf *api.TraineeNotFoundError
+		var nf *client.TraineeNotFoundError
 		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) {
 			fmt.Fprintf(w, "request id: %s (quote it to support)\n", d.RequestID)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -25,7 +26,7 @@ const (
 	EnvTimeout     = "TRAINEECTL_TIMEOUT"
 	DefaultBaseURL = "http://127.0.0.1:8080"
 	// DefaultTimeout bounds one attempt of a request (--timeout).
-	DefaultTimeout = api.DefaultAttemptTimeout
+	DefaultTimeout = client.DefaultAttemptTimeout
 )
 
 // CompletionTimeout bounds a dynamic completion: the shell never waits longer.
@@ -50,7 +51,7 @@ type Factory struct {
 	Getenv    func(string) string
 	Now       func() time.Time
 	// ClientOptions are added to every client's options (tests: no sleep).
-	ClientOptions []api.ClientOption
+	ClientOptions []client.Option
 	// CompletionTimeout bounds a dynamic completion (0: the default, 2 s).
 	CompletionTimeout time.Duration
 
@@ -59,7 +60,7 @@ type Factory struct {
 	cfg     *config.File
 	cfgPath string
 	logFile *os.File
-	client  *api.Client
+	client  *client.Client
 }
 
 // New returns the factory of the real process.
@@ -220,7 +221,7 @@ func (f *Factory) UserAgent() string { return "traineectl/" + f.Version }
 
 // Client returns the API client of the settings, with the support log and
 // the verbose trace the flags ask for.
-func (f *Factory) Client() (*api.Client, error) {
+func (f *Factory) Client() (*client.Client, error) {
 	if f.client != nil {
 		return f.client, nil
 	}
@@ -232,26 +233,26 @@ func (f *Factory) Client() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}
+	opts := []client.Option{client.WithUserAgent(f.UserAgent()), client.WithAttemptTimeout(timeout)}
 	if f.Global.LogFile != "" {
 		lf, err := os.OpenFile(f.Global.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("open the log file: %w", err)
 		}
 		f.logFile = lf
-		opts = append(opts, api.WithSupportLog(lf))
+		opts = append(opts, client.WithSupportLog(lf))
 	}
 	if f.Global.Verbose {
-		opts = append(opts, api.WithVerbose(f.IOStreams.ErrOut))
+		opts = append(opts, client.WithVerbose(f.IOStreams.ErrOut))
 	}
 	opts = append(opts, f.ClientOptions...)
-	f.client = api.NewClient(s.BaseURL, s.APIKey, opts...)
+	f.client = client.New(s.BaseURL, s.APIKey, opts...)
 	return f.client, nil
 }
 
 // CompletionClient returns a client for shell completion: one attempt, no
 // log and no trace, so that the shell never waits for retries.
-func (f *Factory) CompletionClient() (*api.Client, error) {
+func (f *Factory) CompletionClient() (*client.Client, error) {
 	s, err := f.Settings()
 	if err != nil {
 		return nil, err
@@ -260,9 +261,9 @@ func (f *Factory) CompletionClient() (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := append([]api.ClientOption{api.WithUserAgent(f.UserAgent()), api.WithAttemptTimeout(timeout)}, f.ClientOptions...)
-	opts = append(opts, api.WithRetryDelays())
-	return api.NewClient(s.BaseURL, s.APIKey, opts...), nil
+	opts := append([]client.Option{client.WithUserAgent(f.UserAgent()), client.WithAttemptTimeout(timeout)}, f.ClientOptions...)
+	opts = append(opts, client.WithRetryDelays())
+	return client.New(s.BaseURL, s.APIKey, opts...), nil
 }
 
 // CompletionDeadline is how long a dynamic completion may take.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -95,7 +96,7 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 				offer(t)
 			}
 		}
-		p := api.SearchParams{Status: status, Size: 100}
+		p := client.SearchParams{Status: status, Size: 100}
 		for page := 0; page < completionPages; page++ {
 			p.Page = page
 			pg, err := c.SearchTrainees(ctx, p)

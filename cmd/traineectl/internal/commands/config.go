@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -135,7 +135,7 @@ func newConfigListCmd(f *cmdutil.Factory) *cobra.Command {
 			list := []profileJSON{}
 			for _, n := range cfg.Names() {
 				p := cfg.Profiles[n]
-				list = append(list, profileJSON{n, n == cfg.Current, p.BaseURL, api.MaskKey(p.APIKey)})
+				list = append(list, profileJSON{n, n == cfg.Current, p.BaseURL, client.MaskKey(p.APIKey)})
 			}
 			ios := f.IOStreams
 			switch f.OutputFormat() {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -112,18 +112,18 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 	prog := bulkimport.NewProgress(ios.ErrOut, ios.StderrTTY, ios.ErrColorEnabled(), len(rows), nil)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = o.parallel + 2
-	var extra []api.ClientOption
+	var extra []client.Option
 	if f.Global.Verbose {
-		extra = append(extra, api.WithVerbose(prog)) // the trace passes above the bar
+		extra = append(extra, client.WithVerbose(prog)) // the trace passes above the bar
 	}
-	build, err := f.ClientBuilder(api.WithHTTPClient(&http.Client{Transport: tr}))
+	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
 		return err
 	}
 	client := bulkimport.ClientAPI{
 		Lookup: build(extra...),
-		ForRequest: func(rid string) *api.Client {
-			return build(append(extra, api.WithRequestIDs(func() string { return rid }))...)
+		ForRequest: func(rid string) *client.Client {
+			return build(append(extra, client.WithRequestIDs(func() string { return rid }))...)
 		},
 	}
 	prog.Start()

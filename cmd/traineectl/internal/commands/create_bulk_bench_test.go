@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/commands"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
@@ -23,7 +25,7 @@ import (
 const benchRows = 2000
 
 // benchServer starts the real handler with the production hasher
-// (api.DefaultPasswordParams, which bounds the create rate) over a fresh
+// (server.DefaultPasswordParams, which bounds the create rate) over a fresh
 // SQLite database, and returns its URL and a key.
 func benchServer(b *testing.B) (string, string) {
 	b.Helper()
@@ -36,7 +38,7 @@ func benchServer(b *testing.B) (string, string) {
 	k := api.GenerateKey()
 	_, err = st.CreateKey(ctx, c.ID, "bench", api.HashKey(k), api.KeyDisplayPrefix(k))
 	must(b, err)
-	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(api.NewHasher(api.DefaultPasswordParams))))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(server.NewHasher(server.DefaultPasswordParams))))
 	b.Cleanup(srv.Close)
 	return srv.URL, k
 }
@@ -62,7 +64,7 @@ func BenchmarkCreates2000(b *testing.B) {
 	for n := range b.N {
 		b.StopTimer()
 		url, key := benchServer(b)
-		c := api.NewClient(url, key)
+		c := client.New(url, key)
 		dir := b.TempDir()
 		b.StartTimer()
 		raw := func(round int) time.Duration {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -24,7 +25,7 @@ import (
 // importServer is the real handler over SQLite, behind a wrapper that
 // records every request and can misbehave.
 type importServer struct {
-	*server
+	*testServer
 	mu   sync.Mutex
 	seen []seenReq
 	// misbehave, when set, may answer instead of the handler (return true).
@@ -43,7 +44,7 @@ func newImportServer(t *testing.T) *importServer {
 	must(t, err)
 	tr, err := st.CreateTrainer(ctx, c.ID, "Coach Carter", "coach@acme.example")
 	must(t, err)
-	h := api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow }))
+	h := server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow }))
 	is := &importServer{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body []byte
@@ -65,7 +66,7 @@ func newImportServer(t *testing.T) *importServer {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	is.server = &server{url: srv.URL, store: st, companyID: c.ID, trainerID: tr.ID}
+	is.testServer = &testServer{url: srv.URL, store: st, companyID: c.ID, trainerID: tr.ID}
 	is.key = is.newKey(t, c.ID)
 	return is
 }
@@ -174,7 +175,7 @@ func TestBulkImportCSV(t *testing.T) {
 	if ts["cy@example.com"] == nil || ts["cy@example.com"].Name != "Cy, Jr." || len(ts) != 3 {
 		t.Errorf("trainees: %v", ts)
 	}
-	if !api.VerifyPassword(s.passwordHash(t, "bob@example.com"), "S3cret-pass") {
+	if !server.VerifyPassword(s.passwordHash(t, "bob@example.com"), "S3cret-pass") {
 		t.Error("bob's password is not the file's")
 	}
 	if _, err := os.Stat(in + ".journal"); err != nil {
@@ -370,7 +371,7 @@ func TestBulkGeneratedPasswords(t *testing.T) {
 		if rec[2] != fmt.Sprint(ts[email].ID) {
 			t.Errorf("%s: trainee id %s, want %d", email, rec[2], ts[email].ID)
 		}
-		if !api.VerifyPassword(s.passwordHash(t, email), pw) {
+		if !server.VerifyPassword(s.passwordHash(t, email), pw) {
 			t.Errorf("%s: the password of the results file does not match the stored hash", email)
 		}
 		passwords[email] = pw

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/commands"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
@@ -77,7 +77,7 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 		Version:           "1.2.3-test",
 		Getenv:            func(k string) string { return h.env[k] },
 		Now:               func() time.Time { return testNow },
-		ClientOptions:     []api.ClientOption{api.WithSleep(h.sleep)},
+		ClientOptions:     []client.Option{client.WithSleep(h.sleep)},
 		CompletionTimeout: h.completionTimeout,
 	}
 	code := commands.Run(args, f)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -33,7 +34,7 @@ func sortValues() []string {
 
 // checkSearch refuses, before sending anything, what the server would
 // refuse: the checks are the server's own (api.ParseSearch).
-func checkSearch(p api.SearchParams) error {
+func checkSearch(p client.SearchParams) error {
 	var ve *api.ValidationError
 	if err := p.Validate(); !errors.As(err, &ve) {
 		return err
@@ -83,7 +84,7 @@ func pageLine(p api.PageInfo) string {
 }
 
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
-	var p api.SearchParams
+	var p client.SearchParams
 	var all bool
 	cmd := &cobra.Command{
 		Use:     "search [QUERY]",

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -21,8 +22,8 @@ func (r *rangeFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("to", completeDates(false))
 }
 
-func (r *rangeFlags) parse(f *cmdutil.Factory) (api.TrackedRange, error) {
-	var tr api.TrackedRange
+func (r *rangeFlags) parse(f *cmdutil.Factory) (client.TrackedRange, error) {
+	var tr client.TrackedRange
 	for _, d := range []struct {
 		flag, val string
 		dst       *api.Date

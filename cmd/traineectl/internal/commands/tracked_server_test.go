@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -24,17 +26,17 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 	must(t, err)
 	_, key, err := store.LoadDemo(ctx, st, hash, testNow)
 	must(t, err)
-	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	defer srv.Close()
 	h := newHarness(t, srv.URL, key)
-	client := api.NewClient(srv.URL, key)
+	c := client.New(srv.URL, key)
 
-	page, err := client.SearchTrainees(ctx, api.SearchParams{Size: 100})
+	page, err := c.SearchTrainees(ctx, client.SearchParams{Size: 100})
 	must(t, err)
 	// The first demo trainee with a year of weights.
 	var id int64
 	for _, tr := range page.Content {
-		w, err := client.WeightHistory(ctx, tr.ID, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
+		w, err := c.WeightHistory(ctx, tr.ID, client.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
 		must(t, err)
 		if len(w.Entries) > 200 {
 			id = tr.ID
@@ -59,19 +61,19 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 			t.Errorf("-o json differs from the API:\n%s\nwant %s", got, raw)
 		}
 	}
-	w, err := client.WeightHistory(ctx, id, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
+	w, err := c.WeightHistory(ctx, id, client.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
 	must(t, err)
 	sameJSON(h.run("weight", sid, "--from", "2025-11-22", "--to", "21-11-2026", "-o", "json").expect(t, 0).out, w)
-	m, err := client.Measurements(ctx, id, api.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}}, "")
+	m, err := c.Measurements(ctx, id, client.TrackedRange{From: api.Date{Year: 2025, Month: 11, Day: 22}, To: api.Date{Year: 2026, Month: 11, Day: 21}}, "")
 	must(t, err)
 	if len(m.Measurements) == 0 {
 		t.Fatal("demo trainee without measurements")
 	}
 	sameJSON(h.run("measurements", sid, "--from", "22-11-2025", "--to", "21-11-2026", "-o", "json").expect(t, 0).out, m)
-	steps, err := client.AverageSteps(ctx, id)
+	steps, err := c.AverageSteps(ctx, id)
 	must(t, err)
 	sameJSON(h.run("steps", sid, "-o", "json").expect(t, 0).out, steps)
-	n, err := client.Nutrition(ctx, id, api.Date{Year: 2026, Month: 11, Day: 20})
+	n, err := c.Nutrition(ctx, id, api.Date{Year: 2026, Month: 11, Day: 20})
 	must(t, err)
 	sameJSON(h.run("nutrition", sid, "--date", "20-11-2026", "-o", "json").expect(t, 0).out, n)
 

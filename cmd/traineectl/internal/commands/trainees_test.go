@@ -17,14 +17,15 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
 
-var cheapHasher = api.NewHasher(api.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
+var cheapHasher = server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
 
-// server is the real handler over a migrated SQLite store, on httptest.
-type server struct {
+// testServer is the real handler over a migrated SQLite store, on httptest.
+type testServer struct {
 	url       string
 	key       string
 	store     *store.Store
@@ -32,7 +33,7 @@ type server struct {
 	trainerID int64
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t *testing.T) *testServer {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
@@ -40,14 +41,14 @@ func newServer(t *testing.T) *server {
 	must(t, err)
 	tr, err := st.CreateTrainer(ctx, c.ID, "Coach Carter", "coach@acme.example")
 	must(t, err)
-	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
-	s := &server{url: srv.URL, store: st, companyID: c.ID, trainerID: tr.ID}
+	s := &testServer{url: srv.URL, store: st, companyID: c.ID, trainerID: tr.ID}
 	s.key = s.newKey(t, c.ID)
 	return s
 }
 
-func (s *server) newKey(t *testing.T, company int64) string {
+func (s *testServer) newKey(t *testing.T, company int64) string {
 	t.Helper()
 	k := api.GenerateKey()
 	_, err := s.store.CreateKey(context.Background(), company, "cli", api.HashKey(k), api.KeyDisplayPrefix(k))
@@ -345,7 +346,7 @@ func TestSearchAllOverDemoData(t *testing.T) {
 	must(t, err)
 	_, key, err := store.LoadDemo(ctx, st, hash, testNow)
 	must(t, err)
-	srv := httptest.NewServer(api.NewHandler(st, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	defer srv.Close()
 	h := newHarness(t, srv.URL, key)
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -41,7 +42,7 @@ use "traineectl delete" and "traineectl restore".`,
 				return err
 			}
 			fs := cmd.Flags()
-			var u api.TraineeUpdate
+			var u client.TraineeUpdate
 			if fs.Changed("name") {
 				u.Name = api.Val(o.name)
 			}

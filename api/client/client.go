@@ -1,10 +1,8 @@
-package api
+package client
 
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,22 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// Paths of the public API, relative to the base URL.
-const (
-	PathTrainees = "/public-api/trainees"
-	PathSearch   = "/public-api/trainees/search"
-)
-
-// Headers the client sends or reads.
-const (
-	HeaderAPIKey      = "X-API-Key"
-	HeaderRequestID   = "X-Request-Id"
-	HeaderErrorReason = "X-Error-Reason"
-	// ReasonTraineeNotFound marks the 500 that means "no such trainee in
-	// your company"; it is never retried.
-	ReasonTraineeNotFound = "trainee-not-found"
+	"github.com/traineed/traineed/api"
 )
 
 // DefaultRetryDelays are the waits before the second and the third attempt,
@@ -71,18 +55,18 @@ type Client struct {
 	newID     func() string
 }
 
-// ClientOption configures a Client.
-type ClientOption func(*Client)
+// Option configures a Client.
+type Option func(*Client)
 
 // WithHTTPClient sets the http.Client used for every attempt.
-func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.hc = hc } }
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
 // WithUserAgent sets the User-Agent header (default "traineectl/dev").
-func WithUserAgent(ua string) ClientOption { return func(c *Client) { c.userAgent = ua } }
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
 // WithRetryDelays sets the waits before each retry; their number is the
 // number of retries. No delays means no retries.
-func WithRetryDelays(d ...time.Duration) ClientOption {
+func WithRetryDelays(d ...time.Duration) Option {
 	return func(c *Client) { c.delays = append([]time.Duration(nil), d...) }
 }
 
@@ -91,13 +75,13 @@ func WithRetryDelays(d ...time.Duration) ClientOption {
 // means no bound). An attempt that runs out of time counts as a connection
 // failure: it is retried like one and, after the retries, is a
 // *NetworkError whose Err wraps context.DeadlineExceeded.
-func WithAttemptTimeout(d time.Duration) ClientOption {
+func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *Client) { c.timeout = max(d, 0) }
 }
 
 // WithSleep replaces how the client waits between attempts; f returns
 // ctx.Err() when the context ends first. Tests use it to never sleep.
-func WithSleep(f func(ctx context.Context, d time.Duration) error) ClientOption {
+func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 	return func(c *Client) { c.sleep = f }
 }
 
@@ -106,7 +90,7 @@ func WithSleep(f func(ctx context.Context, d time.Duration) error) ClientOption 
 // URL, status, errorCode, duration, the request body with the password
 // redacted, the response body, and the error of a failed connection. The
 // API key is never written.
-func WithSupportLog(w io.Writer) ClientOption {
+func WithSupportLog(w io.Writer) Option {
 	return func(c *Client) {
 		if w != nil {
 			c.log = slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})
@@ -116,17 +100,17 @@ func WithSupportLog(w io.Writer) ClientOption {
 
 // WithVerbose writes each request and response to w in a readable form, the
 // API key masked and passwords redacted.
-func WithVerbose(w io.Writer) ClientOption { return func(c *Client) { c.verbose = w } }
+func WithVerbose(w io.Writer) Option { return func(c *Client) { c.verbose = w } }
 
 // WithRequestIDs replaces the generator of X-Request-Id values.
-func WithRequestIDs(f func() string) ClientOption { return func(c *Client) { c.newID = f } }
+func WithRequestIDs(f func() string) Option { return func(c *Client) { c.newID = f } }
 
-// WithClientClock replaces the clock used for log timestamps and durations.
-func WithClientClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
+// WithClock replaces the clock used for log timestamps and durations.
+func WithClock(now func() time.Time) Option { return func(c *Client) { c.now = now } }
 
-// NewClient returns a client of the API at baseURL (for example
+// New returns a client of the API at baseURL (for example
 // http://127.0.0.1:8080) that authenticates with apiKey.
-func NewClient(baseURL, apiKey string, opts ...ClientOption) *Client {
+func New(baseURL, apiKey string, opts ...Option) *Client {
 	c := &Client{
 		base:      strings.TrimRight(baseURL, "/"),
 		apiKey:    apiKey,
@@ -136,7 +120,7 @@ func NewClient(baseURL, apiKey string, opts ...ClientOption) *Client {
 		timeout:   DefaultAttemptTimeout,
 		sleep:     sleepContext,
 		now:       time.Now,
-		newID:     NewRequestID,
+		newID:     api.NewRequestID,
 	}
 	for _, o := range opts {
 		o(c)
@@ -149,13 +133,6 @@ func (c *Client) BaseURL() string { return c.base }
 
 // HasAPIKey reports whether the client has a key to send.
 func (c *Client) HasAPIKey() bool { return c.apiKey != "" }
-
-// NewRequestID returns a random request id (32 hexadecimal characters).
-func NewRequestID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
 
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -203,7 +180,7 @@ func (e *TraineeNotFoundError) Error() string {
 // contract defines (errorCode, message, field, errors).
 type RejectedError struct {
 	CallInfo
-	ErrorBody
+	api.ErrorBody
 }
 
 func (e *RejectedError) Error() string {
@@ -267,9 +244,9 @@ func (e *NetworkError) Unwrap() error { return e.Err }
 // dd-MM-yyyy string (variant A).
 type ResponseTimestamp struct {
 	Unix   int64
-	Date   Date   // set for variant A
-	IsDate bool   // variant A
-	Raw    string // the value as received
+	Date   api.Date // set for variant A
+	IsDate bool     // variant A
+	Raw    string   // the value as received
 }
 
 // UnmarshalJSON accepts an integer, a dd-MM-yyyy string, or null. Another
@@ -286,7 +263,7 @@ func (t *ResponseTimestamp) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		t.Raw = s
-		if d, err := ParseDate(s); err == nil {
+		if d, err := api.ParseDate(s); err == nil {
 			t.Date, t.IsDate = d, true
 		}
 		return nil
@@ -318,12 +295,12 @@ func (t ResponseTimestamp) MarshalJSON() ([]byte, error) {
 
 type clientEnvelope struct {
 	Timestamp ResponseTimestamp `json:"timestamp"`
-	Trainee   *Trainee          `json:"trainee"`
+	Trainee   *api.Trainee      `json:"trainee"`
 }
 
 // DecodeTraineeEnvelope reads a single-trainee body in either variant of
 // interface.md.
-func DecodeTraineeEnvelope(body []byte) (*Trainee, ResponseTimestamp, error) {
+func DecodeTraineeEnvelope(body []byte) (*api.Trainee, ResponseTimestamp, error) {
 	var env clientEnvelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, ResponseTimestamp{}, fmt.Errorf("decode trainee response: %w", err)
@@ -336,27 +313,27 @@ func DecodeTraineeEnvelope(body []byte) (*Trainee, ResponseTimestamp, error) {
 
 type clientPage struct {
 	Timestamp ResponseTimestamp `json:"timestamp"`
-	Content   []*Trainee        `json:"content"`
-	Page      PageInfo          `json:"page"`
+	Content   []*api.Trainee    `json:"content"`
+	Page      api.PageInfo      `json:"page"`
 }
 
 // ---------------------------------------------------------------- calls
 
 // CreateTrainee creates a trainee (POST /public-api/trainees). See the
 // Client documentation on retries of a create.
-func (c *Client) CreateTrainee(ctx context.Context, r CreateRequest) (*Trainee, error) {
-	return c.trainee(ctx, http.MethodPost, PathTrainees, r, 0)
+func (c *Client) CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodPost, api.PathTrainees, r, 0)
 }
 
 // Trainee returns one trainee, soft-deleted ones included.
-func (c *Client) Trainee(ctx context.Context, id int64) (*Trainee, error) {
+func (c *Client) Trainee(ctx context.Context, id int64) (*api.Trainee, error) {
 	return c.trainee(ctx, http.MethodGet, traineePath(id), nil, id)
 }
 
 // UpdateTrainee changes the fields set in u and returns the result. body is
 // usually a TraineeUpdate; any value that marshals to a JSON object works
 // (a map to send exactly the members wanted).
-func (c *Client) UpdateTrainee(ctx context.Context, id int64, body any) (*Trainee, error) {
+func (c *Client) UpdateTrainee(ctx context.Context, id int64, body any) (*api.Trainee, error) {
 	if body == nil {
 		body = struct{}{}
 	}
@@ -365,13 +342,13 @@ func (c *Client) UpdateTrainee(ctx context.Context, id int64, body any) (*Traine
 
 // DeleteTrainee soft-deletes a trainee and returns it (enabled false).
 // Deleting a deleted trainee succeeds again.
-func (c *Client) DeleteTrainee(ctx context.Context, id int64) (*Trainee, error) {
+func (c *Client) DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
 	return c.trainee(ctx, http.MethodDelete, traineePath(id), nil, id)
 }
 
 // RestoreTrainee restores a soft-deleted trainee (PUT enabled: true).
-func (c *Client) RestoreTrainee(ctx context.Context, id int64) (*Trainee, error) {
-	return c.UpdateTrainee(ctx, id, TraineeUpdate{Enabled: Val(true)})
+func (c *Client) RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
+	return c.UpdateTrainee(ctx, id, TraineeUpdate{Enabled: api.Val(true)})
 }
 
 // SearchParams are the query of GET /public-api/trainees/search. Zero
@@ -408,13 +385,13 @@ func (p SearchParams) values() url.Values {
 // page, size or query the server would refuse with 1012 is refused here,
 // as a *ValidationError naming the parameters, before anything is sent.
 func (p SearchParams) Validate() error {
-	_, err := ParseSearch(p.values(), Date{})
+	_, err := api.ParseSearch(p.values(), api.Date{})
 	return err
 }
 
 // SearchTrainees returns one page of a search.
-func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*TraineePage, error) {
-	body, err := c.Do(ctx, http.MethodGet, PathSearch, p.values(), nil, 0)
+func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*api.TraineePage, error) {
+	body, err := c.Do(ctx, http.MethodGet, api.PathSearch, p.values(), nil, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -423,24 +400,24 @@ func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*TraineePa
 		return nil, fmt.Errorf("decode search response: %w", err)
 	}
 	if pg.Content == nil {
-		pg.Content = []*Trainee{}
+		pg.Content = []*api.Trainee{}
 	}
-	return &TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: pg.Page}, nil
+	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: pg.Page}, nil
 }
 
 // SearchAllTrainees follows the pages of a search from p.Page to the last
 // and returns every trainee, and the page information of the last page
 // read. p.Size 0 asks for pages of 100.
-func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*Trainee, PageInfo, error) {
+func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.Trainee, api.PageInfo, error) {
 	if p.Size == 0 {
 		p.Size = 100
 	}
-	all := []*Trainee{}
+	all := []*api.Trainee{}
 	seen := map[int64]bool{}
 	for {
 		pg, err := c.SearchTrainees(ctx, p)
 		if err != nil {
-			return nil, PageInfo{}, err
+			return nil, api.PageInfo{}, err
 		}
 		for _, t := range pg.Content {
 			if !seen[t.ID] { // a trainee created meanwhile may shift a page
@@ -459,7 +436,7 @@ func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*Trai
 // inclusive. A zero date is not sent: to defaults to the company's today,
 // from to 29 days before to.
 type TrackedRange struct {
-	From, To Date
+	From, To api.Date
 }
 
 func (r TrackedRange) values() url.Values {
@@ -474,68 +451,68 @@ func (r TrackedRange) values() url.Values {
 }
 
 // WeightHistory returns the daily weight of a trainee over r.
-func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange) (*WeightHistory, error) {
-	var out WeightHistory
+func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange) (*api.WeightHistory, error) {
+	var out api.WeightHistory
 	if err := c.getJSON(ctx, traineePath(id)+"/weight-history", r.values(), id, &out); err != nil {
 		return nil, err
 	}
 	if out.Entries == nil {
-		out.Entries = []WeightEntry{}
+		out.Entries = []api.WeightEntry{}
 	}
 	return &out, nil
 }
 
 // Measurements returns a trainee's body measurements over r; typ ("" for
 // every type) filters on one type such as WAIST.
-func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string) (*Measurements, error) {
+func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string) (*api.Measurements, error) {
 	v := r.values()
 	if typ != "" {
 		v.Set("type", typ)
 	}
-	var out Measurements
+	var out api.Measurements
 	if err := c.getJSON(ctx, traineePath(id)+"/measurements", v, id, &out); err != nil {
 		return nil, err
 	}
 	if out.Measurements == nil {
-		out.Measurements = []Measurement{}
+		out.Measurements = []api.Measurement{}
 	}
 	return &out, nil
 }
 
 // Nutrition returns what a trainee logged eating on day (zero: the
 // company's today).
-func (c *Client) Nutrition(ctx context.Context, id int64, day Date) (*Nutrition, error) {
+func (c *Client) Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error) {
 	v := url.Values{}
 	if !day.IsZero() {
 		v.Set("date", day.String())
 	}
-	var out Nutrition
+	var out api.Nutrition
 	if err := c.getJSON(ctx, traineePath(id)+"/nutrition", v, id, &out); err != nil {
 		return nil, err
 	}
 	if out.Meals == nil {
-		out.Meals = []Meal{}
+		out.Meals = []api.Meal{}
 	}
 	for i := range out.Meals {
 		if out.Meals[i].Items == nil {
-			out.Meals[i].Items = []NutritionItem{}
+			out.Meals[i].Items = []api.NutritionItem{}
 		}
 	}
 	return &out, nil
 }
 
 // AverageSteps returns a trainee's mean daily steps over the trailing 7 days.
-func (c *Client) AverageSteps(ctx context.Context, id int64) (*AverageSteps, error) {
-	var out AverageSteps
+func (c *Client) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error) {
+	var out api.AverageSteps
 	if err := c.getJSON(ctx, traineePath(id)+"/average-steps", nil, id, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-func traineePath(id int64) string { return PathTrainees + "/" + strconv.FormatInt(id, 10) }
+func traineePath(id int64) string { return api.PathTrainees + "/" + strconv.FormatInt(id, 10) }
 
-func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64) (*Trainee, error) {
+func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64) (*api.Trainee, error) {
 	b, err := c.Do(ctx, method, path, nil, body, id)
 	if err != nil {
 		return nil, err
@@ -561,20 +538,17 @@ func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int6
 // Set and Null field is sent as null (which clears phoneNumber,
 // dateOfBirth and expirationDate; the server refuses null elsewhere).
 type TraineeUpdate struct {
-	Name                Optional[string]
-	Email               Optional[string]
-	Password            Optional[string]
-	PhoneNumber         Optional[string]
-	DateOfBirth         Optional[Date]
-	ExpirationDate      Optional[Date]
-	TrainerID           Optional[int64]
-	WeightUnit          Optional[string]
-	Enabled             Optional[bool]
-	ForcePasswordChange Optional[bool]
+	Name                api.Optional[string]
+	Email               api.Optional[string]
+	Password            api.Optional[string]
+	PhoneNumber         api.Optional[string]
+	DateOfBirth         api.Optional[api.Date]
+	ExpirationDate      api.Optional[api.Date]
+	TrainerID           api.Optional[int64]
+	WeightUnit          api.Optional[string]
+	Enabled             api.Optional[bool]
+	ForcePasswordChange api.Optional[bool]
 }
-
-// Null returns an Optional that sends null.
-func Null[T any]() Optional[T] { return Optional[T]{Set: true, Null: true} }
 
 // IsEmpty reports whether u sends no field at all.
 func (u TraineeUpdate) IsEmpty() bool {
@@ -671,7 +645,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 				re := &RejectedError{CallInfo: ci}
 				_ = json.Unmarshal(respBody, &re.ErrorBody) // 404/405/413 have no body
 				result = re
-			case status == http.StatusInternalServerError && hdr.Get(HeaderErrorReason) == ReasonTraineeNotFound:
+			case status == http.StatusInternalServerError && hdr.Get(api.HeaderErrorReason) == api.ReasonTraineeNotFound:
 				result = &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
 			case status >= 500:
 				result, retry = &ServerError{ci}, true
@@ -719,9 +693,9 @@ func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload [
 		return 0, nil, nil, err
 	}
 	if c.apiKey != "" {
-		req.Header.Set(HeaderAPIKey, c.apiKey)
+		req.Header.Set(api.HeaderAPIKey, c.apiKey)
 	}
-	req.Header.Set(HeaderRequestID, ci.RequestID)
+	req.Header.Set(api.HeaderRequestID, ci.RequestID)
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
@@ -811,7 +785,7 @@ func (c *Client) logAttempt(ctx context.Context, ci CallInfo, at time.Time, d ti
 		slog.Int("status", status),
 	)
 	if status >= 400 && len(resp) > 0 {
-		var eb ErrorBody
+		var eb api.ErrorBody
 		if json.Unmarshal(resp, &eb) == nil && eb.ErrorCode != 0 {
 			r.AddAttrs(slog.Int("error_code", eb.ErrorCode))
 		}
@@ -845,13 +819,13 @@ func (c *Client) traceRequest(req *http.Request, payload []byte) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "> %s %s\n", req.Method, req.URL)
-	for _, h := range []string{HeaderRequestID, "User-Agent", "Content-Type"} {
+	for _, h := range []string{api.HeaderRequestID, "User-Agent", "Content-Type"} {
 		if v := req.Header.Get(h); v != "" {
 			fmt.Fprintf(&b, "> %s: %s\n", h, v)
 		}
 	}
 	if c.apiKey != "" {
-		fmt.Fprintf(&b, "> %s: %s\n", HeaderAPIKey, MaskKey(c.apiKey))
+		fmt.Fprintf(&b, "> %s: %s\n", api.HeaderAPIKey, MaskKey(c.apiKey))
 	}
 	if len(payload) > 0 {
 		fmt.Fprintf(&b, "> %s\n", RedactBody(payload))
@@ -865,7 +839,7 @@ func (c *Client) traceResponse(resp *http.Response, body []byte, d time.Duration
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "< %s (%s)\n", resp.Status, d.Round(time.Millisecond))
-	for _, h := range []string{HeaderRequestID, HeaderErrorReason, "Content-Type"} {
+	for _, h := range []string{api.HeaderRequestID, api.HeaderErrorReason, "Content-Type"} {
 		if v := resp.Header.Get(h); v != "" {
 			fmt.Fprintf(&b, "< %s: %s\n", h, v)
 		}

@@ -1,8 +1,6 @@
-package api
+package server
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"net/http"
 	"time"
 )
@@ -51,28 +49,8 @@ func (b bodiless) WriteHeader(code int) {
 	b.w.WriteHeader(code)
 }
 
-// saneRequestID accepts a caller's id of 1 to 128 visible, harmless characters.
-func saneRequestID(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
-			return false
-		}
-	}
-	return true
-}
-
-func newRequestID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// NewServer returns an http.Server with the timeouts a public service needs.
-func NewServer(addr string, h http.Handler) *http.Server {
+// NewHTTPServer returns an http.Server with the timeouts a public service needs.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           h,

@@ -1,4 +1,4 @@
-package api
+package server
 
 import (
 	"context"
@@ -10,10 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// MaxBodyBytes is the largest request body accepted; more is a 413.
-const MaxBodyBytes = 1 << 20
+	"github.com/traineed/traineed/api"
+)
 
 // Option configures a Handler.
 type Option func(*Handler)
@@ -29,7 +28,7 @@ func WithClock(now func() time.Time) Option { return func(x *Handler) { x.now = 
 
 // Handler serves the public API, /healthz, /readyz and /openapi.yaml.
 type Handler struct {
-	store  Store
+	store  api.Store
 	hasher *Hasher
 	log    *slog.Logger
 	now    func() time.Time
@@ -37,7 +36,7 @@ type Handler struct {
 }
 
 // NewHandler returns the HTTP handler of the service over st.
-func NewHandler(st Store, opts ...Option) *Handler {
+func NewHandler(st api.Store, opts ...Option) *Handler {
 	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), api: http.NewServeMux()}
 	for _, o := range opts {
 		o(h)
@@ -72,7 +71,7 @@ const (
 
 // principal returns the authenticated caller; handlers under /public-api
 // always have one.
-func principal(ctx context.Context) *Principal { return ctx.Value(principalKey).(*Principal) }
+func principal(ctx context.Context) *api.Principal { return ctx.Value(principalKey).(*api.Principal) }
 
 // RequestID returns the request id of a request being served.
 func RequestID(ctx context.Context) string {
@@ -85,8 +84,8 @@ func RequestID(ctx context.Context) string {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := r.Header.Get("X-Request-Id")
-	if !saneRequestID(id) {
-		id = newRequestID()
+	if !api.SaneRequestID(id) {
+		id = api.NewRequestID()
 	}
 	w.Header().Set("X-Request-Id", id)
 	ctx := context.WithValue(r.Context(), requestIDKey, id)
@@ -124,11 +123,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveAPI authenticates before anything else, the route included.
 func (h *Handler) serveAPI(w *recorder, r *http.Request) {
 	key := r.Header.Get("X-API-Key")
-	if !WellFormedKey(key) {
+	if !api.WellFormedKey(key) {
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
-	p, err := h.store.Authenticate(r.Context(), HashKey(key))
+	p, err := h.store.Authenticate(r.Context(), api.HashKey(key))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -156,7 +155,7 @@ func (h *Handler) document(w *recorder, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
-		_, _ = w.Write(OpenAPIDocument)
+		_, _ = w.Write(api.OpenAPIDocument)
 	}
 }
 
@@ -183,16 +182,16 @@ var errTooLarge = errors.New("request body too large")
 
 // writeError is the one place that turns an error into a status and body.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var v *ValidationError
-	var c *ConflictError
+	var v *api.ValidationError
+	var c *api.ConflictError
 	switch {
 	case errors.As(err, &c):
-		writeJSON(w, http.StatusBadRequest, ValidationFromConflict(c).Body())
+		writeJSON(w, http.StatusBadRequest, api.ValidationFromConflict(c).Body())
 	case errors.As(err, &v):
 		writeJSON(w, http.StatusBadRequest, v.Body())
-	case errors.Is(err, ErrUnauthorized):
+	case errors.Is(err, api.ErrUnauthorized):
 		w.WriteHeader(http.StatusUnauthorized)
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, api.ErrNotFound):
 		w.Header().Set("X-Error-Reason", "trainee-not-found")
 		w.WriteHeader(http.StatusInternalServerError)
 	case errors.Is(err, errTooLarge):
@@ -216,7 +215,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // readBody reads a request body of at most MaxBodyBytes.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return nil, errTooLarge
@@ -228,13 +227,13 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 func pathID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, Invalid(CodeInvalidParameter, "id", "id must be a positive integer")
+		return 0, api.Invalid(api.CodeInvalidParameter, "id", "id must be a positive integer")
 	}
 	return id, nil
 }
 
-func (h *Handler) writeTrainee(w http.ResponseWriter, t *Trainee) {
-	writeJSON(w, http.StatusOK, TraineeEnvelope{Timestamp: h.now().Unix(), Trainee: t})
+func (h *Handler) writeTrainee(w http.ResponseWriter, t *api.Trainee) {
+	writeJSON(w, http.StatusOK, api.TraineeEnvelope{Timestamp: h.now().Unix(), Trainee: t})
 }
 
 func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
@@ -244,7 +243,7 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	req, err := ParseCreate(body, p.Today(h.now()))
+	req, err := api.ParseCreate(body, p.Today(h.now()))
 	if err != nil {
 		if req != nil {
 			err = h.withTrainerProblem(r.Context(), p.CompanyID, req.TrainerID, err)
@@ -257,10 +256,10 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, NewTrainee{
+	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTrainee{
 		Name: req.Name, Email: req.Email, PhoneNumber: req.PhoneNumber, PasswordHash: hash,
 		DateOfBirth: req.DateOfBirth, ExpirationDate: req.ExpirationDate, TrainerID: req.TrainerID,
-		WeightUnit: req.WeightUnit, CreatedByType: CreatedByAdmin, Enabled: true,
+		WeightUnit: req.WeightUnit, CreatedByType: api.CreatedByAdmin, Enabled: true,
 	})
 	if err != nil {
 		h.writeError(w, r, err)
@@ -273,7 +272,7 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) {
 // trainerId is not a trainer of the company, so that the 400 lists every
 // problem at once (a valid body gets the 1010 from the store instead).
 func (h *Handler) withTrainerProblem(ctx context.Context, companyID int64, trainerID *int64, err error) error {
-	var v *ValidationError
+	var v *api.ValidationError
 	if trainerID == nil || *trainerID <= 0 || !errors.As(err, &v) {
 		return err // absent, or already reported by validation
 	}
@@ -282,7 +281,7 @@ func (h *Handler) withTrainerProblem(ctx context.Context, companyID int64, train
 		return lookupErr
 	}
 	if !ok {
-		v.Add(CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", *trainerID)
+		v.Add(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", *trainerID)
 	}
 	return v
 }
@@ -313,7 +312,7 @@ func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	req, err := ParseUpdate(body, p.Today(h.now()))
+	req, err := api.ParseUpdate(body, p.Today(h.now()))
 	if err != nil {
 		if req != nil && req.Patch.TrainerID.Set {
 			err = h.withTrainerProblem(r.Context(), p.CompanyID, &req.Patch.TrainerID.Value, err)
@@ -327,7 +326,7 @@ func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) {
 			h.writeError(w, r, err)
 			return
 		}
-		req.Patch.PasswordHash = Val(hash)
+		req.Patch.PasswordHash = api.Val(hash)
 	}
 	h.patch(w, r, id, req.Patch)
 }
@@ -338,10 +337,10 @@ func (h *Handler) deleteTrainee(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	h.patch(w, r, id, TraineePatch{Enabled: Val(false)})
+	h.patch(w, r, id, api.TraineePatch{Enabled: api.Val(false)})
 }
 
-func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p TraineePatch) {
+func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p api.TraineePatch) {
 	t, err := h.store.UpdateTrainee(r.Context(), principal(r.Context()).CompanyID, id, p)
 	if err != nil {
 		h.writeError(w, r, err)
@@ -352,7 +351,7 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p Trai
 
 func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) {
 	p := principal(r.Context())
-	s, err := ParseSearch(r.URL.Query(), p.Today(h.now()))
+	s, err := api.ParseSearch(r.URL.Query(), p.Today(h.now()))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -363,9 +362,9 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if list == nil {
-		list = []*Trainee{}
+		list = []*api.Trainee{}
 	}
-	writeJSON(w, http.StatusOK, TraineePage{Timestamp: h.now().Unix(), Content: list, Page: PageInfo{
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: api.PageInfo{
 		Size: s.Size, Number: s.Page, TotalElements: total, TotalPages: int((total + int64(s.Size) - 1) / int64(s.Size)),
 	}})
 }

@@ -1,4 +1,4 @@
-package api_test
+package client_test
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -91,8 +92,8 @@ func (s *sleeper) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func newTestClient(base string, sl *sleeper, opts ...api.ClientOption) *api.Client {
-	return api.NewClient(base, testKey, append([]api.ClientOption{api.WithSleep(sl.sleep)}, opts...)...)
+func newTestClient(base string, sl *sleeper, opts ...client.Option) *client.Client {
+	return client.New(base, testKey, append([]client.Option{client.WithSleep(sl.sleep)}, opts...)...)
 }
 
 func TestDecodeEnvelopeVariants(t *testing.T) {
@@ -117,12 +118,12 @@ func TestDecodeEnvelopeVariants(t *testing.T) {
 		isDate bool
 		unix   int64
 	}{
-		{"client_envelope_a.json", a, true, 0},
-		{"client_envelope_b.json", b, false, 1795255200},
-		{"client_envelope_full.json", full, false, 1795255200},
+		{"envelope_a.json", a, true, 0},
+		{"envelope_b.json", b, false, 1795255200},
+		{"envelope_full.json", full, false, 1795255200},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			got, ts, err := api.DecodeTraineeEnvelope(readTestdata(t, tc.file))
+			got, ts, err := client.DecodeTraineeEnvelope(readTestdata(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,17 +138,17 @@ func TestDecodeEnvelopeVariants(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := api.DecodeTraineeEnvelope([]byte(`{"timestamp":1}`)); err == nil {
+	if _, _, err := client.DecodeTraineeEnvelope([]byte(`{"timestamp":1}`)); err == nil {
 		t.Error("an envelope without trainee decoded")
 	}
-	if _, _, err := api.DecodeTraineeEnvelope([]byte(`{"timestamp":true,"trainee":{}}`)); err == nil {
+	if _, _, err := client.DecodeTraineeEnvelope([]byte(`{"timestamp":true,"trainee":{}}`)); err == nil {
 		t.Error("a boolean timestamp decoded")
 	}
 }
 
 // Both variants come through the client's calls too.
 func TestClientDecodesBothVariants(t *testing.T) {
-	bodies := [][]byte{readTestdata(t, "client_envelope_a.json"), readTestdata(t, "client_envelope_b.json")}
+	bodies := [][]byte{readTestdata(t, "envelope_a.json"), readTestdata(t, "envelope_b.json")}
 	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		w.Write(bodies[(n-1)%2])
 	})
@@ -171,19 +172,19 @@ func TestClientDecodesBothVariants(t *testing.T) {
 
 func TestRequestsOfEveryCall(t *testing.T) {
 	files := map[string]string{
-		"/public-api/trainees":                   "client_envelope_full.json",
-		"/public-api/trainees/41":                "client_envelope_full.json",
-		"/public-api/trainees/search":            "client_search.json",
-		"/public-api/trainees/41/weight-history": "client_weight.json",
-		"/public-api/trainees/41/measurements":   "client_measurements.json",
-		"/public-api/trainees/41/nutrition":      "client_nutrition.json",
-		"/public-api/trainees/41/average-steps":  "client_steps.json",
+		"/public-api/trainees":                   "envelope_full.json",
+		"/public-api/trainees/41":                "envelope_full.json",
+		"/public-api/trainees/search":            "search.json",
+		"/public-api/trainees/41/weight-history": "weight.json",
+		"/public-api/trainees/41/measurements":   "measurements.json",
+		"/public-api/trainees/41/nutrition":      "nutrition.json",
+		"/public-api/trainees/41/average-steps":  "steps.json",
 	}
 	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(readTestdata(t, files[r.URL.Path]))
 	})
-	c := newTestClient(s.URL+"/", &sleeper{}, api.WithUserAgent("traineectl/1.2.3"))
+	c := newTestClient(s.URL+"/", &sleeper{}, client.WithUserAgent("traineectl/1.2.3"))
 	ctx := context.Background()
 	phone := "+447700900123"
 	d := func(s string) api.Date { v, _ := api.ParseDate(s); return v }
@@ -194,7 +195,7 @@ func TestRequestsOfEveryCall(t *testing.T) {
 	if _, err := c.Trainee(ctx, 41); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.UpdateTrainee(ctx, 41, api.TraineeUpdate{Name: api.Val("Ada P"), ExpirationDate: api.Null[api.Date]()}); err != nil {
+	if _, err := c.UpdateTrainee(ctx, 41, client.TraineeUpdate{Name: api.Val("Ada P"), ExpirationDate: api.Null[api.Date]()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.DeleteTrainee(ctx, 41); err != nil {
@@ -203,21 +204,21 @@ func TestRequestsOfEveryCall(t *testing.T) {
 	if _, err := c.RestoreTrainee(ctx, 41); err != nil {
 		t.Fatal(err)
 	}
-	pg, err := c.SearchTrainees(ctx, api.SearchParams{Query: "ada park", Status: "all", Page: 2, Size: 5, Sort: "name,desc"})
+	pg, err := c.SearchTrainees(ctx, client.SearchParams{Query: "ada park", Status: "all", Page: 2, Size: 5, Sort: "name,desc"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pg.Content) != 1 || pg.Content[0].LastTrained.String() != "20-11-2026" || pg.Page.TotalElements != 1 || pg.Timestamp != 1795255200 {
 		t.Errorf("page = %+v", pg)
 	}
-	wh, err := c.WeightHistory(ctx, 41, api.TrackedRange{From: d("23-10-2026"), To: d("21-11-2026")})
+	wh, err := c.WeightHistory(ctx, 41, client.TrackedRange{From: d("23-10-2026"), To: d("21-11-2026")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if wh.Unit != "KG" || len(wh.Entries) != 2 || wh.Entries[0].Weight != 81.4 || wh.Entries[1].Date != d("02-11-2026") || wh.TraineeID != 41 {
 		t.Errorf("weight = %+v", wh)
 	}
-	ms, err := c.Measurements(ctx, 41, api.TrackedRange{}, "WAIST")
+	ms, err := c.Measurements(ctx, 41, client.TrackedRange{}, "WAIST")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,13 +281,13 @@ func TestRequestsOfEveryCall(t *testing.T) {
 
 func TestTraineeUpdateSendsOnlySetFields(t *testing.T) {
 	for _, tc := range []struct {
-		u    api.TraineeUpdate
+		u    client.TraineeUpdate
 		want string
 	}{
-		{api.TraineeUpdate{}, `{}`},
-		{api.TraineeUpdate{PhoneNumber: api.Null[string](), DateOfBirth: api.Null[api.Date](), ExpirationDate: api.Null[api.Date]()},
+		{client.TraineeUpdate{}, `{}`},
+		{client.TraineeUpdate{PhoneNumber: api.Null[string](), DateOfBirth: api.Null[api.Date](), ExpirationDate: api.Null[api.Date]()},
 			`{"phoneNumber":null,"dateOfBirth":null,"expirationDate":null}`},
-		{api.TraineeUpdate{ExpirationDate: api.Val(api.Date{Year: 2027, Month: 1, Day: 31}), TrainerID: api.Val(int64(7)),
+		{client.TraineeUpdate{ExpirationDate: api.Val(api.Date{Year: 2027, Month: 1, Day: 31}), TrainerID: api.Val(int64(7)),
 			WeightUnit: api.Val("LB"), Enabled: api.Val(false), ForcePasswordChange: api.Val(false), Password: api.Val("new-password"), Email: api.Val("a@b.co")},
 			`{"email":"a@b.co","password":"new-password","expirationDate":"31-01-2027","trainerId":7,"weightUnit":"LB","enabled":false,"forcePasswordChange":false}`},
 	} {
@@ -314,7 +315,7 @@ func TestSearchAllFollowsPages(t *testing.T) {
 		w.Write([]byte(body))
 	})
 	c := newTestClient(s.URL, &sleeper{})
-	all, last, err := c.SearchAllTrainees(context.Background(), api.SearchParams{Size: 2})
+	all, last, err := c.SearchAllTrainees(context.Background(), client.SearchParams{Size: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,14 +338,14 @@ func TestRetries(t *testing.T) {
 	}{
 		{"500 is retried twice", "GET", func(n int, w http.ResponseWriter) { w.WriteHeader(500) }, 3,
 			[]time.Duration{time.Second, 5 * time.Second}, func(t *testing.T, err error) {
-				var se *api.ServerError
+				var se *client.ServerError
 				if !errors.As(err, &se) || se.Status != 500 || se.Attempts != 3 {
 					t.Errorf("err = %#v", err)
 				}
 			}},
 		{"POST 503 is retried twice too", "POST", func(n int, w http.ResponseWriter) { w.WriteHeader(503) }, 3,
 			[]time.Duration{time.Second, 5 * time.Second}, func(t *testing.T, err error) {
-				var se *api.ServerError
+				var se *client.ServerError
 				if !errors.As(err, &se) || se.Status != 503 {
 					t.Errorf("err = %#v", err)
 				}
@@ -354,7 +355,7 @@ func TestRetries(t *testing.T) {
 				w.WriteHeader(502)
 				return
 			}
-			w.Write(readTestdata(t, "client_envelope_b.json"))
+			w.Write(readTestdata(t, "envelope_b.json"))
 		}, 2, []time.Duration{time.Second}, func(t *testing.T, err error) {
 			if err != nil {
 				t.Errorf("err = %v", err)
@@ -364,7 +365,7 @@ func TestRetries(t *testing.T) {
 			w.Header().Set("X-Error-Reason", "trainee-not-found")
 			w.WriteHeader(500)
 		}, 1, nil, func(t *testing.T, err error) {
-			var nf *api.TraineeNotFoundError
+			var nf *client.TraineeNotFoundError
 			if !errors.As(err, &nf) || nf.ID != 41 || nf.Status != 500 || err.Error() != "trainee 41 not found" {
 				t.Errorf("err = %#v", err)
 			}
@@ -373,7 +374,7 @@ func TestRetries(t *testing.T) {
 			w.WriteHeader(400)
 			w.Write([]byte(`{"errorCode":1002,"message":"e-mail address is not valid","field":"email","errors":[{"errorCode":1002,"message":"e-mail address is not valid","field":"email"},{"errorCode":1003,"message":"password too short","field":"password"}]}`))
 		}, 1, nil, func(t *testing.T, err error) {
-			var re *api.RejectedError
+			var re *client.RejectedError
 			if !errors.As(err, &re) || re.Status != 400 || re.ErrorCode != 1002 || re.Field != "email" || len(re.Errors) != 2 || re.Errors[1].ErrorCode != 1003 {
 				t.Fatalf("err = %#v", err)
 			}
@@ -382,13 +383,13 @@ func TestRetries(t *testing.T) {
 			}
 		}},
 		{"413 is not retried", "POST", func(n int, w http.ResponseWriter) { w.WriteHeader(413) }, 1, nil, func(t *testing.T, err error) {
-			var re *api.RejectedError
+			var re *client.RejectedError
 			if !errors.As(err, &re) || re.Status != 413 || re.ErrorCode != 0 {
 				t.Errorf("err = %#v", err)
 			}
 		}},
 		{"401 is not retried", "GET", func(n int, w http.ResponseWriter) { w.WriteHeader(401) }, 1, nil, func(t *testing.T, err error) {
-			var ae *api.AuthRefusedError
+			var ae *client.AuthRefusedError
 			if !errors.As(err, &ae) || ae.Status != 401 {
 				t.Errorf("err = %#v", err)
 			}
@@ -440,9 +441,9 @@ func TestConnectionRefusedIsRetried(t *testing.T) {
 		return (&net.Dialer{}).DialContext(ctx, network, a)
 	}}}
 	sl := &sleeper{}
-	c := newTestClient("http://"+addr, sl, api.WithHTTPClient(hc))
+	c := newTestClient("http://"+addr, sl, client.WithHTTPClient(hc))
 	_, err = c.Trainee(context.Background(), 41)
-	var ne *api.NetworkError
+	var ne *client.NetworkError
 	if !errors.As(err, &ne) || ne.Attempts != 3 {
 		t.Fatalf("err = %#v", err)
 	}
@@ -472,7 +473,7 @@ func TestContextCancelStopsRetries(t *testing.T) {
 func TestContextCancelInterruptsRealWait(t *testing.T) {
 	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) })
 	ctx, cancel := context.WithCancel(context.Background())
-	c := api.NewClient(s.URL, testKey, api.WithRetryDelays(time.Hour))
+	c := client.New(s.URL, testKey, client.WithRetryDelays(time.Hour))
 	done := make(chan error, 1)
 	go func() { _, err := c.Trainee(ctx, 1); done <- err }()
 	for s.attempts() == 0 {
@@ -516,13 +517,13 @@ func TestSupportLog(t *testing.T) {
 		case n == 2:
 			w.WriteHeader(503)
 		default:
-			w.Write(readTestdata(t, "client_envelope_b.json"))
+			w.Write(readTestdata(t, "envelope_b.json"))
 		}
 	})
 	var log bytes.Buffer
 	zone := time.FixedZone("CET", 3600)
 	clock := time.Date(2026, 11, 21, 10, 30, 0, 0, zone)
-	c := newTestClient(s.URL, &sleeper{}, api.WithSupportLog(&log), api.WithClientClock(func() time.Time { return clock }))
+	c := newTestClient(s.URL, &sleeper{}, client.WithSupportLog(&log), client.WithClock(func() time.Time { return clock }))
 	_, err := c.CreateTrainee(context.Background(), api.CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "hunter2-secret"})
 	if err == nil {
 		t.Fatal("want a 400")
@@ -559,7 +560,7 @@ func TestSupportLog(t *testing.T) {
 
 func TestSupportLogNetworkError(t *testing.T) {
 	var log bytes.Buffer
-	c := newTestClient("http://127.0.0.1:1", &sleeper{}, api.WithSupportLog(&log), api.WithRetryDelays())
+	c := newTestClient("http://127.0.0.1:1", &sleeper{}, client.WithSupportLog(&log), client.WithRetryDelays())
 	if _, err := c.Trainee(context.Background(), 3); err == nil {
 		t.Fatal("want an error")
 	}
@@ -572,11 +573,11 @@ func TestSupportLogNetworkError(t *testing.T) {
 
 func TestVerboseMasksSecrets(t *testing.T) {
 	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		w.Write(readTestdata(t, "client_envelope_b.json"))
+		w.Write(readTestdata(t, "envelope_b.json"))
 	})
 	var v bytes.Buffer
-	c := newTestClient(s.URL, &sleeper{}, api.WithVerbose(&v))
-	if _, err := c.UpdateTrainee(context.Background(), 41, api.TraineeUpdate{Password: api.Val("hunter2-secret")}); err != nil {
+	c := newTestClient(s.URL, &sleeper{}, client.WithVerbose(&v))
+	if _, err := c.UpdateTrainee(context.Background(), 41, client.TraineeUpdate{Password: api.Val("hunter2-secret")}); err != nil {
 		t.Fatal(err)
 	}
 	out := v.String()
@@ -591,20 +592,20 @@ func TestVerboseMasksSecrets(t *testing.T) {
 }
 
 func TestRedactBody(t *testing.T) {
-	got := string(api.RedactBody([]byte(`{"name":"A","password":"x","nested":[{"Password":"y"}]}`)))
+	got := string(client.RedactBody([]byte(`{"name":"A","password":"x","nested":[{"Password":"y"}]}`)))
 	if got != `{"name":"A","nested":[{"Password":"***"}],"password":"***"}` {
 		t.Errorf("got %s", got)
 	}
-	if got := string(api.RedactBody([]byte("not json"))); got != "not json" {
+	if got := string(client.RedactBody([]byte("not json"))); got != "not json" {
 		t.Errorf("got %s", got)
 	}
 }
 
 func TestMaskKey(t *testing.T) {
-	if got := api.MaskKey(testKey); got != "pk_abcde…" {
+	if got := client.MaskKey(testKey); got != "pk_abcde…" {
 		t.Errorf("got %q", got)
 	}
-	if got := api.MaskKey("short"); got != "*****" {
+	if got := client.MaskKey("short"); got != "*****" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -614,7 +615,7 @@ func TestMaskKey(t *testing.T) {
 // failure.
 func TestAttemptTimeoutNoAnswer(t *testing.T) {
 	sl := &sleeper{}
-	c := newTestClient(storetest.SilentServer(t), sl, api.WithAttemptTimeout(50*time.Millisecond))
+	c := newTestClient(storetest.SilentServer(t), sl, client.WithAttemptTimeout(50*time.Millisecond))
 	done := make(chan error, 1)
 	go func() { _, err := c.Trainee(context.Background(), 41); done <- err }()
 	var err error
@@ -623,7 +624,7 @@ func TestAttemptTimeoutNoAnswer(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call hung although the attempt timeout is 50ms")
 	}
-	var ne *api.NetworkError
+	var ne *client.NetworkError
 	if !errors.As(err, &ne) || ne.Attempts != 3 {
 		t.Fatalf("err = %#v, want a NetworkError after 3 attempts", err)
 	}
@@ -650,8 +651,8 @@ func TestAttemptTimeoutCoversBody(t *testing.T) {
 		}
 	})
 	sl := &sleeper{}
-	_, err := newTestClient(s.URL, sl, api.WithAttemptTimeout(50*time.Millisecond)).Trainee(context.Background(), 1)
-	var ne *api.NetworkError
+	_, err := newTestClient(s.URL, sl, client.WithAttemptTimeout(50*time.Millisecond)).Trainee(context.Background(), 1)
+	var ne *client.NetworkError
 	if !errors.As(err, &ne) || ne.Attempts != 3 || s.attempts() != 3 {
 		t.Fatalf("err = %#v after %d attempts", err, s.attempts())
 	}
@@ -663,11 +664,11 @@ func TestCallerDeadlineIsNotRetried(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	sl := &sleeper{}
-	_, err := newTestClient(storetest.SilentServer(t), sl, api.WithAttemptTimeout(time.Hour)).Trainee(ctx, 1)
+	_, err := newTestClient(storetest.SilentServer(t), sl, client.WithAttemptTimeout(time.Hour)).Trainee(ctx, 1)
 	if !errors.Is(err, context.DeadlineExceeded) || len(sl.delays) != 0 {
 		t.Errorf("err = %v, slept %v", err, sl.delays)
 	}
-	var ne *api.NetworkError
+	var ne *client.NetworkError
 	if errors.As(err, &ne) {
 		t.Errorf("err = %v is a NetworkError", err)
 	}

@@ -1,4 +1,4 @@
-package api_test
+package server_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -22,7 +23,7 @@ import (
 // already 22-11-2026 in Auckland (company B's zone).
 var fixedNow = time.Date(2026, 11, 21, 23, 30, 0, 0, time.UTC)
 
-var cheapHasher = api.NewHasher(api.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
+var cheapHasher = server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
 
 // env is a running server over a real store with two companies.
 type env struct {
@@ -58,7 +59,7 @@ func newEnv(t *testing.T, s *store.Store) *env {
 	e.trainerB = tb.ID
 	e.keyA = e.newKey(a.ID)
 	e.keyB = e.newKey(b.ID)
-	h := api.NewHandler(s, api.WithHasher(cheapHasher), api.WithClock(func() time.Time { return fixedNow }))
+	h := server.NewHandler(s, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return fixedNow }))
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

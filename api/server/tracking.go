@@ -1,6 +1,10 @@
-package api
+package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/traineed/traineed/api"
+)
 
 // The four tracked-data reads (contract section 3 "Tracked data"). Each
 // checks its parameters before touching the store, so a bad date is a 400
@@ -14,7 +18,7 @@ func (h *Handler) weightHistory(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	from, to, err := ParseRange(r.URL.Query(), p.Today(h.now()))
+	from, to, err := api.ParseRange(r.URL.Query(), p.Today(h.now()))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -36,12 +40,12 @@ func (h *Handler) measurements(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	from, to, err := ParseRange(q, p.Today(h.now()))
+	from, to, err := api.ParseRange(q, p.Today(h.now()))
 	if err != nil {
 		h.writeError(w, r, err)
 		return
 	}
-	typ, err := ParseMeasurementType(q)
+	typ, err := api.ParseMeasurementType(q)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -62,7 +66,7 @@ func (h *Handler) nutrition(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	day, err := ParseDay(r.URL.Query(), p.Today(h.now()))
+	day, err := api.ParseDay(r.URL.Query(), p.Today(h.now()))
 	if err != nil {
 		h.writeError(w, r, err)
 		return

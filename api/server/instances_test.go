@@ -1,4 +1,4 @@
-package api_test
+package server_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -32,8 +33,8 @@ func TestRevocationAcrossInstances(t *testing.T) {
 	key := api.GenerateKey()
 	k, err := s1.CreateKey(ctx, co.ID, "shared", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)
-	srv1 := httptest.NewServer(api.NewHandler(s1, api.WithHasher(cheapHasher)))
-	srv2 := httptest.NewServer(api.NewHandler(s2, api.WithHasher(cheapHasher)))
+	srv1 := httptest.NewServer(server.NewHandler(s1, server.WithHasher(cheapHasher)))
+	srv2 := httptest.NewServer(server.NewHandler(s2, server.WithHasher(cheapHasher)))
 	defer srv1.Close()
 	defer srv2.Close()
 	for _, base := range []string{srv1.URL, srv2.URL} {
@@ -63,7 +64,7 @@ func TestPanicAndAccessLog(t *testing.T) {
 	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)
 	var logs bytes.Buffer
-	h := api.NewHandler(panicky{s}, api.WithHasher(cheapHasher), api.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	h := server.NewHandler(panicky{s}, server.WithHasher(cheapHasher), server.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 

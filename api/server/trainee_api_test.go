@@ -1,4 +1,4 @@
-package api_test
+package server_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 )
 
 func TestCreateAndGet(t *testing.T) {
@@ -66,7 +67,7 @@ func TestCreateAndGet(t *testing.T) {
 		// The password is stored hashed (argon2id), never in clear.
 		var hash string
 		must(t, e.store.DB().NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
-		if !strings.HasPrefix(hash, "$argon2id$") || strings.Contains(hash, "correct horse") || !api.VerifyPassword(hash, "correct horse") {
+		if !strings.HasPrefix(hash, "$argon2id$") || strings.Contains(hash, "correct horse") || !server.VerifyPassword(hash, "correct horse") {
 			t.Errorf("stored password %q", hash)
 		}
 		if strings.Contains(string(r.Body), "correct horse") || strings.Contains(string(r.Body), "password") {
@@ -298,7 +299,7 @@ func TestUpdateRules(t *testing.T) {
 		}
 		var hash string
 		must(t, e.store.DB().NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
-		if !api.VerifyPassword(hash, "third secret") {
+		if !server.VerifyPassword(hash, "third secret") {
 			t.Fatal("new password not stored")
 		}
 		// Read-only fields are ignored.
