@@ -9,89 +9,83 @@ import (
 // The four tracked-data reads (contract section 3 "Tracked data"). Each
 // checks its parameters before touching the store, so a bad date is a 400
 // whatever the id; an id outside the caller's company is the store's
-// ErrNotFound, which writeError turns into the marked 500.
+// api.ErrNotFound, which writeError turns into the marked 500.
 
-func (h *Handler) weightHistory(w http.ResponseWriter, r *http.Request) {
-	p := principal(r.Context())
-	id, err := pathID(r)
+func (h *Handler) weightHistory(w http.ResponseWriter, r *http.Request) error {
+	p, id, err := h.trackedTarget(r)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	from, to, err := api.ParseRange(r.URL.Query(), p.Today(h.now()))
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := h.store.WeightHistory(r.Context(), p.CompanyID, id, from, to)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out.Timestamp = h.now().Unix()
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (h *Handler) measurements(w http.ResponseWriter, r *http.Request) {
-	p := principal(r.Context())
-	id, err := pathID(r)
+func (h *Handler) measurements(w http.ResponseWriter, r *http.Request) error {
+	p, id, err := h.trackedTarget(r)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	q := r.URL.Query()
 	from, to, err := api.ParseRange(q, p.Today(h.now()))
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	typ, err := api.ParseMeasurementType(q)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := h.store.Measurements(r.Context(), p.CompanyID, id, from, to, typ)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out.Timestamp = h.now().Unix()
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (h *Handler) nutrition(w http.ResponseWriter, r *http.Request) {
-	p := principal(r.Context())
-	id, err := pathID(r)
+func (h *Handler) nutrition(w http.ResponseWriter, r *http.Request) error {
+	p, id, err := h.trackedTarget(r)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	day, err := api.ParseDay(r.URL.Query(), p.Today(h.now()))
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := h.store.Nutrition(r.Context(), p.CompanyID, id, day)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out.Timestamp = h.now().Unix()
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
-func (h *Handler) averageSteps(w http.ResponseWriter, r *http.Request) {
-	p := principal(r.Context())
-	id, err := pathID(r)
+func (h *Handler) averageSteps(w http.ResponseWriter, r *http.Request) error {
+	p, id, err := h.trackedTarget(r)
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := h.store.AverageSteps(r.Context(), p.CompanyID, id, p.Today(h.now()))
 	if err != nil {
-		h.writeError(w, r, err)
-		return
+		return err
 	}
 	out.Timestamp = h.now().Unix()
 	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// trackedTarget is the caller and the trainee id of a tracked-data read.
+func (h *Handler) trackedTarget(r *http.Request) (*api.Principal, int64, error) {
+	id, err := pathID(r)
+	return principal(r.Context()), id, err
 }

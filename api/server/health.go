@@ -1,0 +1,45 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// healthz answers while the process is up.
+func (h *Handler) healthz(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+// readyz answers 200 while the database answers, else 503.
+func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := h.store.Ping(ctx); err != nil {
+		h.log.Warn("readiness check failed", "request_id", RequestID(r.Context()), "error", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		return nil
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+// document serves the OpenAPI document this server implements.
+func (h *Handler) document(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(api.OpenAPIDocument)
+	}
+	return nil
+}
+
+// reserved answers the automations interface, which the original service
+// names but reserves for a later release: 400 with errorCode 1013.
+func (h *Handler) reserved(http.ResponseWriter, *http.Request) error {
+	return api.Invalid(api.CodeReserved, "", "automations are reserved for a later release")
+}

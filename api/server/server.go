@@ -1,0 +1,144 @@
+// Package server is the HTTP side of the trainee API: routing on the
+// standard library's ServeMux, authentication, the handlers of every
+// route, the one function that turns errors into statuses, the access log
+// and the password hasher. It implements the contract of package api over
+// an api.Store and imports nothing of the module but api.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithHasher sets the password hasher (tests pass cheap parameters).
+func WithHasher(h *Hasher) Option { return func(x *Handler) { x.hasher = h } }
+
+// WithLogger sets the logger for access lines and server errors.
+func WithLogger(l *slog.Logger) Option { return func(x *Handler) { x.log = l } }
+
+// WithClock sets the clock used for timestamps and "today".
+func WithClock(now func() time.Time) Option { return func(x *Handler) { x.now = now } }
+
+// Handler serves the public API, /healthz, /readyz and /openapi.yaml.
+type Handler struct {
+	store  api.Store
+	hasher *Hasher
+	log    *slog.Logger
+	now    func() time.Time
+
+	root   *http.ServeMux // every route; /public-api/ leads to authenticate
+	public *http.ServeMux // the routes under /public-api/, after authentication
+}
+
+// NewHandler returns the HTTP handler of the service over st.
+func NewHandler(st api.Store, opts ...Option) *Handler {
+	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), root: http.NewServeMux(), public: http.NewServeMux()}
+	for _, o := range opts {
+		o(h)
+	}
+	if h.hasher == nil {
+		h.hasher = NewHasher(DefaultPasswordParams)
+	}
+	h.routes()
+	return h
+}
+
+type ctxKey int
+
+const (
+	principalKey ctxKey = iota
+	requestIDKey
+)
+
+// principal returns the authenticated caller; handlers under /public-api
+// always have one.
+func principal(ctx context.Context) *api.Principal { return ctx.Value(principalKey).(*api.Principal) }
+
+// RequestID returns the request id of a request being served.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// ServeHTTP assigns the request id, recovers panics, writes the access log
+// line and dispatches on the routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get(api.HeaderRequestID)
+	if !api.SaneRequestID(id) {
+		id = api.NewRequestID()
+	}
+	w.Header().Set(api.HeaderRequestID, id)
+	rec := &recorder{ResponseWriter: w}
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			h.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", p)
+			if !rec.wrote {
+				rec.WriteHeader(http.StatusInternalServerError)
+			}
+		}
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", float64(time.Since(start).Microseconds()) / 1000, "bytes", rec.bytes, "request_id", id}
+		if rec.companyID != 0 {
+			attrs = append(attrs, "company_id", rec.companyID)
+		}
+		h.log.Info("request", attrs...)
+	}()
+	if err := h.dispatch(h.root, rec, r); err != nil {
+		h.writeError(rec, r, err)
+	}
+}
+
+// recorder remembers what was written, for the access log.
+type recorder struct {
+	http.ResponseWriter
+	status    int
+	bytes     int
+	wrote     bool
+	companyID int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.wrote {
+		return
+	}
+	r.wrote, r.status = true, code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// NewHTTPServer returns an http.Server with the timeouts a public service
+// needs.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/traineed/traineed/api"
+)
+
+func (h *Handler) writeTrainee(w http.ResponseWriter, t *api.Trainee) error {
+	writeJSON(w, http.StatusOK, api.TraineeEnvelope{Timestamp: h.now().Unix(), Trainee: t})
+	return nil
+}
+
+func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := api.ParseCreate(body, p.Today(h.now()))
+	if err != nil {
+		if req != nil {
+			err = h.withTrainerProblem(r.Context(), p.CompanyID, req.TrainerID, err)
+		}
+		return err
+	}
+	hash, err := h.hasher.Hash(r.Context(), req.Password)
+	if err != nil {
+		return err
+	}
+	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTrainee{
+		Name: req.Name, Email: req.Email, PhoneNumber: req.PhoneNumber, PasswordHash: hash,
+		DateOfBirth: req.DateOfBirth, ExpirationDate: req.ExpirationDate, TrainerID: req.TrainerID,
+		WeightUnit: req.WeightUnit, CreatedByType: api.CreatedByAdmin, Enabled: true,
+	})
+	if err != nil {
+		return err
+	}
+	return h.writeTrainee(w, t)
+}
+
+// withTrainerProblem adds a 1010 to a body's other problems when its
+// trainerId is not a trainer of the company, so that the 400 lists every
+// problem at once (a valid body gets the 1010 from the store instead).
+func (h *Handler) withTrainerProblem(ctx context.Context, companyID int64, trainerID *int64, err error) error {
+	var v *api.ValidationError
+	if trainerID == nil || *trainerID <= 0 || !errors.As(err, &v) {
+		return err // absent, or already reported by validation
+	}
+	ok, lookupErr := h.store.IsTrainer(ctx, companyID, *trainerID)
+	if lookupErr != nil {
+		return lookupErr
+	}
+	if !ok {
+		v.Add(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", *trainerID)
+	}
+	return v
+}
+
+func (h *Handler) getTrainee(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	t, err := h.store.Trainee(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	return h.writeTrainee(w, t)
+}
+
+func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := api.ParseUpdate(body, p.Today(h.now()))
+	if err != nil {
+		if req != nil && req.Patch.TrainerID.Set {
+			err = h.withTrainerProblem(r.Context(), p.CompanyID, &req.Patch.TrainerID.Value, err)
+		}
+		return err
+	}
+	if req.Password != nil {
+		hash, err := h.hasher.Hash(r.Context(), *req.Password)
+		if err != nil {
+			return err
+		}
+		req.Patch.PasswordHash = api.Val(hash)
+	}
+	return h.patch(w, r, id, req.Patch)
+}
+
+func (h *Handler) deleteTrainee(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	return h.patch(w, r, id, api.TraineePatch{Enabled: api.Val(false)})
+}
+
+func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p api.TraineePatch) error {
+	t, err := h.store.UpdateTrainee(r.Context(), principal(r.Context()).CompanyID, id, p)
+	if err != nil {
+		return err
+	}
+	return h.writeTrainee(w, t)
+}
+
+func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	s, err := api.ParseSearch(r.URL.Query(), p.Today(h.now()))
+	if err != nil {
+		return err
+	}
+	list, total, err := h.store.SearchTrainees(r.Context(), p.CompanyID, s)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []*api.Trainee{}
+	}
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: api.PageInfo{
+		Size: s.Size, Number: s.Page, TotalElements: total, TotalPages: int((total + int64(s.Size) - 1) / int64(s.Size)),
+	}})
+	return nil
+}
