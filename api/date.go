@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -86,3 +87,28 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 	*d = v
 	return nil
 }
+
+// ParseDateInput reads a date as a person types it, in traineectl and the
+// TUI alike: dd-MM-yyyy, yyyy-MM-dd, "today" or "yesterday" (the calendar
+// day of now in now's location). The error says which forms are accepted.
+func ParseDateInput(s string, now time.Time) (Date, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "today":
+		return DateOf(now), nil
+	case "yesterday":
+		return DateOf(now).AddDays(-1), nil
+	}
+	if d, err := ParseDate(t); err == nil {
+		return d, nil
+	}
+	if len(t) == len(isoDateLayout) {
+		if v, err := time.Parse(isoDateLayout, t); err == nil {
+			return DateOf(v), nil
+		}
+	}
+	return Date{}, fmt.Errorf("invalid date %q: use dd-MM-yyyy, yyyy-MM-dd, today or yesterday", s)
+}
+
+// isoDateLayout is the other form ParseDateInput accepts: yyyy-MM-dd.
+const isoDateLayout = "2006-01-02"

@@ -113,31 +113,3 @@ type NewTrainee struct {
 	CreatedByType  string
 	Enabled        bool // demo data creates soft-deleted trainees; the API always true
 }
-
-// Optional is a PUT field: absent (Set false), null (Set, Null) or a value.
-type Optional[T any] struct {
-	Set   bool
-	Null  bool
-	Value T
-}
-
-// Val returns an Optional holding v.
-func Val[T any](v T) Optional[T] { return Optional[T]{Set: true, Value: v} }
-
-// Null returns an Optional that is null.
-func Null[T any]() Optional[T] { return Optional[T]{Set: true, Null: true} }
-
-// TraineePatch is a validated PUT body. Only the fields that allow null
-// (phone, dates) may carry Null.
-type TraineePatch struct {
-	Name                Optional[string]
-	Email               Optional[string]
-	PhoneNumber         Optional[string]
-	PasswordHash        Optional[string]
-	DateOfBirth         Optional[Date]
-	ExpirationDate      Optional[Date]
-	TrainerID           Optional[int64]
-	WeightUnit          Optional[string]
-	Enabled             Optional[bool]
-	ForcePasswordChange Optional[bool]
-}

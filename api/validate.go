@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -291,106 +292,83 @@ func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
 	return r, f.v.Err()
 }
 
-// UpdateRequest is a validated PUT body with the password still in clear.
-type UpdateRequest struct {
-	Patch    TraineePatch // PasswordHash unset: the caller hashes Password
-	Password *string
+// patchRules are the rules of the TraineePatch fields that have one (an
+// enum's values are checked for every enum), run as ParseUpdate reads the
+// field; they normalise the value in place.
+var patchRules = map[string]func(v *ValidationError, p *TraineePatch, today Date){
+	"name":        func(v *ValidationError, p *TraineePatch, _ Date) { checkName(v, &p.Name.Value) },
+	"email":       func(v *ValidationError, p *TraineePatch, _ Date) { checkEmail(v, &p.Email.Value) },
+	"password":    func(v *ValidationError, p *TraineePatch, _ Date) { checkPassword(v, p.Password.Value) },
+	"phoneNumber": func(v *ValidationError, p *TraineePatch, _ Date) { checkPhone(v, &p.PhoneNumber.Value) },
+	"dateOfBirth": func(v *ValidationError, p *TraineePatch, today Date) { checkBirth(v, p.DateOfBirth.Value, today) },
+	"trainerId":   func(v *ValidationError, p *TraineePatch, _ Date) { checkTrainer(v, p.TrainerID.Value) },
 }
 
-// ParseUpdate reads and validates a PUT /trainees/{id} body: absent fields
-// are left alone, null clears phoneNumber, dateOfBirth and expirationDate,
-// and null for anything else is a 1001. Like ParseCreate, it returns what
-// it could read along with a *ValidationError.
-func ParseUpdate(body []byte, today Date) (*UpdateRequest, error) {
+// value decodes a present, non-null member as the field's kind.
+func (f *fields) value(pf *PatchField, raw json.RawMessage) (any, bool) {
+	switch pf.Kind {
+	case KindDate:
+		var d Date
+		ok := f.date(pf.Name, raw, &d)
+		return d, ok
+	case KindInteger:
+		var n int64
+		ok := f.integer(pf.Name, raw, &n)
+		return n, ok
+	case KindBoolean:
+		var b bool
+		ok := f.boolean(pf.Name, raw, &b)
+		return b, ok
+	default:
+		var s string
+		ok := f.str(pf.Name, raw, &s)
+		return s, ok
+	}
+}
+
+// ParseUpdate reads and validates a PUT /trainees/{id} body into a
+// TraineePatch: absent fields are left alone, null clears the nullable
+// fields and is a 1001 for the others, and every field is checked by its
+// kind and rule (patchRules), in the order of TraineePatch. Like
+// ParseCreate, it returns what it could read along with a
+// *ValidationError. A new password without forcePasswordChange sets it.
+func ParseUpdate(body []byte, today Date) (*TraineePatch, error) {
 	m, err := object(body)
 	if err != nil {
 		return nil, err
 	}
 	f := &fields{m: m, v: &ValidationError{}, skip: map[string]bool{}}
-	u := &UpdateRequest{}
-	p := &u.Patch
-	if raw, ok := f.present("name", false, false); ok {
-		var s string
-		if f.str("name", raw, &s) {
-			checkName(f.v, &s)
-			p.Name = Val(s)
-		}
-	}
-	if raw, ok := f.present("email", false, false); ok {
-		var s string
-		if f.str("email", raw, &s) {
-			checkEmail(f.v, &s)
-			p.Email = Val(s)
-		}
-	}
-	if raw, ok := f.present("password", false, false); ok {
-		var s string
-		if f.str("password", raw, &s) {
-			checkPassword(f.v, s)
-			u.Password = &s
-		}
-	}
-	if raw, in := m["phoneNumber"]; in {
-		if isNull(raw) {
-			p.PhoneNumber = Optional[string]{Set: true, Null: true}
-		} else {
-			var s string
-			if f.str("phoneNumber", raw, &s) {
-				checkPhone(f.v, &s)
-				p.PhoneNumber = Val(s)
-			}
-		}
-	}
-	for _, d := range []struct {
-		name string
-		dst  *Optional[Date]
-	}{{"dateOfBirth", &p.DateOfBirth}, {"expirationDate", &p.ExpirationDate}} {
-		raw, in := m[d.name]
-		if !in {
+	p := &TraineePatch{}
+	for i := range TraineePatchFields {
+		pf := &TraineePatchFields[i]
+		raw, in := m[pf.Name]
+		switch {
+		case !in:
+			continue
+		case isNull(raw) && pf.Nullable:
+			pf.Set(p, nil)
+			continue
+		case isNull(raw):
+			f.v.Add(CodeRequired, pf.Name, "%s must not be null", pf.Name)
 			continue
 		}
-		if isNull(raw) {
-			*d.dst = Optional[Date]{Set: true, Null: true}
+		val, ok := f.value(pf, raw)
+		if !ok {
 			continue
 		}
-		var v Date
-		if f.date(d.name, raw, &v) {
-			if d.name == "dateOfBirth" {
-				checkBirth(f.v, v, today)
-			}
-			*d.dst = Val(v)
+		pf.Set(p, val)
+		if len(pf.Enum) > 0 && !slices.Contains(pf.Enum, val.(string)) {
+			f.v.Add(CodeInvalidEnum, pf.Name, "%s must be %s", pf.Name, strings.Join(pf.Enum, " or "))
 		}
-	}
-	if raw, ok := f.present("trainerId", false, false); ok {
-		var id int64
-		if f.integer("trainerId", raw, &id) {
-			checkTrainer(f.v, id)
-			p.TrainerID = Val(id)
-		}
-	}
-	if raw, ok := f.present("weightUnit", false, false); ok {
-		var s string
-		if f.str("weightUnit", raw, &s) {
-			checkUnit(f.v, s)
-			p.WeightUnit = Val(s)
-		}
-	}
-	for _, b := range []struct {
-		name string
-		dst  *Optional[bool]
-	}{{"enabled", &p.Enabled}, {"forcePasswordChange", &p.ForcePasswordChange}} {
-		if raw, ok := f.present(b.name, false, false); ok {
-			var v bool
-			if f.boolean(b.name, raw, &v) {
-				*b.dst = Val(v)
-			}
+		if rule := patchRules[pf.Name]; rule != nil {
+			rule(f.v, p, today)
 		}
 	}
 	if err := f.v.Err(); err != nil {
-		return u, err
+		return p, err
 	}
-	if u.Password != nil && !p.ForcePasswordChange.Set {
+	if p.Password.Set && !p.ForcePasswordChange.Set {
 		p.ForcePasswordChange = Val(true)
 	}
-	return u, nil
+	return p, nil
 }

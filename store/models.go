@@ -1,7 +1,6 @@
 package store
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -51,69 +50,6 @@ type trainerRow struct {
 
 func (t *trainerRow) toAPI() *api.Trainer {
 	return &api.Trainer{ID: t.ID, UserID: t.UserID, CompanyID: t.CompanyID, Name: t.Name, Email: t.Email, CreatedAt: t.CreatedAt}
-}
-
-// traineeRow is a trainees row together with the columns of its user that
-// traineeQuery joins in. Calendar dates are YYYYMMDD integers.
-type traineeRow struct {
-	bun.BaseModel `bun:"table:trainees,alias:t"`
-
-	ID                  int64      `bun:"id,pk,autoincrement"`
-	CompanyID           int64      `bun:"company_id"`
-	UserID              int64      `bun:"user_id"`
-	TrainerID           *int64     `bun:"trainer_id"`
-	DateOfBirth         *int       `bun:"date_of_birth"`
-	ExpirationDate      *int       `bun:"expiration_date"`
-	LastTrained         *int       `bun:"last_trained"`
-	Enabled             bool       `bun:"enabled"`
-	CreatedByType       string     `bun:"created_by_type"`
-	ForcePasswordChange bool       `bun:"force_password_change"`
-	WeightUnit          string     `bun:"weight_unit"`
-	CreatedAt           time.Time  `bun:"created_at"`
-	UpdatedAt           time.Time  `bun:"updated_at"`
-	DeletedAt           *time.Time `bun:"deleted_at"`
-
-	// From users, through the join in traineeQuery.
-	Email string  `bun:"email,scanonly"`
-	Phone *string `bun:"phone,scanonly"`
-	Name  string  `bun:"name,scanonly"`
-}
-
-// traineeColumns is what traineeQuery selects: every field of traineeRow.
-const traineeColumns = "t.id, t.company_id, t.user_id, t.trainer_id, t.date_of_birth, t.expiration_date, " +
-	"t.last_trained, t.enabled, t.created_by_type, t.force_password_change, t.weight_unit, " +
-	"t.created_at, t.updated_at, t.deleted_at, u.email, u.phone, u.name"
-
-func (r *traineeRow) toAPI() *api.Trainee {
-	return &api.Trainee{
-		ID:                  r.ID,
-		UserID:              r.UserID,
-		Name:                r.Name,
-		Email:               r.Email,
-		Username:            r.Email,
-		PhoneNumber:         clonePtr(r.Phone),
-		DateOfBirth:         dateFromInt(r.DateOfBirth),
-		ExpirationDate:      dateFromInt(r.ExpirationDate),
-		Enabled:             r.Enabled,
-		CompanyID:           r.CompanyID,
-		TrainerID:           clonePtr(r.TrainerID),
-		CreatedByType:       r.CreatedByType,
-		ForcePasswordChange: r.ForcePasswordChange,
-		WeightUnit:          r.WeightUnit,
-		Authorities:         slices.Clone(api.TraineeAuthorities),
-		LastTrained:         dateFromInt(r.LastTrained),
-	}
-}
-
-func (r *traineeRow) clone() *traineeRow {
-	c := *r
-	c.TrainerID = clonePtr(r.TrainerID)
-	c.DateOfBirth = clonePtr(r.DateOfBirth)
-	c.ExpirationDate = clonePtr(r.ExpirationDate)
-	c.LastTrained = clonePtr(r.LastTrained)
-	c.DeletedAt = clonePtr(r.DeletedAt)
-	c.Phone = clonePtr(r.Phone)
-	return &c
 }
 
 type apiKeyRow struct {

@@ -191,9 +191,9 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 		if err != nil {
 			return err
 		}
-		hash := ""
-		if p.PasswordHash.Set {
-			hash = p.PasswordHash.Value
+		hash := "" // keep the stored one
+		if p.Password.Set {
+			hash = p.Password.Value // hashed by the caller
 		}
 		c, err := s.saveTrainee(ctx, tx, before, after, hash)
 		if err != nil {
@@ -209,60 +209,23 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 	return out, nil
 }
 
-// applyPatch returns before with p applied; before is left alone.
+// applyPatch returns before with p applied; before is left alone. A new
+// trainer must be a trainer of the company.
 func (s *Store) applyPatch(ctx context.Context, tx bun.Tx, before *traineeRow, p api.TraineePatch) (*traineeRow, error) {
-	r := before.clone()
-	if p.Name.Set {
-		r.Name = strings.TrimSpace(p.Name.Value)
-	}
-	if p.Email.Set {
-		r.Email = api.NormalizeEmail(p.Email.Value)
-	}
-	if p.PhoneNumber.Set {
-		if p.PhoneNumber.Null {
-			r.Phone = nil
-		} else {
-			r.Phone = &p.PhoneNumber.Value
-		}
-	}
-	if p.DateOfBirth.Set {
-		if p.DateOfBirth.Null {
-			r.DateOfBirth = nil
-		} else {
-			r.DateOfBirth = dateToInt(&p.DateOfBirth.Value)
-		}
-	}
-	if p.ExpirationDate.Set {
-		if p.ExpirationDate.Null {
-			r.ExpirationDate = nil
-		} else {
-			r.ExpirationDate = dateToInt(&p.ExpirationDate.Value)
-		}
-	}
 	if p.TrainerID.Set && !p.TrainerID.Null {
-		if err := s.checkTrainer(ctx, tx, r.CompanyID, p.TrainerID.Value); err != nil {
+		if err := s.checkTrainer(ctx, tx, before.CompanyID, p.TrainerID.Value); err != nil {
 			return nil, err
 		}
-		r.TrainerID = &p.TrainerID.Value
 	}
-	if p.WeightUnit.Set {
-		r.WeightUnit = p.WeightUnit.Value
-	}
-	if p.ForcePasswordChange.Set {
-		r.ForcePasswordChange = p.ForcePasswordChange.Value
-	}
-	if p.Enabled.Set {
-		r.Enabled = p.Enabled.Value
-	}
-	return r, nil
+	return patchedRow(before, p), nil
 }
 
 // traineeChange is one change of a trainee, committed with it.
 type traineeChange struct {
 	Before *api.Trainee // nil for a create
 	After  *api.Trainee
-	// Fields is changedFields(Before, After), or createdFields(After) for a
-	// create, and "password" for a new password.
+	// Fields is api.ChangedFields(Before, After), or api.CreatedFields(After)
+	// for a create, and "password" for a new password.
 	Fields []string
 
 	Deliveries []int64 // the webhook deliveries the change scheduled
@@ -299,7 +262,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 			return nil, dbError(err)
 		}
 		ch.After = after.toAPI()
-		ch.Fields = createdFields(ch.After, passwordHash != "")
+		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
 		if err := s.recordEvent(ctx, tx, ch, now); err != nil {
 			return nil, err
 		}
@@ -307,7 +270,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 	}
 
 	ch.Before = before.toAPI()
-	ch.Fields = changedFields(ch.Before, ch.After)
+	ch.Fields = api.ChangedFields(ch.Before, ch.After)
 	if passwordHash != "" {
 		ch.Fields = append(ch.Fields, "password")
 	}
@@ -323,13 +286,8 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 	}
 	after.UpdatedAt = now
 
-	if after.Email != before.Email || !equalPtr(after.Phone, before.Phone) || after.Name != before.Name || passwordHash != "" {
-		q := tx.NewUpdate().
-			Model((*userRow)(nil)).
-			Set("email = ?", after.Email).
-			Set("phone = ?", after.Phone).
-			Set("name = ?", after.Name).
-			Set("search_name = ?", searchName(after.Name)).
+	if userChanged(before, after) || passwordHash != "" {
+		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).
 			Where("u.id = ?", after.UserID)
 		if passwordHash != "" {
 			q = q.Set("password_hash = ?", passwordHash)
@@ -340,8 +298,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 	}
 	_, err := tx.NewUpdate().
 		Model(after).
-		Column("trainer_id", "date_of_birth", "expiration_date", "enabled", "force_password_change",
-			"weight_unit", "updated_at", "deleted_at").
+		Column(traineeUpdateColumns...).
 		Where("t.id = ? AND t.company_id = ?", after.ID, after.CompanyID).
 		Exec(ctx)
 	if err != nil {
@@ -352,59 +309,6 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 		return nil, err
 	}
 	return ch, nil
-}
-
-// changedFields lists the API fields a PUT can change whose values differ
-// between before and after, in the order of the trainee representation.
-// username follows email and is not listed on its own.
-func changedFields(before, after *api.Trainee) []string {
-	var out []string
-	add := func(changed bool, name string) {
-		if changed {
-			out = append(out, name)
-		}
-	}
-	add(before.Name != after.Name, "name")
-	add(before.Email != after.Email, "email")
-	add(!equalPtr(before.PhoneNumber, after.PhoneNumber), "phoneNumber")
-	add(!equalPtr(before.DateOfBirth, after.DateOfBirth), "dateOfBirth")
-	add(!equalPtr(before.ExpirationDate, after.ExpirationDate), "expirationDate")
-	add(before.Enabled != after.Enabled, "enabled")
-	add(!equalPtr(before.TrainerID, after.TrainerID), "trainerId")
-	add(before.ForcePasswordChange != after.ForcePasswordChange, "forcePasswordChange")
-	add(before.WeightUnit != after.WeightUnit, "weightUnit")
-	return out
-}
-
-// createdFields is changedFields of a create: every field a PUT can change
-// that the new trainee has a value for, in the same order.
-func createdFields(t *api.Trainee, password bool) []string {
-	out := []string{"name", "email"}
-	if t.PhoneNumber != nil {
-		out = append(out, "phoneNumber")
-	}
-	if t.DateOfBirth != nil {
-		out = append(out, "dateOfBirth")
-	}
-	if t.ExpirationDate != nil {
-		out = append(out, "expirationDate")
-	}
-	out = append(out, "enabled")
-	if t.TrainerID != nil {
-		out = append(out, "trainerId")
-	}
-	out = append(out, "forcePasswordChange", "weightUnit")
-	if password {
-		out = append(out, "password")
-	}
-	return out
-}
-
-func equalPtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
 
 // searchName is what users.search_name holds: the name lower-cased by Go,

@@ -227,7 +227,7 @@ func TestUpdate(t *testing.T) {
 			Name:                api.Val("Ada Lovelace"),
 			Email:               api.Val("Lovelace@Example.com"),
 			PhoneNumber:         api.Val("+447700900123"),
-			PasswordHash:        api.Val("$argon2id$new"),
+			Password:            api.Val("$argon2id$new"),
 			DateOfBirth:         api.Val(date(t, "10-12-1985")),
 			ExpirationDate:      api.Val(date(t, "01-01-2031")),
 			TrainerID:           api.Val(tn.TrainerA2),
@@ -370,7 +370,7 @@ func TestTenantIsolation(t *testing.T) {
 		patches := map[string]api.TraineePatch{
 			"everything": {
 				Name: api.Val("Mallory"), Email: api.Val("mallory@example.com"), PhoneNumber: api.Val("+447700900666"),
-				PasswordHash: api.Val("stolen"), DateOfBirth: api.Val(date(t, "01-01-1990")),
+				Password: api.Val("stolen"), DateOfBirth: api.Val(date(t, "01-01-1990")),
 				ExpirationDate: api.Val(date(t, "01-01-2040")), TrainerID: api.Val(tn.TrainerB),
 				WeightUnit: api.Val(api.UnitLB), ForcePasswordChange: api.Val(false),
 			},

@@ -204,52 +204,30 @@ func (f *formModel) check() (api.CreateRequest, int) {
 }
 
 // changes is the PUT body of an edit: only what differs from the trainee.
-func (f *formModel) changes(r api.CreateRequest) (client.TraineeUpdate, []string) {
-	o := f.orig
-	var u client.TraineeUpdate
-	var changed []string
-	if r.Name != o.Name {
-		u.Name = api.Val(r.Name)
-		changed = append(changed, fName)
-	}
-	if r.Email != o.Email {
-		u.Email = api.Val(r.Email)
-		changed = append(changed, fEmail)
-	}
-	if p := f.field(fPassword).input.Value(); p != "" {
-		u.Password = api.Val(p)
-		changed = append(changed, fPassword)
-	}
-	switch {
-	case r.PhoneNumber == nil && o.PhoneNumber != nil:
-		u.PhoneNumber = api.Null[string]()
-		changed = append(changed, fPhone)
-	case r.PhoneNumber != nil && (o.PhoneNumber == nil || *o.PhoneNumber != *r.PhoneNumber):
-		u.PhoneNumber = api.Val(*r.PhoneNumber)
-		changed = append(changed, fPhone)
-	}
-	date := func(name string, now, was *api.Date, dst *api.Optional[api.Date]) {
+// Every input names a field of api.TraineePatch; a cleared input clears a
+// nullable field (a cleared password keeps the old one). The inputs are
+// valid by now (request checked them), and normalised like the server
+// normalises them before they are compared.
+func (f *formModel) changes() (api.TraineePatch, []string) {
+	var p api.TraineePatch
+	for _, fl := range f.fields {
+		pf := api.PatchFieldNamed(fl.name)
+		text := fl.input.Value()
 		switch {
-		case now == nil && was != nil:
-			*dst = api.Null[api.Date]()
-		case now != nil && (was == nil || *now != *was):
-			*dst = api.Val(*now)
+		case pf == nil:
+		case strings.TrimSpace(text) == "":
+			if pf.Nullable {
+				pf.Set(&p, nil)
+			}
 		default:
-			return
+			if v, err := pf.ParseText(text, f.today().Time()); err == nil {
+				pf.Set(&p, v)
+			}
 		}
-		changed = append(changed, name)
 	}
-	date(fDateOfBirth, r.DateOfBirth, o.DateOfBirth, &u.DateOfBirth)
-	date(fExpirationDate, r.ExpirationDate, o.ExpirationDate, &u.ExpirationDate)
-	if r.TrainerID != nil && (o.TrainerID == nil || *o.TrainerID != *r.TrainerID) {
-		u.TrainerID = api.Val(*r.TrainerID)
-		changed = append(changed, fTrainerID)
-	}
-	if r.WeightUnit != o.WeightUnit {
-		u.WeightUnit = api.Val(r.WeightUnit)
-		changed = append(changed, fWeightUnit)
-	}
-	return u, changed
+	p.Normalize()
+	p = p.Without(f.orig)
+	return p, p.Names()
 }
 
 // serverErrors puts a 400's problems by their fields.
@@ -368,7 +346,7 @@ func (m *Model) submitForm() tea.Cmd {
 			return mutation{kind: "created", t: t}, err
 		})
 	}
-	u, changed := f.changes(r)
+	u, changed := f.changes()
 	if len(changed) == 0 {
 		m.setStatus(statusInfo, "Nothing changed: nothing was sent.")
 		m.screen = f.back

@@ -32,7 +32,7 @@ type Client interface {
 	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
-	UpdateTrainee(ctx context.Context, id int64, body any) (*api.Trainee, error)
+	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
 	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	WeightHistory(ctx context.Context, id int64, r client.TrackedRange) (*api.WeightHistory, error)

@@ -195,7 +195,7 @@ func TestRequestsOfEveryCall(t *testing.T) {
 	if _, err := c.Trainee(ctx, 41); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.UpdateTrainee(ctx, 41, client.TraineeUpdate{Name: api.Val("Ada P"), ExpirationDate: api.Null[api.Date]()}); err != nil {
+	if _, err := c.UpdateTrainee(ctx, 41, api.TraineePatch{Name: api.Val("Ada P"), ExpirationDate: api.Null[api.Date]()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.DeleteTrainee(ctx, 41); err != nil {
@@ -281,13 +281,13 @@ func TestRequestsOfEveryCall(t *testing.T) {
 
 func TestTraineeUpdateSendsOnlySetFields(t *testing.T) {
 	for _, tc := range []struct {
-		u    client.TraineeUpdate
+		u    api.TraineePatch
 		want string
 	}{
-		{client.TraineeUpdate{}, `{}`},
-		{client.TraineeUpdate{PhoneNumber: api.Null[string](), DateOfBirth: api.Null[api.Date](), ExpirationDate: api.Null[api.Date]()},
+		{api.TraineePatch{}, `{}`},
+		{api.TraineePatch{PhoneNumber: api.Null[string](), DateOfBirth: api.Null[api.Date](), ExpirationDate: api.Null[api.Date]()},
 			`{"phoneNumber":null,"dateOfBirth":null,"expirationDate":null}`},
-		{client.TraineeUpdate{ExpirationDate: api.Val(api.Date{Year: 2027, Month: 1, Day: 31}), TrainerID: api.Val(int64(7)),
+		{api.TraineePatch{ExpirationDate: api.Val(api.Date{Year: 2027, Month: 1, Day: 31}), TrainerID: api.Val(int64(7)),
 			WeightUnit: api.Val("LB"), Enabled: api.Val(false), ForcePasswordChange: api.Val(false), Password: api.Val("new-password"), Email: api.Val("a@b.co")},
 			`{"email":"a@b.co","password":"new-password","expirationDate":"31-01-2027","trainerId":7,"weightUnit":"LB","enabled":false,"forcePasswordChange":false}`},
 	} {
@@ -577,7 +577,7 @@ func TestVerboseMasksSecrets(t *testing.T) {
 	})
 	var v bytes.Buffer
 	c := newTestClient(s.URL, &sleeper{}, client.WithVerbose(&v))
-	if _, err := c.UpdateTrainee(context.Background(), 41, client.TraineeUpdate{Password: api.Val("hunter2-secret")}); err != nil {
+	if _, err := c.UpdateTrainee(context.Background(), 41, api.TraineePatch{Password: api.Val("hunter2-secret")}); err != nil {
 		t.Fatal(err)
 	}
 	out := v.String()

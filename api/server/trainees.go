@@ -81,21 +81,21 @@ func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := api.ParseUpdate(body, p.Today(h.now()))
+	patch, err := api.ParseUpdate(body, p.Today(h.now()))
 	if err != nil {
-		if req != nil && req.Patch.TrainerID.Set {
-			err = h.withTrainerProblem(r.Context(), p.CompanyID, &req.Patch.TrainerID.Value, err)
+		if patch != nil && patch.TrainerID.Set {
+			err = h.withTrainerProblem(r.Context(), p.CompanyID, &patch.TrainerID.Value, err)
 		}
 		return err
 	}
-	if req.Password != nil {
-		hash, err := h.hasher.Hash(r.Context(), *req.Password)
+	if patch.Password.Set {
+		hash, err := h.hasher.Hash(r.Context(), patch.Password.Value)
 		if err != nil {
 			return err
 		}
-		req.Patch.PasswordHash = api.Val(hash)
+		patch.Password = api.Val(hash) // the store never sees it in clear
 	}
-	return h.patch(w, r, id, req.Patch)
+	return h.patch(w, r, id, *patch)
 }
 
 func (h *Handler) deleteTrainee(w http.ResponseWriter, r *http.Request) error {

@@ -2,31 +2,21 @@ package cmdutil
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
 )
 
-// ParseDate reads a date of the command line: dd-MM-yyyy, yyyy-MM-dd,
-// today or yesterday (the local day of now).
+// ParseDate reads a date of the command line (api.ParseDateInput: dd-MM-yyyy,
+// yyyy-MM-dd, today or yesterday, the local day of now); a bad one is a
+// usage error.
 func ParseDate(s string, now time.Time) (api.Date, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "today":
-		return api.DateOf(now), nil
-	case "yesterday":
-		return api.DateOf(now).AddDays(-1), nil
+	d, err := api.ParseDateInput(s, now)
+	if err != nil {
+		return api.Date{}, Usagef("%v", err)
 	}
-	if d, err := api.ParseDate(s); err == nil {
-		return d, nil
-	}
-	if len(s) == len("2006-01-02") {
-		if t, err := time.Parse("2006-01-02", s); err == nil {
-			return api.DateOf(t), nil
-		}
-	}
-	return api.Date{}, Usagef("invalid date %q: use dd-MM-yyyy, yyyy-MM-dd, today or yesterday", s)
+	return d, nil
 }
 
 // ParseID reads a trainee id.

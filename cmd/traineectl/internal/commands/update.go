@@ -1,25 +1,32 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
 // none is the flag value that clears a field.
 const none = "none"
 
+// UpdateOptions are the inputs of `traineectl update`.
+type UpdateOptions struct {
+	ID            int64
+	Patch         api.TraineePatch // the fields to send, from the flags
+	PasswordStdin bool             // read the new password from stdin
+}
+
 func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
-	var o struct {
-		name, email, password, phone, dob, expires, weightUnit string
-		trainer                                                int64
-		passwordStdin, forcePasswordChange                     bool
-	}
+	var (
+		o      UpdateOptions
+		values = map[string]*string{} // flag name -> its text, for the patch's flags
+	)
 	cmd := &cobra.Command{
 		Use:   "update ID [flags]",
 		Short: "Change a trainee",
@@ -41,88 +48,112 @@ use "traineectl delete" and "traineectl restore".`,
 			if err != nil {
 				return err
 			}
-			fs := cmd.Flags()
-			var u client.TraineeUpdate
-			if fs.Changed("name") {
-				u.Name = api.Val(o.name)
-			}
-			if fs.Changed("email") {
-				u.Email = api.Val(o.email)
-			}
-			if fs.Changed("password") || o.passwordStdin {
-				pw, err := readPassword(f, fs.Changed("password"), o.password, o.passwordStdin, false)
-				if err != nil {
-					return err
-				}
-				u.Password = api.Val(pw)
-			}
-			if fs.Changed("phone") {
-				if strings.EqualFold(o.phone, none) {
-					u.PhoneNumber = api.Null[string]()
-				} else {
-					u.PhoneNumber = api.Val(o.phone)
-				}
-			}
-			for _, d := range []struct {
-				flag, val string
-				dst       *api.Optional[api.Date]
-			}{{"dob", o.dob, &u.DateOfBirth}, {"expires", o.expires, &u.ExpirationDate}} {
-				switch {
-				case !fs.Changed(d.flag):
-				case strings.EqualFold(d.val, none):
-					*d.dst = api.Null[api.Date]()
-				default:
-					v, err := cmdutil.ParseDate(d.val, f.Now())
-					if err != nil {
-						return fmt.Errorf("--%s: %w", d.flag, err)
-					}
-					*d.dst = api.Val(v)
-				}
-			}
-			if fs.Changed("trainer") {
-				u.TrainerID = api.Val(o.trainer)
-			}
-			if fs.Changed("weight-unit") {
-				u.WeightUnit = api.Val(strings.ToUpper(o.weightUnit))
-			}
-			if fs.Changed("force-password-change") {
-				u.ForcePasswordChange = api.Val(o.forcePasswordChange)
-			}
-			if u.IsEmpty() {
-				return cmdutil.Usagef("nothing to change: give at least one flag, such as --name or --expires")
-			}
-			c, err := f.Client()
-			if err != nil {
+			o.ID = id
+			if o.Patch, err = patchFromFlags(f, cmd.Flags(), values); err != nil {
 				return err
 			}
-			t, err := c.UpdateTrainee(cmd.Context(), id, u)
-			if err != nil {
-				return err
-			}
-			if f.IOStreams.StdoutTTY {
-				fmt.Fprintf(f.IOStreams.ErrOut, "Updated trainee %d (%s)\n", t.ID, t.Name)
-			}
-			return printTrainees(f, []*api.Trainee{t}, true)
+			return runUpdate(cmd.Context(), f, &o)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&o.name, "name", "", "new full name")
-	fl.StringVar(&o.email, "email", "", "new e-mail address (the login changes with it)")
-	fl.StringVar(&o.password, "password", "", "new password, 8 to 128 characters")
-	fl.BoolVar(&o.passwordStdin, "password-stdin", false, "read the new password from the first line of stdin")
-	fl.StringVar(&o.phone, "phone", "", `new phone number in international format, or "none" to clear it`)
-	fl.StringVar(&o.dob, "dob", "", `new date of birth, or "none" to clear it`)
-	fl.StringVar(&o.expires, "expires", "", `new expiration date, or "none" for no expiration`)
-	fl.Int64Var(&o.trainer, "trainer", 0, "id of the new trainer")
-	fl.StringVar(&o.weightUnit, "weight-unit", "", "KG or LB")
-	fl.BoolVar(&o.forcePasswordChange, "force-password-change", false, "whether the trainee must change the password at the next login")
+	addPatchFlags(cmd, values)
+	cmd.Flags().BoolVar(&o.PasswordStdin, "password-stdin", false, "read the new password from the first line of stdin")
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
-	_ = cmd.RegisterFlagCompletionFunc("weight-unit", fixedValues(api.UnitKG, api.UnitLB))
-	_ = cmd.RegisterFlagCompletionFunc("dob", completeDates(true))
-	_ = cmd.RegisterFlagCompletionFunc("expires", completeDates(true))
-	_ = cmd.RegisterFlagCompletionFunc("phone", fixedValues(none+"\tclear the phone number"))
-	for _, n := range []string{"name", "email", "password", "trainer"} {
-		_ = cmd.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
-	}
 	return cmd
 }
+
+// runUpdate sends the patch (with the password from stdin when asked) and
+// prints the trainee after the change.
+func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
+	if o.PasswordStdin {
+		pw, err := readPassword(f, false, "", true, false)
+		if err != nil {
+			return err
+		}
+		o.Patch.Password = api.Val(pw)
+	}
+	if o.Patch.IsEmpty() {
+		return cmdutil.Usagef("nothing to change: give at least one flag, such as --name or --expires")
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	t, err := c.UpdateTrainee(ctx, o.ID, o.Patch)
+	if err != nil {
+		return err
+	}
+	if f.IOStreams.StdoutTTY {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Updated trainee %d (%s)\n", t.ID, t.Name)
+	}
+	return printTrainees(f, []*api.Trainee{t}, true)
+}
+
+// addPatchFlags adds a flag for every field of api.TraineePatch that names
+// one, with its help and completion: dates (and "none" for a nullable
+// one), an enum's values, "none" for a nullable text, nothing for others.
+func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
+	for i := range api.TraineePatchFields {
+		pf := &api.TraineePatchFields[i]
+		if pf.Flag == "" {
+			continue
+		}
+		v := new(string)
+		values[pf.Flag] = v
+		if pf.Kind == api.KindBoolean {
+			cmd.Flags().Var(boolText{v}, pf.Flag, pf.Help)
+			cmd.Flags().Lookup(pf.Flag).NoOptDefVal = "true"
+		} else {
+			cmd.Flags().StringVar(v, pf.Flag, "", pf.Help)
+		}
+		var complete cobra.CompletionFunc
+		switch {
+		case pf.Kind == api.KindDate:
+			complete = completeDates(pf.Nullable)
+		case len(pf.Enum) > 0:
+			complete = fixedValues(pf.Enum...)
+		case pf.Nullable:
+			complete = fixedValues(none + "\tclear the " + pf.Name)
+		default:
+			complete = cobra.NoFileCompletions
+		}
+		_ = cmd.RegisterFlagCompletionFunc(pf.Flag, complete)
+	}
+}
+
+// patchFromFlags reads the patch's flags that were given: "none" is null
+// for a nullable field, anything else the field's text form (dates as
+// api.ParseDateInput reads them, the local day for today).
+func patchFromFlags(f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*string) (api.TraineePatch, error) {
+	var p api.TraineePatch
+	for i := range api.TraineePatchFields {
+		pf := &api.TraineePatchFields[i]
+		if pf.Flag == "" || !fs.Changed(pf.Flag) {
+			continue
+		}
+		text := *values[pf.Flag]
+		if pf.Nullable && strings.EqualFold(strings.TrimSpace(text), none) {
+			pf.Set(&p, nil)
+			continue
+		}
+		v, err := pf.ParseText(text, f.Now())
+		if err != nil {
+			return p, cmdutil.Usagef("--%s: %v", pf.Flag, err)
+		}
+		pf.Set(&p, v)
+	}
+	return p, nil
+}
+
+// boolText is a boolean flag kept as text, so that every patch flag is
+// read the same way.
+type boolText struct{ v *string }
+
+func (b boolText) String() string {
+	if b.v == nil || *b.v == "" {
+		return "false"
+	}
+	return *b.v
+}
+func (b boolText) Set(s string) error { *b.v = s; return nil }
+func (b boolText) Type() string       { return "bool" }
+func (b boolText) IsBoolFlag() bool   { return true }

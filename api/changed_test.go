@@ -1,4 +1,4 @@
-package store
+package api_test
 
 import (
 	"slices"
@@ -40,8 +40,8 @@ func TestChangedFields(t *testing.T) {
 	} {
 		after := base()
 		c.change(after)
-		if got := changedFields(base(), after); !slices.Equal(got, c.want) {
-			t.Errorf("changedFields = %q, want %q", got, c.want)
+		if got := api.ChangedFields(base(), after); !slices.Equal(got, c.want) {
+			t.Errorf("ChangedFields = %q, want %q", got, c.want)
 		}
 	}
 }

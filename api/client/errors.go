@@ -1,0 +1,101 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/traineed/traineed/api"
+)
+
+// CallInfo describes a failed call by its last attempt.
+type CallInfo struct {
+	Method    string
+	URL       string
+	RequestID string
+	Status    int    // 0 when no response arrived
+	Body      []byte // the response body, empty for 401 and 500
+	Attempts  int
+}
+
+// AuthRefusedError is a 401: the API key is missing, malformed, unknown,
+// disabled or deleted.
+type AuthRefusedError struct{ CallInfo }
+
+func (e *AuthRefusedError) Error() string {
+	return "authentication refused (401): check the API key"
+}
+
+// TraineeNotFoundError is the 500 marked X-Error-Reason: trainee-not-found:
+// no such trainee in the caller's company.
+type TraineeNotFoundError struct {
+	CallInfo
+	ID int64
+}
+
+func (e *TraineeNotFoundError) Error() string {
+	return fmt.Sprintf("trainee %d not found", e.ID)
+}
+
+// RejectedError is a 4xx other than 401; for a 400 it carries the body the
+// contract defines (errorCode, message, field, errors).
+type RejectedError struct {
+	CallInfo
+	api.ErrorBody
+}
+
+func (e *RejectedError) Error() string {
+	if e.ErrorCode == 0 {
+		return fmt.Sprintf("request rejected: %d %s", e.Status, http.StatusText(e.Status))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "request rejected (%d): ", e.ErrorCode)
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = "invalid request"
+	}
+	b.WriteString(msg)
+	if n := len(e.Errors); n > 1 {
+		fmt.Fprintf(&b, " (and %d more)", n-1)
+	}
+	return b.String()
+}
+
+// ServerError is a 5xx that persisted through the retries, or any other
+// status the API never sends.
+type ServerError struct{ CallInfo }
+
+func (e *ServerError) Error() string {
+	s := fmt.Sprintf("server error: %d %s", e.Status, http.StatusText(e.Status))
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	return s
+}
+
+// NetworkError is a failure to reach the server or to read its answer,
+// after the retries.
+type NetworkError struct {
+	CallInfo
+	Err error
+}
+
+func (e *NetworkError) Error() string {
+	cause := e.Err
+	var ue *url.Error
+	if errors.As(cause, &ue) {
+		cause = ue.Err
+	}
+	s := "cannot reach " + e.URL + ": " + cause.Error()
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	return s
+}
+
+func (e *NetworkError) Unwrap() error { return e.Err }

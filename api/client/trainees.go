@@ -1,0 +1,222 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/traineed/traineed/api"
+)
+
+// CreateTrainee creates a trainee (POST /public-api/trainees). See the
+// Client documentation on retries of a create.
+func (c *Client) CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodPost, api.PathTrainees, r, 0)
+}
+
+// Trainee returns one trainee, soft-deleted ones included.
+func (c *Client) Trainee(ctx context.Context, id int64) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodGet, traineePath(id), nil, id)
+}
+
+// UpdateTrainee sends the fields p sets (null for the null ones, which
+// clears phoneNumber, dateOfBirth and expirationDate) and returns the
+// trainee after the change.
+func (c *Client) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodPut, traineePath(id), p, id)
+}
+
+// DeleteTrainee soft-deletes a trainee and returns it (enabled false).
+// Deleting a deleted trainee succeeds again.
+func (c *Client) DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodDelete, traineePath(id), nil, id)
+}
+
+// RestoreTrainee restores a soft-deleted trainee (PUT enabled: true).
+func (c *Client) RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
+	return c.UpdateTrainee(ctx, id, api.TraineePatch{Enabled: api.Val(true)})
+}
+
+// SearchParams are the query of GET /public-api/trainees/search. Zero
+// values are not sent, so the server's defaults apply.
+type SearchParams struct {
+	Query  string // q: part of a name, e-mail or phone number
+	Status string // live (default), active, expired, deleted, all
+	Page   int    // 0-based
+	Size   int    // 1..100, default 20
+	Sort   string // id, name, email, expirationDate, lastTrained, optionally ",asc" or ",desc"
+}
+
+func (p SearchParams) values() url.Values {
+	v := url.Values{}
+	if p.Query != "" {
+		v.Set("q", p.Query)
+	}
+	if p.Status != "" {
+		v.Set("status", p.Status)
+	}
+	if p.Page != 0 {
+		v.Set("page", strconv.Itoa(p.Page))
+	}
+	if p.Size != 0 {
+		v.Set("size", strconv.Itoa(p.Size))
+	}
+	if p.Sort != "" {
+		v.Set("sort", p.Sort)
+	}
+	return v
+}
+
+// Validate checks p as the server would (ParseSearch): a status, sort,
+// page, size or query the server would refuse with 1012 is refused here,
+// as a *ValidationError naming the parameters, before anything is sent.
+func (p SearchParams) Validate() error {
+	_, err := api.ParseSearch(p.values(), api.Date{})
+	return err
+}
+
+// SearchTrainees returns one page of a search.
+func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*api.TraineePage, error) {
+	body, err := c.Do(ctx, http.MethodGet, api.PathSearch, p.values(), nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	var pg clientPage
+	if err := json.Unmarshal(body, &pg); err != nil {
+		return nil, fmt.Errorf("decode search response: %w", err)
+	}
+	if pg.Content == nil {
+		pg.Content = []*api.Trainee{}
+	}
+	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: pg.Page}, nil
+}
+
+// SearchAllTrainees follows the pages of a search from p.Page to the last
+// and returns every trainee, and the page information of the last page
+// read. p.Size 0 asks for pages of 100.
+func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.Trainee, api.PageInfo, error) {
+	if p.Size == 0 {
+		p.Size = 100
+	}
+	all := []*api.Trainee{}
+	seen := map[int64]bool{}
+	for {
+		pg, err := c.SearchTrainees(ctx, p)
+		if err != nil {
+			return nil, api.PageInfo{}, err
+		}
+		for _, t := range pg.Content {
+			if !seen[t.ID] { // a trainee created meanwhile may shift a page
+				seen[t.ID] = true
+				all = append(all, t)
+			}
+		}
+		if len(pg.Content) == 0 || pg.Page.Number+1 >= pg.Page.TotalPages {
+			return all, pg.Page, nil
+		}
+		p.Page = pg.Page.Number + 1
+	}
+}
+
+// TrackedRange is the from/to of weight history and measurements, both
+// inclusive. A zero date is not sent: to defaults to the company's today,
+// from to 29 days before to.
+type TrackedRange struct {
+	From, To api.Date
+}
+
+func (r TrackedRange) values() url.Values {
+	v := url.Values{}
+	if !r.From.IsZero() {
+		v.Set("from", r.From.String())
+	}
+	if !r.To.IsZero() {
+		v.Set("to", r.To.String())
+	}
+	return v
+}
+
+// WeightHistory returns the daily weight of a trainee over r.
+func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange) (*api.WeightHistory, error) {
+	var out api.WeightHistory
+	if err := c.getJSON(ctx, traineePath(id)+"/weight-history", r.values(), id, &out); err != nil {
+		return nil, err
+	}
+	if out.Entries == nil {
+		out.Entries = []api.WeightEntry{}
+	}
+	return &out, nil
+}
+
+// Measurements returns a trainee's body measurements over r; typ ("" for
+// every type) filters on one type such as WAIST.
+func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string) (*api.Measurements, error) {
+	v := r.values()
+	if typ != "" {
+		v.Set("type", typ)
+	}
+	var out api.Measurements
+	if err := c.getJSON(ctx, traineePath(id)+"/measurements", v, id, &out); err != nil {
+		return nil, err
+	}
+	if out.Measurements == nil {
+		out.Measurements = []api.Measurement{}
+	}
+	return &out, nil
+}
+
+// Nutrition returns what a trainee logged eating on day (zero: the
+// company's today).
+func (c *Client) Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error) {
+	v := url.Values{}
+	if !day.IsZero() {
+		v.Set("date", day.String())
+	}
+	var out api.Nutrition
+	if err := c.getJSON(ctx, traineePath(id)+"/nutrition", v, id, &out); err != nil {
+		return nil, err
+	}
+	if out.Meals == nil {
+		out.Meals = []api.Meal{}
+	}
+	for i := range out.Meals {
+		if out.Meals[i].Items == nil {
+			out.Meals[i].Items = []api.NutritionItem{}
+		}
+	}
+	return &out, nil
+}
+
+// AverageSteps returns a trainee's mean daily steps over the trailing 7 days.
+func (c *Client) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error) {
+	var out api.AverageSteps
+	if err := c.getJSON(ctx, traineePath(id)+"/average-steps", nil, id, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func traineePath(id int64) string { return api.PathTrainees + "/" + strconv.FormatInt(id, 10) }
+
+func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64) (*api.Trainee, error) {
+	b, err := c.Do(ctx, method, path, nil, body, id)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := DecodeTraineeEnvelope(b)
+	return t, err
+}
+
+func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int64, out any) error {
+	b, err := c.Do(ctx, http.MethodGet, path, q, nil, id)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("decode response of GET %s: %w", path, err)
+	}
+	return nil
+}
