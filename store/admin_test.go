@@ -50,7 +50,7 @@ func TestCompanies(t *testing.T) {
 
 func TestTrainers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
+		tn := storetest.SetupTenants(t, s)
 		tr, err := s.CreateTrainer(ctx, tn.A, " Nia Coach ", " NIA@Example.com ")
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func TestTrainers(t *testing.T) {
 			t.Fatalf("listed %+v, created %+v", list[2], tr)
 		}
 		// A trainee cannot take a trainer's e-mail, nor a trainer a trainee's.
-		mustCreate(t, s, tn.A, newTrainee("Tia", "tia@example.com"))
+		storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Tia", "tia@example.com"))
 		_, err = s.CreateTrainer(ctx, tn.A, "Tia Coach", "tia@example.com")
 		wantConflict(t, err, "email")
 	})
@@ -95,7 +95,7 @@ func TestTrainers(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
+		tn := storetest.SetupTenants(t, s)
 		key := api.GenerateKey()
 		k, err := s.CreateKey(ctx, tn.A, "ci", api.HashKey(key), api.KeyDisplayPrefix(key))
 		if err != nil {
@@ -129,12 +129,12 @@ func TestKeys(t *testing.T) {
 		if other, err := s.Keys(ctx, tn.B); err != nil || len(other) != 0 {
 			t.Fatalf("B's keys: %v, %v", other, err)
 		}
-		if n := countRows(t, s, "api_keys", "prefix = ?", key[:8]); n != 1 {
+		if n := storetest.Count(t, s, "api_keys", "prefix = ?", key[:8]); n != 1 {
 			t.Fatalf("%d rows with the prefix", n)
 		}
 		// Only the hash is stored.
 		var stored []byte
-		if err := s.DB().NewSelect().Table("api_keys").Column("key_hash").Where("id = ?", k.ID).Scan(ctx, &stored); err != nil {
+		if err := store.DB(s).NewSelect().Table("api_keys").Column("key_hash").Where("id = ?", k.ID).Scan(ctx, &stored); err != nil {
 			t.Fatal(err)
 		}
 		if h := api.HashKey(key); string(stored) != string(h[:]) {

@@ -13,7 +13,7 @@ import (
 
 func TestAuthenticate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
+		tn := storetest.SetupTenants(t, s)
 		keyA, keyB := api.GenerateKey(), api.GenerateKey()
 		ka, err := s.CreateKey(ctx, tn.A, "ci", api.HashKey(keyA), api.KeyDisplayPrefix(keyA))
 		if err != nil {

@@ -58,11 +58,11 @@ func bulkLoad(b *testing.B, s *store.Store, n int) (company, someID int64) {
 			args = append(args, fmt.Sprintf("b%d.%s@bench.example.com", i, strings.ToLower(last[i%len(last)])),
 				phone, name, strings.ToLower(name), now)
 		}
-		if _, err := s.DB().NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+		if _, err := store.DB(s).NewRaw(sb.String(), args...).Exec(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}
-	_, err = s.DB().NewRaw(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled,
+	_, err = store.DB(s).NewRaw(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled,
 		created_by_type, force_password_change, weight_unit, created_at, updated_at)
 		SELECT ?, u.id,
 			CASE WHEN u.id % 3 = 0 THEN NULL ELSE 20250000 + (u.id % 24 + 1) * 100 + u.id % 28 + 1 END,
@@ -77,7 +77,7 @@ func bulkLoad(b *testing.B, s *store.Store, n int) (company, someID int64) {
 	if s.Dialect() == "postgres" {
 		analyze = "VACUUM ANALYZE"
 	}
-	if _, err := s.DB().NewRaw(analyze).Exec(ctx); err != nil {
+	if _, err := store.DB(s).NewRaw(analyze).Exec(ctx); err != nil {
 		b.Fatal(err)
 	}
 	got, _, err := s.SearchTrainees(ctx, c.ID, api.Search{Status: api.StatusAll, Sort: api.SortID, Page: 10, Size: 1})

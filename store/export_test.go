@@ -28,17 +28,6 @@ func SetMigrateLockWait(d time.Duration) (restore func()) {
 // measure the store without it).
 func SetOutbox(s *Store, on bool) { s.outbox = on }
 
-// ClaimAndAbandon claims up to limit due deliveries under a lease and never
-// finishes them, as a dispatcher that died mid-attempt; it returns their ids.
-func ClaimAndAbandon(s *Store, limit int, lease time.Duration) ([]int64, error) {
-	cs, err := s.claimDeliveries(context.Background(), limit, lease)
-	ids := make([]int64, len(cs))
-	for i, c := range cs {
-		ids[i] = c.DeliveryID
-	}
-	return ids, err
-}
-
 // CreateTraineeThenFail creates a trainee, with its event, in a transaction
 // that then fails: nothing of it may remain.
 func CreateTraineeThenFail(s *Store, companyID int64, nt api.NewTrainee) error {
@@ -51,3 +40,6 @@ func CreateTraineeThenFail(s *Store, companyID int64, nt api.NewTrainee) error {
 }
 
 var errFailAfterEvent = errors.New("fail after the event was written")
+
+// DB is the store's own handle, for the store's tests.
+func DB(s *Store) *bun.DB { return s.db }

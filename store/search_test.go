@@ -30,7 +30,7 @@ type seedTrainee struct {
 
 func setupSearch(t *testing.T, s *store.Store) *searchFixture {
 	t.Helper()
-	tn := setupTenants(t, s)
+	tn := storetest.SetupTenants(t, s)
 	f := &searchFixture{s: s, company: tn.A, today: date(t, "15-06-2026")}
 	seeds := []seedTrainee{
 		{name: "Anna Smith", email: "anna.smith@example.com", phone: "+447700900123", exp: ptr(-10), last: ptr(-1)},
@@ -57,7 +57,7 @@ func setupSearch(t *testing.T, s *store.Store) *searchFixture {
 		seeds = append(seeds, sd)
 	}
 	for _, sd := range seeds {
-		nt := newTrainee(sd.name, sd.email)
+		nt := storetest.NewTrainee(sd.name, sd.email)
 		if sd.phone != "" {
 			nt.PhoneNumber = ptr(sd.phone)
 		}
@@ -65,10 +65,10 @@ func setupSearch(t *testing.T, s *store.Store) *searchFixture {
 			nt.ExpirationDate = ptr(f.today.AddDays(*sd.exp))
 		}
 		nt.Enabled = !sd.deleted
-		tr := mustCreate(t, s, tn.A, nt)
+		tr := storetest.MustCreate(t, s, tn.A, nt)
 		if sd.last != nil {
 			d := f.today.AddDays(*sd.last)
-			if _, err := s.DB().NewUpdate().Table("trainees").Set("last_trained = ?", d.Int()).Where("id = ?", tr.ID).Exec(ctx); err != nil {
+			if _, err := store.DB(s).NewUpdate().Table("trainees").Set("last_trained = ?", d.Int()).Where("id = ?", tr.ID).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
 			tr.LastTrained = &d
@@ -76,9 +76,9 @@ func setupSearch(t *testing.T, s *store.Store) *searchFixture {
 		f.trainees = append(f.trainees, tr)
 	}
 	// Another company's look-alikes never show up.
-	b := newTrainee("Anna Other", "anna@beta.example.com")
+	b := storetest.NewTrainee("Anna Other", "anna@beta.example.com")
 	b.PhoneNumber = ptr("+447700900125")
-	mustCreate(t, s, tn.B, b)
+	storetest.MustCreate(t, s, tn.B, b)
 	return f
 }
 

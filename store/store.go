@@ -217,9 +217,6 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// DB returns the bun handle, for packages that add their own tables.
-func (s *Store) DB() *bun.DB { return s.db }
-
 // Dialect returns "sqlite" or "postgres".
 func (s *Store) Dialect() string { return s.dialect }
 

@@ -71,7 +71,7 @@ func TestMigrateConcurrently(t *testing.T) {
 func TestMigrateLocked(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, url string) {
 		s := open(t, url)
-		if err := migrate.NewMigrator(s.DB(), migrate.NewMigrations()).Lock(ctx); err != nil {
+		if err := migrate.NewMigrator(store.DB(s), migrate.NewMigrations()).Lock(ctx); err != nil {
 			t.Fatal(err)
 		}
 		defer store.SetMigrateLockWait(300 * time.Millisecond)()
@@ -86,7 +86,7 @@ func TestSQLitePragmas(t *testing.T) {
 	s := storetest.SQLite(t)
 	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "10000", "synchronous": "1"} {
 		var got string
-		if err := s.DB().NewRaw("PRAGMA "+pragma).Scan(ctx, &got); err != nil {
+		if err := store.DB(s).NewRaw("PRAGMA "+pragma).Scan(ctx, &got); err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
@@ -101,9 +101,9 @@ func TestSQLiteMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tn := setupTenants(t, s)
-	tr := mustCreate(t, s, tn.A, newTrainee("Mem", "mem@example.com"))
-	if g := mustGet(t, s, tn.A, tr.ID); g.Email != "mem@example.com" {
+	tn := storetest.SetupTenants(t, s)
+	tr := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Mem", "mem@example.com"))
+	if g := storetest.MustGet(t, s, tn.A, tr.ID); g.Email != "mem@example.com" {
 		t.Fatalf("got %+v", g)
 	}
 }

@@ -36,9 +36,9 @@ func ingestString(t *testing.T, s *store.Store, company int64, text string) (api
 func TestIngestTracked(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		store.SetNow(s, func() time.Time { return trackedNow })
-		tn := setupTenants(t, s)
-		a := mustCreate(t, s, tn.A, newTrainee("Ada Tracked", "ada.tracked@example.com"))
-		b := mustCreate(t, s, tn.B, newTrainee("Bea Tracked", "bea.tracked@example.com"))
+		tn := storetest.SetupTenants(t, s)
+		a := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Ada Tracked", "ada.tracked@example.com"))
+		b := storetest.MustCreate(t, s, tn.B, storetest.NewTrainee("Bea Tracked", "bea.tracked@example.com"))
 		lines := []string{
 			fmt.Sprintf(`{"type":"weight","traineeId":%d,"date":"01-11-2026","weight":81.4,"unit":"KG"}`, a.ID), // 1
 			fmt.Sprintf(`{"type":"weight","traineeId":%d,"date":"01-11-2026","weight":180,"unit":"LB"}`, a.ID),  // 2 replaces 1
@@ -71,10 +71,10 @@ func TestIngestTracked(t *testing.T) {
 		if err != nil || len(wh.Entries) != 1 || wh.Entries[0].Weight != 81.6 { // 180 lb, the last of the day
 			t.Fatalf("weight %+v %v", wh, err)
 		}
-		if n := countRows(t, s, "weight_entries", "trainee_id = ?", b.ID); n != 0 {
+		if n := storetest.Count(t, s, "weight_entries", "trainee_id = ?", b.ID); n != 0 {
 			t.Fatalf("another company's trainee got %d weights", n)
 		}
-		if got := mustGet(t, s, tn.A, a.ID).LastTrained; got == nil || got.String() != "10-11-2026" {
+		if got := storetest.MustGet(t, s, tn.A, a.ID).LastTrained; got == nil || got.String() != "10-11-2026" {
 			t.Fatalf("lastTrained %v", got)
 		}
 
@@ -84,7 +84,7 @@ func TestIngestTracked(t *testing.T) {
 			t.Fatalf("second summary %+v", sum)
 		}
 		for table, want := range map[string]int{"weight_entries": 1, "daily_steps": 1, "workouts": 1, "nutrition_items": 2, "measurements": 2} {
-			if n := countRows(t, s, table, "trainee_id = ?", a.ID); n != want {
+			if n := storetest.Count(t, s, table, "trainee_id = ?", a.ID); n != want {
 				t.Errorf("%s: %d rows, want %d", table, n, want)
 			}
 		}
@@ -99,11 +99,11 @@ func TestIngestTracked(t *testing.T) {
 
 		// A workout moves lastTrained forward, never back.
 		ingestString(t, s, tn.A, fmt.Sprintf(`{"type":"workout","traineeId":%d,"date":"02-11-2026"}`, a.ID))
-		if got := mustGet(t, s, tn.A, a.ID).LastTrained; got.String() != "10-11-2026" {
+		if got := storetest.MustGet(t, s, tn.A, a.ID).LastTrained; got.String() != "10-11-2026" {
 			t.Fatalf("an older workout moved lastTrained to %v", got)
 		}
 		ingestString(t, s, tn.A, fmt.Sprintf(`{"type":"workout","traineeId":%d,"date":"21-11-2026"}`, a.ID))
-		if got := mustGet(t, s, tn.A, a.ID).LastTrained; got.String() != "21-11-2026" {
+		if got := storetest.MustGet(t, s, tn.A, a.ID).LastTrained; got.String() != "21-11-2026" {
 			t.Fatalf("a newer workout left lastTrained at %v", got)
 		}
 
@@ -132,8 +132,8 @@ func TestIngestTracked(t *testing.T) {
 func TestIngestBatches(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		store.SetNow(s, func() time.Time { return trackedNow })
-		tn := setupTenants(t, s)
-		a := mustCreate(t, s, tn.A, newTrainee("Batch Person", "batch@example.com"))
+		tn := storetest.SetupTenants(t, s)
+		a := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Batch Person", "batch@example.com"))
 		var b strings.Builder
 		b.WriteString("\xef\xbb\xbf") // a byte order mark before line 1
 		const n = 1234
@@ -175,12 +175,12 @@ func TestIngestBatches(t *testing.T) {
 		if sum != wantSum {
 			t.Fatalf("summary %+v, want %+v", sum, wantSum)
 		}
-		if got := countRows(t, s, "daily_steps", "trainee_id = ?", a.ID); got != wantSum.Stored {
+		if got := storetest.Count(t, s, "daily_steps", "trainee_id = ?", a.ID); got != wantSum.Stored {
 			t.Fatalf("%d step rows, want %d", got, wantSum.Stored)
 		}
 		// The last line of a day wins: day 1+600 = line 601 over line 1.
 		var steps int64
-		if err := s.DB().NewSelect().Table("daily_steps").Column("steps").
+		if err := store.DB(s).NewSelect().Table("daily_steps").Column("steps").
 			Where("trainee_id = ? AND day = ?", a.ID, start.AddDays(1).Int()).Scan(ctx, &steps); err != nil || steps != 1201 {
 			t.Fatalf("day 1 has %d steps (%v), want line 1201's", steps, err)
 		}
@@ -226,8 +226,8 @@ func (l *lookahead) Read(p []byte) (int, error) {
 func TestIngestStreams(t *testing.T) {
 	s := storetest.SQLite(t)
 	store.SetNow(s, func() time.Time { return trackedNow })
-	tn := setupTenants(t, s)
-	a := mustCreate(t, s, tn.A, newTrainee("Stream Person", "stream@example.com"))
+	tn := storetest.SetupTenants(t, s)
+	a := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Stream Person", "stream@example.com"))
 	const lines = 20_000
 	reported := 0
 	// Every other line is bad, so each batch reports its last lines.

@@ -15,13 +15,13 @@ import (
 
 func TestCreateAndGet(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		nt := newTrainee("  Ada Park ", "  Ada@Example.COM ")
+		tn := storetest.SetupTenants(t, s)
+		nt := storetest.NewTrainee("  Ada Park ", "  Ada@Example.COM ")
 		nt.PhoneNumber = ptr("+447700900123")
 		nt.DateOfBirth = ptr(date(t, "02-03-1990"))
 		nt.ExpirationDate = ptr(date(t, "31-12-2030"))
 		nt.WeightUnit = api.UnitLB
-		got := mustCreate(t, s, tn.A, nt)
+		got := storetest.MustCreate(t, s, tn.A, nt)
 
 		want := &api.Trainee{
 			ID:                  got.ID,
@@ -46,15 +46,15 @@ func TestCreateAndGet(t *testing.T) {
 		if got.ID <= 0 || got.UserID <= 0 || got.ID == got.UserID {
 			t.Fatalf("ids: trainee %d user %d: want distinct positive ids (users are shared with trainers)", got.ID, got.UserID)
 		}
-		if g := mustGet(t, s, tn.A, got.ID); !reflect.DeepEqual(g, want) {
+		if g := storetest.MustGet(t, s, tn.A, got.ID); !reflect.DeepEqual(g, want) {
 			t.Fatalf("get\n got %+v\nwant %+v", g, want)
 		}
-		if h := userColumn(t, s, got.UserID, "password_hash"); h != "$argon2id$test" {
+		if h := storetest.UserColumn(t, s, got.UserID, "password_hash"); h != "$argon2id$test" {
 			t.Fatalf("stored hash %q", h)
 		}
 
 		// Explicit trainer; minimal trainee; defaults.
-		min := mustCreate(t, s, tn.A, api.NewTrainee{Name: "Min", Email: "min@example.com", PasswordHash: "h", Enabled: true, TrainerID: ptr(tn.TrainerA2)})
+		min := storetest.MustCreate(t, s, tn.A, api.NewTrainee{Name: "Min", Email: "min@example.com", PasswordHash: "h", Enabled: true, TrainerID: ptr(tn.TrainerA2)})
 		if *min.TrainerID != tn.TrainerA2 || min.PhoneNumber != nil || min.DateOfBirth != nil || min.ExpirationDate != nil ||
 			min.LastTrained != nil || min.WeightUnit != api.UnitKG || min.CreatedByType != api.CreatedByAdmin {
 			t.Fatalf("minimal trainee %+v", min)
@@ -65,7 +65,7 @@ func TestCreateAndGet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lone := mustCreate(t, s, c.ID, newTrainee("Lone", "lone@example.com"))
+		lone := storetest.MustCreate(t, s, c.ID, storetest.NewTrainee("Lone", "lone@example.com"))
 		if lone.TrainerID != nil {
 			t.Fatalf("trainer %d in a company without trainers", *lone.TrainerID)
 		}
@@ -79,14 +79,14 @@ func TestCreateAndGet(t *testing.T) {
 
 func TestCreateForeignTrainer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
+		tn := storetest.SetupTenants(t, s)
 		for _, id := range []int64{tn.TrainerB, 987654} {
-			nt := newTrainee("Foreign", "foreign@example.com")
+			nt := storetest.NewTrainee("Foreign", "foreign@example.com")
 			nt.TrainerID = ptr(id)
 			_, err := s.CreateTrainee(ctx, tn.A, nt)
 			wantCode(t, err, api.CodeUnknownTrainer, "trainerId")
 		}
-		if n := countRows(t, s, "users", "email = ?", "foreign@example.com"); n != 0 {
+		if n := storetest.Count(t, s, "users", "email = ?", "foreign@example.com"); n != 0 {
 			t.Fatalf("%d users stored after a refused create", n)
 		}
 	})
@@ -94,33 +94,33 @@ func TestCreateForeignTrainer(t *testing.T) {
 
 func TestCreateConflicts(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		nt := newTrainee("Ada", "ada@example.com")
+		tn := storetest.SetupTenants(t, s)
+		nt := storetest.NewTrainee("Ada", "ada@example.com")
 		nt.PhoneNumber = ptr("+447700900123")
-		mustCreate(t, s, tn.A, nt)
+		storetest.MustCreate(t, s, tn.A, nt)
 
-		dup := newTrainee("Other", "ADA@example.com")
+		dup := storetest.NewTrainee("Other", "ADA@example.com")
 		_, err := s.CreateTrainee(ctx, tn.B, dup) // another company: e-mails are unique service-wide
 		wantConflict(t, err, "email")
 
-		dup = newTrainee("Other", "other@example.com")
+		dup = storetest.NewTrainee("Other", "other@example.com")
 		dup.PhoneNumber = ptr("+447700900123")
 		_, err = s.CreateTrainee(ctx, tn.A, dup)
 		wantConflict(t, err, "phoneNumber")
 
 		// A trainer's e-mail is taken too.
-		_, err = s.CreateTrainee(ctx, tn.A, newTrainee("Tess Again", "tess@alpha.example.com"))
+		_, err = s.CreateTrainee(ctx, tn.A, storetest.NewTrainee("Tess Again", "tess@alpha.example.com"))
 		wantConflict(t, err, "email")
 
 		// A soft-deleted trainee keeps its address.
-		gone := mustCreate(t, s, tn.A, newTrainee("Gone", "gone@example.com"))
+		gone := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Gone", "gone@example.com"))
 		if _, err := s.UpdateTrainee(ctx, tn.A, gone.ID, api.TraineePatch{Enabled: api.Val(false)}); err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.CreateTrainee(ctx, tn.A, newTrainee("Gone Again", "gone@example.com"))
+		_, err = s.CreateTrainee(ctx, tn.A, storetest.NewTrainee("Gone Again", "gone@example.com"))
 		wantConflict(t, err, "email")
 
-		if n := countRows(t, s, "users", "email IN (?, ?)", "other@example.com", "ada@example.com"); n != 1 {
+		if n := storetest.Count(t, s, "users", "email IN (?, ?)", "other@example.com", "ada@example.com"); n != 1 {
 			t.Fatalf("%d users stored, want 1", n)
 		}
 	})
@@ -128,7 +128,7 @@ func TestCreateConflicts(t *testing.T) {
 
 func TestConcurrentCreateSameEmail(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
+		tn := storetest.SetupTenants(t, s)
 		const n = 20
 		errs := make([]error, n)
 		var wg sync.WaitGroup
@@ -138,7 +138,7 @@ func TestConcurrentCreateSameEmail(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				nt := newTrainee(fmt.Sprintf("Racer %d", i), "race@example.com")
+				nt := storetest.NewTrainee(fmt.Sprintf("Racer %d", i), "race@example.com")
 				nt.PhoneNumber = ptr(fmt.Sprintf("+4477009001%02d", i))
 				_, errs[i] = s.CreateTrainee(ctx, tn.A, nt)
 			}()
@@ -159,10 +159,10 @@ func TestConcurrentCreateSameEmail(t *testing.T) {
 		if ok != 1 {
 			t.Fatalf("%d creates succeeded, want 1", ok)
 		}
-		if n := countRows(t, s, "users", "email = ?", "race@example.com"); n != 1 {
+		if n := storetest.Count(t, s, "users", "email = ?", "race@example.com"); n != 1 {
 			t.Fatalf("%d users stored, want 1", n)
 		}
-		if n := countRows(t, s, "trainees", "company_id = ?", tn.A); n != 1 {
+		if n := storetest.Count(t, s, "trainees", "company_id = ?", tn.A); n != 1 {
 			t.Fatalf("%d trainees stored, want 1", n)
 		}
 	})
@@ -171,8 +171,8 @@ func TestConcurrentCreateSameEmail(t *testing.T) {
 // Many writers at once must queue, never fail (SQLITE_BUSY on SQLite).
 func TestConcurrentWriters(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		shared := mustCreate(t, s, tn.A, newTrainee("Shared", "shared@example.com"))
+		tn := storetest.SetupTenants(t, s)
+		shared := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Shared", "shared@example.com"))
 		const n = 20
 		var wg sync.WaitGroup
 		errs := make(chan error, 2*n)
@@ -180,7 +180,7 @@ func TestConcurrentWriters(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				_, err := s.CreateTrainee(ctx, tn.A, newTrainee(fmt.Sprintf("Writer %d", i), fmt.Sprintf("writer%d@example.com", i)))
+				_, err := s.CreateTrainee(ctx, tn.A, storetest.NewTrainee(fmt.Sprintf("Writer %d", i), fmt.Sprintf("writer%d@example.com", i)))
 				errs <- err
 			}()
 			go func() {
@@ -196,7 +196,7 @@ func TestConcurrentWriters(t *testing.T) {
 				t.Error(err)
 			}
 		}
-		if n := countRows(t, s, "trainees", "company_id = ?", tn.A); n != 21 {
+		if n := storetest.Count(t, s, "trainees", "company_id = ?", tn.A); n != 21 {
 			t.Fatalf("%d trainees, want 21", n)
 		}
 	})
@@ -204,11 +204,11 @@ func TestConcurrentWriters(t *testing.T) {
 
 func TestUpdate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		orig := mustCreate(t, s, tn.A, newTrainee("Ada Park", "ada@example.com"))
-		other := newTrainee("Bo", "bo@example.com")
+		tn := storetest.SetupTenants(t, s)
+		orig := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Ada Park", "ada@example.com"))
+		other := storetest.NewTrainee("Bo", "bo@example.com")
 		other.PhoneNumber = ptr("+447700900999")
-		mustCreate(t, s, tn.A, other)
+		storetest.MustCreate(t, s, tn.A, other)
 
 		update := func(p api.TraineePatch) *api.Trainee {
 			t.Helper()
@@ -216,7 +216,7 @@ func TestUpdate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("update %+v: %v", p, err)
 			}
-			if g := mustGet(t, s, tn.A, orig.ID); !reflect.DeepEqual(g, got) {
+			if g := storetest.MustGet(t, s, tn.A, orig.ID); !reflect.DeepEqual(g, got) {
 				t.Fatalf("update returned %+v, stored %+v", got, g)
 			}
 			return got
@@ -242,16 +242,16 @@ func TestUpdate(t *testing.T) {
 		if !reflect.DeepEqual(got, &want) {
 			t.Fatalf("after update\n got %+v\nwant %+v", got, &want)
 		}
-		if h := userColumn(t, s, orig.UserID, "password_hash"); h != "$argon2id$new" {
+		if h := storetest.UserColumn(t, s, orig.UserID, "password_hash"); h != "$argon2id$new" {
 			t.Fatalf("password hash %q", h)
 		}
-		if sn := userColumn(t, s, orig.UserID, "search_name"); sn != "ada lovelace" {
+		if sn := storetest.UserColumn(t, s, orig.UserID, "search_name"); sn != "ada lovelace" {
 			t.Fatalf("search_name %q", sn)
 		}
 
 		// {} changes nothing, not even updated_at.
 		before := traineeColumn(t, s, orig.ID, "updated_at")
-		time.Sleep(2 * time.Millisecond)
+		later(s, time.Second)
 		if g := update(api.TraineePatch{}); !reflect.DeepEqual(g, &want) {
 			t.Fatalf("empty patch changed %+v", g)
 		}
@@ -274,7 +274,7 @@ func TestUpdate(t *testing.T) {
 		}
 
 		// Refused changes leave the row alone.
-		snapshot := mustGet(t, s, tn.A, orig.ID)
+		snapshot := storetest.MustGet(t, s, tn.A, orig.ID)
 		_, err := s.UpdateTrainee(ctx, tn.A, orig.ID, api.TraineePatch{Name: api.Val("X"), TrainerID: api.Val(tn.TrainerB)})
 		wantCode(t, err, api.CodeUnknownTrainer, "trainerId")
 		_, err = s.UpdateTrainee(ctx, tn.A, orig.ID, api.TraineePatch{Name: api.Val("X"), Email: api.Val("bo@example.com")})
@@ -283,7 +283,7 @@ func TestUpdate(t *testing.T) {
 		wantConflict(t, err, "phoneNumber")
 		_, err = s.UpdateTrainee(ctx, tn.A, orig.ID, api.TraineePatch{Email: api.Val("tess@alpha.example.com")})
 		wantConflict(t, err, "email")
-		if g := mustGet(t, s, tn.A, orig.ID); !reflect.DeepEqual(g, snapshot) {
+		if g := storetest.MustGet(t, s, tn.A, orig.ID); !reflect.DeepEqual(g, snapshot) {
 			t.Fatalf("refused update changed\n got %+v\nwant %+v", g, snapshot)
 		}
 		// Its own e-mail is not a conflict.
@@ -297,8 +297,8 @@ func TestUpdate(t *testing.T) {
 
 func TestSoftDeleteAndRestore(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		tr := mustCreate(t, s, tn.A, newTrainee("Ada", "ada@example.com"))
+		tn := storetest.SetupTenants(t, s)
+		tr := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Ada", "ada@example.com"))
 		if traineeColumnNull(t, s, tr.ID, "deleted_at") != true {
 			t.Fatal("deleted_at set on a live trainee")
 		}
@@ -315,7 +315,7 @@ func TestSoftDeleteAndRestore(t *testing.T) {
 			t.Fatal("deleted_at not set")
 		}
 		deletedAt := traineeColumn(t, s, tr.ID, "deleted_at")
-		time.Sleep(2 * time.Millisecond)
+		later(s, time.Second)
 		second, err := s.UpdateTrainee(ctx, tn.A, tr.ID, del)
 		if err != nil {
 			t.Fatalf("deleting again: %v", err)
@@ -326,7 +326,7 @@ func TestSoftDeleteAndRestore(t *testing.T) {
 		if d := traineeColumn(t, s, tr.ID, "deleted_at"); d != deletedAt {
 			t.Fatalf("deleting again moved deleted_at %s -> %s", deletedAt, d)
 		}
-		if g := mustGet(t, s, tn.A, tr.ID); g.Enabled {
+		if g := storetest.MustGet(t, s, tn.A, tr.ID); g.Enabled {
 			t.Fatal("GET of a deleted trainee shows enabled")
 		}
 
@@ -343,9 +343,9 @@ func TestSoftDeleteAndRestore(t *testing.T) {
 		}
 
 		// Demo data may create deleted trainees.
-		nt := newTrainee("Born Deleted", "born@example.com")
+		nt := storetest.NewTrainee("Born Deleted", "born@example.com")
 		nt.Enabled = false
-		bd := mustCreate(t, s, tn.A, nt)
+		bd := storetest.MustCreate(t, s, tn.A, nt)
 		if bd.Enabled || traineeColumnNull(t, s, bd.ID, "deleted_at") {
 			t.Fatalf("created disabled: %+v", bd)
 		}
@@ -356,12 +356,12 @@ func TestSoftDeleteAndRestore(t *testing.T) {
 // nothing, whatever the method.
 func TestTenantIsolation(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		nt := newTrainee("Ada Park", "ada@example.com")
+		tn := storetest.SetupTenants(t, s)
+		nt := storetest.NewTrainee("Ada Park", "ada@example.com")
 		nt.PhoneNumber = ptr("+447700900123")
 		nt.ExpirationDate = ptr(date(t, "01-01-2020"))
-		a := mustCreate(t, s, tn.A, nt)
-		hash := userColumn(t, s, a.UserID, "password_hash")
+		a := storetest.MustCreate(t, s, tn.A, nt)
+		hash := storetest.UserColumn(t, s, a.UserID, "password_hash")
 		updated := traineeColumn(t, s, a.ID, "updated_at")
 
 		if _, err := s.Trainee(ctx, tn.B, a.ID); !errors.Is(err, api.ErrNotFound) {
@@ -403,21 +403,21 @@ func TestTenantIsolation(t *testing.T) {
 			}
 		}
 		// B cannot hang its trainee on A's trainer.
-		foreign := newTrainee("Mallory", "mallory@example.com")
+		foreign := storetest.NewTrainee("Mallory", "mallory@example.com")
 		foreign.TrainerID = ptr(tn.TrainerA)
 		_, err := s.CreateTrainee(ctx, tn.B, foreign)
 		wantCode(t, err, api.CodeUnknownTrainer, "trainerId")
 
-		if g := mustGet(t, s, tn.A, a.ID); !reflect.DeepEqual(g, a) {
+		if g := storetest.MustGet(t, s, tn.A, a.ID); !reflect.DeepEqual(g, a) {
 			t.Errorf("A's trainee changed\n got %+v\nwant %+v", g, a)
 		}
-		if h := userColumn(t, s, a.UserID, "password_hash"); h != hash {
+		if h := storetest.UserColumn(t, s, a.UserID, "password_hash"); h != hash {
 			t.Errorf("A's password hash changed")
 		}
 		if u := traineeColumn(t, s, a.ID, "updated_at"); u != updated {
 			t.Errorf("A's trainee written: updated_at %s -> %s", updated, u)
 		}
-		if n := countRows(t, s, "trainees", "company_id = ?", tn.B); n != 0 {
+		if n := storetest.Count(t, s, "trainees", "company_id = ?", tn.B); n != 0 {
 			t.Errorf("%d trainees in B", n)
 		}
 	})
@@ -426,7 +426,7 @@ func TestTenantIsolation(t *testing.T) {
 func traineeColumn(t *testing.T, s *store.Store, id int64, column string) string {
 	t.Helper()
 	var v *string
-	if err := s.DB().NewSelect().Table("trainees").ColumnExpr("CAST("+column+" AS TEXT)").Where("id = ?", id).Scan(ctx, &v); err != nil {
+	if err := store.DB(s).NewSelect().Table("trainees").ColumnExpr("CAST("+column+" AS TEXT)").Where("id = ?", id).Scan(ctx, &v); err != nil {
 		t.Fatal(err)
 	}
 	if v == nil {
@@ -437,4 +437,10 @@ func traineeColumn(t *testing.T, s *store.Store, id int64, column string) string
 
 func traineeColumnNull(t *testing.T, s *store.Store, id int64, column string) bool {
 	return traineeColumn(t, s, id, column) == "<null>"
+}
+
+// later moves the store's clock d ahead of the real one, so that anything
+// written from now on carries a later time than what was written before.
+func later(s *store.Store, d time.Duration) {
+	store.SetNow(s, func() time.Time { return time.Now().Add(d) })
 }

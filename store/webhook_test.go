@@ -1,100 +1,32 @@
 package store_test
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"net"
-	"net/http"
-	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
 
-// fast is a dispatcher configuration for tests: it polls often.
-func fast(cfg store.DispatcherConfig) store.DispatcherConfig {
-	if cfg.PollInterval == 0 {
-		cfg.PollInterval = 20 * time.Millisecond
-	}
-	return cfg
-}
-
-// startDispatcher runs a dispatcher, shut down when the test ends.
-func startDispatcher(t *testing.T, s *store.Store, cfg store.DispatcherConfig) *store.Dispatcher {
-	t.Helper()
-	d, err := store.NewDispatcher(s, fast(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Start()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = d.Shutdown(ctx)
-	})
-	return d
-}
-
-// addWebhook adds an endpoint and returns its id and secret.
-func addWebhook(t *testing.T, s *store.Store, company int64, url string, events ...string) (int64, string) {
-	t.Helper()
-	secret := api.GenerateWebhookSecret()
-	w, err := s.CreateWebhook(ctx, company, url, events, secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w.ID, secret
-}
-
-// waitDelivered waits until no delivery is pending.
-func waitDelivered(t *testing.T, s *store.Store, timeout time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		n := countRows(t, s, "webhook_deliveries", "status = ?", api.DeliveryPending)
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d deliveries still pending after %s", n, timeout)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func attempts(t *testing.T, s *store.Store, webhookID int64) []*api.WebhookAttempt {
-	t.Helper()
-	as, err := s.WebhookAttempts(ctx, webhookID, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return as
-}
-
 // A change that fails, or changes nothing, records no event; one that
 // commits records exactly one, with a delivery per subscribed endpoint.
 func TestWebhookOutboxFollowsTheTransaction(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		hookAll, _ := addWebhook(t, s, tn.A, "http://127.0.0.1:9/all")
-		hookDel, _ := addWebhook(t, s, tn.A, "http://127.0.0.1:9/deleted", api.EventTraineeDeleted)
-		events := func() int { return countRows(t, s, "webhook_events", "1 = 1") }
+		tn := storetest.SetupTenants(t, s)
+		hookAll, _ := storetest.AddWebhook(t, s, tn.A, "http://127.0.0.1:9/all")
+		hookDel, _ := storetest.AddWebhook(t, s, tn.A, "http://127.0.0.1:9/deleted", api.EventTraineeDeleted)
+		events := func() int { return storetest.Count(t, s, "webhook_events", "1 = 1") }
 
-		x := mustCreate(t, s, tn.A, newTrainee("Xena Cole", "xena@example.com"))
-		y := mustCreate(t, s, tn.A, newTrainee("Yuri Moss", "yuri@example.com"))
+		x := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Xena Cole", "xena@example.com"))
+		y := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Yuri Moss", "yuri@example.com"))
 		if n := events(); n != 2 {
 			t.Fatalf("%d events after two creates", n)
 		}
 		_, err := s.UpdateTrainee(ctx, tn.A, x.ID, api.TraineePatch{Name: api.Val("Xena C"), Email: api.Val(y.Email)})
 		wantConflict(t, err, "email")
-		_, err = s.CreateTrainee(ctx, tn.A, newTrainee("Dup", x.Email))
+		_, err = s.CreateTrainee(ctx, tn.A, storetest.NewTrainee("Dup", x.Email))
 		wantConflict(t, err, "email")
 		_, err = s.UpdateTrainee(ctx, tn.A, x.ID, api.TraineePatch{Name: api.Val("Xena C"), TrainerID: api.Val(tn.TrainerB)})
 		wantCode(t, err, api.CodeUnknownTrainer, "trainerId")
@@ -115,449 +47,30 @@ func TestWebhookOutboxFollowsTheTransaction(t *testing.T) {
 			t.Fatalf("%d events after a delete, want 3", n)
 		}
 		// Two creates went to one endpoint, the delete to both.
-		if n := countRows(t, s, "webhook_deliveries", "webhook_id = ?", hookAll); n != 3 {
+		if n := storetest.Count(t, s, "webhook_deliveries", "webhook_id = ?", hookAll); n != 3 {
 			t.Errorf("%d deliveries to the all-events endpoint, want 3", n)
 		}
-		if n := countRows(t, s, "webhook_deliveries", "webhook_id = ?", hookDel); n != 1 {
+		if n := storetest.Count(t, s, "webhook_deliveries", "webhook_id = ?", hookDel); n != 1 {
 			t.Errorf("%d deliveries to the deleted-only endpoint, want 1", n)
 		}
 		// Company B has no endpoint: its event is recorded, nothing is due.
-		mustCreate(t, s, tn.B, newTrainee("Bea", "bea.trainee@example.com"))
+		storetest.MustCreate(t, s, tn.B, storetest.NewTrainee("Bea", "bea.trainee@example.com"))
 		if n := events(); n != 4 {
 			t.Fatalf("%d events, want 4", n)
 		}
-		if n := countRows(t, s, "webhook_deliveries", "1 = 1"); n != 4 {
+		if n := storetest.Count(t, s, "webhook_deliveries", "1 = 1"); n != 4 {
 			t.Errorf("%d deliveries, want 4", n)
 		}
 		// A transaction that fails after the event was written takes it
 		// with it.
-		if err := store.CreateTraineeThenFail(s, tn.A, newTrainee("Ghost", "ghost@example.com")); err == nil || !strings.Contains(err.Error(), "fail after") {
+		if err := store.CreateTraineeThenFail(s, tn.A, storetest.NewTrainee("Ghost", "ghost@example.com")); err == nil || !strings.Contains(err.Error(), "fail after") {
 			t.Fatalf("failing transaction: %v", err)
 		}
 		if n := events(); n != 4 {
 			t.Fatalf("%d events after a rolled-back create, want 4", n)
 		}
-		if n := countRows(t, s, "webhook_deliveries", "1 = 1"); n != 4 {
+		if n := storetest.Count(t, s, "webhook_deliveries", "1 = 1"); n != 4 {
 			t.Errorf("%d deliveries after a rolled-back create, want 4", n)
-		}
-	})
-}
-
-// Failing receivers (a 500, a timeout, a refused connection) are retried on
-// the schedule with the same webhook-id and a fresh signature, every attempt
-// is recorded, and the delivery is failed after the last; a receiver that
-// recovers gets the delivery marked succeeded.
-func TestWebhookRetries(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		failing := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write([]byte(strings.Repeat("x", 3000)))
-		})
-		hanging := storetest.NewReceiver(t, func(_ http.ResponseWriter, r *http.Request, _ *storetest.Received, _ int) {
-			<-r.Context().Done()
-		})
-		flaky := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, nth int) {
-			if nth < 3 {
-				w.WriteHeader(http.StatusServiceUnavailable)
-				return
-			}
-			w.WriteHeader(http.StatusNoContent)
-		})
-		redirect := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, _ *storetest.Received, _ int) {
-			http.Redirect(w, r, "/elsewhere", http.StatusFound) // not followed: a failure
-		})
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		refusedURL := "http://" + ln.Addr().String() + "/hook"
-		ln.Close()
-
-		hFailing, secret := addWebhook(t, s, tn.A, failing.URL)
-		hHanging, _ := addWebhook(t, s, tn.A, hanging.URL)
-		hFlaky, _ := addWebhook(t, s, tn.A, flaky.URL)
-		hRedirect, _ := addWebhook(t, s, tn.A, redirect.URL)
-		hRefused, _ := addWebhook(t, s, tn.A, refusedURL)
-
-		schedule := []time.Duration{150 * time.Millisecond, 300 * time.Millisecond}
-		startDispatcher(t, s, store.DispatcherConfig{Schedule: schedule, Timeout: 250 * time.Millisecond})
-		mustCreate(t, s, tn.A, newTrainee("Retry Me", "retry@example.com"))
-		waitDelivered(t, s, 20*time.Second)
-
-		for name, rc := range map[string]*storetest.Receiver{"500": failing, "timeout": hanging, "503 twice": flaky, "302": redirect} {
-			got := rc.Received()
-			if len(got) != 3 {
-				t.Fatalf("%s: %d requests, want 3 (one attempt and two retries)", name, len(got))
-			}
-			for i, r := range got {
-				if r.ID != got[0].ID {
-					t.Errorf("%s: attempt %d has webhook-id %s, want %s", name, i+1, r.ID, got[0].ID)
-				}
-				if string(r.Body) != string(got[0].Body) {
-					t.Errorf("%s: attempt %d sent another body", name, i+1)
-				}
-				if i > 0 && r.At.Sub(got[i-1].At) < schedule[i-1] {
-					t.Errorf("%s: attempt %d came %s after the previous, before the %s of the schedule", name, i+1, r.At.Sub(got[i-1].At), schedule[i-1])
-				}
-			}
-		}
-		for _, r := range failing.Received() {
-			if err := r.Verify(secret); err != nil {
-				t.Errorf("retry signature: %v", err)
-			}
-		}
-
-		check := func(name string, hook int64, state string, status []int, errPart string) {
-			t.Helper()
-			as := attempts(t, s, hook)
-			if len(as) != 3 {
-				t.Fatalf("%s: %d attempts recorded, want 3: %+v", name, len(as), as)
-			}
-			for i, a := range as {
-				if a.Attempt != 3-i || a.State != state || a.LatencyMs == nil {
-					t.Errorf("%s: row %d = attempt %d state %s latency %v, want attempt %d state %s", name, i, a.Attempt, a.State, a.LatencyMs, 3-i, state)
-				}
-				want := status[len(status)-1-i]
-				switch {
-				case want == 0 && a.StatusCode != nil:
-					t.Errorf("%s: attempt %d has status %d, want none", name, a.Attempt, *a.StatusCode)
-				case want != 0 && (a.StatusCode == nil || *a.StatusCode != want):
-					t.Errorf("%s: attempt %d status %v, want %d", name, a.Attempt, a.StatusCode, want)
-				}
-				if failedAttempt := state == api.DeliveryFailed || a.Attempt < 3; failedAttempt {
-					if a.Error == nil || !strings.Contains(*a.Error, errPart) {
-						t.Errorf("%s: attempt %d error %v, want it to mention %q", name, a.Attempt, a.Error, errPart)
-					}
-				}
-			}
-		}
-		check("500", hFailing, api.DeliveryFailed, []int{500, 500, 500}, "status 500")
-		check("timeout", hHanging, api.DeliveryFailed, []int{0, 0, 0}, "timeout")
-		check("refused", hRefused, api.DeliveryFailed, []int{0, 0, 0}, "refused")
-		check("302", hRedirect, api.DeliveryFailed, []int{302, 302, 302}, "status 302")
-		check("503 twice", hFlaky, api.DeliverySucceeded, []int{503, 503, 204}, "status 503")
-		if a := attempts(t, s, hFlaky)[0]; a.Error != nil {
-			t.Errorf("the successful attempt has error %q", *a.Error)
-		}
-		if r := attempts(t, s, hFailing)[0].Response; r == nil || len(*r) != api.MaxWebhookResponse {
-			t.Errorf("kept response %v, want its first %d bytes", r, api.MaxWebhookResponse)
-		}
-		if n := countRows(t, s, "webhook_attempts", "1 = 1"); n != 15 {
-			t.Errorf("%d attempts recorded, want 15", n)
-		}
-	})
-}
-
-// A dispatcher that dies mid-attempt leaves its lease behind: nobody sends
-// the delivery until the lease expires, then another dispatcher does.
-func TestWebhookExpiredLeaseIsDeliveredAgain(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		rc := storetest.NewReceiver(t, nil)
-		hook, secret := addWebhook(t, s, tn.A, rc.URL)
-		mustCreate(t, s, tn.A, newTrainee("Crash Test", "crash@example.com"))
-		const lease = time.Second
-		claimed := time.Now()
-		ids, err := store.ClaimAndAbandon(s, 10, lease)
-		if err != nil || len(ids) != 1 {
-			t.Fatalf("claim: %v %v", ids, err)
-		}
-		if again, err := store.ClaimAndAbandon(s, 10, lease); err != nil || len(again) != 0 {
-			t.Fatalf("a leased delivery was claimed again: %v %v", again, err)
-		}
-		startDispatcher(t, s, store.DispatcherConfig{})
-		got := rc.Wait(t, 1, 10*time.Second)[0]
-		if got.At.Sub(claimed) < lease {
-			t.Fatalf("delivered %s after the claim, inside the %s lease", got.At.Sub(claimed), lease)
-		}
-		if err := got.Verify(secret); err != nil {
-			t.Fatal(err)
-		}
-		waitDelivered(t, s, 10*time.Second)
-		as := attempts(t, s, hook)
-		if len(as) != 1 || as[0].Attempt != 1 || as[0].State != api.DeliverySucceeded {
-			t.Fatalf("attempts %+v", as)
-		}
-	})
-}
-
-// Two dispatchers on one database (two server instances) share the work
-// and send every event once.
-func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
-	storetest.EachURL(t, func(t *testing.T, url string) {
-		open := func() *store.Store {
-			s, err := store.Open(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			return s
-		}
-		s1, s2 := open(), open()
-		c, err := s1.CreateCompany(ctx, "Shared", "UTC")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
-			time.Sleep(2 * time.Millisecond)
-			w.WriteHeader(http.StatusOK)
-		})
-		addWebhook(t, s1, c.ID, rc.URL)
-		const n = 150
-		for i := range n {
-			s := s1
-			if i%2 == 1 {
-				s = s2
-			}
-			mustCreate(t, s, c.ID, newTrainee("Many", fmt.Sprintf("many%d@example.com", i)))
-		}
-		var sent [2]atomic.Int32
-		client := func(i int) *http.Client {
-			return &http.Client{Transport: countingTransport{&sent[i], http.DefaultTransport}}
-		}
-		startDispatcher(t, s1, store.DispatcherConfig{Concurrency: 4, Client: client(0)})
-		startDispatcher(t, s2, store.DispatcherConfig{Concurrency: 4, Client: client(1)})
-		rc.Wait(t, n, 30*time.Second)
-		waitDelivered(t, s1, 10*time.Second)
-		seen := map[string]int{}
-		for _, r := range rc.Received() {
-			seen[r.ID]++
-		}
-		if len(seen) != n {
-			t.Fatalf("%d distinct events delivered, want %d", len(seen), n)
-		}
-		for id, k := range seen {
-			if k != 1 {
-				t.Errorf("%s delivered %d times", id, k)
-			}
-		}
-		if sent[0].Load() == 0 || sent[1].Load() == 0 {
-			t.Errorf("one dispatcher did all the work: %d and %d", sent[0].Load(), sent[1].Load())
-		}
-		if k := countRows(t, s1, "webhook_attempts", "1 = 1"); k != n {
-			t.Errorf("%d attempts recorded, want %d", k, n)
-		}
-		if k := countRows(t, s1, "webhook_deliveries", "status = ? AND attempts = 1", api.DeliverySucceeded); k != n {
-			t.Errorf("%d deliveries succeeded at the first attempt, want %d", k, n)
-		}
-		t.Logf("dispatcher 1 sent %d, dispatcher 2 sent %d", sent[0].Load(), sent[1].Load())
-	})
-}
-
-type countingTransport struct {
-	n    *atomic.Int32
-	next http.RoundTripper
-}
-
-func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.next.RoundTrip(r)
-}
-
-// Shutdown lets an attempt in flight finish and records it; when the grace
-// runs out first it cancels the attempt and releases the delivery, which
-// another dispatcher then sends.
-func TestWebhookDispatcherShutdown(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		release := make(chan struct{})
-		var once sync.Once
-		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, _ *storetest.Received, nth int) {
-			switch nth {
-			case 1: // finishes during the grace
-				time.Sleep(300 * time.Millisecond)
-				w.WriteHeader(http.StatusOK)
-			default:
-				select {
-				case <-release:
-					w.WriteHeader(http.StatusOK)
-				case <-r.Context().Done():
-				}
-			}
-		})
-		hook, _ := addWebhook(t, s, tn.A, rc.URL)
-
-		d, err := store.NewDispatcher(s, fast(store.DispatcherConfig{Timeout: 5 * time.Second}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.Start()
-		mustCreate(t, s, tn.A, newTrainee("In Flight", "flight@example.com"))
-		rc.Wait(t, 1, 10*time.Second)
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := d.Shutdown(sctx); err != nil {
-			t.Fatalf("shutdown with an attempt in flight: %v", err)
-		}
-		if as := attempts(t, s, hook); len(as) != 1 || as[0].State != api.DeliverySucceeded {
-			t.Fatalf("the attempt in flight at shutdown was not recorded: %+v", as)
-		}
-
-		// This one hangs past the grace.
-		d, err = store.NewDispatcher(s, fast(store.DispatcherConfig{Timeout: 5 * time.Second}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.Start()
-		mustCreate(t, s, tn.A, newTrainee("Stuck", "stuck@example.com"))
-		first := rc.Wait(t, 2, 10*time.Second)[1]
-		sctx, cancel2 := context.WithTimeout(ctx, 100*time.Millisecond)
-		defer cancel2()
-		if err := d.Shutdown(sctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("shutdown past the grace: %v", err)
-		}
-		if n := countRows(t, s, "webhook_deliveries", "status = ? AND attempts = 0 AND locked_until IS NULL AND lease IS NULL", api.DeliveryPending); n != 1 {
-			t.Fatalf("the cancelled delivery was not released (%d released)", n)
-		}
-		once.Do(func() { close(release) })
-		startDispatcher(t, s, store.DispatcherConfig{})
-		again := rc.Wait(t, 3, 10*time.Second)[2]
-		if again.ID != first.ID {
-			t.Fatalf("redelivered %s, want %s", again.ID, first.ID)
-		}
-		waitDelivered(t, s, 10*time.Second)
-		if as := attempts(t, s, hook); len(as) != 2 || as[0].Attempt != 1 || as[0].State != api.DeliverySucceeded {
-			t.Fatalf("attempts %+v", as)
-		}
-	})
-}
-
-func TestWebhookAdmin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		rc := storetest.NewReceiver(t, nil)
-		secret := api.GenerateWebhookSecret()
-		for name, c := range map[string]struct {
-			company int64
-			url     string
-			events  []string
-			secret  string
-		}{
-			"ftp URL":         {tn.A, "ftp://example.com/x", nil, secret},
-			"relative URL":    {tn.A, "/hooks", nil, secret},
-			"unknown event":   {tn.A, rc.URL, []string{"trainee.archived"}, secret},
-			"bad secret":      {tn.A, rc.URL, nil, "whsec_***"},
-			"unknown company": {999, rc.URL, nil, secret},
-		} {
-			if _, err := s.CreateWebhook(ctx, c.company, c.url, c.events, c.secret); err == nil {
-				t.Errorf("%s: accepted", name)
-			} else if name == "unknown company" && !errors.Is(err, api.ErrNotFound) {
-				t.Errorf("%s: %v, want not found", name, err)
-			}
-		}
-		w, err := s.CreateWebhook(ctx, tn.A, rc.URL, nil, secret)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws, err := s.Webhooks(ctx, tn.A)
-		if err != nil || len(ws) != 1 || ws[0].ID != w.ID || ws[0].URL != rc.URL || ws[0].State != api.WebhookActive ||
-			!slices.Equal(ws[0].Events, api.WebhookEventTypes) || ws[0].CompanyID != tn.A {
-			t.Fatalf("webhooks %+v %v", ws, err)
-		}
-		if ws, _ := s.Webhooks(ctx, tn.B); len(ws) != 0 {
-			t.Fatalf("company B lists %+v", ws)
-		}
-
-		// Disabled: deliveries wait; enabled again: they go.
-		if err := s.SetWebhookDisabled(ctx, w.ID, true); err != nil {
-			t.Fatal(err)
-		}
-		ws, _ = s.Webhooks(ctx, tn.A)
-		if ws[0].State != api.WebhookDisabled {
-			t.Fatalf("state %s", ws[0].State)
-		}
-		startDispatcher(t, s, store.DispatcherConfig{})
-		tr := mustCreate(t, s, tn.A, newTrainee("Paused", "paused@example.com"))
-		time.Sleep(200 * time.Millisecond) // ten polls
-		if rc.Count() != 0 {
-			t.Fatal("a disabled webhook was sent an event")
-		}
-		as := attempts(t, s, w.ID)
-		if len(as) != 1 || as[0].Attempt != 0 || as[0].State != api.DeliveryPending || as[0].NextAttemptAt == nil || as[0].StatusCode != nil {
-			t.Fatalf("pending delivery shows as %+v", as)
-		}
-		if err := s.SetWebhookDisabled(ctx, w.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		first := rc.Wait(t, 1, 10*time.Second)[0]
-		if first.Event.Data.Trainee.ID != tr.ID {
-			t.Fatalf("delivered %s", first.Body)
-		}
-		waitDelivered(t, s, 10*time.Second)
-
-		// Redeliver: the same event, the same webhook-id.
-		ids, err := s.Redeliver(ctx, first.ID)
-		if err != nil || len(ids) != 1 {
-			t.Fatalf("redeliver: %v %v", ids, err)
-		}
-		again := rc.Wait(t, 2, 10*time.Second)[1]
-		if again.ID != first.ID || string(again.Body) != string(first.Body) {
-			t.Fatalf("redelivered %s %s, want %s %s", again.ID, again.Body, first.ID, first.Body)
-		}
-		if err := again.Verify(secret); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Redeliver(ctx, "evt_nosuchevent000000000000"); !errors.Is(err, api.ErrNotFound) {
-			t.Fatalf("unknown event: %v", err)
-		}
-		// Company B's endpoint only wants deletions: its created event has
-		// no subscriber.
-		addWebhook(t, s, tn.B, rc.URL, api.EventTraineeDeleted)
-		mustCreate(t, s, tn.B, newTrainee("Bea", "bea.t@example.com"))
-		var bEvent string
-		if err := s.DB().NewSelect().Table("webhook_events").Column("public_id").Where("company_id = ?", tn.B).Scan(ctx, &bEvent); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Redeliver(ctx, bEvent); !errors.Is(err, store.ErrNoSubscriber) {
-			t.Fatalf("event without subscriber: %v", err)
-		}
-
-		if _, err := s.WebhookAttempts(ctx, 999, 10); !errors.Is(err, api.ErrNotFound) {
-			t.Fatalf("attempts of an unknown webhook: %v", err)
-		}
-		if err := s.DeleteWebhook(ctx, w.ID); err != nil {
-			t.Fatal(err)
-		}
-		if n := countRows(t, s, "webhook_deliveries", "webhook_id = ?", w.ID); n != 0 {
-			t.Fatalf("%d deliveries of a deleted webhook", n)
-		}
-		if err := s.DeleteWebhook(ctx, w.ID); !errors.Is(err, api.ErrNotFound) {
-			t.Fatalf("delete again: %v", err)
-		}
-		if err := s.SetWebhookDisabled(ctx, w.ID, true); !errors.Is(err, api.ErrNotFound) {
-			t.Fatalf("disable a deleted webhook: %v", err)
-		}
-	})
-}
-
-// Events older than the retention go once their deliveries are finished.
-func TestPruneWebhookEvents(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		tn := setupTenants(t, s)
-		rc := storetest.NewReceiver(t, nil)
-		addWebhook(t, s, tn.A, rc.URL)
-		now := time.Now()
-		store.SetNow(s, func() time.Time { return now.Add(-40 * 24 * time.Hour) })
-		mustCreate(t, s, tn.A, newTrainee("Old A", "old.a@example.com")) // pending delivery
-		mustCreate(t, s, tn.B, newTrainee("Old B", "old.b@example.com")) // no delivery
-		store.SetNow(s, time.Now)
-		mustCreate(t, s, tn.B, newTrainee("New B", "new.b@example.com"))
-		cutoff := now.Add(-30 * 24 * time.Hour)
-		if n, err := s.PruneWebhookEvents(ctx, cutoff); err != nil || n != 1 {
-			t.Fatalf("pruned %d, %v; want only the old event without deliveries", n, err)
-		}
-		startDispatcher(t, s, store.DispatcherConfig{})
-		rc.Wait(t, 1, 10*time.Second)
-		waitDelivered(t, s, 10*time.Second)
-		if n, err := s.PruneWebhookEvents(ctx, cutoff); err != nil || n != 1 {
-			t.Fatalf("pruned %d, %v; want the delivered old event", n, err)
-		}
-		if n := countRows(t, s, "webhook_events", "1 = 1"); n != 1 {
-			t.Errorf("%d events left, want the new one", n)
-		}
-		if n := countRows(t, s, "webhook_deliveries", "1 = 1") + countRows(t, s, "webhook_attempts", "1 = 1"); n != 0 {
-			t.Errorf("%d deliveries and attempts left of pruned events", n)
 		}
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store"
 )
 
@@ -106,12 +107,12 @@ func loadTemplate() {
 		return
 	}
 	defer st.Close()
-	hash, err := cheapHasher.Hash(ctx, store.DemoPassword)
+	hash, err := cheapHasher.Hash(ctx, demo.Password)
 	if err != nil {
 		templateErr = err
 		return
 	}
-	_, templateKey, templateErr = store.LoadDemo(ctx, st, hash, testNow)
+	_, templateKey, templateErr = demo.Load(ctx, st, hash, testNow)
 }
 
 // newServer serves a fresh copy of the demo database with the real handler.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 func TestCreateAndGet(t *testing.T) {
@@ -66,7 +67,7 @@ func TestCreateAndGet(t *testing.T) {
 		}
 		// The password is stored hashed (argon2id), never in clear.
 		var hash string
-		must(t, e.store.DB().NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
+		must(t, storetest.DB(t, e.store).NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
 		if !strings.HasPrefix(hash, "$argon2id$") || strings.Contains(hash, "correct horse") || !server.VerifyPassword(hash, "correct horse") {
 			t.Errorf("stored password %q", hash)
 		}
@@ -298,7 +299,7 @@ func TestUpdateRules(t *testing.T) {
 			t.Fatal("forcePasswordChange in the same body was overridden")
 		}
 		var hash string
-		must(t, e.store.DB().NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
+		must(t, storetest.DB(t, e.store).NewSelect().Table("users").Column("password_hash").Where("id = ?", tr.UserID).Scan(context.Background(), &hash))
 		if !server.VerifyPassword(hash, "third secret") {
 			t.Fatal("new password not stored")
 		}

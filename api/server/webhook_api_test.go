@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -145,7 +146,7 @@ func TestWebhookEventsThroughTheAPI(t *testing.T) {
 // the test ends.
 func startDispatcher(t *testing.T, s *store.Store) {
 	t.Helper()
-	d, err := store.NewDispatcher(s, store.DispatcherConfig{PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
+	d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
 	must(t, err)
 	d.Start()
 	t.Cleanup(func() {
@@ -162,7 +163,7 @@ func waitDelivered(t *testing.T, s *store.Store) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		n, err := s.DB().NewSelect().Table("webhook_deliveries").Where("status = ?", api.DeliveryPending).Count(context.Background())
+		n, err := storetest.DB(t, s).NewSelect().Table("webhook_deliveries").Where("status = ?", api.DeliveryPending).Count(context.Background())
 		must(t, err)
 		if n == 0 {
 			return

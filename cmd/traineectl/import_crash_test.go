@@ -200,7 +200,7 @@ func TestImportSurvivesKill(t *testing.T) {
 			continue
 		}
 		var hash string
-		if err := st.DB().NewSelect().Table("users").Column("password_hash").Where("email = ?", email).Scan(ctx, &hash); err != nil {
+		if err := storetest.DB(t, st).NewSelect().Table("users").Column("password_hash").Where("email = ?", email).Scan(ctx, &hash); err != nil {
 			t.Fatal(err)
 		}
 		if !server.VerifyPassword(hash, password[email]) {

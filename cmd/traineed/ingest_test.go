@@ -22,9 +22,7 @@ import (
 func ingestSetup(t testing.TB, db string) (s *store.Store, a int64, trainees []*api.Trainee, other *api.Trainee) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := store.Open(ctx, db)
-	must(t, err)
-	t.Cleanup(func() { s.Close() })
+	s = storetest.Open(t, db)
 	ca, err := s.CreateCompany(ctx, "Ingest Gym", "UTC")
 	must(t, err)
 	cb, err := s.CreateCompany(ctx, "Other Gym", "UTC")
@@ -96,7 +94,7 @@ func TestIngestCommand(t *testing.T) {
 		if len(wh.Entries) != 1 || wh.Entries[0].Weight != 81.4 {
 			t.Fatalf("weights %+v (the bad line must store nothing)", wh)
 		}
-		if n, err := s.DB().NewSelect().Table("weight_entries").Where("trainee_id = ?", other.ID).Count(ctx); err != nil || n != 0 {
+		if n, err := storetest.DB(t, s).NewSelect().Table("weight_entries").Where("trainee_id = ?", other.ID).Count(ctx); err != nil || n != 0 {
 			t.Fatalf("another company's trainee got %d weights (%v)", n, err)
 		}
 		if got, _ := s.Trainee(ctx, company, kg); got.LastTrained == nil || got.LastTrained.String() != "03-11-2025" {

@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/cmd/traineed/demo"
+	"github.com/traineed/traineed/cmd/traineed/jobs"
 	"github.com/traineed/traineed/store"
 )
 
@@ -68,7 +70,7 @@ already there, a fresh key for it is created and printed.`,
 			}
 			var stops []shutdowner
 			if wh.dispatch {
-				d, err := store.NewDispatcher(s, cfg)
+				d, err := jobs.NewDispatcher(s, cfg)
 				if err != nil {
 					return usageError{err}
 				}
@@ -103,36 +105,36 @@ type webhookFlags struct {
 func (w *webhookFlags) register(c *cobra.Command) {
 	f := c.Flags()
 	f.BoolVar(&w.dispatch, "webhook-dispatch", true, "deliver webhooks from this instance")
-	f.StringVar(&w.schedule, "webhook-retry-schedule", formatSchedule(store.DefaultRetrySchedule),
+	f.StringVar(&w.schedule, "webhook-retry-schedule", formatSchedule(jobs.DefaultRetrySchedule),
 		"comma-separated delays before each retry of a failed webhook delivery; after the last one it is marked failed")
-	f.DurationVar(&w.timeout, "webhook-timeout", store.DefaultWebhookTimeout, "time a receiver has to answer one webhook attempt")
-	f.DurationVar(&w.lease, "webhook-lease", store.DefaultWebhookLease,
+	f.DurationVar(&w.timeout, "webhook-timeout", jobs.DefaultWebhookTimeout, "time a receiver has to answer one webhook attempt")
+	f.DurationVar(&w.lease, "webhook-lease", jobs.DefaultWebhookLease,
 		"how long a claimed delivery is this instance's; if it dies, others send it after that (must exceed --webhook-timeout)")
-	f.DurationVar(&w.pollInterval, "webhook-poll-interval", store.DefaultWebhookPollInterval, "how often to look for due webhook deliveries")
-	f.IntVar(&w.concurrency, "webhook-concurrency", store.DefaultWebhookConcurrency, "webhook deliveries sent at once")
+	f.DurationVar(&w.pollInterval, "webhook-poll-interval", jobs.DefaultWebhookPollInterval, "how often to look for due webhook deliveries")
+	f.IntVar(&w.concurrency, "webhook-concurrency", jobs.DefaultWebhookConcurrency, "webhook deliveries sent at once")
 	f.DurationVar(&w.retention, "webhook-retention", 30*24*time.Hour, "delete delivered events older than this (0 keeps them)")
 }
 
-func (w *webhookFlags) config(log *slog.Logger) (store.DispatcherConfig, error) {
+func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
 	schedule, err := parseSchedule(w.schedule)
 	if err != nil {
-		return store.DispatcherConfig{}, usageError{err}
+		return jobs.DispatcherConfig{}, usageError{err}
 	}
 	for name, d := range map[string]time.Duration{"--webhook-timeout": w.timeout, "--webhook-lease": w.lease, "--webhook-poll-interval": w.pollInterval} {
 		if d <= 0 {
-			return store.DispatcherConfig{}, usageError{fmt.Errorf("%s must be positive, not %s", name, d)}
+			return jobs.DispatcherConfig{}, usageError{fmt.Errorf("%s must be positive, not %s", name, d)}
 		}
 	}
 	if w.lease <= w.timeout {
-		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
 	}
 	if w.concurrency < 1 {
-		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency must be at least 1")}
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency must be at least 1")}
 	}
 	if w.retention < 0 {
-		return store.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must not be negative")}
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must not be negative")}
 	}
-	return store.DispatcherConfig{
+	return jobs.DispatcherConfig{
 		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,
 		Concurrency: w.concurrency, Retention: w.retention, Logger: log,
 	}, nil
@@ -247,7 +249,7 @@ func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string
 		return "", err
 	}
 	for _, co := range cos {
-		if co.Name == store.DemoCompanyName {
+		if co.Name == demo.CompanyName {
 			key := api.GenerateKey()
 			_, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key))
 			return key, err
@@ -257,11 +259,11 @@ func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string
 }
 
 func loadDemo(ctx context.Context, s *store.Store, hasher *server.Hasher) (int64, string, error) {
-	hash, err := hasher.Hash(ctx, store.DemoPassword)
+	hash, err := hasher.Hash(ctx, demo.Password)
 	if err != nil {
 		return 0, "", err
 	}
-	return store.LoadDemo(ctx, s, hash, time.Now())
+	return demo.Load(ctx, s, hash, time.Now())
 }
 
 func newDemoCmd(e *env) *cobra.Command {
@@ -271,7 +273,7 @@ func newDemoCmd(e *env) *cobra.Command {
 		Long: `Loads a demo company ("Demo Fitness", Europe/London) with trainers and about 60
 varied trainees (some expired, some soft-deleted), each with up to a year of
 tracked data (weights, measurements, meals, steps and workouts, dated back from
-today), and prints its new API key, alone. Every demo trainee's password is "` + store.DemoPassword + `". The data set is
+today), and prints its new API key, alone. Every demo trainee's password is "` + demo.Password + `". The data set is
 deterministic, so screenshots and tests are stable.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {

@@ -140,12 +140,20 @@ func open(t testing.TB, url string) *store.Store {
 	if err != nil {
 		t.Fatalf("storetest: open %s: %v", redact(url), err)
 	}
+	urls.Store(s, url)
 	t.Cleanup(func() {
+		forget(s)
 		if err := s.Close(); err != nil {
 			t.Errorf("storetest: close: %v", err)
 		}
 	})
 	return s
+}
+
+// Open opens the database at url (migrating it), closed when the test ends.
+func Open(t testing.TB, url string) *store.Store {
+	t.Helper()
+	return open(t, url)
 }
 
 func redact(raw string) string {

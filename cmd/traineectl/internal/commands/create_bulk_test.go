@@ -108,7 +108,7 @@ func (s *importServer) trainees(t *testing.T) map[string]*api.Trainee {
 func (s *importServer) passwordHash(t *testing.T, email string) string {
 	t.Helper()
 	var hash string
-	err := s.store.DB().NewSelect().Table("users").Column("password_hash").Where("email = ?", email).Scan(context.Background(), &hash)
+	err := storetest.DB(t, s.store).NewSelect().Table("users").Column("password_hash").Where("email = ?", email).Scan(context.Background(), &hash)
 	must(t, err)
 	return hash
 }

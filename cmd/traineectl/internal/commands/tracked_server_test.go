@@ -13,7 +13,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/api/server"
-	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -24,7 +24,7 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 	st := storetest.SQLite(t)
 	hash, err := cheapHasher.Hash(ctx, "demo-password")
 	must(t, err)
-	_, key, err := store.LoadDemo(ctx, st, hash, testNow)
+	_, key, err := demo.Load(ctx, st, hash, testNow)
 	must(t, err)
 	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	defer srv.Close()

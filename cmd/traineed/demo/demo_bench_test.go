@@ -1,9 +1,10 @@
-package store_test
+package demo_test
 
 import (
 	"testing"
 	"time"
 
+	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -24,7 +25,7 @@ func BenchmarkLoadDemo(b *testing.B) {
 				b.StopTimer()
 				s := c.open(b)
 				b.StartTimer()
-				if _, _, err := store.LoadDemo(ctx, s, "$argon2id$bench", now); err != nil {
+				if _, _, err := demo.Load(ctx, s, "$argon2id$bench", now); err != nil {
 					b.Fatal(err)
 				}
 			}

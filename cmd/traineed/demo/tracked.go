@@ -1,11 +1,10 @@
-package store
+package demo
 
 import (
 	"context"
 	"math"
 	"math/rand/v2"
-
-	"github.com/uptrace/bun"
+	"slices"
 
 	"github.com/traineed/traineed/api"
 )
@@ -20,9 +19,6 @@ const demoDays = 365
 // on most days while the recent data (and the screens captured from it)
 // stay as they are.
 const demoMealStreakDays = 42
-
-// demoChunk bounds the rows of one INSERT statement.
-const demoChunk = 1000
 
 // demoFood is something a demo trainee eats: macros per `per` units of
 // unit (100 g or ml, or 1 piece).
@@ -85,17 +81,12 @@ var demoItemsPerMeal = map[string][2]int{
 // counts with gaps, and two to five workouts a week (which set
 // lastTrained). Soft-deleted trainees stopped recording some weeks before
 // today; a few trainees never log a workout, so lastTrained stays null.
-func (s *Store) demoTracked(ctx context.Context, d *demoData) error {
+func (d *demoData) tracked(ctx context.Context) error {
 	rng := rand.New(rand.NewPCG(demoSeed, demoStreamTracked))
-	var (
-		weights  []weightRow
-		steps    []stepsRow
-		workouts []workoutRow
-		measures []measurementRow
-		items    []nutritionRow
-		latest   = map[int64]int{}
-	)
 	for _, t := range d.trainees {
+		// Each type in the order stored: weights, steps, workouts,
+		// measurements and meals.
+		var weights, steps, workouts, measures, items []api.TrackedRecord
 		first := -(demoDays - 1)
 		if rng.IntN(5) == 0 { // a newer member
 			first = -(30 + rng.IntN(250))
@@ -124,11 +115,11 @@ func (s *Store) demoTracked(ctx context.Context, d *demoData) error {
 		meals := rand.New(rand.NewPCG(demoSeed, demoStreamMeals^uint64(t.ID)))
 		gap := 0
 		for off := first; off <= last; off++ {
-			day := d.today.AddDays(off).Int()
+			day := d.today.AddDays(off)
 			n := float64(off - first)
 			kg := startKG + trend*n + 0.3*math.Sin(2*math.Pi*n/7) + rng.NormFloat64()*0.4
 			if rng.Float64() < weighEvery {
-				weights = append(weights, weightRow{CompanyID: d.companyID, TraineeID: t.ID, Day: day, WeightKG: api.Round(kg, 2)})
+				weights = append(weights, api.TrackedRecord{Type: api.RecordWeight, TraineeID: t.ID, Date: day, WeightKG: api.Round(kg, 2)})
 			}
 			// Steps: most days, with gaps of a few days (a watch left at home).
 			if gap > 0 {
@@ -136,47 +127,39 @@ func (s *Store) demoTracked(ctx context.Context, d *demoData) error {
 			} else if rng.IntN(25) == 0 {
 				gap = 1 + rng.IntN(6)
 			} else if rng.IntN(10) != 0 {
-				weekend := d.today.AddDays(off).Time().Weekday()%6 == 0
+				weekend := day.Time().Weekday()%6 == 0
 				st := stepsBase * (1 + 0.25*rng.NormFloat64())
 				if weekend {
 					st *= 1.2
 				}
-				steps = append(steps, stepsRow{CompanyID: d.companyID, TraineeID: t.ID, Day: day, Steps: int64(math.Max(300, st))})
+				steps = append(steps, api.TrackedRecord{Type: api.RecordSteps, TraineeID: t.ID, Date: day, Steps: int64(math.Max(300, st))})
 			}
 			if rng.Float64() < workoutRate {
-				workouts = append(workouts, workoutRow{CompanyID: d.companyID, TraineeID: t.ID, Day: day})
-				latest[t.ID] = max(latest[t.ID], day)
+				workouts = append(workouts, api.TrackedRecord{Type: api.RecordWorkout, TraineeID: t.ID, Date: day})
 			}
 			rate := mealRate
 			if off > -demoMealStreakDays {
 				rate = mealStreak
 			}
 			if rng.Float64() < rate {
-				items = demoDayMeals(rng, items, d.companyID, t.ID, day)
+				items = demoDayMeals(rng, items, t.ID, day)
 			} else if rate == mealRate && mealRate > 0 && meals.Float64() < (mealStreak-mealRate)/(1-mealRate) {
-				items = demoDayMeals(meals, items, d.companyID, t.ID, day)
+				items = demoDayMeals(meals, items, t.ID, day)
 			}
 			if (off-first)%30 == phase {
-				measures = demoMeasure(rng, measures, d.companyID, t.ID, day, kg, startKG, bodyFat, imperial, custom)
+				measures = demoMeasure(rng, measures, t.ID, day, kg, startKG, bodyFat, imperial, custom)
 			}
 		}
-	}
-	for _, ins := range []func() error{
-		func() error { return insertChunks(ctx, d.tx, weights) },
-		func() error { return insertChunks(ctx, d.tx, steps) },
-		func() error { return insertChunks(ctx, d.tx, workouts) },
-		func() error { return insertChunks(ctx, d.tx, measures) },
-		func() error { return insertChunks(ctx, d.tx, items) },
-	} {
-		if err := ins(); err != nil {
+		recs := slices.Concat(weights, steps, workouts, measures, items)
+		if err := d.l.AddTracked(ctx, d.companyID, recs); err != nil {
 			return err
 		}
 	}
-	return s.moveLastTrained(ctx, d.tx, d.companyID, latest)
+	return nil
 }
 
 // demoDayMeals appends one day's meals.
-func demoDayMeals(rng *rand.Rand, items []nutritionRow, companyID, traineeID int64, day int) []nutritionRow {
+func demoDayMeals(rng *rand.Rand, items []api.TrackedRecord, traineeID int64, day api.Date) []api.TrackedRecord {
 	for _, meal := range api.MealOrder {
 		r := demoItemsPerMeal[meal]
 		foods := demoMeals[meal]
@@ -191,8 +174,8 @@ func demoDayMeals(rng *rand.Rand, items []nutritionRow, companyID, traineeID int
 			}
 			k := q / f.per
 			p, c, fat := api.Round(f.protein*k, 1), api.Round(f.carb*k, 1), api.Round(f.fat*k, 1)
-			items = append(items, nutritionRow{CompanyID: companyID, TraineeID: traineeID, Day: day, Meal: meal,
-				Name: f.name, Quantity: q, Unit: f.unit, Calories: api.Round(4*p+4*c+9*fat, 0), Protein: p, Carbs: c, Fat: fat})
+			items = append(items, api.TrackedRecord{Type: api.RecordNutrition, TraineeID: traineeID, Date: day, Meal: meal,
+				Item: api.NutritionItem{Name: f.name, Quantity: q, Unit: f.unit, Calories: api.Round(4*p+4*c+9*fat, 0), Protein: p, Carbs: c, Fat: fat}})
 		}
 	}
 	return items
@@ -205,14 +188,15 @@ var (
 
 // demoMeasure appends one monthly measurement session: circumferences
 // that follow the weight, body fat, and for some trainees custom ones.
-func demoMeasure(rng *rand.Rand, ms []measurementRow, companyID, traineeID int64, day int, kg, startKG, bodyFat float64,
-	imperial, custom bool) []measurementRow {
+func demoMeasure(rng *rand.Rand, ms []api.TrackedRecord, traineeID int64, day api.Date, kg, startKG, bodyFat float64,
+	imperial, custom bool) []api.TrackedRecord {
 	lengthUnit, massUnit, toLength, toMass := api.UnitCM, api.UnitKG, 1.0, 1.0
 	if imperial {
 		lengthUnit, massUnit, toLength, toMass = api.UnitIN, api.UnitLB, 1/api.CMPerIN, api.LBPerKG
 	}
 	add := func(typ string, name *string, v float64, unit string) {
-		ms = append(ms, measurementRow{CompanyID: companyID, TraineeID: traineeID, Day: day, Type: typ, Name: name, Value: api.Round(v, 1), Unit: unit})
+		ms = append(ms, api.TrackedRecord{Type: api.RecordMeasurement, TraineeID: traineeID, Date: day,
+			Measurement: api.Measurement{Date: day, Type: typ, Name: name, Value: api.Round(v, 1), Unit: unit}})
 	}
 	// Circumferences in cm grow with the weight: base + perKG·kg.
 	circ := func(typ string, base, perKG float64) {
@@ -233,15 +217,4 @@ func demoMeasure(rng *rand.Rand, ms []measurementRow, companyID, traineeID int64
 		add(api.MeasureCustom, &demoMuscle, (kg*0.42+rng.NormFloat64()*0.3)*toMass, massUnit)
 	}
 	return ms
-}
-
-// insertChunks inserts rows in statements of at most demoChunk rows.
-func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T) error {
-	for start := 0; start < len(rows); start += demoChunk {
-		chunk := rows[start:min(len(rows), start+demoChunk)]
-		if _, err := tx.NewInsert().Model(&chunk).Exec(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
 }

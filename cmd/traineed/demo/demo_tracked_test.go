@@ -1,4 +1,4 @@
-package store_test
+package demo_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // demoTrackedView is everything the API shows of the demo trainees'
@@ -50,7 +51,7 @@ func trackedView(t *testing.T, s *store.Store, company int64, trainees []*api.Tr
 		v.LastTrained = append(v.LastTrained, fmt.Sprint(tr.LastTrained))
 	}
 	for _, table := range []string{"weight_entries", "measurements", "nutrition_items", "daily_steps", "workouts"} {
-		v.Rows[table] = countRows(t, s, table, "company_id = ?", company)
+		v.Rows[table] = storetest.Count(t, s, table, "company_id = ?", company)
 	}
 	return v
 }
@@ -91,13 +92,13 @@ func checkDemoTracked(t *testing.T, s *store.Store, company int64, trainees []*a
 		if waists >= 3 && waists <= 13 {
 			measuredMonthly++
 		}
-		if len(v.Today[i].Meals) > 0 || countRows(t, s, "nutrition_items", "trainee_id = ? AND day >= ?", tr.ID, today.AddDays(-6).Int()) > 0 {
+		if len(v.Today[i].Meals) > 0 || storetest.Count(t, s, "nutrition_items", "trainee_id = ? AND day >= ?", tr.ID, today.AddDays(-6).Int()) > 0 {
 			withMeals++
 		}
 		// Meals on most days of the year, not just recently: days with
 		// meals between a year and six weeks ago.
 		var oldMealDays int
-		if err := s.DB().NewSelect().Table("nutrition_items").ColumnExpr("COUNT(DISTINCT day)").
+		if err := storetest.DB(t, s).NewSelect().Table("nutrition_items").ColumnExpr("COUNT(DISTINCT day)").
 			Where("trainee_id = ? AND day BETWEEN ? AND ?", tr.ID, today.AddDays(-364).Int(), today.AddDays(-43).Int()).
 			Scan(ctx, &oldMealDays); err != nil {
 			t.Fatal(err)
@@ -114,7 +115,7 @@ func checkDemoTracked(t *testing.T, s *store.Store, company int64, trainees []*a
 				t.Fatalf("%s trained in the future: %s", tr.Name, tr.LastTrained)
 			}
 			var latest int
-			if err := s.DB().NewSelect().Table("workouts").ColumnExpr("MAX(day)").Where("trainee_id = ?", tr.ID).Scan(ctx, &latest); err != nil || latest != tr.LastTrained.Int() {
+			if err := storetest.DB(t, s).NewSelect().Table("workouts").ColumnExpr("MAX(day)").Where("trainee_id = ?", tr.ID).Scan(ctx, &latest); err != nil || latest != tr.LastTrained.Int() {
 				t.Fatalf("%s: lastTrained %s, latest workout %d (%v)", tr.Name, tr.LastTrained, latest, err)
 			}
 		} else {

@@ -1,4 +1,8 @@
-package store
+// Package demo generates the demo data set of `traineed demo` and `serve
+// --demo`: a company, its trainers, about 60 varied trainees and a year of
+// their tracked data, the same for the same day. It only generates; the
+// store writes what it makes, in one transaction (store.Loader).
+package demo
 
 import (
 	"context"
@@ -7,17 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
 )
 
 // Demo data set constants.
 const (
-	DemoCompanyName = "Demo Fitness"
-	DemoTimeZone    = "Europe/London"
-	// DemoPassword is every demo trainee's password.
-	DemoPassword = "demo-password"
+	CompanyName = "Demo Fitness"
+	TimeZone    = "Europe/London"
+	// Password is every demo trainee's password.
+	Password     = "demo-password"
 	demoSeed     = 20260101
 	demoTrainees = 60
 	demoDeleted  = 5
@@ -56,57 +59,57 @@ var demoDomains = []string{"example.com", "example.org", "example.net", "mail.ex
 
 var demoTrainerNames = []string{"Maya Brooks", "Tomás Rivera", "Hannah Okoye"}
 
-// demoData is what LoadDemo has made so far; later parts read it.
+// demoData is what Load has made so far; later parts read it.
 type demoData struct {
-	tx        bun.Tx
+	l         *store.Loader
 	now       time.Time
 	today     api.Date // in the company's zone
 	companyID int64
 	trainers  []int64
-	trainees  []*traineeRow
+	trainees  []*api.Trainee
 	// suffix keeps e-mails and phones unique when the demo is loaded again
 	// into a database that already has a demo company.
 	again bool
 }
 
-// LoadDemo adds the demo company "Demo Fitness" (Europe/London), three
-// trainers, about 60 varied trainees (some expired, some soft-deleted) and
-// an API key, in one transaction, and returns the company id and the key.
-// It is deterministic for a given now; dates are relative to now, so expired
-// trainees stay expired. Every trainee gets passwordHash.
-func LoadDemo(ctx context.Context, s *Store, passwordHash string, now time.Time) (companyID int64, key string, err error) {
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		again, err := tx.NewSelect().Model((*companyRow)(nil)).Where("c.name = ?", DemoCompanyName).Exists(ctx)
+// Load adds the demo company "Demo Fitness" (Europe/London), three
+// trainers, about 60 varied trainees (some expired, some soft-deleted), a
+// year of their tracked data and an API key, in one transaction, and
+// returns the company id and the key. It is deterministic for a given now;
+// dates are relative to now, so expired trainees stay expired. Every
+// trainee gets passwordHash.
+func Load(ctx context.Context, s *store.Store, passwordHash string, now time.Time) (companyID int64, key string, err error) {
+	loc, err := time.LoadLocation(TimeZone)
+	if err != nil {
+		return 0, "", err
+	}
+	err = s.Load(ctx, func(ctx context.Context, l *store.Loader) error {
+		again, err := l.HasCompanyNamed(ctx, CompanyName)
 		if err != nil {
 			return err
 		}
-		c, err := s.createCompany(ctx, tx, DemoCompanyName, DemoTimeZone)
+		c, err := l.CreateCompany(ctx, CompanyName, TimeZone)
 		if err != nil {
 			return err
 		}
-		loc, err := s.location(c.TimeZone)
-		if err != nil {
-			return err
-		}
-		d := &demoData{tx: tx, now: now, today: api.Today(now, loc), companyID: c.ID, again: again}
-		if err := s.demoPeople(ctx, d, passwordHash); err != nil {
+		d := &demoData{l: l, now: now, today: api.Today(now, loc), companyID: c.ID, again: again}
+		if err := d.people(ctx, passwordHash); err != nil {
 			return err
 		}
 		// Tracked data (weights, measurements, nutrition, steps, workouts),
 		// drawn from rand.NewPCG(demoSeed, demoStreamTracked).
-		if err := s.demoTracked(ctx, d); err != nil {
+		if err := d.tracked(ctx); err != nil {
 			return err
 		}
-
 		key = api.GenerateKey()
-		if _, err := s.createKey(ctx, tx, c.ID, "demo", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		if _, err := l.CreateKey(ctx, c.ID, "demo", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 			return err
 		}
 		companyID = c.ID
 		return nil
 	})
 	if err != nil {
-		return 0, "", fmt.Errorf("store: load demo: %w", err)
+		return 0, "", fmt.Errorf("load demo: %w", err)
 	}
 	return companyID, key, nil
 }
@@ -125,12 +128,12 @@ func (d *demoData) email(name, domain string, seen map[string]bool) string {
 	return e
 }
 
-func (s *Store) demoPeople(ctx context.Context, d *demoData, passwordHash string) error {
+func (d *demoData) people(ctx context.Context, passwordHash string) error {
 	rng := rand.New(rand.NewPCG(demoSeed, demoStreamPeople))
 	seen := map[string]bool{}
 
 	for _, name := range demoTrainerNames {
-		t, err := s.createTrainer(ctx, d.tx, d.companyID, name, d.email(name, "demofitness.example", seen))
+		t, err := d.l.CreateTrainer(ctx, d.companyID, name, d.email(name, "demofitness.example", seen))
 		if err != nil {
 			return err
 		}
@@ -203,11 +206,11 @@ func (s *Store) demoPeople(ctx context.Context, d *demoData, passwordHash string
 			nt.CreatedByType = api.CreatedBySelf
 		}
 		force := nt.CreatedByType != api.CreatedBySelf && rng.IntN(2) == 0
-		row, err := s.createTrainee(ctx, d.tx, d.companyID, nt, newTraineeOptions{forcePasswordChange: force})
+		t, err := d.l.CreateTrainee(ctx, d.companyID, nt, force)
 		if err != nil {
 			return fmt.Errorf("trainee %q: %w", name, err)
 		}
-		d.trainees = append(d.trainees, row)
+		d.trainees = append(d.trainees, t)
 	}
 	return nil
 }

@@ -1,4 +1,8 @@
-package store
+// Package jobs is traineed's background work, beside the HTTP server and
+// stopped with it: the webhook dispatcher, which delivers the outbox's
+// events. It works the store's outbox (claim, finish, release, prune, wake)
+// and makes the outbound HTTP requests, which the store never does.
+package jobs
 
 import (
 	"bytes"
@@ -15,9 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
 )
 
 // DefaultRetrySchedule is the contract's backoff: the delays before the
@@ -62,6 +65,8 @@ type DispatcherConfig struct {
 	// that never follows redirects (a 3xx is a failed attempt).
 	Client *http.Client
 	Logger *slog.Logger
+	// Now is the clock of attempts and pruning (default time.Now).
+	Now func() time.Time
 }
 
 // Dispatcher delivers the webhook events of the outbox: it claims due
@@ -72,7 +77,7 @@ type DispatcherConfig struct {
 // at least once: a dispatcher that dies mid-attempt leaves the delivery to be
 // claimed again when its lease expires.
 type Dispatcher struct {
-	s      *Store
+	s      *store.Store
 	cfg    DispatcherConfig
 	log    *slog.Logger
 	sender *webhookSender
@@ -82,6 +87,7 @@ type Dispatcher struct {
 	stopOnce sync.Once
 	loopDone chan struct{}
 	freed    chan struct{} // an in-flight delivery finished while more were due
+	cycled   chan struct{} // a claim cycle ended (signalled without blocking; tests wait on it)
 
 	abort       context.Context // cancelled when Shutdown's grace runs out
 	abortCancel context.CancelFunc
@@ -93,7 +99,7 @@ type Dispatcher struct {
 }
 
 // NewDispatcher returns a dispatcher over s; Start starts it.
-func NewDispatcher(s *Store, cfg DispatcherConfig) (*Dispatcher, error) {
+func NewDispatcher(s *store.Store, cfg DispatcherConfig) (*Dispatcher, error) {
 	if cfg.Schedule == nil {
 		cfg.Schedule = DefaultRetrySchedule
 	}
@@ -125,16 +131,20 @@ func NewDispatcher(s *Store, cfg DispatcherConfig) (*Dispatcher, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	d := &Dispatcher{
 		s: s, cfg: cfg, log: log,
-		sender:   &webhookSender{client: cfg.Client, timeout: cfg.Timeout, now: s.utcNow},
+		sender:   &webhookSender{client: cfg.Client, timeout: cfg.Timeout, now: func() time.Time { return cfg.Now().UTC().Truncate(time.Microsecond) }},
 		stop:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 		freed:    make(chan struct{}, 1),
+		cycled:   make(chan struct{}, 1),
 	}
 	d.abort, d.abortCancel = context.WithCancel(context.Background())
 	return d, nil
@@ -179,10 +189,14 @@ func (d *Dispatcher) loop() {
 	for {
 		d.dispatch()
 		select {
+		case d.cycled <- struct{}{}:
+		default:
+		}
+		select {
 		case <-d.stop:
 			return
 		case <-poll.C:
-		case <-d.s.wake:
+		case <-d.s.Wake():
 		case <-d.freed:
 		case <-prune:
 			d.prune()
@@ -201,7 +215,7 @@ func (d *Dispatcher) dispatch() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	batch, err := d.s.claimDeliveries(ctx, free, d.cfg.Lease)
+	batch, err := d.s.ClaimDeliveries(ctx, free, d.cfg.Lease)
 	if err != nil {
 		d.log.Error("webhook dispatcher: claiming deliveries", "error", err)
 		return
@@ -216,7 +230,7 @@ func (d *Dispatcher) dispatch() {
 	}
 }
 
-func (d *Dispatcher) deliver(c *claimedDelivery) {
+func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 	defer func() {
 		d.mu.Lock()
 		d.inflight--
@@ -233,16 +247,16 @@ func (d *Dispatcher) deliver(c *claimedDelivery) {
 	res := d.sender.send(d.abort, c)
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	if d.abort.Err() != nil && !res.ok() {
+	if d.abort.Err() != nil && !res.OK() {
 		// Shut down mid-attempt: the attempt does not count.
-		if err := d.s.releaseDelivery(ctx, c); err != nil {
+		if err := d.s.ReleaseDelivery(ctx, c); err != nil {
 			d.log.Error("webhook dispatcher: releasing a delivery", "delivery_id", c.DeliveryID, "error", err)
 		}
 		return
 	}
-	state, err := d.s.finishDelivery(ctx, c, res, d.cfg.Schedule)
+	state, err := d.s.FinishDelivery(ctx, c, res, d.cfg.Schedule)
 	switch {
-	case errors.Is(err, errLeaseLost):
+	case errors.Is(err, store.ErrLeaseLost):
 		d.log.Warn("webhook dispatcher: delivery deleted or lease lost during the attempt; attempt not recorded",
 			"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID)
 		return
@@ -254,7 +268,7 @@ func (d *Dispatcher) deliver(c *claimedDelivery) {
 	attrs := []any{"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID,
 		"attempt", c.Attempts + 1, "status", res.StatusCode, "latency_ms", res.Latency.Milliseconds(), "state", state}
 	switch {
-	case res.ok():
+	case res.OK():
 		d.log.Debug("webhook delivered", attrs...)
 	case state == api.DeliveryFailed:
 		d.log.Error("webhook delivery failed for good", append(attrs, "error", res.Err)...)
@@ -266,24 +280,13 @@ func (d *Dispatcher) deliver(c *claimedDelivery) {
 func (d *Dispatcher) prune() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	n, err := d.s.PruneWebhookEvents(ctx, d.s.utcNow().Add(-d.cfg.Retention))
+	n, err := d.s.PruneWebhookEvents(ctx, d.cfg.Now().Add(-d.cfg.Retention))
 	if err != nil {
 		d.log.Error("webhook dispatcher: pruning old events", "error", err)
 	} else if n > 0 {
 		d.log.Info("webhook dispatcher: pruned old events", "events", n)
 	}
 }
-
-// attemptResult is what one HTTP attempt gave.
-type attemptResult struct {
-	Started    time.Time
-	StatusCode int // 0 when no response came
-	Latency    time.Duration
-	Err        string // why it failed, without the URL
-	Body       string // the first MaxWebhookResponse bytes, valid UTF-8
-}
-
-func (r attemptResult) ok() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
 
 // webhookSender makes the HTTP attempts: signed POSTs, bounded by a timeout,
 // the response's body read up to MaxWebhookResponse bytes.
@@ -294,8 +297,8 @@ type webhookSender struct {
 }
 
 // send makes one signed attempt of c.
-func (w *webhookSender) send(ctx context.Context, c *claimedDelivery) attemptResult {
-	res := attemptResult{Started: w.now()}
+func (w *webhookSender) send(ctx context.Context, c *store.ClaimedDelivery) store.DeliveryAttempt {
+	res := store.DeliveryAttempt{Started: w.now()}
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	body := []byte(c.Payload)
@@ -327,10 +330,10 @@ func (w *webhookSender) send(ctx context.Context, c *claimedDelivery) attemptRes
 	prefix, err := io.ReadAll(io.LimitReader(resp.Body, api.MaxWebhookResponse))
 	res.Latency = time.Since(start)
 	res.Body = strings.ToValidUTF8(strings.ReplaceAll(string(prefix), "\x00", ""), "\uFFFD")
-	if err != nil && !res.ok() {
+	if err != nil && !res.OK() {
 		res.Err = describeSendError(ctx, err, w.timeout)
 	}
-	if !res.ok() && res.Err == "" {
+	if !res.OK() && res.Err == "" {
 		res.Err = "status " + strconv.Itoa(resp.StatusCode)
 	}
 	// Drain a little more so the connection can be reused.
@@ -356,185 +359,4 @@ func describeSendError(ctx context.Context, err error, timeout time.Duration) st
 		return "timeout: " + err.Error()
 	}
 	return err.Error()
-}
-
-// claimedDelivery is a delivery this process holds the lease of.
-type claimedDelivery struct {
-	DeliveryID int64  `bun:"delivery_id"`
-	Attempts   int    `bun:"attempts"`
-	WebhookID  int64  `bun:"webhook_id"`
-	EventID    string `bun:"public_id"`
-	Payload    string `bun:"payload"`
-	URL        string `bun:"url"`
-	Secret     string `bun:"secret"`
-	lease      string
-}
-
-// errLeaseLost is finishDelivery's error when the delivery is no longer
-// this dispatcher's: deleted with its endpoint, or claimed by another after
-// the lease expired.
-var errLeaseLost = errors.New("store: delivery lease lost")
-
-const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-// claimDeliveries leases up to limit due deliveries of enabled endpoints,
-// oldest due first, in one short transaction. On PostgreSQL the rows are
-// selected FOR UPDATE SKIP LOCKED, so dispatchers claiming at the same time
-// take different rows, and the select, the lease and the read of what to
-// send are one statement; SQLite's immediate transactions serialise claims.
-func (s *Store) claimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]*claimedDelivery, error) {
-	now := s.utcNow()
-	token := api.RandomString(20, leaseAlphabet)
-	var out []*claimedDelivery
-	if s.dialect == DialectPostgres {
-		err := s.db.NewRaw(`WITH c AS (
-				SELECT d.id FROM webhook_deliveries AS d
-				JOIN webhooks AS w ON w.id = d.webhook_id
-				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
-				ORDER BY d.next_attempt_at ASC, d.id ASC
-				LIMIT ?
-				FOR UPDATE OF d SKIP LOCKED),
-			u AS (
-				UPDATE webhook_deliveries AS d SET locked_until = ?, lease = ?, updated_at = ?
-				FROM c WHERE d.id = c.id
-				RETURNING d.id, d.attempts, d.webhook_id, d.event_id)
-			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret
-			FROM u
-			JOIN webhook_events AS e ON e.id = u.event_id
-			JOIN webhooks AS w ON w.id = u.webhook_id`,
-			api.DeliveryPending, now, now, limit, now.Add(lease), token, now).Scan(ctx, &out)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range out {
-			c.lease = token
-		}
-		return out, nil
-	}
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		out = nil
-		err := tx.NewSelect().
-			Model((*webhookDeliveryRow)(nil)).
-			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret").
-			Join("JOIN webhook_events AS e ON e.id = d.event_id").
-			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
-			Where("d.status = ?", api.DeliveryPending).
-			Where("d.next_attempt_at <= ?", now).
-			Where("(d.locked_until IS NULL OR d.locked_until <= ?)", now).
-			Where("w.enabled").
-			OrderExpr("d.next_attempt_at ASC, d.id ASC").
-			Limit(int64(limit)).
-			Scan(ctx, &out)
-		if err != nil {
-			return err
-		}
-		if len(out) == 0 {
-			return nil
-		}
-		ids := make([]int64, len(out))
-		for i, c := range out {
-			ids[i] = c.DeliveryID
-			c.lease = token
-		}
-		_, err = tx.NewUpdate().
-			Model((*webhookDeliveryRow)(nil)).
-			Set("locked_until = ?", now.Add(lease)).
-			Set("lease = ?", token).
-			Set("updated_at = ?", now).
-			Where("d.id IN (?)", bun.List(ids)).
-			Exec(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// finishDelivery records an attempt and moves its delivery on: succeeded,
-// due again after the schedule's next delay, or failed after the last
-// one. It returns the delivery's new state.
-func (s *Store) finishDelivery(ctx context.Context, c *claimedDelivery, res attemptResult, schedule []time.Duration) (string, error) {
-	now := s.utcNow()
-	attempt := c.Attempts + 1
-	state := api.DeliveryPending
-	switch {
-	case res.ok():
-		state = api.DeliverySucceeded
-	case attempt > len(schedule):
-		state = api.DeliveryFailed
-	}
-	row := &webhookAttemptRow{
-		DeliveryID: c.DeliveryID,
-		Attempt:    attempt,
-		StartedAt:  res.Started,
-		LatencyUS:  res.Latency.Microseconds(),
-	}
-	if res.StatusCode != 0 {
-		row.StatusCode, row.Response = &res.StatusCode, &res.Body
-	}
-	if res.Err != "" {
-		row.Error = &res.Err
-	}
-	var next *time.Time
-	if state == api.DeliveryPending {
-		t := now.Add(schedule[attempt-1])
-		next = &t
-	}
-	if s.dialect == DialectPostgres {
-		// One statement: the delivery moves on only while this lease
-		// holds, and the attempt is recorded only when it did.
-		var ids []int64
-		err := s.db.NewRaw(`WITH d AS (
-				UPDATE webhook_deliveries
-				SET status = ?, attempts = ?, locked_until = NULL, lease = NULL, updated_at = ?,
-					next_attempt_at = COALESCE(?::timestamptz, next_attempt_at)
-				WHERE id = ? AND lease = ?
-				RETURNING id)
-			INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_us, error, response)
-			SELECT d.id, ?, ?, ?, ?, ?, ? FROM d
-			RETURNING id`,
-			state, attempt, now, next, c.DeliveryID, c.lease,
-			row.Attempt, row.StartedAt, row.StatusCode, row.LatencyUS, row.Error, row.Response).Scan(ctx, &ids)
-		if err == nil && len(ids) != 1 {
-			err = errLeaseLost
-		}
-		return state, err
-	}
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewUpdate().
-			Model((*webhookDeliveryRow)(nil)).
-			Set("status = ?", state).
-			Set("attempts = ?", attempt).
-			Set("locked_until = NULL").
-			Set("lease = NULL").
-			Set("updated_at = ?", now).
-			Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease)
-		if next != nil {
-			q = q.Set("next_attempt_at = ?", *next)
-		}
-		r, err := q.Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n, err := r.RowsAffected(); err != nil || n != 1 {
-			return errLeaseLost
-		}
-		_, err = tx.NewInsert().Model(row).Exec(ctx)
-		return err
-	})
-	return state, err
-}
-
-// releaseDelivery gives a claimed delivery back, due at once, without
-// counting an attempt.
-func (s *Store) releaseDelivery(ctx context.Context, c *claimedDelivery) error {
-	_, err := s.db.NewUpdate().
-		Model((*webhookDeliveryRow)(nil)).
-		Set("locked_until = NULL").
-		Set("lease = NULL").
-		Set("updated_at = ?", s.utcNow()).
-		Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease).
-		Exec(ctx)
-	return err
 }

@@ -1,4 +1,4 @@
-package store_test
+package demo_test
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -43,7 +44,7 @@ func TestLoadDemo(t *testing.T) {
 	now := time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
 	today := date(t, "15-06-2026")
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		id, key, err := store.LoadDemo(ctx, s, "$argon2id$demo", now)
+		id, key, err := demo.Load(ctx, s, "$argon2id$demo", now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestLoadDemo(t *testing.T) {
 			} else {
 				kinds["trainer"+string(rune('0'+slices.IndexFunc(trainers, func(x *api.Trainer) bool { return x.ID == *tr.TrainerID })))] = true
 			}
-			if h := userColumn(t, s, tr.UserID, "password_hash"); h != "$argon2id$demo" {
+			if h := storetest.UserColumn(t, s, tr.UserID, "password_hash"); h != "$argon2id$demo" {
 				t.Fatalf("%s: hash %q", tr.Name, h)
 			}
 		}
@@ -120,7 +121,7 @@ func TestLoadDemo(t *testing.T) {
 		// (a load is slow under the race detector).
 		if s.Dialect() == store.DialectPostgres || os.Getenv(storetest.EnvPostgres) == "" {
 			other := storetest.SQLite(t)
-			id2, _, err := store.LoadDemo(ctx, other, "$argon2id$demo", now)
+			id2, _, err := demo.Load(ctx, other, "$argon2id$demo", now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +133,7 @@ func TestLoadDemo(t *testing.T) {
 		}
 
 		// Loading it again into the same database works: new addresses.
-		id3, key3, err := store.LoadDemo(ctx, s, "$argon2id$demo", now)
+		id3, key3, err := demo.Load(ctx, s, "$argon2id$demo", now)
 		if err != nil {
 			t.Fatalf("second load: %v", err)
 		}

@@ -1,0 +1,215 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/uptrace/bun"
+)
+
+// The webhook outbox, as the dispatcher (package cmd/traineed/jobs) works
+// it: claim due deliveries under a lease, record each attempt, release what
+// a shutdown interrupted, prune what is finished, and wake on changes this
+// process committed. These are the store's only methods that span every
+// company: they serve the background worker, never a request.
+
+// DeliveryAttempt is what one HTTP attempt of a delivery gave.
+type DeliveryAttempt struct {
+	Started    time.Time
+	StatusCode int // 0 when no response came
+	Latency    time.Duration
+	Err        string // why it failed, without the URL
+	Body       string // the first MaxWebhookResponse bytes, valid UTF-8
+}
+
+// OK reports whether the receiver answered 2xx.
+func (r DeliveryAttempt) OK() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
+
+// ClaimedDelivery is a delivery whose lease the caller holds: what to send,
+// where, signed with which secret.
+type ClaimedDelivery struct {
+	DeliveryID int64  `bun:"delivery_id"`
+	Attempts   int    `bun:"attempts"`
+	WebhookID  int64  `bun:"webhook_id"`
+	EventID    string `bun:"public_id"`
+	Payload    string `bun:"payload"`
+	URL        string `bun:"url"`
+	Secret     string `bun:"secret"`
+	lease      string
+}
+
+// ErrLeaseLost is FinishDelivery's error when the delivery is no longer
+// this dispatcher's: deleted with its endpoint, or claimed by another after
+// the lease expired.
+var ErrLeaseLost = errors.New("store: delivery lease lost")
+
+const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// ClaimDeliveries leases up to limit due deliveries of enabled endpoints,
+// oldest due first, in one short transaction. On PostgreSQL the rows are
+// selected FOR UPDATE SKIP LOCKED, so dispatchers claiming at the same time
+// take different rows, and the select, the lease and the read of what to
+// send are one statement; SQLite's immediate transactions serialise claims.
+func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]*ClaimedDelivery, error) {
+	now := s.utcNow()
+	token := api.RandomString(20, leaseAlphabet)
+	var out []*ClaimedDelivery
+	if s.dialect == DialectPostgres {
+		err := s.db.NewRaw(`WITH c AS (
+				SELECT d.id FROM webhook_deliveries AS d
+				JOIN webhooks AS w ON w.id = d.webhook_id
+				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
+				ORDER BY d.next_attempt_at ASC, d.id ASC
+				LIMIT ?
+				FOR UPDATE OF d SKIP LOCKED),
+			u AS (
+				UPDATE webhook_deliveries AS d SET locked_until = ?, lease = ?, updated_at = ?
+				FROM c WHERE d.id = c.id
+				RETURNING d.id, d.attempts, d.webhook_id, d.event_id)
+			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret
+			FROM u
+			JOIN webhook_events AS e ON e.id = u.event_id
+			JOIN webhooks AS w ON w.id = u.webhook_id`,
+			api.DeliveryPending, now, now, limit, now.Add(lease), token, now).Scan(ctx, &out)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range out {
+			c.lease = token
+		}
+		return out, nil
+	}
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		out = nil
+		err := tx.NewSelect().
+			Model((*webhookDeliveryRow)(nil)).
+			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret").
+			Join("JOIN webhook_events AS e ON e.id = d.event_id").
+			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
+			Where("d.status = ?", api.DeliveryPending).
+			Where("d.next_attempt_at <= ?", now).
+			Where("(d.locked_until IS NULL OR d.locked_until <= ?)", now).
+			Where("w.enabled").
+			OrderExpr("d.next_attempt_at ASC, d.id ASC").
+			Limit(int64(limit)).
+			Scan(ctx, &out)
+		if err != nil {
+			return err
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		ids := make([]int64, len(out))
+		for i, c := range out {
+			ids[i] = c.DeliveryID
+			c.lease = token
+		}
+		_, err = tx.NewUpdate().
+			Model((*webhookDeliveryRow)(nil)).
+			Set("locked_until = ?", now.Add(lease)).
+			Set("lease = ?", token).
+			Set("updated_at = ?", now).
+			Where("d.id IN (?)", bun.List(ids)).
+			Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FinishDelivery records an attempt and moves its delivery on: succeeded,
+// due again after the schedule's next delay, or failed after the last
+// one. It returns the delivery's new state.
+func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res DeliveryAttempt, schedule []time.Duration) (string, error) {
+	now := s.utcNow()
+	attempt := c.Attempts + 1
+	state := api.DeliveryPending
+	switch {
+	case res.OK():
+		state = api.DeliverySucceeded
+	case attempt > len(schedule):
+		state = api.DeliveryFailed
+	}
+	row := &webhookAttemptRow{
+		DeliveryID: c.DeliveryID,
+		Attempt:    attempt,
+		StartedAt:  res.Started,
+		LatencyUS:  res.Latency.Microseconds(),
+	}
+	if res.StatusCode != 0 {
+		row.StatusCode, row.Response = &res.StatusCode, &res.Body
+	}
+	if res.Err != "" {
+		row.Error = &res.Err
+	}
+	var next *time.Time
+	if state == api.DeliveryPending {
+		t := now.Add(schedule[attempt-1])
+		next = &t
+	}
+	if s.dialect == DialectPostgres {
+		// One statement: the delivery moves on only while this lease
+		// holds, and the attempt is recorded only when it did.
+		var ids []int64
+		err := s.db.NewRaw(`WITH d AS (
+				UPDATE webhook_deliveries
+				SET status = ?, attempts = ?, locked_until = NULL, lease = NULL, updated_at = ?,
+					next_attempt_at = COALESCE(?::timestamptz, next_attempt_at)
+				WHERE id = ? AND lease = ?
+				RETURNING id)
+			INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_us, error, response)
+			SELECT d.id, ?, ?, ?, ?, ?, ? FROM d
+			RETURNING id`,
+			state, attempt, now, next, c.DeliveryID, c.lease,
+			row.Attempt, row.StartedAt, row.StatusCode, row.LatencyUS, row.Error, row.Response).Scan(ctx, &ids)
+		if err == nil && len(ids) != 1 {
+			err = ErrLeaseLost
+		}
+		return state, err
+	}
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewUpdate().
+			Model((*webhookDeliveryRow)(nil)).
+			Set("status = ?", state).
+			Set("attempts = ?", attempt).
+			Set("locked_until = NULL").
+			Set("lease = NULL").
+			Set("updated_at = ?", now).
+			Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease)
+		if next != nil {
+			q = q.Set("next_attempt_at = ?", *next)
+		}
+		r, err := q.Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := r.RowsAffected(); err != nil || n != 1 {
+			return ErrLeaseLost
+		}
+		_, err = tx.NewInsert().Model(row).Exec(ctx)
+		return err
+	})
+	return state, err
+}
+
+// ReleaseDelivery gives a claimed delivery back, due at once, without
+// counting an attempt.
+func (s *Store) ReleaseDelivery(ctx context.Context, c *ClaimedDelivery) error {
+	_, err := s.db.NewUpdate().
+		Model((*webhookDeliveryRow)(nil)).
+		Set("locked_until = NULL").
+		Set("lease = NULL").
+		Set("updated_at = ?", s.utcNow()).
+		Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease).
+		Exec(ctx)
+	return err
+}
+
+// Wake is signalled (without blocking, coalescing) when a change this
+// process committed scheduled webhook deliveries, or an endpoint was
+// enabled again: the dispatcher looks at once instead of at its next poll.
+func (s *Store) Wake() <-chan struct{} { return s.wake }
