@@ -35,84 +35,102 @@ type IngestLine struct {
 // company's. A database error stops the ingest: the batches before it stay
 // committed, the summary counts them, and the error is returned.
 func (s *Store) Ingest(ctx context.Context, companyID int64, r io.Reader, reject func(IngestLine)) (api.IngestSummary, error) {
-	var sum api.IngestSummary
 	var zone string
 	err := s.db.NewSelect().Model((*companyRow)(nil)).Column("c.time_zone").Where("c.id = ?", companyID).Scan(ctx, &zone)
 	if err != nil {
-		return sum, fmt.Errorf("company %d: %w", companyID, dbError(err))
+		return api.IngestSummary{}, fmt.Errorf("company %d: %w", companyID, dbError(err))
 	}
 	loc, err := s.location(zone)
 	if err != nil {
-		return sum, err
+		return api.IngestSummary{}, err
 	}
 	today := api.Today(s.now(), loc)
-
-	// pending is the batch: every non-blank line, in order, either a
-	// record (rec >= 0, an index into recs) or a rejection.
-	type pendingLine struct {
-		line   int
-		rec    int
-		reason string
-	}
-	pending := make([]pendingLine, 0, IngestBatchLines)
-	recs := make([]api.TrackedRecord, 0, IngestBatchLines)
-	flush := func() error {
-		var results []api.IngestResult
-		if len(recs) > 0 {
-			var err error
-			if results, err = s.IngestTracked(ctx, companyID, recs); err != nil {
-				return fmt.Errorf("lines %d-%d: %w", pending[0].line, pending[len(pending)-1].line, err)
-			}
-		}
-		for _, p := range pending {
-			status, reason := api.IngestRejected, p.reason
-			if p.rec >= 0 {
-				status, reason = results[p.rec].Status, results[p.rec].Reason
-			}
-			sum.Lines++
-			sum.Add(status)
-			if status == api.IngestRejected && reject != nil {
-				reject(IngestLine{Line: p.line, Reason: reason})
-			}
-		}
-		pending, recs = pending[:0], recs[:0]
-		return nil
-	}
+	b := &ingestBuffer{s: s, companyID: companyID, reject: reject}
 
 	br := bufio.NewReaderSize(r, MaxIngestLine)
 	for n := 1; ; n++ {
 		line, tooLong, rerr := readLine(br)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return sum, errors.Join(fmt.Errorf("line %d: read: %w", n, rerr), flush())
+			return b.sum, errors.Join(fmt.Errorf("line %d: read: %w", n, rerr), b.flush(ctx))
 		}
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 		}
 		switch line = bytes.TrimSpace(line); {
 		case tooLong:
-			pending = append(pending, pendingLine{line: n, rec: -1, reason: fmt.Sprintf("longer than %d KiB", MaxIngestLine>>10)})
+			b.rejectLine(n, fmt.Sprintf("longer than %d KiB", MaxIngestLine>>10))
 		case len(line) == 0:
 		default:
-			rec, err := api.ParseTrackedRecord(line, today)
-			if err != nil {
-				pending = append(pending, pendingLine{line: n, rec: -1, reason: err.Error()})
+			if rec, err := api.ParseTrackedRecord(line, today); err != nil {
+				b.rejectLine(n, err.Error())
 			} else {
-				pending = append(pending, pendingLine{line: n, rec: len(recs)})
-				recs = append(recs, *rec)
+				b.add(n, *rec)
 			}
 		}
-		if len(pending) >= IngestBatchLines || rerr != nil {
-			if err := flush(); err != nil {
-				return sum, err
+		if len(b.pending) >= IngestBatchLines || rerr != nil {
+			if err := b.flush(ctx); err != nil {
+				return b.sum, err
 			}
 		}
 		if rerr != nil { // io.EOF
-			return sum, nil
+			return b.sum, nil
 		}
 		if err := ctx.Err(); err != nil {
-			return sum, errors.Join(err, flush())
+			return b.sum, errors.Join(err, b.flush(ctx))
 		}
 	}
+}
+
+// ingestBuffer is Ingest's batch: every non-blank line, in order, either a
+// record (rec >= 0, an index into recs) or a rejection; and the summary so
+// far.
+type ingestBuffer struct {
+	s         *Store
+	companyID int64
+	reject    func(IngestLine)
+	pending   []pendingLine
+	recs      []api.TrackedRecord
+	sum       api.IngestSummary
+}
+
+type pendingLine struct {
+	line   int
+	rec    int
+	reason string
+}
+
+func (b *ingestBuffer) rejectLine(n int, reason string) {
+	b.pending = append(b.pending, pendingLine{line: n, rec: -1, reason: reason})
+}
+
+func (b *ingestBuffer) add(n int, rec api.TrackedRecord) {
+	b.pending = append(b.pending, pendingLine{line: n, rec: len(b.recs)})
+	b.recs = append(b.recs, rec)
+}
+
+// flush stores the batch's records in one transaction and reports and
+// counts every line of it.
+func (b *ingestBuffer) flush(ctx context.Context) error {
+	var results []api.IngestResult
+	if len(b.recs) > 0 {
+		var err error
+		if results, err = b.s.IngestTracked(ctx, b.companyID, b.recs); err != nil {
+			return fmt.Errorf("lines %d-%d: %w", b.pending[0].line, b.pending[len(b.pending)-1].line, err)
+		}
+	}
+	for _, p := range b.pending {
+		status, reason := api.IngestRejected, p.reason
+		if p.rec >= 0 {
+			status, reason = results[p.rec].Status, results[p.rec].Reason
+		}
+		b.sum.Lines++
+		b.sum.Add(status)
+		if status == api.IngestRejected && b.reject != nil {
+			b.reject(IngestLine{Line: p.line, Reason: reason})
+		}
+	}
+	b.pending, b.recs = b.pending[:0], b.recs[:0]
+	return nil
 }
 
 // readLine returns the next line of br (valid until the next read), or

@@ -55,9 +55,24 @@ const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]*ClaimedDelivery, error) {
 	now := s.utcNow()
 	token := api.RandomString(20, leaseAlphabet)
-	var out []*ClaimedDelivery
+	claim := s.claimSQLite
 	if s.dialect == DialectPostgres {
-		err := s.db.NewRaw(`WITH c AS (
+		claim = s.claimPostgres
+	}
+	out, err := claim(ctx, limit, now, now.Add(lease), token)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range out {
+		c.lease = token
+	}
+	return out, nil
+}
+
+// claimPostgres claims in one statement, FOR UPDATE SKIP LOCKED.
+func (s *Store) claimPostgres(ctx context.Context, limit int, now, until time.Time, token string) ([]*ClaimedDelivery, error) {
+	var out []*ClaimedDelivery
+	err := s.db.NewRaw(`WITH c AS (
 				SELECT d.id FROM webhook_deliveries AS d
 				JOIN webhooks AS w ON w.id = d.webhook_id
 				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
@@ -72,15 +87,14 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 			FROM u
 			JOIN webhook_events AS e ON e.id = u.event_id
 			JOIN webhooks AS w ON w.id = u.webhook_id`,
-			api.DeliveryPending, now, now, limit, now.Add(lease), token, now).Scan(ctx, &out)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range out {
-			c.lease = token
-		}
-		return out, nil
-	}
+		api.DeliveryPending, now, now, limit, until, token, now).Scan(ctx, &out)
+	return out, err
+}
+
+// claimSQLite claims in an immediate transaction, which holds the write
+// lock from its start.
+func (s *Store) claimSQLite(ctx context.Context, limit int, now, until time.Time, token string) ([]*ClaimedDelivery, error) {
+	var out []*ClaimedDelivery
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		out = nil
 		err := tx.NewSelect().
@@ -104,11 +118,10 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 		ids := make([]int64, len(out))
 		for i, c := range out {
 			ids[i] = c.DeliveryID
-			c.lease = token
 		}
 		_, err = tx.NewUpdate().
 			Model((*webhookDeliveryRow)(nil)).
-			Set("locked_until = ?", now.Add(lease)).
+			Set("locked_until = ?", until).
 			Set("lease = ?", token).
 			Set("updated_at = ?", now).
 			Where("d.id IN (?)", bun.List(ids)).
@@ -151,11 +164,18 @@ func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res Deli
 		t := now.Add(schedule[attempt-1])
 		next = &t
 	}
+	finish := s.finishSQLite
 	if s.dialect == DialectPostgres {
-		// One statement: the delivery moves on only while this lease
-		// holds, and the attempt is recorded only when it did.
-		var ids []int64
-		err := s.db.NewRaw(`WITH d AS (
+		finish = s.finishPostgres
+	}
+	return state, finish(ctx, c, row, state, next, now)
+}
+
+// finishPostgres is one statement: the delivery moves on only while the
+// lease holds, and the attempt is recorded only when it did.
+func (s *Store) finishPostgres(ctx context.Context, c *ClaimedDelivery, row *webhookAttemptRow, state string, next *time.Time, now time.Time) error {
+	var ids []int64
+	err := s.db.NewRaw(`WITH d AS (
 				UPDATE webhook_deliveries
 				SET status = ?, attempts = ?, locked_until = NULL, lease = NULL, updated_at = ?,
 					next_attempt_at = COALESCE(?::timestamptz, next_attempt_at)
@@ -164,18 +184,21 @@ func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res Deli
 			INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, latency_us, error, response)
 			SELECT d.id, ?, ?, ?, ?, ?, ? FROM d
 			RETURNING id`,
-			state, attempt, now, next, c.DeliveryID, c.lease,
-			row.Attempt, row.StartedAt, row.StatusCode, row.LatencyUS, row.Error, row.Response).Scan(ctx, &ids)
-		if err == nil && len(ids) != 1 {
-			err = ErrLeaseLost
-		}
-		return state, err
+		state, row.Attempt, now, next, c.DeliveryID, c.lease,
+		row.Attempt, row.StartedAt, row.StatusCode, row.LatencyUS, row.Error, row.Response).Scan(ctx, &ids)
+	if err == nil && len(ids) != 1 {
+		err = ErrLeaseLost
 	}
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return err
+}
+
+// finishSQLite does the same in one transaction.
+func (s *Store) finishSQLite(ctx context.Context, c *ClaimedDelivery, row *webhookAttemptRow, state string, next *time.Time, now time.Time) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		q := tx.NewUpdate().
 			Model((*webhookDeliveryRow)(nil)).
 			Set("status = ?", state).
-			Set("attempts = ?", attempt).
+			Set("attempts = ?", row.Attempt).
 			Set("locked_until = NULL").
 			Set("lease = NULL").
 			Set("updated_at = ?", now).
@@ -193,7 +216,6 @@ func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res Deli
 		_, err = tx.NewInsert().Model(row).Exec(ctx)
 		return err
 	})
-	return state, err
 }
 
 // ReleaseDelivery gives a claimed delivery back, due at once, without

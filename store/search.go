@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -23,7 +24,8 @@ var sortColumns = map[string]string{
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // SearchTrainees returns one page of the company's trainees and how many
-// match in all (see api.Search).
+// match in all (see api.Search). The count and the page are read in one
+// snapshot, so the total always agrees with the page.
 func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Search) ([]*api.Trainee, int64, error) {
 	col, ok := sortColumns[q.Sort]
 	if q.Sort == "" {
@@ -35,54 +37,90 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	if q.Size <= 0 || q.Page < 0 {
 		return nil, 0, fmt.Errorf("store: invalid page %d or size %d", q.Page, q.Size)
 	}
-
-	filter := func(sel *bun.SelectQuery) (*bun.SelectQuery, error) {
-		switch q.Status {
-		case api.StatusLive, "":
-			sel = sel.Where("t.enabled")
-		case api.StatusActive:
-			sel = sel.Where("t.enabled AND (t.expiration_date IS NULL OR t.expiration_date > ?)", q.Today.Int())
-		case api.StatusExpired:
-			sel = sel.Where("t.enabled AND t.expiration_date <= ?", q.Today.Int())
-		case api.StatusDeleted:
-			sel = sel.Where("NOT t.enabled")
-		case api.StatusAll:
-		default:
-			return nil, fmt.Errorf("store: unknown status %q", q.Status)
-		}
-		if q.Query != "" {
-			pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
-			if q.Digits != "" {
-				sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\' OR u.phone LIKE ? ESCAPE '\')`,
-					pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
-			} else {
-				sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`, pattern, pattern)
-			}
-		}
-		return sel, nil
+	if _, _, err := statusWhere(q); err != nil {
+		return nil, 0, err
 	}
+	var (
+		out   = []*api.Trainee{}
+		total int64
+	)
+	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if total, err = s.searchCount(ctx, tx, companyID, q); err != nil {
+			return err
+		}
+		offset := int64(q.Page) * int64(q.Size)
+		if total == 0 || offset >= total {
+			return nil
+		}
+		out, err = s.searchPage(ctx, tx, companyID, q, col, offset)
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
 
-	// The count needs the users only to match q.
-	count := s.traineeScope(s.db, companyID)
+// statusWhere is the condition of a search's status.
+func statusWhere(q api.Search) (string, []any, error) {
+	switch q.Status {
+	case api.StatusLive, "":
+		return "t.enabled", nil, nil
+	case api.StatusActive:
+		return "t.enabled AND (t.expiration_date IS NULL OR t.expiration_date > ?)", []any{q.Today.Int()}, nil
+	case api.StatusExpired:
+		return "t.enabled AND t.expiration_date <= ?", []any{q.Today.Int()}, nil
+	case api.StatusDeleted:
+		return "NOT t.enabled", nil, nil
+	case api.StatusAll:
+		return "", nil, nil
+	}
+	return "", nil, fmt.Errorf("store: unknown status %q", q.Status)
+}
+
+// searchFilter adds the WHERE of a search (status and q) to a query over
+// traineeScope with the users joined as u.
+func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) {
+	where, args, err := statusWhere(q)
+	if err != nil {
+		return nil, err
+	}
+	if where != "" {
+		sel = sel.Where(where, args...)
+	}
+	if q.Query != "" {
+		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
+		if q.Digits != "" {
+			sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\' OR u.phone LIKE ? ESCAPE '\')`,
+				pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
+		} else {
+			sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`, pattern, pattern)
+		}
+	}
+	return sel, nil
+}
+
+// searchCount counts the matches; it joins the users only to match q.
+func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
+	count := s.traineeScope(tx, companyID)
 	if q.Query != "" {
 		count = count.Join("JOIN users AS u ON u.id = t.user_id")
 	}
-	count, err := filter(count)
+	count, err := searchFilter(count, q)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
-	total, err := count.Count(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	offset := int64(q.Page) * int64(q.Size)
-	if total == 0 || offset >= total {
-		return []*api.Trainee{}, total, nil
-	}
+	n, err := count.Count(ctx)
+	return int64(n), err
+}
 
-	sel, err := filter(s.traineeQuery(s.db, companyID))
+// searchPage reads the page at offset, sorted by col with nulls last in
+// both directions and ties by id, so pages never overlap.
+func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, col string, offset int64) ([]*api.Trainee, error) {
+	sel, err := searchFilter(s.traineeQuery(tx, companyID), q)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	dir := "ASC"
 	if q.Desc {
@@ -91,16 +129,26 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	if col == "t.id" {
 		sel = sel.OrderExpr("t.id " + dir)
 	} else {
-		// Nulls last in both directions; ties by id so pages never overlap.
 		sel = sel.OrderExpr(col + " " + dir + " NULLS LAST").OrderExpr("t.id ASC")
 	}
 	var rows []traineeRow
 	if err := sel.Limit(int64(q.Size)).Offset(offset).Scan(ctx, &rows); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	out := make([]*api.Trainee, len(rows))
 	for i := range rows {
 		out[i] = rows[i].toAPI()
 	}
-	return out, total, nil
+	return out, nil
+}
+
+// readTx runs fn in one read-only transaction that sees one snapshot:
+// REPEATABLE READ on PostgreSQL; on SQLite a deferred transaction (it
+// takes no write lock) reads from one WAL snapshot.
+func (s *Store) readTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == DialectPostgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return dbError(s.db.RunInTx(ctx, opts, fn))
 }

@@ -304,9 +304,27 @@ func (d *dayTable) existing(ctx context.Context, tx bun.Tx, companyID int64) (ma
 	return found, nil
 }
 
+// ingestTx stores one batch in tx and fills out with each record's
+// outcome.
 func (s *Store) ingestTx(ctx context.Context, tx bun.Tx, companyID int64, recs []api.TrackedRecord, out []api.IngestResult) error {
-	// Which trainees are the company's: the one check that needs the
-	// database, through the scoped helper.
+	known, err := s.knownTrainees(ctx, tx, companyID, recs)
+	if err != nil {
+		return err
+	}
+	b := &ingestBatch{companyID: companyID, recs: recs,
+		weights: newDayTable("weight_entries"), steps: newDayTable("daily_steps"), workouts: newDayTable("workouts")}
+	if err := b.sort(known, out); err != nil {
+		return err
+	}
+	if err := b.markReplaced(ctx, tx, out); err != nil {
+		return err
+	}
+	return s.writeBatch(ctx, tx, b)
+}
+
+// knownTrainees is which trainees of recs are the company's: the one check
+// that needs the database, through the scoped helper.
+func (s *Store) knownTrainees(ctx context.Context, tx bun.Tx, companyID int64, recs []api.TrackedRecord) (map[int64]bool, error) {
 	ids := make([]int64, 0, len(recs))
 	for _, r := range recs {
 		ids = append(ids, r.TraineeID)
@@ -315,56 +333,70 @@ func (s *Store) ingestTx(ctx context.Context, tx bun.Tx, companyID int64, recs [
 	ids = slices.Compact(ids)
 	var found []int64
 	if err := s.traineeScope(tx, companyID).Column("t.id").Where("t.id IN (?)", bun.List(ids)).Scan(ctx, &found); err != nil {
-		return err
+		return nil, err
 	}
 	known := make(map[int64]bool, len(found))
 	for _, id := range found {
 		known[id] = true
 	}
+	return known, nil
+}
 
-	weights, steps, workouts := newDayTable("weight_entries"), newDayTable("daily_steps"), newDayTable("workouts")
-	var measures []measurementRow
-	var items []nutritionRow
-	for i, r := range recs {
+// ingestBatch is a batch's records sorted by where they go.
+type ingestBatch struct {
+	companyID                int64
+	recs                     []api.TrackedRecord
+	weights, steps, workouts *dayTable // keyed by trainee and day: the last record of a day wins
+	measures                 []measurementRow
+	items                    []nutritionRow
+}
+
+// sort puts each record of a known trainee in its table (stored, for now)
+// and rejects the others.
+func (b *ingestBatch) sort(known map[int64]bool, out []api.IngestResult) error {
+	for i, r := range b.recs {
 		if !known[r.TraineeID] {
 			out[i] = api.IngestResult{Status: api.IngestRejected,
-				Reason: fmt.Sprintf("trainee %d is not a trainee of company %d", r.TraineeID, companyID)}
+				Reason: fmt.Sprintf("trainee %d is not a trainee of company %d", r.TraineeID, b.companyID)}
 			continue
 		}
 		out[i].Status = api.IngestStored
 		k := dayKey{r.TraineeID, r.Date.Int()}
 		switch r.Type {
 		case api.RecordWeight:
-			weights.add(k, i)
+			b.weights.add(k, i)
 		case api.RecordSteps:
-			steps.add(k, i)
+			b.steps.add(k, i)
 		case api.RecordWorkout:
-			workouts.add(k, i)
+			b.workouts.add(k, i)
 		case api.RecordMeasurement:
 			m := r.Measurement
-			measures = append(measures, measurementRow{CompanyID: companyID, TraineeID: r.TraineeID, Day: k.day,
+			b.measures = append(b.measures, measurementRow{CompanyID: b.companyID, TraineeID: r.TraineeID, Day: k.day,
 				Type: m.Type, Name: m.Name, Value: m.Value, Unit: m.Unit})
 		case api.RecordNutrition:
 			it := r.Item
-			items = append(items, nutritionRow{CompanyID: companyID, TraineeID: r.TraineeID, Day: k.day, Meal: r.Meal,
+			b.items = append(b.items, nutritionRow{CompanyID: b.companyID, TraineeID: r.TraineeID, Day: k.day, Meal: r.Meal,
 				Name: it.Name, Quantity: it.Quantity, Unit: it.Unit, Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat})
 		default:
 			return fmt.Errorf("store: unknown record type %q", r.Type)
 		}
 	}
+	return nil
+}
 
-	// A keyed record replaces when its day was stored before the batch or
-	// earlier in it.
-	keyed := map[string]*dayTable{api.RecordWeight: weights, api.RecordSteps: steps, api.RecordWorkout: workouts}
+// markReplaced marks a keyed record replaced when its day was stored
+// before the batch or earlier in it.
+func (b *ingestBatch) markReplaced(ctx context.Context, tx bun.Tx, out []api.IngestResult) error {
+	keyed := map[string]*dayTable{api.RecordWeight: b.weights, api.RecordSteps: b.steps, api.RecordWorkout: b.workouts}
 	before := map[*dayTable]map[dayKey]bool{}
 	for _, d := range keyed {
-		b, err := d.existing(ctx, tx, companyID)
+		found, err := d.existing(ctx, tx, b.companyID)
 		if err != nil {
 			return err
 		}
-		before[d] = b
+		before[d] = found
 	}
-	for i, r := range recs {
+	for i, r := range b.recs {
 		d := keyed[r.Type]
 		if d == nil || out[i].Status != api.IngestStored {
 			continue
@@ -375,54 +407,54 @@ func (s *Store) ingestTx(ctx context.Context, tx bun.Tx, companyID int64, recs [
 		}
 		before[d][k] = true
 	}
+	return nil
+}
 
-	if len(weights.order) > 0 {
-		rows := make([]weightRow, 0, len(weights.order))
-		for _, k := range weights.order {
-			rows = append(rows, weightRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day, WeightKG: recs[weights.last[k]].WeightKG})
-		}
-		if _, err := tx.NewInsert().Model(&rows).
-			On("CONFLICT (company_id, trainee_id, day) DO UPDATE").Set("weight_kg = EXCLUDED.weight_kg").
-			Exec(ctx); err != nil {
-			return err
-		}
+// writeBatch writes a sorted batch: a day's weight and steps replace the
+// stored ones, a workout of a day already recorded changes nothing but
+// lastTrained, measurements and nutrition items are appended.
+func (s *Store) writeBatch(ctx context.Context, tx bun.Tx, b *ingestBatch) error {
+	weights := make([]weightRow, 0, len(b.weights.order))
+	for _, k := range b.weights.order {
+		weights = append(weights, weightRow{CompanyID: b.companyID, TraineeID: k.trainee, Day: k.day, WeightKG: b.recs[b.weights.last[k]].WeightKG})
 	}
-	if len(steps.order) > 0 {
-		rows := make([]stepsRow, 0, len(steps.order))
-		for _, k := range steps.order {
-			rows = append(rows, stepsRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day, Steps: recs[steps.last[k]].Steps})
-		}
-		if _, err := tx.NewInsert().Model(&rows).
-			On("CONFLICT (company_id, trainee_id, day) DO UPDATE").Set("steps = EXCLUDED.steps").
-			Exec(ctx); err != nil {
-			return err
-		}
+	steps := make([]stepsRow, 0, len(b.steps.order))
+	for _, k := range b.steps.order {
+		steps = append(steps, stepsRow{CompanyID: b.companyID, TraineeID: k.trainee, Day: k.day, Steps: b.recs[b.steps.last[k]].Steps})
 	}
-	if len(workouts.order) > 0 {
-		rows := make([]workoutRow, 0, len(workouts.order))
-		latest := map[int64]int{}
-		for _, k := range workouts.order {
-			rows = append(rows, workoutRow{CompanyID: companyID, TraineeID: k.trainee, Day: k.day})
-			latest[k.trainee] = max(latest[k.trainee], k.day)
-		}
-		if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
-			return err
-		}
-		if err := s.moveLastTrained(ctx, tx, companyID, latest); err != nil {
-			return err
-		}
+	workouts := make([]workoutRow, 0, len(b.workouts.order))
+	latest := map[int64]int{}
+	for _, k := range b.workouts.order {
+		workouts = append(workouts, workoutRow{CompanyID: b.companyID, TraineeID: k.trainee, Day: k.day})
+		latest[k.trainee] = max(latest[k.trainee], k.day)
 	}
-	if len(measures) > 0 {
-		if _, err := tx.NewInsert().Model(&measures).Exec(ctx); err != nil {
-			return err
-		}
-	}
-	if len(items) > 0 {
-		if _, err := tx.NewInsert().Model(&items).Exec(ctx); err != nil {
+	for _, ins := range []func() error{
+		func() error { return insertRows(ctx, tx, weights, "DO UPDATE SET weight_kg = EXCLUDED.weight_kg") },
+		func() error { return insertRows(ctx, tx, steps, "DO UPDATE SET steps = EXCLUDED.steps") },
+		func() error { return insertRows(ctx, tx, workouts, "DO NOTHING") },
+		func() error { return s.moveLastTrained(ctx, tx, b.companyID, latest) },
+		func() error { return insertRows(ctx, tx, b.measures, "") },
+		func() error { return insertRows(ctx, tx, b.items, "") },
+	} {
+		if err := ins(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// insertRows inserts rows in one statement; onConflict, when given, is
+// what a row whose (company, trainee, day) is stored does instead.
+func insertRows[T any](ctx context.Context, tx bun.Tx, rows []T, onConflict string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	q := tx.NewInsert().Model(&rows)
+	if onConflict != "" {
+		q = q.On("CONFLICT (company_id, trainee_id, day) " + onConflict)
+	}
+	_, err := q.Exec(ctx)
+	return err
 }
 
 // moveLastTrained sets each trainee's last_trained to its latest workout

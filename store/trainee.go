@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -240,44 +241,59 @@ type traineeChange struct {
 func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
 	now := s.utcNow()
 	ch := &traineeChange{After: after.toAPI()}
-
 	if before == nil {
-		user := &userRow{
-			Email:        after.Email,
-			Phone:        after.Phone,
-			Name:         after.Name,
-			SearchName:   searchName(after.Name),
-			PasswordHash: passwordHash,
-			CreatedAt:    now,
-		}
-		if _, err := tx.NewInsert().Model(user).Exec(ctx); err != nil {
-			return nil, dbError(err)
-		}
-		after.UserID = user.ID
-		after.CreatedAt, after.UpdatedAt = now, now
-		if !after.Enabled {
-			after.DeletedAt = &now
-		}
-		if _, err := tx.NewInsert().Model(after).Exec(ctx); err != nil {
-			return nil, dbError(err)
+		if err := s.insertTrainee(ctx, tx, after, passwordHash, now); err != nil {
+			return nil, err
 		}
 		ch.After = after.toAPI()
 		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
-		if err := s.recordEvent(ctx, tx, ch, now); err != nil {
+	} else {
+		ch.Before = before.toAPI()
+		ch.Fields = api.ChangedFields(ch.Before, ch.After)
+		if passwordHash != "" {
+			ch.Fields = append(ch.Fields, "password")
+		}
+		if len(ch.Fields) == 0 {
+			return ch, nil
+		}
+		if err := s.writeUpdate(ctx, tx, before, after, passwordHash, now); err != nil {
 			return nil, err
 		}
-		return ch, nil
+		ch.After = after.toAPI()
 	}
+	if err := s.recordEvent(ctx, tx, ch, now); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
 
-	ch.Before = before.toAPI()
-	ch.Fields = api.ChangedFields(ch.Before, ch.After)
-	if passwordHash != "" {
-		ch.Fields = append(ch.Fields, "password")
+// insertTrainee inserts a new trainee's user and trainee rows; row gets
+// its ids and times.
+func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, passwordHash string, now time.Time) error {
+	user := &userRow{
+		Email:        row.Email,
+		Phone:        row.Phone,
+		Name:         row.Name,
+		SearchName:   searchName(row.Name),
+		PasswordHash: passwordHash,
+		CreatedAt:    now,
 	}
-	if len(ch.Fields) == 0 {
-		return ch, nil
+	if _, err := tx.NewInsert().Model(user).Exec(ctx); err != nil {
+		return dbError(err)
 	}
+	row.UserID = user.ID
+	row.CreatedAt, row.UpdatedAt = now, now
+	if !row.Enabled {
+		row.DeletedAt = &now
+	}
+	_, err := tx.NewInsert().Model(row).Exec(ctx)
+	return dbError(err)
+}
 
+// writeUpdate writes after over before: the user's columns when they
+// (or the password) changed, and the trainee's updatable columns with the
+// times of the change (deleted_at follows enabled).
+func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) error {
 	switch {
 	case before.Enabled && !after.Enabled:
 		after.DeletedAt = &now
@@ -285,7 +301,6 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 		after.DeletedAt = nil
 	}
 	after.UpdatedAt = now
-
 	if userChanged(before, after) || passwordHash != "" {
 		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).
 			Where("u.id = ?", after.UserID)
@@ -293,7 +308,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 			q = q.Set("password_hash = ?", passwordHash)
 		}
 		if _, err := q.Exec(ctx); err != nil {
-			return nil, dbError(err)
+			return dbError(err)
 		}
 	}
 	_, err := tx.NewUpdate().
@@ -301,14 +316,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 		Column(traineeUpdateColumns...).
 		Where("t.id = ? AND t.company_id = ?", after.ID, after.CompanyID).
 		Exec(ctx)
-	if err != nil {
-		return nil, dbError(err)
-	}
-	ch.After = after.toAPI()
-	if err := s.recordEvent(ctx, tx, ch, now); err != nil {
-		return nil, err
-	}
-	return ch, nil
+	return dbError(err)
 }
 
 // searchName is what users.search_name holds: the name lower-cased by Go,

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/olekukonko/tablewriter"
@@ -130,6 +129,20 @@ func newTrainerCmd(e *env) *cobra.Command {
 func newKeyCmd(e *env) *cobra.Command {
 	c := &cobra.Command{Use: "key", Short: "Create, list, disable, enable and delete API keys",
 		Long: "An API key gives full access to one company's trainees. It is shown once, when it is\ncreated; only its SHA-256 is stored. Disabling or deleting a key takes effect on the\nvery next request, on every server instance."}
+	c.AddCommand(newKeyCreateCmd(e), newKeyListCmd(e),
+		idAction(e, "key", "disable", "Disable a key: refused from the next request on", func(s *store.Store, id int64) error {
+			return s.SetKeyDisabled(e.ctx, id, true)
+		}),
+		idAction(e, "key", "enable", "Enable a disabled key again", func(s *store.Store, id int64) error {
+			return s.SetKeyDisabled(e.ctx, id, false)
+		}),
+		idAction(e, "key", "delete", "Delete a key for good", func(s *store.Store, id int64) error {
+			return s.DeleteKey(e.ctx, id)
+		}))
+	return c
+}
+
+func newKeyCreateCmd(e *env) *cobra.Command {
 	var company int64
 	var name string
 	create := &cobra.Command{
@@ -152,6 +165,11 @@ func newKeyCmd(e *env) *cobra.Command {
 	create.Flags().StringVar(&name, "name", "", "a name that says who uses the key (required)")
 	_ = create.MarkFlagRequired("company")
 	_ = create.MarkFlagRequired("name")
+	return create
+}
+
+func newKeyListCmd(e *env) *cobra.Command {
+	var company int64
 	list := &cobra.Command{
 		Use:   "list --company ID",
 		Short: "List a company's keys (never the keys themselves)",
@@ -180,29 +198,7 @@ func newKeyCmd(e *env) *cobra.Command {
 	list.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	_ = list.MarkFlagRequired("company")
 	addOutputFlag(list, e)
-	keyAction := func(use, short string, fn func(s *store.Store, id int64) error) *cobra.Command {
-		return &cobra.Command{
-			Use: use + " ID", Short: short, Args: cobra.ExactArgs(1),
-			RunE: func(_ *cobra.Command, args []string) error {
-				id, err := strconv.ParseInt(args[0], 10, 64)
-				if err != nil || id <= 0 {
-					return usageError{fmt.Errorf("key id must be a positive integer, not %q", args[0])}
-				}
-				return e.withStore(func(s *store.Store) error { return fn(s, id) })
-			},
-		}
-	}
-	c.AddCommand(create, list,
-		keyAction("disable", "Disable a key: refused from the next request on", func(s *store.Store, id int64) error {
-			return s.SetKeyDisabled(e.ctx, id, true)
-		}),
-		keyAction("enable", "Enable a disabled key again", func(s *store.Store, id int64) error {
-			return s.SetKeyDisabled(e.ctx, id, false)
-		}),
-		keyAction("delete", "Delete a key for good", func(s *store.Store, id int64) error {
-			return s.DeleteKey(e.ctx, id)
-		}))
-	return c
+	return list
 }
 
 // print writes v as JSON with -o json, else a table of the rows fill adds.

@@ -10,12 +10,7 @@ import (
 	"github.com/traineed/traineed/store"
 )
 
-func newIngestCmd(e *env) *cobra.Command {
-	var company int64
-	c := &cobra.Command{
-		Use:   "ingest --company ID FILE|-",
-		Short: "Load tracked data (weights, measurements, nutrition, steps, workouts) from JSON Lines",
-		Long: `Reads tracked data as JSON Lines from FILE, or from standard input with "-": one
+var ingestLong = `Reads tracked data as JSON Lines from FILE, or from standard input with "-": one
 record a line, its "type" picking the shape. Every line is validated on its own:
 a bad line is reported on stderr as "line N: reason" (N counts the file's lines
 from 1) and nothing of it is stored; the good lines are stored. A summary goes
@@ -42,43 +37,54 @@ SHOULDERS, LEFT_/RIGHT_ARM, _THIGH, _CALF) in CM or IN up to 300 cm, BODY_FAT in
 PERCENT 1-75, WEIGHT in KG or LB 20-400 kg, CUSTOM with a name in any of those
 units, 0-10000; meals BREAKFAST, LUNCH, DINNER, SNACK with a name, a unit and a
 quantity, calories, protein, carbs and fat that are not negative; steps an
-integer 0-200000.`,
+integer 0-200000.`
+
+func newIngestCmd(e *env) *cobra.Command {
+	var company int64
+	c := &cobra.Command{
+		Use:   "ingest --company ID FILE|-",
+		Short: "Load tracked data (weights, measurements, nutrition, steps, workouts) from JSON Lines",
+		Long:  ingestLong,
 		Example: `  traineed ingest --company 3 tracked.jsonl
   gunzip -c export.jsonl.gz | traineed ingest --company 3 -`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			var in io.Reader = e.in
-			if args[0] != "-" {
-				f, err := os.Open(args[0])
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				in = f
-			}
-			return e.withStore(func(s *store.Store) error {
-				errOut := bufio.NewWriter(e.errOut)
-				defer errOut.Flush()
-				sum, err := s.Ingest(e.ctx, company, in, func(l store.IngestLine) {
-					fmt.Fprintf(errOut, "line %d: %s\n", l.Line, l.Reason)
-				})
-				if ferr := errOut.Flush(); err == nil {
-					err = ferr
-				}
-				if sum.Lines > 0 || err == nil {
-					fmt.Fprintln(e.out, sum)
-				}
-				if err != nil {
-					return err
-				}
-				if sum.Rejected > 0 {
-					return fmt.Errorf("%d of %d lines rejected", sum.Rejected, sum.Lines)
-				}
-				return nil
-			})
-		},
+		RunE: func(_ *cobra.Command, args []string) error { return runIngest(e, company, args[0]) },
 	}
 	c.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	_ = c.MarkFlagRequired("company")
 	return c
+}
+
+// runIngest ingests path ("-": stdin) into company: rejected lines on
+// stderr, the summary on stdout, an error when any line was rejected.
+func runIngest(e *env, company int64, path string) error {
+	var in io.Reader = e.in
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	return e.withStore(func(s *store.Store) error {
+		errOut := bufio.NewWriter(e.errOut)
+		defer errOut.Flush()
+		sum, err := s.Ingest(e.ctx, company, in, func(l store.IngestLine) {
+			fmt.Fprintf(errOut, "line %d: %s\n", l.Line, l.Reason)
+		})
+		if ferr := errOut.Flush(); err == nil {
+			err = ferr
+		}
+		if sum.Lines > 0 || err == nil {
+			fmt.Fprintln(e.out, sum)
+		}
+		if err != nil {
+			return err
+		}
+		if sum.Rejected > 0 {
+			return fmt.Errorf("%d of %d lines rejected", sum.Rejected, sum.Lines)
+		}
+		return nil
+	})
 }

@@ -23,14 +23,14 @@ import (
 // shutdownGrace is how long in-flight requests may run after SIGTERM.
 const shutdownGrace = 30 * time.Second
 
-func newServeCmd(e *env) *cobra.Command {
-	var addr, logFormat string
-	var demo bool
-	var wh webhookFlags
-	c := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--demo]",
-		Short: "Serve the API",
-		Long: `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
+// serveOptions are the flags of `traineed serve`.
+type serveOptions struct {
+	addr, logFormat string
+	demo            bool
+	webhooks        webhookFlags
+}
+
+const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
 to stderr. SIGINT or SIGTERM stops accepting connections and lets requests in
 flight finish, for up to 30 seconds.
 
@@ -43,52 +43,63 @@ them to the other instances.
 
 With --demo, a database without any company first gets the demo data set and
 the demo company's API key is printed on stdout; when the demo company is
-already there, a fresh key for it is created and printed.`,
+already there, a fresh key for it is created and printed.`
+
+func newServeCmd(e *env) *cobra.Command {
+	var o serveOptions
+	c := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--demo]",
+		Short: "Serve the API",
+		Long:  serveLong,
 		Example: `  traineed serve --demo
   traineed serve --addr 0.0.0.0:8080 --db postgres://app@db.internal/traineed`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			log, err := newLogger(e, logFormat)
-			if err != nil {
-				return err
-			}
-			cfg, err := wh.config(log)
-			if err != nil {
-				return err
-			}
-			s, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if demo {
-				key, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(e.out, key)
-			}
-			var stops []shutdowner
-			if wh.dispatch {
-				d, err := jobs.NewDispatcher(s, cfg)
-				if err != nil {
-					return usageError{err}
-				}
-				d.Start()
-				stops = append(stops, d)
-			}
-			return serve(e.ctx, log, addr, server.NewHandler(s, server.WithLogger(log)), stops...)
-		},
+		RunE: func(*cobra.Command, []string) error { return runServe(e, &o) },
 	}
 	def := os.Getenv("TRAINEED_ADDR")
 	if def == "" {
 		def = "127.0.0.1:8080"
 	}
-	c.Flags().StringVar(&addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
-	c.Flags().BoolVar(&demo, "demo", false, "load the demo data set into an empty database and print its API key")
-	c.Flags().StringVar(&logFormat, "log-format", "json", "log format: json or text")
-	wh.register(c)
+	c.Flags().StringVar(&o.addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
+	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
+	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
+	o.webhooks.register(c)
 	return c
+}
+
+// runServe opens the store, starts the background work and serves until
+// the context ends.
+func runServe(e *env, o *serveOptions) error {
+	log, err := newLogger(e, o.logFormat)
+	if err != nil {
+		return err
+	}
+	cfg, err := o.webhooks.config(log)
+	if err != nil {
+		return err
+	}
+	s, err := e.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if o.demo {
+		key, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.out, key)
+	}
+	var background []shutdowner
+	if o.webhooks.dispatch {
+		d, err := jobs.NewDispatcher(s, cfg)
+		if err != nil {
+			return usageError{err}
+		}
+		d.Start()
+		background = append(background, d)
+	}
+	return serve(e.ctx, log, o.addr, server.NewHandler(s, server.WithLogger(log)), background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.

@@ -17,6 +17,20 @@ trainee.deleted, trainee.restored) to an http or https URL, signed as Standard W
 specifies with the webhook's secret, which is shown once, when it is added. The server
 (traineed serve) delivers the events at least once, retrying after 5 s, 5 min, 30 min,
 2 h, 5 h, 10 h and 10 h before it marks a delivery failed.`}
+	c.AddCommand(newWebhookAddCmd(e), newWebhookListCmd(e), newWebhookDeliveriesCmd(e), newWebhookRedeliverCmd(e),
+		idAction(e, "webhook", "delete", "Delete a webhook with its deliveries' history", func(s *store.Store, id int64) error {
+			return s.DeleteWebhook(e.ctx, id)
+		}),
+		idAction(e, "webhook", "disable", "Pause a webhook: its deliveries wait until it is enabled", func(s *store.Store, id int64) error {
+			return s.SetWebhookDisabled(e.ctx, id, true)
+		}),
+		idAction(e, "webhook", "enable", "Resume a paused webhook", func(s *store.Store, id int64) error {
+			return s.SetWebhookDisabled(e.ctx, id, false)
+		}))
+	return c
+}
+
+func newWebhookAddCmd(e *env) *cobra.Command {
 	var company int64
 	var url, events string
 	add := &cobra.Command{
@@ -50,7 +64,11 @@ specifies with the webhook's secret, which is shown once, when it is added. The 
 	add.Flags().StringVar(&events, "events", "", "comma-separated event types to send (default all: "+strings.Join(api.WebhookEventTypes, ",")+")")
 	_ = add.MarkFlagRequired("company")
 	_ = add.MarkFlagRequired("url")
+	return add
+}
 
+func newWebhookListCmd(e *env) *cobra.Command {
+	var company int64
 	list := &cobra.Command{
 		Use:   "list --company ID",
 		Short: "List a company's webhooks (never their secrets)",
@@ -79,7 +97,10 @@ specifies with the webhook's secret, which is shown once, when it is added. The 
 	list.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	_ = list.MarkFlagRequired("company")
 	addOutputFlag(list, e)
+	return list
+}
 
+func newWebhookDeliveriesCmd(e *env) *cobra.Command {
 	var limit int
 	deliveries := &cobra.Command{
 		Use:   "deliveries ID",
@@ -106,28 +127,36 @@ attempt 0. -o json adds the first KiB of each response body and the next attempt
 				if err != nil {
 					return err
 				}
-				return e.print(as, []string{"EVENT", "TYPE", "ATTEMPT", "STATUS", "LATENCY", "ERROR", "TIME", "STATE"}, func(row func(...any)) {
-					for _, a := range as {
-						status, latency, msg := "-", "-", ""
-						if a.StatusCode != nil {
-							status = strconv.Itoa(*a.StatusCode)
-						}
-						if a.LatencyMs != nil {
-							latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
-						}
-						if a.Error != nil {
-							msg = *a.Error
-						}
-						row(a.EventID, a.Type, a.Attempt, status, latency, msg, a.Time.UTC().Format("2006-01-02 15:04:05Z"), a.State)
-					}
-				})
+				return e.print(as, []string{"EVENT", "TYPE", "ATTEMPT", "STATUS", "LATENCY", "ERROR", "TIME", "STATE"}, attemptRows(as))
 			})
 		},
 	}
 	deliveries.Flags().IntVar(&limit, "limit", 50, "show at most this many attempts")
 	addOutputFlag(deliveries, e)
+	return deliveries
+}
 
-	redeliver := &cobra.Command{
+// attemptRows are the table rows of `webhook deliveries`.
+func attemptRows(as []*api.WebhookAttempt) func(row func(...any)) {
+	return func(row func(...any)) {
+		for _, a := range as {
+			status, latency, msg := "-", "-", ""
+			if a.StatusCode != nil {
+				status = strconv.Itoa(*a.StatusCode)
+			}
+			if a.LatencyMs != nil {
+				latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+			}
+			if a.Error != nil {
+				msg = *a.Error
+			}
+			row(a.EventID, a.Type, a.Attempt, status, latency, msg, a.Time.UTC().Format("2006-01-02 15:04:05Z"), a.State)
+		}
+	}
+}
+
+func newWebhookRedeliverCmd(e *env) *cobra.Command {
+	return &cobra.Command{
 		Use:   "redeliver EVENT-ID",
 		Short: "Send an event again to its company's webhooks subscribed to it; prints the new delivery ids",
 		Long: `Schedules a new delivery of an event (its id is the webhook-id a receiver saw, evt_...)
@@ -152,30 +181,22 @@ Prints the new deliveries' ids, one a line.`,
 			})
 		},
 	}
+}
 
-	action := func(use, short string, fn func(s *store.Store, id int64) error) *cobra.Command {
-		return &cobra.Command{
-			Use: use + " ID", Short: short, Args: cobra.ExactArgs(1),
-			RunE: func(_ *cobra.Command, args []string) error {
-				id, err := positiveID("webhook", args[0])
-				if err != nil {
-					return err
-				}
-				return e.withStore(func(s *store.Store) error { return fn(s, id) })
-			},
-		}
+// idAction is a subcommand "USE ID" that runs fn with the open store and
+// the id of a what (a webhook, a key): a positive integer, else a usage
+// error.
+func idAction(e *env, what, use, short string, fn func(s *store.Store, id int64) error) *cobra.Command {
+	return &cobra.Command{
+		Use: use + " ID", Short: short, Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			id, err := positiveID(what, args[0])
+			if err != nil {
+				return err
+			}
+			return e.withStore(func(s *store.Store) error { return fn(s, id) })
+		},
 	}
-	c.AddCommand(add, list, deliveries, redeliver,
-		action("delete", "Delete a webhook with its deliveries' history", func(s *store.Store, id int64) error {
-			return s.DeleteWebhook(e.ctx, id)
-		}),
-		action("disable", "Pause a webhook: its deliveries wait until it is enabled", func(s *store.Store, id int64) error {
-			return s.SetWebhookDisabled(e.ctx, id, true)
-		}),
-		action("enable", "Resume a paused webhook", func(s *store.Store, id int64) error {
-			return s.SetWebhookDisabled(e.ctx, id, false)
-		}))
-	return c
 }
 
 func positiveID(what, s string) (int64, error) {

@@ -131,7 +131,6 @@ func (d *demoData) email(name, domain string, seen map[string]bool) string {
 func (d *demoData) people(ctx context.Context, passwordHash string) error {
 	rng := rand.New(rand.NewPCG(demoSeed, demoStreamPeople))
 	seen := map[string]bool{}
-
 	for _, name := range demoTrainerNames {
 		t, err := d.l.CreateTrainer(ctx, d.companyID, name, d.email(name, "demofitness.example", seen))
 		if err != nil {
@@ -139,7 +138,27 @@ func (d *demoData) people(ctx context.Context, passwordHash string) error {
 		}
 		d.trainers = append(d.trainers, t.ID)
 	}
+	names := drawNames(rng)
+	// Distinct phone numbers from the ranges kept for drama: UK 07700
+	// 900000-900999 and US 202-555-0100..0199.
+	draw := &peopleDraw{rng: rng, seen: seen, ukPhones: rng.Perm(1000), usPhones: rng.Perm(100), deleted: map[int]bool{}}
+	for _, i := range rng.Perm(demoTrainees)[:demoDeleted] {
+		draw.deleted[i] = true
+	}
+	for i, name := range names {
+		nt, force := d.drawTrainee(draw, i, name, passwordHash)
+		t, err := d.l.CreateTrainee(ctx, d.companyID, nt, force)
+		if err != nil {
+			return fmt.Errorf("trainee %q: %w", name, err)
+		}
+		d.trainees = append(d.trainees, t)
+	}
+	return nil
+}
 
+// drawNames is the fixed names, then distinct random ones up to
+// demoTrainees.
+func drawNames(rng *rand.Rand) []string {
 	names := append([]string(nil), demoFixedNames...)
 	taken := map[string]bool{}
 	for _, n := range names {
@@ -152,67 +171,65 @@ func (d *demoData) people(ctx context.Context, passwordHash string) error {
 			names = append(names, n)
 		}
 	}
+	return names
+}
 
-	// Distinct phone numbers from the ranges kept for drama: UK 07700
-	// 900000-900999 and US 202-555-0100..0199.
-	ukPhones := rng.Perm(1000)
-	usPhones := rng.Perm(100)
-	deleted := map[int]bool{}
-	for _, i := range rng.Perm(demoTrainees)[:demoDeleted] {
-		deleted[i] = true
-	}
+// peopleDraw is the random stream of the people and what is drawn once
+// for all of them.
+type peopleDraw struct {
+	rng                *rand.Rand
+	seen               map[string]bool // e-mails used
+	ukPhones, usPhones []int
+	deleted            map[int]bool // which trainees are soft-deleted
+}
 
-	for i, name := range names {
-		nt := api.NewTrainee{
-			Name:          name,
-			Email:         d.email(name, demoDomains[rng.IntN(len(demoDomains))], seen),
-			PasswordHash:  passwordHash,
-			WeightUnit:    api.UnitKG,
-			CreatedByType: api.CreatedByAdmin,
-			Enabled:       !deleted[i],
-			TrainerID:     &d.trainers[rng.IntN(len(d.trainers))],
-		}
-		var phone string
-		switch p := rng.IntN(10); {
-		case d.again && p < 8:
-			phone = fmt.Sprintf("+1555%03d%04d", d.companyID%1000, i)
-		case p < 6:
-			phone = fmt.Sprintf("+447700%06d", 900000+ukPhones[i])
-		case p < 8:
-			phone = fmt.Sprintf("+1202555%04d", 100+usPhones[i%100])
-		}
-		if phone != "" {
-			nt.PhoneNumber = &phone
-		}
-		if rng.IntN(100) < 65 {
-			dob := api.Date{Year: 1955 + rng.IntN(52), Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(28)}
-			nt.DateOfBirth = &dob
-		}
-		switch e := rng.IntN(100); {
-		case e < 20: // expired, one of them today
-			exp := d.today.AddDays(-rng.IntN(300))
-			nt.ExpirationDate = &exp
-		case e < 55:
-			exp := d.today.AddDays(1 + rng.IntN(400))
-			nt.ExpirationDate = &exp
-		}
-		if rng.IntN(10) < 3 {
-			nt.WeightUnit = api.UnitLB
-		}
-		switch c := rng.IntN(10); {
-		case c < 3:
-			nt.CreatedByType = api.CreatedByTrainer
-		case c < 5:
-			nt.CreatedByType = api.CreatedBySelf
-		}
-		force := nt.CreatedByType != api.CreatedBySelf && rng.IntN(2) == 0
-		t, err := d.l.CreateTrainee(ctx, d.companyID, nt, force)
-		if err != nil {
-			return fmt.Errorf("trainee %q: %w", name, err)
-		}
-		d.trainees = append(d.trainees, t)
+// drawTrainee draws the i-th trainee, and whether it must change its
+// password.
+func (d *demoData) drawTrainee(p *peopleDraw, i int, name, passwordHash string) (api.NewTrainee, bool) {
+	rng := p.rng
+	nt := api.NewTrainee{
+		Name:          name,
+		Email:         d.email(name, demoDomains[rng.IntN(len(demoDomains))], p.seen),
+		PasswordHash:  passwordHash,
+		WeightUnit:    api.UnitKG,
+		CreatedByType: api.CreatedByAdmin,
+		Enabled:       !p.deleted[i],
+		TrainerID:     &d.trainers[rng.IntN(len(d.trainers))],
 	}
-	return nil
+	var phone string
+	switch n := rng.IntN(10); {
+	case d.again && n < 8:
+		phone = fmt.Sprintf("+1555%03d%04d", d.companyID%1000, i)
+	case n < 6:
+		phone = fmt.Sprintf("+447700%06d", 900000+p.ukPhones[i])
+	case n < 8:
+		phone = fmt.Sprintf("+1202555%04d", 100+p.usPhones[i%100])
+	}
+	if phone != "" {
+		nt.PhoneNumber = &phone
+	}
+	if rng.IntN(100) < 65 {
+		dob := api.Date{Year: 1955 + rng.IntN(52), Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(28)}
+		nt.DateOfBirth = &dob
+	}
+	switch e := rng.IntN(100); {
+	case e < 20: // expired, one of them today
+		exp := d.today.AddDays(-rng.IntN(300))
+		nt.ExpirationDate = &exp
+	case e < 55:
+		exp := d.today.AddDays(1 + rng.IntN(400))
+		nt.ExpirationDate = &exp
+	}
+	if rng.IntN(10) < 3 {
+		nt.WeightUnit = api.UnitLB
+	}
+	switch c := rng.IntN(10); {
+	case c < 3:
+		nt.CreatedByType = api.CreatedByTrainer
+	case c < 5:
+		nt.CreatedByType = api.CreatedBySelf
+	}
+	return nt, nt.CreatedByType != api.CreatedBySelf && rng.IntN(2) == 0
 }
 
 // asciiLocal makes the local part of an e-mail from a name: "Zoë

@@ -84,78 +84,81 @@ var demoItemsPerMeal = map[string][2]int{
 func (d *demoData) tracked(ctx context.Context) error {
 	rng := rand.New(rand.NewPCG(demoSeed, demoStreamTracked))
 	for _, t := range d.trainees {
-		// Each type in the order stored: weights, steps, workouts,
-		// measurements and meals.
-		var weights, steps, workouts, measures, items []api.TrackedRecord
-		first := -(demoDays - 1)
-		if rng.IntN(5) == 0 { // a newer member
-			first = -(30 + rng.IntN(250))
-		}
-		last := 0
-		if !t.Enabled {
-			last = -(15 + rng.IntN(90))
-		}
-		startKG := 55 + rng.Float64()*50
-		trend := (rng.Float64()*0.04 - 0.03) // kg a day: from losing ~11 kg a year to gaining ~3.5
-		weighEvery := 0.65 + rng.Float64()*0.3
-		stepsBase := 4000 + rng.Float64()*8000
-		workoutRate := 0.0
-		if rng.IntN(10) != 0 {
-			workoutRate = float64(2+rng.IntN(4)) / 7
-		}
-		// About 6 in 10 trainees log their meals, on most days of the year.
-		mealRate, mealStreak := 0.0, 0.0
-		if rng.IntN(10) < 6 {
-			mealRate, mealStreak = 0.08+rng.Float64()*0.1, 0.8+rng.Float64()*0.15
-		}
-		phase := rng.IntN(30)
-		imperial := t.WeightUnit == api.UnitLB
-		custom := rng.IntN(3) == 0
-		bodyFat := 15 + rng.Float64()*20
-		meals := rand.New(rand.NewPCG(demoSeed, demoStreamMeals^uint64(t.ID)))
-		gap := 0
-		for off := first; off <= last; off++ {
-			day := d.today.AddDays(off)
-			n := float64(off - first)
-			kg := startKG + trend*n + 0.3*math.Sin(2*math.Pi*n/7) + rng.NormFloat64()*0.4
-			if rng.Float64() < weighEvery {
-				weights = append(weights, api.TrackedRecord{Type: api.RecordWeight, TraineeID: t.ID, Date: day, WeightKG: api.Round(kg, 2)})
-			}
-			// Steps: most days, with gaps of a few days (a watch left at home).
-			if gap > 0 {
-				gap--
-			} else if rng.IntN(25) == 0 {
-				gap = 1 + rng.IntN(6)
-			} else if rng.IntN(10) != 0 {
-				weekend := day.Time().Weekday()%6 == 0
-				st := stepsBase * (1 + 0.25*rng.NormFloat64())
-				if weekend {
-					st *= 1.2
-				}
-				steps = append(steps, api.TrackedRecord{Type: api.RecordSteps, TraineeID: t.ID, Date: day, Steps: int64(math.Max(300, st))})
-			}
-			if rng.Float64() < workoutRate {
-				workouts = append(workouts, api.TrackedRecord{Type: api.RecordWorkout, TraineeID: t.ID, Date: day})
-			}
-			rate := mealRate
-			if off > -demoMealStreakDays {
-				rate = mealStreak
-			}
-			if rng.Float64() < rate {
-				items = demoDayMeals(rng, items, t.ID, day)
-			} else if rate == mealRate && mealRate > 0 && meals.Float64() < (mealStreak-mealRate)/(1-mealRate) {
-				items = demoDayMeals(meals, items, t.ID, day)
-			}
-			if (off-first)%30 == phase {
-				measures = demoMeasure(rng, measures, t.ID, day, kg, startKG, bodyFat, imperial, custom)
-			}
-		}
-		recs := slices.Concat(weights, steps, workouts, measures, items)
-		if err := d.l.AddTracked(ctx, d.companyID, recs); err != nil {
+		if err := d.l.AddTracked(ctx, d.companyID, d.trackedOf(rng, t)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// trackedOf draws a year of one trainee's tracked data, each type in the
+// order stored: weights, steps, workouts, measurements and meals.
+func (d *demoData) trackedOf(rng *rand.Rand, t *api.Trainee) []api.TrackedRecord {
+	var weights, steps, workouts, measures, items []api.TrackedRecord
+	first := -(demoDays - 1)
+	if rng.IntN(5) == 0 { // a newer member
+		first = -(30 + rng.IntN(250))
+	}
+	last := 0
+	if !t.Enabled {
+		last = -(15 + rng.IntN(90))
+	}
+	startKG := 55 + rng.Float64()*50
+	trend := (rng.Float64()*0.04 - 0.03) // kg a day: from losing ~11 kg a year to gaining ~3.5
+	weighEvery := 0.65 + rng.Float64()*0.3
+	stepsBase := 4000 + rng.Float64()*8000
+	workoutRate := 0.0
+	if rng.IntN(10) != 0 {
+		workoutRate = float64(2+rng.IntN(4)) / 7
+	}
+	// About 6 in 10 trainees log their meals, on most days of the year.
+	mealRate, mealStreak := 0.0, 0.0
+	if rng.IntN(10) < 6 {
+		mealRate, mealStreak = 0.08+rng.Float64()*0.1, 0.8+rng.Float64()*0.15
+	}
+	phase := rng.IntN(30)
+	imperial := t.WeightUnit == api.UnitLB
+	custom := rng.IntN(3) == 0
+	bodyFat := 15 + rng.Float64()*20
+	meals := rand.New(rand.NewPCG(demoSeed, demoStreamMeals^uint64(t.ID)))
+	gap := 0
+	for off := first; off <= last; off++ {
+		day := d.today.AddDays(off)
+		n := float64(off - first)
+		kg := startKG + trend*n + 0.3*math.Sin(2*math.Pi*n/7) + rng.NormFloat64()*0.4
+		if rng.Float64() < weighEvery {
+			weights = append(weights, api.TrackedRecord{Type: api.RecordWeight, TraineeID: t.ID, Date: day, WeightKG: api.Round(kg, 2)})
+		}
+		// Steps: most days, with gaps of a few days (a watch left at home).
+		if gap > 0 {
+			gap--
+		} else if rng.IntN(25) == 0 {
+			gap = 1 + rng.IntN(6)
+		} else if rng.IntN(10) != 0 {
+			weekend := day.Time().Weekday()%6 == 0
+			st := stepsBase * (1 + 0.25*rng.NormFloat64())
+			if weekend {
+				st *= 1.2
+			}
+			steps = append(steps, api.TrackedRecord{Type: api.RecordSteps, TraineeID: t.ID, Date: day, Steps: int64(math.Max(300, st))})
+		}
+		if rng.Float64() < workoutRate {
+			workouts = append(workouts, api.TrackedRecord{Type: api.RecordWorkout, TraineeID: t.ID, Date: day})
+		}
+		rate := mealRate
+		if off > -demoMealStreakDays {
+			rate = mealStreak
+		}
+		if rng.Float64() < rate {
+			items = demoDayMeals(rng, items, t.ID, day)
+		} else if rate == mealRate && mealRate > 0 && meals.Float64() < (mealStreak-mealRate)/(1-mealRate) {
+			items = demoDayMeals(meals, items, t.ID, day)
+		}
+		if (off-first)%30 == phase {
+			measures = demoMeasure(rng, measures, t.ID, day, kg, startKG, bodyFat, imperial, custom)
+		}
+	}
+	return slices.Concat(weights, steps, workouts, measures, items)
 }
 
 // demoDayMeals appends one day's meals.
