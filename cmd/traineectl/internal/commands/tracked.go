@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -12,37 +13,44 @@ import (
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
-// rangeFlags are --from and --to of weight and measurements.
-type rangeFlags struct{ from, to string }
+// The tracked-data commands (weight, measurements, nutrition, steps) share
+// one skeleton: trackedCmd parses the trainee id and hands it to the
+// command's flags and run function; runTracked builds the client, calls
+// the command's fetch and prints the response through the command's view.
 
-func (r *rangeFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&r.from, "from", "", "first day, inclusive (default: 29 days before --to)")
-	cmd.Flags().StringVar(&r.to, "to", "", "last day, inclusive (default: today in the company's time zone)")
-	_ = cmd.RegisterFlagCompletionFunc("from", completeDates(false))
-	_ = cmd.RegisterFlagCompletionFunc("to", completeDates(false))
-}
-
-func (r *rangeFlags) parse(f *cmdutil.Factory) (client.TrackedRange, error) {
-	var tr client.TrackedRange
-	for _, d := range []struct {
-		flag, val string
-		dst       *api.Date
-	}{{"from", r.from, &tr.From}, {"to", r.to, &tr.To}} {
-		if d.val == "" {
-			continue
-		}
-		v, err := cmdutil.ParseDate(d.val, f.Now())
+// trackedCmd completes cmd (its use, help and flags) as a tracked-data
+// command: one trainee id argument, completed, parsed and given to run.
+func trackedCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(ctx context.Context, tid int64) error) *cobra.Command {
+	cmd.Args = cmdutil.ExactArgs(1, "a trainee id")
+	cmd.ValidArgsFunction = completeTraineeIDs(f, api.StatusAll, false)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		tid, err := cmdutil.ParseID(args[0])
 		if err != nil {
-			return tr, fmt.Errorf("--%s: %w", d.flag, err)
+			return err
 		}
-		*d.dst = v
+		return run(cmd.Context(), tid)
 	}
-	return tr, nil
+	return cmd
 }
 
-// tracked is how one tracked-data response prints.
-type tracked struct {
-	resource  any // JSON and YAML: the response without its timestamp
+// runTracked fetches one tracked-data response and prints it: -o json and
+// yaml give the response without its timestamp, csv and table what view
+// makes of it.
+func runTracked[T any](ctx context.Context, f *cmdutil.Factory,
+	fetch func(context.Context, *client.Client) (*T, error), view func(*T) trackedView) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	v, err := fetch(ctx, c)
+	if err != nil {
+		return err
+	}
+	return printTracked(f, output.Omit(v, "timestamp"), view(v))
+}
+
+// trackedView is how one tracked-data response prints as CSV and table.
+type trackedView struct {
 	cols      []output.Column
 	rows      [][]string
 	csvHeader []string
@@ -50,13 +58,13 @@ type tracked struct {
 	note      string // on a terminal, to stderr before the table
 }
 
-func printTracked(f *cmdutil.Factory, t tracked) error {
+func printTracked(f *cmdutil.Factory, resource any, t trackedView) error {
 	ios := f.IOStreams
 	switch f.OutputFormat() {
 	case output.JSON:
-		return output.WriteJSON(ios.Out, t.resource)
+		return output.WriteJSON(ios.Out, resource)
 	case output.YAML:
-		return output.WriteYAML(ios.Out, t.resource)
+		return output.WriteYAML(ios.Out, resource)
 	case output.CSV:
 		return output.WriteCSV(ios.Out, t.csvHeader, t.csvRows)
 	default:
@@ -67,13 +75,41 @@ func printTracked(f *cmdutil.Factory, t tracked) error {
 	}
 }
 
+// rangeFlags are --from and --to of weight and measurements.
+type rangeFlags struct{ from, to string }
+
+func (r *rangeFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&r.from, "from", "", "first day, inclusive (default: 29 days before --to)")
+	cmd.Flags().StringVar(&r.to, "to", "", "last day, inclusive (default: today in the company's time zone)")
+	_ = cmd.RegisterFlagCompletionFunc("from", completeDates(false))
+	_ = cmd.RegisterFlagCompletionFunc("to", completeDates(false))
+}
+
+// parse reads the range; a flag not given leaves its end to the server.
+func (r *rangeFlags) parse(f *cmdutil.Factory) (client.TrackedRange, error) {
+	var tr client.TrackedRange
+	var err error
+	if r.from != "" {
+		if tr.From, err = parseDateFlag(f, "from", r.from); err != nil {
+			return tr, err
+		}
+	}
+	if r.to != "" {
+		tr.To, err = parseDateFlag(f, "to", r.to)
+	}
+	return tr, err
+}
+
+// parseDateFlag reads the date of a flag (cmdutil.ParseDate), naming the
+// flag in the error.
+func parseDateFlag(f *cmdutil.Factory, flag, val string) (api.Date, error) {
+	d, err := cmdutil.ParseDate(val, f.Now())
+	if err != nil {
+		return d, fmt.Errorf("--%s: %w", flag, err)
+	}
+	return d, nil
+}
+
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func id(v int64) string { return strconv.FormatInt(v, 10) }
-
-// trackedCmd sets the argument check and completion of a tracked-data command.
-func trackedCmd(f *cmdutil.Factory, cmd *cobra.Command) *cobra.Command {
-	cmd.Args = cmdutil.ExactArgs(1, "a trainee id")
-	cmd.ValidArgsFunction = completeTraineeIDs(f, api.StatusAll, false)
-	return cmd
-}
