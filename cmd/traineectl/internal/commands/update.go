@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,9 +81,7 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 	if err != nil {
 		return err
 	}
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Updated trainee %d (%s)\n", t.ID, t.Name)
-	}
+	noteTrainee(f, "Updated", t)
 	return printTrainees(f, []*api.Trainee{t}, true)
 }
 
