@@ -64,7 +64,7 @@ use "traineectl delete" and "traineectl restore".`,
 // prints the trainee after the change.
 func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
 	if o.PasswordStdin {
-		pw, err := readPassword(f, false, "", true, false)
+		pw, err := readPassword(f, nil, true, false)
 		if err != nil {
 			return err
 		}
