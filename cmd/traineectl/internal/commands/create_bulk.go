@@ -14,7 +14,7 @@ import (
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
 // BulkOptions are the inputs of `traineectl create -f`.
@@ -262,27 +262,7 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 		}
 	}
 	c := bulkimport.CheckRows(rows, j)
-	out := f.IOStreams.Out
-	var err error
-	switch f.OutputFormat() {
-	case output.JSON:
-		err = output.WriteJSON(out, c)
-	case output.YAML:
-		err = output.WriteYAML(out, c)
-	case output.CSV:
-		var recs [][]string
-		for _, e := range c.Errors {
-			code := ""
-			if e.ErrorCode != nil {
-				code = fmt.Sprint(*e.ErrorCode)
-			}
-			recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
-		}
-		err = output.WriteCSV(out, []string{"row", "requestId", "email", "errorCode", "field", "message"}, recs)
-	default:
-		c.WriteText(out)
-	}
-	if err != nil {
+	if err := printView(f, checkView(c)); err != nil {
 		return err
 	}
 	if c.Invalid > 0 {
@@ -291,25 +271,35 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 	return nil
 }
 
+// checkView is the dry run's report: the check as JSON and YAML, a line a
+// problem as CSV, the report for people as the table format.
+func checkView(c bulkimport.Check) view {
+	var recs [][]string
+	for _, e := range c.Errors {
+		code := ""
+		if e.ErrorCode != nil {
+			code = fmt.Sprint(*e.ErrorCode)
+		}
+		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
+	}
+	return view{
+		value:     c,
+		csvHeader: []string{"row", "requestId", "email", "errorCode", "field", "message"},
+		csvRows:   recs,
+		table:     func(ios *iostreams.IOStreams) error { c.WriteText(ios.Out); return nil },
+	}
+}
+
 // printRecords writes the rows' records to stdout for -o json, yaml and
 // csv (never a password); the table format prints nothing there, the
 // summary and failures being on stderr.
 func printRecords(f *cmdutil.Factory, records []bulkimport.Record) error {
-	out := f.IOStreams.Out
 	if records == nil {
 		records = []bulkimport.Record{}
 	}
-	switch f.OutputFormat() {
-	case output.JSON:
-		return output.WriteJSON(out, records)
-	case output.YAML:
-		return output.WriteYAML(out, records)
-	case output.CSV:
-		var rows [][]string
-		for _, r := range records {
-			rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
-		}
-		return output.WriteCSV(out, bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], rows)
+	var rows [][]string
+	for _, r := range records {
+		rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
 	}
-	return nil
+	return printView(f, view{value: records, csvHeader: bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], csvRows: rows})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -235,4 +236,30 @@ func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
 // result is an array even when only one of them succeeded.
 func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
 	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
+}
+
+// view is one result in every -o format.
+type view struct {
+	value     any // JSON and YAML
+	csvHeader []string
+	csvRows   [][]string
+	// table prints the table format; nil prints nothing on stdout.
+	table func(ios *iostreams.IOStreams) error
+}
+
+// printView prints v in the -o format.
+func printView(f *cmdutil.Factory, v view) error {
+	ios := f.IOStreams
+	switch f.OutputFormat() {
+	case output.JSON:
+		return output.WriteJSON(ios.Out, v.value)
+	case output.YAML:
+		return output.WriteYAML(ios.Out, v.value)
+	case output.CSV:
+		return output.WriteCSV(ios.Out, v.csvHeader, v.csvRows)
+	}
+	if v.table == nil {
+		return nil
+	}
+	return v.table(ios)
 }

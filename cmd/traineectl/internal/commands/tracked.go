@@ -10,6 +10,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -59,20 +60,13 @@ type trackedView struct {
 }
 
 func printTracked(f *cmdutil.Factory, resource any, t trackedView) error {
-	ios := f.IOStreams
-	switch f.OutputFormat() {
-	case output.JSON:
-		return output.WriteJSON(ios.Out, resource)
-	case output.YAML:
-		return output.WriteYAML(ios.Out, resource)
-	case output.CSV:
-		return output.WriteCSV(ios.Out, t.csvHeader, t.csvRows)
-	default:
-		if ios.StdoutTTY && t.note != "" {
-			fmt.Fprintln(ios.ErrOut, t.note)
-		}
-		return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
-	}
+	return printView(f, view{value: resource, csvHeader: t.csvHeader, csvRows: t.csvRows,
+		table: func(ios *iostreams.IOStreams) error {
+			if ios.StdoutTTY && t.note != "" {
+				fmt.Fprintln(ios.ErrOut, t.note)
+			}
+			return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
+		}})
 }
 
 // rangeFlags are --from and --to of weight and measurements.
