@@ -162,6 +162,34 @@ const ColumnNames = "name, email, password, phoneNumber (phone), dateOfBirth (do
 func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
+	field, err := readCSVHeader(cr, o)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for num := 2; ; num++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, inputErrorf("CSV row %d: %v", num, err)
+		}
+		if blankRecord(rec) {
+			continue // a spreadsheet's empty row
+		}
+		row, err := csvRow(num, rec, field, o)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+}
+
+// readCSVHeader reads the header row: the API field of each column. Every
+// column must be known and give a field of its own; name, email and
+// (unless generated) password are needed.
+func readCSVHeader(cr *csv.Reader, o ReadOptions) ([]string, error) {
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
@@ -199,61 +227,55 @@ func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
 	if _, ok := seen["password"]; !ok && !o.GeneratePasswords {
 		return nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
 	}
-	var rows []Row
-	for num := 2; ; num++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return rows, nil
+	return field, nil
+}
+
+// blankRecord reports whether every cell of rec is blank.
+func blankRecord(rec []string) bool {
+	for _, c := range rec {
+		if strings.TrimSpace(c) != "" {
+			return false
 		}
-		if err != nil {
-			return nil, inputErrorf("CSV row %d: %v", num, err)
-		}
-		blank := true
-		for _, c := range rec {
-			if strings.TrimSpace(c) != "" {
-				blank = false
-			}
-		}
-		if blank {
-			continue // a spreadsheet's empty row
-		}
-		row := Row{Num: num}
-		if len(rec) != len(header) {
-			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON,
-				Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(header))}}
-			rows = append(rows, row)
-			continue
-		}
-		body := map[string]any{}
-		for i, cell := range rec {
-			f := field[i]
-			if f != "password" {
-				cell = strings.TrimSpace(cell)
-			}
-			if cell == "" {
-				continue // an empty cell is an absent field
-			}
-			switch f {
-			case "trainerId":
-				if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
-					body[f] = n
-				} else {
-					body[f] = cell // refused as "must be an integer" (1000)
-				}
-			case "dateOfBirth", "expirationDate":
-				body[f] = isoToWire(cell)
-			default:
-				body[f] = cell
-			}
-		}
-		rid, _ := body["requestId"].(string)
-		delete(body, "requestId")
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, validate(num, b, rid, o))
 	}
+	return true
+}
+
+// csvRow validates one CSV record, field being the API field of each
+// column: its cells make a create body as the API takes it.
+func csvRow(num int, rec, field []string, o ReadOptions) (Row, error) {
+	if len(rec) != len(field) {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+			Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(field))}}}, nil
+	}
+	body := map[string]any{}
+	for i, cell := range rec {
+		f := field[i]
+		if f != "password" {
+			cell = strings.TrimSpace(cell)
+		}
+		if cell == "" {
+			continue // an empty cell is an absent field
+		}
+		switch f {
+		case "trainerId":
+			if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
+				body[f] = n
+			} else {
+				body[f] = cell // refused as "must be an integer" (1000)
+			}
+		case "dateOfBirth", "expirationDate":
+			body[f] = isoToWire(cell)
+		default:
+			body[f] = cell
+		}
+	}
+	rid, _ := body["requestId"].(string)
+	delete(body, "requestId")
+	b, err := json.Marshal(body)
+	if err != nil {
+		return Row{}, err
+	}
+	return validate(num, b, rid, o), nil
 }
 
 // isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the

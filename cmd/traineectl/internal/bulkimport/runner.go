@@ -101,18 +101,7 @@ func (s Summary) Failures() int { return s.Failed + s.Invalid + s.Unknown }
 // rows not started counted in NotAttempted. Records are returned in row
 // order.
 func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) {
-	if o.Parallel <= 0 {
-		o.Parallel = 4
-	}
-	if o.Grace <= 0 {
-		o.Grace = 10 * time.Second
-	}
-	if o.GeneratePassword == nil {
-		o.GeneratePassword = GeneratePassword
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.setDefaults()
 	for i := range rows {
 		if rows[i].Valid() && rows[i].GeneratePassword && o.Results == nil {
 			return Summary{}, nil, errors.New("generated passwords need a results file")
@@ -131,28 +120,64 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 	defer stopDispatch()
 	r.stop = stopDispatch
 
+	todo := r.triage(rows)
+	r.work(dispatch, reqCtx, todo)
+
+	r.sum.NotAttempted = len(todo) - r.sum.Processed
+	r.sum.Duration = o.Now().Sub(start)
+	sortRecords(r.records)
+	err := r.err
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return r.sum, r.records, err
+}
+
+// setDefaults fills in the options left at zero.
+func (o *Options) setDefaults() {
+	if o.Parallel <= 0 {
+		o.Parallel = 4
+	}
+	if o.Grace <= 0 {
+		o.Grace = 10 * time.Second
+	}
+	if o.GeneratePassword == nil {
+		o.GeneratePassword = GeneratePassword
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// triage records the rows that need no request (invalid, or created by an
+// earlier run as the journal says) and returns the others.
+func (r *runner) triage(rows []Row) []*Row {
 	var todo []*Row
 	for i := range rows {
 		row := &rows[i]
-		switch {
-		case !row.Valid():
+		if !row.Valid() {
 			r.finish(invalidRecord(row))
-		default:
-			if e, ok := o.Journal.Entry(row.RequestID); ok && e.State == StateCreated {
-				rec := r.base(row)
-				rec.Status, rec.TraineeID = StatusAlreadyDone, &e.TraineeID
-				rec.Message = "created by an earlier run"
-				r.withPassword(&rec, row)
-				r.finish(rec)
-				continue
-			}
-			todo = append(todo, row)
+			continue
 		}
+		if e, ok := r.o.Journal.Entry(row.RequestID); ok && e.State == StateCreated {
+			rec := r.base(row)
+			rec.Status, rec.TraineeID = StatusAlreadyDone, &e.TraineeID
+			rec.Message = "created by an earlier run"
+			r.withPassword(&rec, row)
+			r.finish(rec)
+			continue
+		}
+		todo = append(todo, row)
 	}
+	return todo
+}
 
+// work processes the rows, Parallel at a time, under reqCtx; once
+// dispatch ends no row starts.
+func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
 	work := make(chan *Row)
 	var wg sync.WaitGroup
-	for range min(o.Parallel, max(len(todo), 1)) {
+	for range min(r.o.Parallel, max(len(todo), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -181,15 +206,6 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-
-	r.sum.NotAttempted = len(todo) - r.sum.Processed
-	r.sum.Duration = o.Now().Sub(start)
-	sortRecords(r.records)
-	err := r.err
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	return r.sum, r.records, err
 }
 
 type runner struct {
@@ -316,6 +332,13 @@ func (r *runner) settled(rec Record, row *Row, t *api.Trainee, status, msg strin
 	return rec, nil
 }
 
+// Messages of rows found by their e-mail.
+const (
+	foundEarlier = "created by an earlier run whose answer was lost (found by its e-mail)"
+	foundRetried = "created; its answer was lost and the retry found the e-mail taken (found by its e-mail)"
+	foundLost    = "created; its answer was lost (found by its e-mail)"
+)
+
 // process imports one row that the journal does not have as created. A
 // non-nil error stops the run.
 func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
@@ -329,89 +352,120 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 			return lookupFailed(rec, err)
 		}
 		if t != nil {
-			return r.settled(rec, row, t, StatusAlreadyDone, "created by an earlier run whose answer was lost (found by its e-mail)")
+			return r.settled(rec, row, t, StatusAlreadyDone, foundEarlier)
 		}
 	}
-	req := row.Req
-	if row.GeneratePassword {
-		pw, ok := "", false
-		if r.o.Results != nil {
-			pw, ok = r.o.Results.Password(row.RequestID)
-		}
-		if !ok {
-			pw = r.o.GeneratePassword()
-			p := rec
-			p.Password = pw
-			if err := r.o.Results.Pending(p); err != nil {
-				return rec, err
-			}
-		}
-		req.Password = pw
+	req, err := r.request(row, rec)
+	if err != nil {
+		return rec, err
 	}
 	if err := j.Sent(row.RequestID, row.Num, row.Email); err != nil {
 		return rec, err
 	}
 	t, err := r.o.API.Create(ctx, row.RequestID, req)
-	if err == nil {
-		if err := j.Created(row.RequestID, row.Num, t.ID, "response"); err != nil {
-			return rec, err
-		}
-		id := t.ID
-		rec.Status, rec.TraineeID = StatusCreated, &id
-		if row.GeneratePassword {
-			rec.Password = req.Password
-		}
-		return rec, nil
+	if err != nil {
+		return r.createFailed(ctx, row, rec, earlier, err)
 	}
+	if err := j.Created(row.RequestID, row.Num, t.ID, "response"); err != nil {
+		return rec, err
+	}
+	id := t.ID
+	rec.Status, rec.TraineeID = StatusCreated, &id
+	if row.GeneratePassword {
+		rec.Password = req.Password
+	}
+	return rec, nil
+}
 
+// request is the row's create body, with its generated password: the one
+// on file from an earlier run, else a new one, put on file (pending)
+// before it is sent.
+func (r *runner) request(row *Row, rec Record) (api.CreateRequest, error) {
+	req := row.Req
+	if !row.GeneratePassword {
+		return req, nil
+	}
+	pw, ok := "", false
+	if r.o.Results != nil {
+		pw, ok = r.o.Results.Password(row.RequestID)
+	}
+	if !ok {
+		pw = r.o.GeneratePassword()
+		p := rec
+		p.Password = pw
+		if err := r.o.Results.Pending(p); err != nil {
+			return req, err
+		}
+	}
+	req.Password = pw
+	return req, nil
+}
+
+// createFailed settles a row whose create returned err: a refused key
+// stops the run, a rejection is the row's failure (unless the row turns
+// out created), an interruption leaves it unknown, and no answer is looked
+// up.
+func (r *runner) createFailed(ctx context.Context, row *Row, rec Record, earlier bool, err error) (Record, error) {
 	var (
 		rejected *client.RejectedError
 		auth     *client.AuthRefusedError
 	)
 	switch {
 	case errors.As(err, &auth):
-		_ = j.Failed(row.RequestID, row.Num, auth.Status, 0, "authentication refused", false)
+		_ = r.o.Journal.Failed(row.RequestID, row.Num, auth.Status, 0, "authentication refused", false)
 		rec.Status, rec.Message = StatusFailed, err.Error()
 		return rec, err
 	case errors.As(err, &rejected):
-		retried := rejected.Attempts > 1
-		taken := rejected.ErrorCode == api.CodeEmailTaken || rejected.ErrorCode == api.CodePhoneTaken
-		if taken && (earlier || retried) {
-			// The e-mail (or the phone number: which of the two a
-			// database reports first is its choice) is taken, and a send
-			// of this row may have created it (an attempt without an
-			// answer): look the e-mail up.
-			t, lerr := r.o.API.FindByEmail(ctx, row.Email)
-			if lerr != nil {
-				return lookupFailed(rec, lerr)
-			}
-			if t != nil {
-				if earlier {
-					return r.settled(rec, row, t, StatusAlreadyDone, "created by an earlier run whose answer was lost (found by its e-mail)")
-				}
-				return r.settled(rec, row, t, StatusCreated, "created; its answer was lost and the retry found the e-mail taken (found by its e-mail)")
-			}
-		}
-		code := rejected.ErrorCode
-		if err := j.Failed(row.RequestID, row.Num, rejected.Status, code, rejected.Message, false); err != nil {
-			return rec, err
-		}
-		rec.Status = StatusFailed
-		if code != 0 {
-			rec.ErrorCode = &code
-			rec.Field, rec.Message = rejected.Field, rejected.Message
-			rec.Errors = rejected.Errors
-		} else {
-			rec.Message = err.Error()
-		}
-		return rec, nil
+		return r.rejected(ctx, row, rec, earlier, rejected, err)
 	case ctx.Err() != nil:
 		rec.Status = StatusUnknown
 		rec.Message = "interrupted while the create was under way; run the import again to settle it"
 		return rec, nil
 	}
-	// No answer, or a 5xx after the retries: the create may or may not
-	// have happened. Look.
+	return r.unanswered(ctx, row, rec, earlier, err)
+}
+
+// rejected settles a create the server refused (4xx): err, which is or
+// wraps rejected.
+func (r *runner) rejected(ctx context.Context, row *Row, rec Record, earlier bool,
+	rejected *client.RejectedError, err error) (Record, error) {
+	retried := rejected.Attempts > 1
+	taken := rejected.ErrorCode == api.CodeEmailTaken || rejected.ErrorCode == api.CodePhoneTaken
+	if taken && (earlier || retried) {
+		// The e-mail (or the phone number: which of the two a
+		// database reports first is its choice) is taken, and a send
+		// of this row may have created it (an attempt without an
+		// answer): look the e-mail up.
+		t, lerr := r.o.API.FindByEmail(ctx, row.Email)
+		if lerr != nil {
+			return lookupFailed(rec, lerr)
+		}
+		if t != nil {
+			if earlier {
+				return r.settled(rec, row, t, StatusAlreadyDone, foundEarlier)
+			}
+			return r.settled(rec, row, t, StatusCreated, foundRetried)
+		}
+	}
+	code := rejected.ErrorCode
+	if jerr := r.o.Journal.Failed(row.RequestID, row.Num, rejected.Status, code, rejected.Message, false); jerr != nil {
+		return rec, jerr
+	}
+	rec.Status = StatusFailed
+	if code != 0 {
+		rec.ErrorCode = &code
+		rec.Field, rec.Message = rejected.Field, rejected.Message
+		rec.Errors = rejected.Errors
+	} else {
+		rec.Message = err.Error()
+	}
+	return rec, nil
+}
+
+// unanswered settles a create without an answer, or with a 5xx after the
+// retries: the create may or may not have happened, so the e-mail is
+// looked up.
+func (r *runner) unanswered(ctx context.Context, row *Row, rec Record, earlier bool, err error) (Record, error) {
 	t, lerr := r.o.API.FindByEmail(ctx, row.Email)
 	if lerr != nil {
 		rec, stop := lookupFailed(rec, lerr)
@@ -429,7 +483,7 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 		if earlier {
 			status = StatusAlreadyDone
 		}
-		return r.settled(rec, row, t, status, "created; its answer was lost (found by its e-mail)")
+		return r.settled(rec, row, t, status, foundLost)
 	}
 	status := 0
 	var se *client.ServerError
@@ -437,7 +491,7 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 		status = se.Status
 	}
 	msg := err.Error() + "; not created (its e-mail is not found)"
-	if jerr := j.Failed(row.RequestID, row.Num, status, 0, msg, true); jerr != nil {
+	if jerr := r.o.Journal.Failed(row.RequestID, row.Num, status, 0, msg, true); jerr != nil {
 		return rec, jerr
 	}
 	rec.Status, rec.Message = StatusFailed, msg

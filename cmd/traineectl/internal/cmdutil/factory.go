@@ -219,53 +219,6 @@ func (f *Factory) AttemptTimeout() (time.Duration, error) {
 // UserAgent is the User-Agent header the client sends.
 func (f *Factory) UserAgent() string { return "traineectl/" + f.Version }
 
-// Client returns the API client of the settings, with the support log and
-// the verbose trace the flags ask for.
-func (f *Factory) Client() (*client.Client, error) {
-	if f.client != nil {
-		return f.client, nil
-	}
-	s, err := f.Settings()
-	if err != nil {
-		return nil, err
-	}
-	timeout, err := f.AttemptTimeout()
-	if err != nil {
-		return nil, err
-	}
-	opts := []client.Option{client.WithUserAgent(f.UserAgent()), client.WithAttemptTimeout(timeout)}
-	if f.Global.LogFile != "" {
-		lf, err := os.OpenFile(f.Global.LogFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("open the log file: %w", err)
-		}
-		f.logFile = lf
-		opts = append(opts, client.WithSupportLog(lf))
-	}
-	if f.Global.Verbose {
-		opts = append(opts, client.WithVerbose(f.IOStreams.ErrOut))
-	}
-	opts = append(opts, f.ClientOptions...)
-	f.client = client.New(s.BaseURL, s.APIKey, opts...)
-	return f.client, nil
-}
-
-// CompletionClient returns a client for shell completion: one attempt, no
-// log and no trace, so that the shell never waits for retries.
-func (f *Factory) CompletionClient() (*client.Client, error) {
-	s, err := f.Settings()
-	if err != nil {
-		return nil, err
-	}
-	timeout, err := f.AttemptTimeout()
-	if err != nil {
-		return nil, err
-	}
-	opts := append([]client.Option{client.WithUserAgent(f.UserAgent()), client.WithAttemptTimeout(timeout)}, f.ClientOptions...)
-	opts = append(opts, client.WithRetryDelays())
-	return client.New(s.BaseURL, s.APIKey, opts...), nil
-}
-
 // CompletionDeadline is how long a dynamic completion may take.
 func (f *Factory) CompletionDeadline() time.Duration {
 	if f.CompletionTimeout > 0 {

@@ -14,6 +14,12 @@ import (
 // Shells lists the shells with a completion script.
 var Shells = []string{"bash", "zsh", "fish", "powershell"}
 
+// CompletionOptions are the inputs of `traineectl completion`.
+type CompletionOptions struct {
+	Shell string         // bash, zsh, fish or powershell
+	Root  *cobra.Command // the command tree to complete
+}
+
 func newCompletionCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
@@ -35,9 +41,14 @@ The bash script works with or without the bash-completion package.`,
 		ValidArgs:             Shells,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return GenCompletion(cmd.Root(), args[0], f.IOStreams.Out)
+			return runCompletion(f, &CompletionOptions{Shell: args[0], Root: cmd.Root()})
 		},
 	}
+}
+
+// runCompletion prints the shell's completion script.
+func runCompletion(f *cmdutil.Factory, o *CompletionOptions) error {
+	return GenCompletion(o.Root, o.Shell, f.IOStreams.Out)
 }
 
 // bashWordsCall is the line of cobra's bash script that needs the

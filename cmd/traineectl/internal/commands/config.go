@@ -8,6 +8,7 @@ import (
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -31,6 +32,13 @@ another one for one command.`,
 	return cmd
 }
 
+// ConfigSetProfileOptions are the inputs of `traineectl config
+// set-profile`; a nil setting is left as it is.
+type ConfigSetProfileOptions struct {
+	Name            string
+	BaseURL, APIKey *string
+}
+
 func newConfigSetProfileCmd(f *cmdutil.Factory) *cobra.Command {
 	var baseURL, apiKey string
 	cmd := &cobra.Command{
@@ -43,43 +51,12 @@ created becomes the current one.`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
 			fs := cmd.Flags()
-			if !fs.Changed("base-url") && !fs.Changed("api-key") {
-				return cmdutil.Usagef("give --base-url, --api-key or both")
-			}
-			if fs.Changed("base-url") {
-				if err := cmdutil.CheckBaseURL(baseURL); err != nil {
-					return &cmdutil.UsageError{Err: fmt.Errorf("--base-url: %w", err)}
-				}
-			}
-			cfg, path, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			p := cfg.Profiles[name]
-			if p == nil {
-				p = &config.Profile{}
-				cfg.Profiles[name] = p
-			}
-			if fs.Changed("base-url") {
-				p.BaseURL = baseURL
-			}
-			if fs.Changed("api-key") {
-				p.APIKey = apiKey
-			}
-			if cfg.Current == "" {
-				cfg.Current = name
-			}
-			if err := cfg.Save(path); err != nil {
-				return err
-			}
-			state := ""
-			if cfg.Current == name {
-				state = " (current)"
-			}
-			fmt.Fprintf(f.IOStreams.ErrOut, "Saved profile %s%s in %s\n", name, state, path)
-			return nil
+			return runConfigSetProfile(f, &ConfigSetProfileOptions{
+				Name:    args[0],
+				BaseURL: ifChanged(fs, "base-url", &baseURL),
+				APIKey:  ifChanged(fs, "api-key", &apiKey),
+			})
 		},
 	}
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "address of the trainee API, like https://trainees.example.com")
@@ -87,6 +64,50 @@ created becomes the current one.`,
 	_ = cmd.RegisterFlagCompletionFunc("api-key", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("base-url", cobra.NoFileCompletions)
 	return cmd
+}
+
+// runConfigSetProfile creates or changes the profile; the first one
+// becomes the current one.
+func runConfigSetProfile(f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
+	if o.BaseURL == nil && o.APIKey == nil {
+		return cmdutil.Usagef("give --base-url, --api-key or both")
+	}
+	if o.BaseURL != nil {
+		if err := cmdutil.CheckBaseURL(*o.BaseURL); err != nil {
+			return &cmdutil.UsageError{Err: fmt.Errorf("--base-url: %w", err)}
+		}
+	}
+	state := ""
+	path, err := editConfig(f, func(cfg *config.File) error {
+		p := cfg.Profiles[o.Name]
+		if p == nil {
+			p = &config.Profile{}
+			cfg.Profiles[o.Name] = p
+		}
+		if o.BaseURL != nil {
+			p.BaseURL = *o.BaseURL
+		}
+		if o.APIKey != nil {
+			p.APIKey = *o.APIKey
+		}
+		if cfg.Current == "" {
+			cfg.Current = o.Name
+		}
+		if cfg.Current == o.Name {
+			state = " (current)"
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "Saved profile %s%s in %s\n", o.Name, state, path)
+	return nil
+}
+
+// ConfigUseOptions are the inputs of `traineectl config use`.
+type ConfigUseOptions struct {
+	Name string
 }
 
 func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
@@ -97,22 +118,29 @@ func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, path, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			if _, ok := cfg.Profiles[args[0]]; !ok {
-				return cmdutil.Usagef("no profile %q: create it with `traineectl config set-profile %s --base-url ... --api-key ...`", args[0], args[0])
-			}
-			cfg.Current = args[0]
-			if err := cfg.Save(path); err != nil {
-				return err
-			}
-			fmt.Fprintf(f.IOStreams.ErrOut, "Now using profile %s\n", args[0])
-			return nil
+			return runConfigUse(f, &ConfigUseOptions{Name: args[0]})
 		},
 	}
 }
+
+// runConfigUse makes the profile the current one.
+func runConfigUse(f *cmdutil.Factory, o *ConfigUseOptions) error {
+	_, err := editConfig(f, func(cfg *config.File) error {
+		if _, ok := cfg.Profiles[o.Name]; !ok {
+			return cmdutil.Usagef("no profile %q: create it with `traineectl config set-profile %s --base-url ... --api-key ...`", o.Name, o.Name)
+		}
+		cfg.Current = o.Name
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "Now using profile %s\n", o.Name)
+	return nil
+}
+
+// ConfigListOptions are the inputs of `traineectl config list`: none.
+type ConfigListOptions struct{}
 
 type profileJSON struct {
 	Name    string `json:"name"`
@@ -128,41 +156,38 @@ func newConfigListCmd(f *cmdutil.Factory) *cobra.Command {
 		Example: `  traineectl config list`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, _, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			list := []profileJSON{}
-			for _, n := range cfg.Names() {
-				p := cfg.Profiles[n]
-				list = append(list, profileJSON{n, n == cfg.Current, p.BaseURL, client.MaskKey(p.APIKey)})
-			}
-			ios := f.IOStreams
-			switch f.OutputFormat() {
-			case output.JSON:
-				return output.WriteJSON(ios.Out, list)
-			case output.YAML:
-				return output.WriteYAML(ios.Out, list)
-			}
-			rows := make([][]string, len(list))
-			for i, p := range list {
-				cur := ""
-				if p.Current {
-					cur = "*"
-				}
-				rows[i] = []string{cur, p.Name, p.BaseURL, p.APIKey}
-			}
-			if f.OutputFormat() == output.CSV {
-				for i, p := range list {
-					rows[i][0] = fmt.Sprint(p.Current)
-				}
-				return output.WriteCSV(ios.Out, []string{"current", "name", "baseUrl", "apiKey"}, rows)
-			}
+			return runConfigList(f, &ConfigListOptions{})
+		},
+	}
+}
+
+// runConfigList prints the profiles, their keys masked.
+func runConfigList(f *cmdutil.Factory, _ *ConfigListOptions) error {
+	cfg, _, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	list := []profileJSON{}
+	for _, n := range cfg.Names() {
+		p := cfg.Profiles[n]
+		list = append(list, profileJSON{n, n == cfg.Current, p.BaseURL, client.MaskKey(p.APIKey)})
+	}
+	rows := make([][]string, len(list))
+	csvRows := make([][]string, len(list))
+	for i, p := range list {
+		cur := ""
+		if p.Current {
+			cur = "*"
+		}
+		rows[i] = []string{cur, p.Name, p.BaseURL, p.APIKey}
+		csvRows[i] = []string{fmt.Sprint(p.Current), p.Name, p.BaseURL, p.APIKey}
+	}
+	return printView(f, view{value: list, csvHeader: []string{"current", "name", "baseUrl", "apiKey"}, csvRows: csvRows,
+		table: func(ios *iostreams.IOStreams) error {
 			return output.WriteTable(ios.Out, ios.TableWidth(), []output.Column{
 				{Header: "CURRENT"}, {Header: "NAME", Flex: true}, {Header: "BASE URL", Flex: true}, {Header: "API KEY"},
 			}, rows)
-		},
-	}
+		}})
 }
 
 func loadConfig(f *cmdutil.Factory) (*config.File, string, error) {
@@ -172,4 +197,17 @@ func loadConfig(f *cmdutil.Factory) (*config.File, string, error) {
 	}
 	cfg, err := f.Config()
 	return cfg, path, err
+}
+
+// editConfig loads the profile file, lets edit change it, and saves it
+// unless edit fails; it gives the file's path.
+func editConfig(f *cmdutil.Factory, edit func(*config.File) error) (string, error) {
+	cfg, path, err := loadConfig(f)
+	if err != nil {
+		return "", err
+	}
+	if err := edit(cfg); err != nil {
+		return "", err
+	}
+	return path, cfg.Save(path)
 }

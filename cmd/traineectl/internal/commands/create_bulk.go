@@ -4,23 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
-// bulkOptions are the flags of `create -f`.
-type bulkOptions struct {
-	file, format, journal, results string
-	dryRun, generatePasswords      bool
-	parallel                       int
+// BulkOptions are the inputs of `traineectl create -f`.
+type BulkOptions struct {
+	File    string // the input; "-": stdin
+	Format  string // csv or jsonl; "": by File's extension
+	Journal string // "": FILE.journal
+	Results string // "": no results file
+	DryRun  bool
+	// GeneratePasswords gives each row without a password a random one.
+	GeneratePasswords bool
+	Parallel          int // creates in flight at once
 }
 
 // bulkFlags are the flags that only mean something with -f.
@@ -29,59 +35,36 @@ var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", 
 // maxParallel bounds --parallel.
 const maxParallel = 64
 
-// runBulk is `traineectl create -f`.
-func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
-	ios := f.IOStreams
-	stdin := o.file == "-"
-	format, err := bulkFormat(o)
+func (o *BulkOptions) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&o.File, "file", "f", "", "create the trainees of a CSV or JSON Lines file (- for stdin)")
+	fl.StringVar(&o.Format, "format", "", "format of -f: csv or jsonl (default: by the file's extension; required with -f -)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "with -f: check every row and report; send nothing")
+	fl.StringVar(&o.Journal, "journal", "", "with -f: the import's journal (default: FILE.journal; required with -f -)")
+	fl.IntVar(&o.Parallel, "parallel", 4, "with -f: creates in flight at once (1 to 64)")
+	fl.StringVar(&o.Results, "results", "", "with -f: append a CSV line per row to this file (mode 0600)")
+	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, "with -f: generate a password for each row without one (written to --results only)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(string(bulkimport.CSV), string(bulkimport.JSONL)))
+	_ = cmd.RegisterFlagCompletionFunc("file", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"csv", "jsonl", "ndjson"}, cobra.ShellCompDirectiveFilterFileExt
+	})
+	_ = cmd.RegisterFlagCompletionFunc("parallel", cobra.NoFileCompletions)
+}
+
+// runBulk is `traineectl create -f`: read and check every row, then (unless
+// a dry run) create the valid ones through the journal.
+func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
+	format, journalPath, err := o.check()
 	if err != nil {
 		return err
 	}
-	if o.parallel < 1 || o.parallel > maxParallel {
-		return cmdutil.Usagef("--parallel must be 1 to %d", maxParallel)
-	}
-	journalPath := o.journal
-	if journalPath == "" && !stdin {
-		journalPath = o.file + ".journal"
-	}
-	if !o.dryRun {
-		if journalPath == "" {
-			return cmdutil.Usagef("-f - (stdin) needs --journal PATH: the journal is what makes a second run safe")
-		}
-		if o.generatePasswords && o.results == "" {
-			return cmdutil.Usagef("--generate-passwords needs --results PATH: generated passwords are written there and nowhere else")
-		}
-		if err := distinctFiles(o.file, journalPath, o.results); err != nil {
-			return err
-		}
-	}
-
-	var in io.Reader = ios.In
-	if !stdin {
-		fh, err := os.Open(o.file)
-		if err != nil {
-			return fmt.Errorf("open the input: %w", err)
-		}
-		defer fh.Close()
-		in = fh
-	}
-	name := o.file
-	if stdin {
-		name = "stdin"
-	}
-	rows, err := bulkimport.Read(in, bulkimport.ReadOptions{Format: format, Today: f.Today(), GeneratePasswords: o.generatePasswords})
-	var ie *bulkimport.InputError
-	if errors.As(err, &ie) {
-		return &cmdutil.UsageError{Err: fmt.Errorf("%s: %w", name, err)}
-	}
+	rows, err := o.read(f, format)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
+		return err
 	}
-
-	if o.dryRun {
+	if o.DryRun {
 		return bulkDryRun(f, rows, journalPath)
 	}
-
 	s, err := f.Settings()
 	if err != nil {
 		return err
@@ -91,44 +74,93 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 		return err
 	}
 	defer j.Close()
-	base := strings.TrimRight(s.BaseURL, "/")
-	if prev := j.BaseURL(); prev != "" && prev != base {
-		return cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, base)
-	}
-	input := o.file
-	if abs, err := filepath.Abs(o.file); err == nil && !stdin {
-		input = abs
-	}
-	if err := j.Run(base, input); err != nil {
+	if err := o.startJournal(j, journalPath, s.BaseURL); err != nil {
 		return err
 	}
 	var results *bulkimport.Results
-	if o.results != "" {
-		if results, err = bulkimport.OpenResults(o.results); err != nil {
+	if o.Results != "" {
+		if results, err = bulkimport.OpenResults(o.Results); err != nil {
 			return err
 		}
 	}
+	return o.run(ctx, f, rows, j, results)
+}
 
-	prog := bulkimport.NewProgress(ios.ErrOut, ios.StderrTTY, ios.ErrColorEnabled(), len(rows), nil)
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = o.parallel + 2
-	var extra []client.Option
-	if f.Global.Verbose {
-		extra = append(extra, client.WithVerbose(prog)) // the trace passes above the bar
+// check checks the options before anything is read: it gives the input's
+// format and the journal's path.
+func (o *BulkOptions) check() (format bulkimport.Format, journalPath string, err error) {
+	if format, err = bulkFormat(o); err != nil {
+		return "", "", err
 	}
-	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
+	if o.Parallel < 1 || o.Parallel > maxParallel {
+		return "", "", cmdutil.Usagef("--parallel must be 1 to %d", maxParallel)
+	}
+	journalPath = o.Journal
+	if journalPath == "" && o.File != "-" {
+		journalPath = o.File + ".journal"
+	}
+	if o.DryRun {
+		return format, journalPath, nil
+	}
+	if journalPath == "" {
+		return "", "", cmdutil.Usagef("-f - (stdin) needs --journal PATH: the journal is what makes a second run safe")
+	}
+	if o.GeneratePasswords && o.Results == "" {
+		return "", "", cmdutil.Usagef("--generate-passwords needs --results PATH: generated passwords are written there and nowhere else")
+	}
+	return format, journalPath, distinctFiles(o.File, journalPath, o.Results)
+}
+
+// read reads and checks every row of the input; a malformed input as a
+// whole is a usage error.
+func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulkimport.Row, error) {
+	in, name := f.IOStreams.In, "stdin"
+	if o.File != "-" {
+		fh, err := os.Open(o.File)
+		if err != nil {
+			return nil, fmt.Errorf("open the input: %w", err)
+		}
+		defer fh.Close()
+		in, name = fh, o.File
+	}
+	rows, err := bulkimport.Read(in, bulkimport.ReadOptions{Format: format, Today: f.Today(), GeneratePasswords: o.GeneratePasswords})
+	var ie *bulkimport.InputError
+	if errors.As(err, &ie) {
+		return nil, &cmdutil.UsageError{Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return rows, nil
+}
+
+// startJournal records the run in the journal, refusing one that belongs
+// to an import into another server.
+func (o *BulkOptions) startJournal(j *bulkimport.Journal, journalPath, baseURL string) error {
+	base := strings.TrimRight(baseURL, "/")
+	if prev := j.BaseURL(); prev != "" && prev != base {
+		return cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, base)
+	}
+	input := o.File
+	if abs, err := filepath.Abs(o.File); err == nil && o.File != "-" {
+		input = abs
+	}
+	return j.Run(base, input)
+}
+
+// run imports the rows with a progress bar on stderr, closes the results
+// file and the journal, prints the summary and the records, and gives the
+// exit status.
+func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkimport.Row, j *bulkimport.Journal, results *bulkimport.Results) error {
+	ios := f.IOStreams
+	prog := bulkimport.NewProgress(ios.ErrOut, ios.StderrTTY, ios.ErrColorEnabled(), len(rows), nil)
+	srv, err := o.clientAPI(f, prog)
 	if err != nil {
 		return err
 	}
-	client := bulkimport.ClientAPI{
-		Lookup: build(extra...),
-		ForRequest: func(rid string) *client.Client {
-			return build(append(extra, client.WithRequestIDs(func() string { return rid }))...)
-		},
-	}
 	prog.Start()
 	sum, records, runErr := bulkimport.Run(ctx, rows, bulkimport.Options{
-		API: client, Journal: j, Results: results, Parallel: o.parallel, OnRecord: prog.Record,
+		API: srv, Journal: j, Results: results, Parallel: o.Parallel, OnRecord: prog.Record,
 	})
 	prog.Stop()
 	if results != nil {
@@ -143,6 +175,34 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 	if err := printRecords(f, records); err != nil {
 		return err
 	}
+	return bulkExit(sum, runErr)
+}
+
+// clientAPI is the import's view of the server: clients sharing one
+// transport sized for --parallel, whose trace (-v) passes above the bar,
+// and whose creates carry the row's request id.
+func (o *BulkOptions) clientAPI(f *cmdutil.Factory, prog *bulkimport.Progress) (bulkimport.ClientAPI, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = o.Parallel + 2
+	var extra []client.Option
+	if f.Global.Verbose {
+		extra = append(extra, client.WithVerbose(prog)) // the trace passes above the bar
+	}
+	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
+	if err != nil {
+		return bulkimport.ClientAPI{}, err
+	}
+	return bulkimport.ClientAPI{
+		Lookup: build(extra...),
+		ForRequest: func(rid string) *client.Client {
+			return build(append(extra, client.WithRequestIDs(func() string { return rid }))...)
+		},
+	}, nil
+}
+
+// bulkExit is the outcome of an import: a server that kept failing exits
+// like an unreachable one, a failed row with status 5.
+func bulkExit(sum bulkimport.Summary, runErr error) error {
 	if sf := (*bulkimport.ServerFailingError)(nil); errors.As(runErr, &sf) {
 		// Stopped like for an unreachable server, with its exit status.
 		return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: runErr}
@@ -157,20 +217,20 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *bulkOptions) error {
 }
 
 // bulkFormat is --format, else the file's extension.
-func bulkFormat(o *bulkOptions) (bulkimport.Format, error) {
-	if o.format != "" {
-		fm, err := bulkimport.ParseFormat(o.format)
+func bulkFormat(o *BulkOptions) (bulkimport.Format, error) {
+	if o.Format != "" {
+		fm, err := bulkimport.ParseFormat(o.Format)
 		if err != nil {
 			return "", &cmdutil.UsageError{Err: fmt.Errorf("--format: %w", err)}
 		}
 		return fm, nil
 	}
-	if o.file == "-" {
+	if o.File == "-" {
 		return "", cmdutil.Usagef("-f - (stdin) needs --format csv or --format jsonl")
 	}
-	fm, ok := bulkimport.FormatOf(o.file)
+	fm, ok := bulkimport.FormatOf(o.File)
 	if !ok {
-		return "", cmdutil.Usagef("cannot tell the format of %s from its extension (.csv, .jsonl, .ndjson): give --format csv or --format jsonl", o.file)
+		return "", cmdutil.Usagef("cannot tell the format of %s from its extension (.csv, .jsonl, .ndjson): give --format csv or --format jsonl", o.File)
 	}
 	return fm, nil
 }
@@ -202,27 +262,7 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 		}
 	}
 	c := bulkimport.CheckRows(rows, j)
-	out := f.IOStreams.Out
-	var err error
-	switch f.OutputFormat() {
-	case output.JSON:
-		err = output.WriteJSON(out, c)
-	case output.YAML:
-		err = output.WriteYAML(out, c)
-	case output.CSV:
-		var recs [][]string
-		for _, e := range c.Errors {
-			code := ""
-			if e.ErrorCode != nil {
-				code = fmt.Sprint(*e.ErrorCode)
-			}
-			recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
-		}
-		err = output.WriteCSV(out, []string{"row", "requestId", "email", "errorCode", "field", "message"}, recs)
-	default:
-		c.WriteText(out)
-	}
-	if err != nil {
+	if err := printView(f, checkView(c)); err != nil {
 		return err
 	}
 	if c.Invalid > 0 {
@@ -231,25 +271,35 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 	return nil
 }
 
+// checkView is the dry run's report: the check as JSON and YAML, a line a
+// problem as CSV, the report for people as the table format.
+func checkView(c bulkimport.Check) view {
+	var recs [][]string
+	for _, e := range c.Errors {
+		code := ""
+		if e.ErrorCode != nil {
+			code = fmt.Sprint(*e.ErrorCode)
+		}
+		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
+	}
+	return view{
+		value:     c,
+		csvHeader: []string{"row", "requestId", "email", "errorCode", "field", "message"},
+		csvRows:   recs,
+		table:     func(ios *iostreams.IOStreams) error { c.WriteText(ios.Out); return nil },
+	}
+}
+
 // printRecords writes the rows' records to stdout for -o json, yaml and
 // csv (never a password); the table format prints nothing there, the
 // summary and failures being on stderr.
 func printRecords(f *cmdutil.Factory, records []bulkimport.Record) error {
-	out := f.IOStreams.Out
 	if records == nil {
 		records = []bulkimport.Record{}
 	}
-	switch f.OutputFormat() {
-	case output.JSON:
-		return output.WriteJSON(out, records)
-	case output.YAML:
-		return output.WriteYAML(out, records)
-	case output.CSV:
-		var rows [][]string
-		for _, r := range records {
-			rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
-		}
-		return output.WriteCSV(out, bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], rows)
+	var rows [][]string
+	for _, r := range records {
+		rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
 	}
-	return nil
+	return printView(f, view{value: records, csvHeader: bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], csvRows: rows})
 }

@@ -1,17 +1,25 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
+// DeleteOptions are the inputs of `traineectl delete`.
+type DeleteOptions struct {
+	IDs []int64
+	Yes bool // do not ask
+}
+
 func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
-	var yes bool
+	var o DeleteOptions
 	cmd := &cobra.Command{
 		Use:   "delete ID... [--yes]",
 		Short: "Soft-delete trainees",
@@ -26,40 +34,33 @@ The deleted trainees are printed (status "deleted").`,
   traineectl search --status expired -o json | jq -r '.[].id' | xargs traineectl delete --yes`,
 		Args:              cmdutil.MinArgs(1, "trainee ids"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusLive, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ids, err := cmdutil.ParseIDs(args)
-			if err != nil {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
-			ios := f.IOStreams
-			if !yes {
-				if !ios.CanPrompt() {
-					return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-				}
-				ok, err := f.Confirm(cmd.Context(), deleteQuestion(ids))
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return cmdutil.Usagef("not confirmed; nothing was deleted")
-				}
-			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			ts, err := each(f, ids, func(id int64) (*api.Trainee, error) {
-				t, err := c.DeleteTrainee(cmd.Context(), id)
-				if err == nil && ios.StdoutTTY {
-					fmt.Fprintf(ios.ErrOut, "Deleted trainee %d (%s)\n", t.ID, t.Name)
-				}
-				return t, err
-			})
-			return finish(f, ts, len(ids) == 1, err)
+			return runDelete(cmd.Context(), f, &o)
 		},
 	}
-	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
 	return cmd
+}
+
+// runDelete asks for a confirmation unless o.Yes, then deletes the
+// trainees and prints them.
+func runDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
+	if !o.Yes {
+		if !f.IOStreams.CanPrompt() {
+			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
+		}
+		ok, err := f.Confirm(ctx, deleteQuestion(o.IDs))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return cmdutil.Usagef("not confirmed; nothing was deleted")
+		}
+	}
+	return eachTrainee(ctx, f, o.IDs, "Deleted", (*client.Client).DeleteTrainee)
 }
 
 func deleteQuestion(ids []int64) string {

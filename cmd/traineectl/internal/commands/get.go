@@ -1,13 +1,22 @@
 package commands
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
+// GetOptions are the inputs of `traineectl get`.
+type GetOptions struct {
+	IDs []int64
+}
+
 func newGetCmd(f *cmdutil.Factory) *cobra.Command {
+	var o GetOptions
 	return &cobra.Command{
 		Use:   "get ID...",
 		Short: "Show trainees by id",
@@ -22,27 +31,16 @@ several ids the others are still shown.`,
   traineectl get 41 -o json | jq -r .email`,
 		Args:              cmdutil.MinArgs(1, "trainee ids"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ids, err := cmdutil.ParseIDs(args)
-			if err != nil {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			ts, err := each(f, ids, func(id int64) (*api.Trainee, error) { return c.Trainee(cmd.Context(), id) })
-			return finish(f, ts, len(ids) == 1, err)
+			return runGet(cmd.Context(), f, &o)
 		},
 	}
 }
 
-// finish prints what succeeded and returns err.
-func finish(f *cmdutil.Factory, ts []*api.Trainee, single bool, err error) error {
-	if len(ts) > 0 || err == nil {
-		if perr := printTrainees(f, ts, single); perr != nil {
-			return perr
-		}
-	}
-	return err
+// runGet prints the trainees.
+func runGet(ctx context.Context, f *cmdutil.Factory, o *GetOptions) error {
+	return eachTrainee(ctx, f, o.IDs, "", (*client.Client).Trainee)
 }

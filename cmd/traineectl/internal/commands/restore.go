@@ -1,15 +1,22 @@
 package commands
 
 import (
-	"fmt"
+	"context"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
+// RestoreOptions are the inputs of `traineectl restore`.
+type RestoreOptions struct {
+	IDs []int64
+}
+
 func newRestoreCmd(f *cmdutil.Factory) *cobra.Command {
+	var o RestoreOptions
 	return &cobra.Command{
 		Use:   "restore ID...",
 		Short: "Restore soft-deleted trainees",
@@ -19,24 +26,16 @@ they can log in again. Restoring a live trainee changes nothing.`,
   traineectl restore 41 42`,
 		Args:              cmdutil.MinArgs(1, "trainee ids"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusDeleted, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ids, err := cmdutil.ParseIDs(args)
-			if err != nil {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			ios := f.IOStreams
-			ts, err := each(f, ids, func(id int64) (*api.Trainee, error) {
-				t, err := c.RestoreTrainee(cmd.Context(), id)
-				if err == nil && ios.StdoutTTY {
-					fmt.Fprintf(ios.ErrOut, "Restored trainee %d (%s)\n", t.ID, t.Name)
-				}
-				return t, err
-			})
-			return finish(f, ts, len(ids) == 1, err)
+			return runRestore(cmd.Context(), f, &o)
 		},
 	}
+}
+
+// runRestore restores the trainees and prints them.
+func runRestore(ctx context.Context, f *cmdutil.Factory, o *RestoreOptions) error {
+	return eachTrainee(ctx, f, o.IDs, "Restored", (*client.Client).RestoreTrainee)
 }

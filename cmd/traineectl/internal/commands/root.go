@@ -4,13 +4,16 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -197,8 +200,66 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 	return out, nil
 }
 
+// eachTrainee calls call with the client for every id (see each), notes
+// each trainee on a terminal as "<done> trainee N (name)" (nothing when
+// done is empty), and prints the trainees that succeeded.
+func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done string,
+	call func(*client.Client, context.Context, int64) (*api.Trainee, error)) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	ts, err := each(f, ids, func(id int64) (*api.Trainee, error) {
+		t, err := call(c, ctx, id)
+		if err == nil && done != "" {
+			noteTrainee(f, done, t)
+		}
+		return t, err
+	})
+	if len(ts) > 0 || err == nil {
+		if perr := printTrainees(f, ts, len(ids) == 1); perr != nil {
+			return perr
+		}
+	}
+	return err
+}
+
+// noteTrainee tells a terminal what was done: "Created trainee 41 (Ada
+// Park)".
+func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
+	if f.IOStreams.StdoutTTY {
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s trainee %d (%s)\n", done, t.ID, t.Name)
+	}
+}
+
 // printTrainees prints trainees in the -o format; with several ids the
 // result is an array even when only one of them succeeded.
 func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
 	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
+}
+
+// view is one result in every -o format.
+type view struct {
+	value     any // JSON and YAML
+	csvHeader []string
+	csvRows   [][]string
+	// table prints the table format; nil prints nothing on stdout.
+	table func(ios *iostreams.IOStreams) error
+}
+
+// printView prints v in the -o format.
+func printView(f *cmdutil.Factory, v view) error {
+	ios := f.IOStreams
+	switch f.OutputFormat() {
+	case output.JSON:
+		return output.WriteJSON(ios.Out, v.value)
+	case output.YAML:
+		return output.WriteYAML(ios.Out, v.value)
+	case output.CSV:
+		return output.WriteCSV(ios.Out, v.csvHeader, v.csvRows)
+	}
+	if v.table == nil {
+		return nil
+	}
+	return v.table(ios)
 }

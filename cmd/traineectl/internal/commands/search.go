@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -83,9 +84,15 @@ func pageLine(p api.PageInfo) string {
 	return fmt.Sprintf("page %d of %d, %s", p.Number+1, total, trainees(p.TotalElements))
 }
 
+// SearchOptions are the inputs of `traineectl search` (and list).
+type SearchOptions struct {
+	Params client.SearchParams // Query from the arguments, the rest from flags
+	All    bool                // every page
+}
+
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
-	var p client.SearchParams
-	var all bool
+	var o SearchOptions
+	p := &o.Params
 	cmd := &cobra.Command{
 		Use:     "search [QUERY]",
 		Aliases: []string{"list"},
@@ -104,55 +111,61 @@ goes to stderr. With -o json the result is an array of trainees.`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Query = strings.Join(args, " ")
-			if all && cmd.Flags().Changed("page") {
+			if o.All && cmd.Flags().Changed("page") {
 				return cmdutil.Usagef("--all and --page cannot be used together")
 			}
 			if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > 100) {
 				return cmdutil.Usagef("--size must be between 1 and 100")
 			}
-			if p.Page < 0 {
-				return cmdutil.Usagef("--page counts from 0")
-			}
-			if err := checkSearch(p); err != nil {
-				return err
-			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			ios := f.IOStreams
-			if all {
-				ts, last, err := c.SearchAllTrainees(cmd.Context(), p)
-				if err != nil {
-					return err
-				}
-				if ios.StdoutTTY {
-					fmt.Fprintln(ios.ErrOut, allLine(len(ts), last))
-				}
-				return printTrainees(f, ts, false)
-			}
-			pg, err := c.SearchTrainees(cmd.Context(), p)
-			if err != nil {
-				return err
-			}
-			if err := printTrainees(f, pg.Content, false); err != nil {
-				return err
-			}
-			if ios.StdoutTTY {
-				fmt.Fprintln(ios.ErrOut, pageLine(pg.Page))
-			}
-			return nil
+			return runSearch(cmd.Context(), f, &o)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&p.Status, "status", "", "live (default), active, expired, deleted or all")
 	fl.IntVar(&p.Page, "page", 0, "page number, counted from 0")
 	fl.IntVar(&p.Size, "size", 0, "trainees per page, 1 to 100 (default 20; 100 with --all)")
-	fl.BoolVar(&all, "all", false, "fetch every page")
+	fl.BoolVar(&o.All, "all", false, "fetch every page")
 	fl.StringVar(&p.Sort, "sort", "", "id (default), name, email, expirationDate or lastTrained, optionally followed by ,asc or ,desc")
 	_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(statusValues...))
 	_ = cmd.RegisterFlagCompletionFunc("sort", fixedValues(sortValues()...))
 	_ = cmd.RegisterFlagCompletionFunc("page", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	return cmd
+}
+
+// runSearch checks the search as the server would, then prints one page
+// of trainees, or every page with o.All.
+func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error {
+	if o.Params.Page < 0 {
+		return cmdutil.Usagef("--page counts from 0")
+	}
+	if err := checkSearch(o.Params); err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	if o.All {
+		ts, last, err := c.SearchAllTrainees(ctx, o.Params)
+		if err != nil {
+			return err
+		}
+		if ios.StdoutTTY {
+			fmt.Fprintln(ios.ErrOut, allLine(len(ts), last))
+		}
+		return printTrainees(f, ts, false)
+	}
+	pg, err := c.SearchTrainees(ctx, o.Params)
+	if err != nil {
+		return err
+	}
+	if err := printTrainees(f, pg.Content, false); err != nil {
+		return err
+	}
+	if ios.StdoutTTY {
+		fmt.Fprintln(ios.ErrOut, pageLine(pg.Page))
+	}
+	return nil
 }

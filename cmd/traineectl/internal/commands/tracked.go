@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -9,8 +10,64 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
+
+// The tracked-data commands (weight, measurements, nutrition, steps) share
+// one skeleton: trackedCmd parses the trainee id and hands it to the
+// command's flags and run function; runTracked builds the client, calls
+// the command's fetch and prints the response through the command's view.
+
+// trackedCmd completes cmd (its use, help and flags) as a tracked-data
+// command: one trainee id argument, completed, parsed and given to run.
+func trackedCmd(f *cmdutil.Factory, cmd *cobra.Command, run func(ctx context.Context, tid int64) error) *cobra.Command {
+	cmd.Args = cmdutil.ExactArgs(1, "a trainee id")
+	cmd.ValidArgsFunction = completeTraineeIDs(f, api.StatusAll, false)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		tid, err := cmdutil.ParseID(args[0])
+		if err != nil {
+			return err
+		}
+		return run(cmd.Context(), tid)
+	}
+	return cmd
+}
+
+// runTracked fetches one tracked-data response and prints it: -o json and
+// yaml give the response without its timestamp, csv and table what view
+// makes of it.
+func runTracked[T any](ctx context.Context, f *cmdutil.Factory,
+	fetch func(context.Context, *client.Client) (*T, error), view func(*T) trackedView) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	v, err := fetch(ctx, c)
+	if err != nil {
+		return err
+	}
+	return printTracked(f, output.Omit(v, "timestamp"), view(v))
+}
+
+// trackedView is how one tracked-data response prints as CSV and table.
+type trackedView struct {
+	cols      []output.Column
+	rows      [][]string
+	csvHeader []string
+	csvRows   [][]string
+	note      string // on a terminal, to stderr before the table
+}
+
+func printTracked(f *cmdutil.Factory, resource any, t trackedView) error {
+	return printView(f, view{value: resource, csvHeader: t.csvHeader, csvRows: t.csvRows,
+		table: func(ios *iostreams.IOStreams) error {
+			if ios.StdoutTTY && t.note != "" {
+				fmt.Fprintln(ios.ErrOut, t.note)
+			}
+			return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
+		}})
+}
 
 // rangeFlags are --from and --to of weight and measurements.
 type rangeFlags struct{ from, to string }
@@ -22,58 +79,31 @@ func (r *rangeFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("to", completeDates(false))
 }
 
+// parse reads the range; a flag not given leaves its end to the server.
 func (r *rangeFlags) parse(f *cmdutil.Factory) (client.TrackedRange, error) {
 	var tr client.TrackedRange
-	for _, d := range []struct {
-		flag, val string
-		dst       *api.Date
-	}{{"from", r.from, &tr.From}, {"to", r.to, &tr.To}} {
-		if d.val == "" {
-			continue
+	var err error
+	if r.from != "" {
+		if tr.From, err = parseDateFlag(f, "from", r.from); err != nil {
+			return tr, err
 		}
-		v, err := cmdutil.ParseDate(d.val, f.Now())
-		if err != nil {
-			return tr, fmt.Errorf("--%s: %w", d.flag, err)
-		}
-		*d.dst = v
 	}
-	return tr, nil
+	if r.to != "" {
+		tr.To, err = parseDateFlag(f, "to", r.to)
+	}
+	return tr, err
 }
 
-// tracked is how one tracked-data response prints.
-type tracked struct {
-	resource  any // JSON and YAML: the response without its timestamp
-	cols      []output.Column
-	rows      [][]string
-	csvHeader []string
-	csvRows   [][]string
-	note      string // on a terminal, to stderr before the table
-}
-
-func printTracked(f *cmdutil.Factory, t tracked) error {
-	ios := f.IOStreams
-	switch f.OutputFormat() {
-	case output.JSON:
-		return output.WriteJSON(ios.Out, t.resource)
-	case output.YAML:
-		return output.WriteYAML(ios.Out, t.resource)
-	case output.CSV:
-		return output.WriteCSV(ios.Out, t.csvHeader, t.csvRows)
-	default:
-		if ios.StdoutTTY && t.note != "" {
-			fmt.Fprintln(ios.ErrOut, t.note)
-		}
-		return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
+// parseDateFlag reads the date of a flag (cmdutil.ParseDate), naming the
+// flag in the error.
+func parseDateFlag(f *cmdutil.Factory, flag, val string) (api.Date, error) {
+	d, err := cmdutil.ParseDate(val, f.Now())
+	if err != nil {
+		return d, fmt.Errorf("--%s: %w", flag, err)
 	}
+	return d, nil
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func id(v int64) string { return strconv.FormatInt(v, 10) }
-
-// trackedCmd sets the argument check and completion of a tracked-data command.
-func trackedCmd(f *cmdutil.Factory, cmd *cobra.Command) *cobra.Command {
-	cmd.Args = cmdutil.ExactArgs(1, "a trainee id")
-	cmd.ValidArgsFunction = completeTraineeIDs(f, api.StatusAll, false)
-	return cmd
-}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/cobra"
@@ -8,6 +9,9 @@ import (
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/tui"
 )
+
+// TUIOptions are the inputs of `traineectl tui`: none.
+type TUIOptions struct{}
 
 func newTUICmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
@@ -27,31 +31,37 @@ allowed here (it would draw over the screen): use --log-file.`,
   NO_COLOR=1 traineectl tui --profile prod`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ios := f.IOStreams
-			if !ios.StdinTTY || !ios.StdoutTTY {
-				return cmdutil.Usagef("tui needs a terminal: run it in one, or use search and get in scripts")
-			}
-			if f.Global.Verbose {
-				return cmdutil.Usagef("--verbose would write over the TUI: use --log-file FILE instead")
-			}
-			s, err := f.Settings()
-			if err != nil {
-				return err
-			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			err = tui.Run(cmd.Context(), c, tui.Options{
-				Today:    f.Today,
-				NoColor:  ios.NoColor,
-				Server:   s.BaseURL,
-				NoAPIKey: !c.HasAPIKey(),
-			}, ios.In, ios.Out)
-			if err != nil && !errors.Is(err, cmd.Context().Err()) {
-				return err
-			}
-			return nil
+			return runTUI(cmd.Context(), f, &TUIOptions{})
 		},
 	}
+}
+
+// runTUI runs the trainee browser on the terminal until it quits or ctx
+// ends.
+func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
+	ios := f.IOStreams
+	if !ios.StdinTTY || !ios.StdoutTTY {
+		return cmdutil.Usagef("tui needs a terminal: run it in one, or use search and get in scripts")
+	}
+	if f.Global.Verbose {
+		return cmdutil.Usagef("--verbose would write over the TUI: use --log-file FILE instead")
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	err = tui.Run(ctx, c, tui.Options{
+		Today:    f.Today,
+		NoColor:  ios.NoColor,
+		Server:   s.BaseURL,
+		NoAPIKey: !c.HasAPIKey(),
+	}, ios.In, ios.Out)
+	if err != nil && !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return nil
 }

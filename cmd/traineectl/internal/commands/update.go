@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -65,7 +64,7 @@ use "traineectl delete" and "traineectl restore".`,
 // prints the trainee after the change.
 func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
 	if o.PasswordStdin {
-		pw, err := readPassword(f, false, "", true, false)
+		pw, err := readPassword(f, nil, true, false)
 		if err != nil {
 			return err
 		}
@@ -82,9 +81,7 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 	if err != nil {
 		return err
 	}
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Updated trainee %d (%s)\n", t.ID, t.Name)
-	}
+	noteTrainee(f, "Updated", t)
 	return printTrainees(f, []*api.Trainee{t}, true)
 }
 

@@ -7,8 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
+
+// VersionOptions are the inputs of `traineectl version`: none.
+type VersionOptions struct{}
 
 func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
@@ -16,20 +19,21 @@ func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Show traineectl's version",
 		Args:  cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := struct {
-				Version string `json:"version"`
-				Go      string `json:"go"`
-			}{f.Version, runtime.Version()}
-			switch f.OutputFormat() {
-			case output.JSON:
-				return output.WriteJSON(f.IOStreams.Out, v)
-			case output.YAML:
-				return output.WriteYAML(f.IOStreams.Out, v)
-			case output.CSV:
-				return output.WriteCSV(f.IOStreams.Out, []string{"version", "go"}, [][]string{{v.Version, v.Go}})
-			}
-			_, err := fmt.Fprintf(f.IOStreams.Out, "traineectl version %s (%s)\n", v.Version, v.Go)
-			return err
+			return runVersion(f, &VersionOptions{})
 		},
 	}
+}
+
+// runVersion prints traineectl's version and the Go release it was built
+// with.
+func runVersion(f *cmdutil.Factory, _ *VersionOptions) error {
+	v := struct {
+		Version string `json:"version"`
+		Go      string `json:"go"`
+	}{f.Version, runtime.Version()}
+	return printView(f, view{value: v, csvHeader: []string{"version", "go"}, csvRows: [][]string{{v.Version, v.Go}},
+		table: func(ios *iostreams.IOStreams) error {
+			_, err := fmt.Fprintf(ios.Out, "traineectl version %s (%s)\n", v.Version, v.Go)
+			return err
+		}})
 }

@@ -1,18 +1,21 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
-type weightJSON struct {
-	*api.WeightHistory
-	Timestamp *struct{} `json:"timestamp,omitempty"` // hides the response's: -o json prints it without
+// WeightOptions are the inputs of `traineectl weight`.
+type WeightOptions struct {
+	TraineeID int64
+	Range     client.TrackedRange // zero ends: the server's default
 }
 
 func newWeightCmd(f *cmdutil.Factory) *cobra.Command {
@@ -25,36 +28,33 @@ the trainee's weight unit. The range is at most one year; by default the
 last 30 days.`,
 		Example: `  traineectl weight 41
   traineectl weight 41 --from 2026-01-01 --to today -o csv`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			tid, err := cmdutil.ParseID(args[0])
-			if err != nil {
-				return err
-			}
-			tr, err := r.parse(f)
-			if err != nil {
-				return err
-			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			w, err := c.WeightHistory(cmd.Context(), tid, tr)
-			if err != nil {
-				return err
-			}
-			t := tracked{
-				resource:  weightJSON{WeightHistory: w},
-				cols:      []output.Column{{Header: "DATE"}, {Header: "WEIGHT (" + w.Unit + ")", Right: true}},
-				csvHeader: []string{"date", "weight", "unit"},
-				note:      fmt.Sprintf("Weight of trainee %d, %s to %s: %d days with data", w.TraineeID, w.From, w.To, len(w.Entries)),
-			}
-			for _, e := range w.Entries {
-				t.rows = append(t.rows, []string{e.Date.String(), num(e.Weight)})
-				t.csvRows = append(t.csvRows, []string{e.Date.String(), num(e.Weight), w.Unit})
-			}
-			return printTracked(f, t)
-		},
+	}, func(ctx context.Context, tid int64) error {
+		tr, err := r.parse(f)
+		if err != nil {
+			return err
+		}
+		return runWeight(ctx, f, &WeightOptions{TraineeID: tid, Range: tr})
 	})
 	r.register(cmd)
 	return cmd
+}
+
+// runWeight prints the weight history of the range.
+func runWeight(ctx context.Context, f *cmdutil.Factory, o *WeightOptions) error {
+	return runTracked(ctx, f, func(ctx context.Context, c *client.Client) (*api.WeightHistory, error) {
+		return c.WeightHistory(ctx, o.TraineeID, o.Range)
+	}, weightView)
+}
+
+func weightView(w *api.WeightHistory) trackedView {
+	t := trackedView{
+		cols:      []output.Column{{Header: "DATE"}, {Header: "WEIGHT (" + w.Unit + ")", Right: true}},
+		csvHeader: []string{"date", "weight", "unit"},
+		note:      fmt.Sprintf("Weight of trainee %d, %s to %s: %d days with data", w.TraineeID, w.From, w.To, len(w.Entries)),
+	}
+	for _, e := range w.Entries {
+		t.rows = append(t.rows, []string{e.Date.String(), num(e.Weight)})
+		t.csvRows = append(t.csvRows, []string{e.Date.String(), num(e.Weight), w.Unit})
+	}
+	return t
 }

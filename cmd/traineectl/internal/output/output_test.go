@@ -186,3 +186,32 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("json escapes HTML: %q", b.String())
 	}
 }
+
+func TestOmit(t *testing.T) {
+	v := struct {
+		Timestamp int64   `json:"timestamp"`
+		Name      string  `json:"name"`
+		Items     []int   `json:"items"`
+		Nested    any     `json:"nested"`
+		Missing   *string `json:"missing"`
+	}{1700000000, "M&Ms <b>", []int{1, 2}, map[string]int{"timestamp": 3}, nil}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, Omit(v, "timestamp")); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"name\": \"M&Ms <b>\",\n  \"items\": [\n    1,\n    2\n  ],\n  \"nested\": {\n    \"timestamp\": 3\n  },\n  \"missing\": null\n}\n"
+	if b.String() != want {
+		t.Errorf("JSON:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteYAML(&b, Omit(v, "timestamp")); err != nil {
+		t.Fatal(err)
+	}
+	if want := "name: M&Ms <b>\nitems:\n  - 1\n  - 2\nnested:\n  timestamp: 3\nmissing: null\n"; b.String() != want {
+		t.Errorf("YAML:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteJSON(&b, Omit([]int{1}, "timestamp")); err != nil || b.String() != "[\n  1\n]\n" {
+		t.Errorf("not an object: %q, %v", b.String(), err)
+	}
+}
