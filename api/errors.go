@@ -21,6 +21,9 @@ const (
 	CodeInvalidRange     = 1011
 	CodeInvalidParameter = 1012
 	CodeReserved         = 1013
+	// CodeControlChar: a text field or query parameter holds a control
+	// character (U+0000 to U+001F other than tab).
+	CodeControlChar = 1016
 )
 
 // FieldError is one problem in a request.

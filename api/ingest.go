@@ -140,8 +140,8 @@ func (f *recordFields) str(name string, required bool) (string, bool) {
 		f.err.add("%s must be a string", name)
 		return "", false
 	}
-	if strings.IndexByte(s, 0) >= 0 {
-		f.err.add("%s must not contain NUL", name)
+	if c, bad := ControlChar(s); bad {
+		f.err.add("%s must not contain %s", name, controlName(c))
 		return "", false
 	}
 	return s, true

@@ -227,6 +227,9 @@ func (f *PatchField) ParseText(text string, now time.Time) (any, error) {
 		}
 		return nil, fmt.Errorf("%s must be %s, not %q", f.Name, strings.Join(f.Enum, " or "), text)
 	}
+	if err := CheckText(f.Name, text); err != nil {
+		return nil, err
+	}
 	return text, nil
 }
 

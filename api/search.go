@@ -24,6 +24,11 @@ var sortKeys = map[string]bool{SortID: true, SortName: true, SortEmail: true, So
 // every bad parameter is a 1012.
 func ParseSearch(q url.Values, today Date) (Search, error) {
 	v := &ValidationError{}
+	for _, name := range []string{"q", "status", "page", "size", "sort"} {
+		if !checkParam(v, name, q.Get(name)) {
+			q = cloneWithout(q, name) // reported; nothing else to say about it
+		}
+	}
 	s := Search{Query: strings.TrimSpace(q.Get("q")), Status: StatusLive, Size: DefaultPageSize, Sort: SortID, Today: today}
 	if len([]rune(s.Query)) > MaxSearchQuery {
 		v.Add(CodeInvalidParameter, "q", "q must be at most %d characters", MaxSearchQuery)
@@ -60,4 +65,15 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 		s.Sort, s.Desc = key, dir == "desc"
 	}
 	return s, v.Err()
+}
+
+// cloneWithout returns a copy of q without name.
+func cloneWithout(q url.Values, name string) url.Values {
+	c := url.Values{}
+	for k, vs := range q {
+		if k != name {
+			c[k] = vs
+		}
+	}
+	return c
 }

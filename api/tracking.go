@@ -323,6 +323,11 @@ func BuildAverageSteps(traineeID int64, today Date, days int, total int64) *Aver
 // from 29-02-2024, to may be 01-03-2025).
 func ParseRange(q url.Values, today Date) (from, to Date, err error) {
 	v := &ValidationError{}
+	checkParam(v, "from", q.Get("from"))
+	checkParam(v, "to", q.Get("to"))
+	if err := v.Err(); err != nil {
+		return Date{}, Date{}, err
+	}
 	to = today
 	if q.Has("to") {
 		d, derr := ParseDate(q.Get("to"))
@@ -360,6 +365,9 @@ func ParseDay(q url.Values, today Date) (Date, error) {
 	if !q.Has("date") {
 		return today, nil
 	}
+	if err := paramError("date", q.Get("date")); err != nil {
+		return Date{}, err
+	}
 	d, err := ParseDate(q.Get("date"))
 	if err != nil {
 		return Date{}, Invalid(CodeInvalidDate, "date", "date must be a real date written dd-MM-yyyy")
@@ -374,9 +382,19 @@ func ParseMeasurementType(q url.Values) (string, error) {
 		return "", nil
 	}
 	t := q.Get("type")
+	if err := paramError("type", t); err != nil {
+		return "", err
+	}
 	if !IsMeasurementType(t) {
 		return "", Invalid(CodeInvalidEnum, "type", "type must be one of CHEST, WAIST, HIPS, NECK, SHOULDERS, LEFT_ARM, "+
 			"RIGHT_ARM, LEFT_THIGH, RIGHT_THIGH, LEFT_CALF, RIGHT_CALF, BODY_FAT, WEIGHT, CUSTOM")
 	}
 	return t, nil
+}
+
+// paramError is checkParam's problem with a query parameter, or nil.
+func paramError(name, s string) error {
+	v := &ValidationError{}
+	checkParam(v, name, s)
+	return v.Err()
 }

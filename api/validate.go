@@ -25,6 +25,9 @@ var (
 	phonePattern = regexp.MustCompile(`^\+[1-9][0-9]{7,14}$`)
 	phoneStrip   = strings.NewReplacer(" ", "", "-", "", ".", "", "(", "", ")", "")
 	minBirthDate = Date{1900, 1, 1}
+	// MinExpirationDate and MaxExpirationDate bound expirationDate.
+	MinExpirationDate = Date{1900, 1, 1}
+	MaxExpirationDate = Date{2199, 12, 31}
 )
 
 // CreateRequest is the body of POST /trainees. The client sends it; the
@@ -95,6 +98,12 @@ func checkBirth(v *ValidationError, d Date, today Date) {
 	}
 }
 
+func checkExpiration(v *ValidationError, d Date) {
+	if d.Before(MinExpirationDate) || d.After(MaxExpirationDate) {
+		v.Add(CodeInvalidDate, "expirationDate", "expiration date must be between %s and %s", MinExpirationDate, MaxExpirationDate)
+	}
+}
+
 func checkUnit(v *ValidationError, u string) {
 	if u != UnitKG && u != UnitLB {
 		v.Add(CodeInvalidEnum, "weightUnit", "weightUnit must be KG or LB")
@@ -112,12 +121,23 @@ func checkTrainer(v *ValidationError, id int64) {
 // contract that needs no database. today is the company's calendar day.
 func ValidateCreate(r *CreateRequest, today Date) error {
 	v := &ValidationError{}
-	validateCreate(v, r, today, nil)
+	validateCreate(v, r, today, map[string]bool{})
 	return v.Err()
 }
 
-// validateCreate checks the fields that parsing did not already report.
+// validateCreate checks the fields that parsing did not already report
+// (skip), text with control characters first (1016, and no other check of
+// that field).
 func validateCreate(v *ValidationError, r *CreateRequest, today Date, skip map[string]bool) {
+	texts := []struct {
+		name string
+		s    *string
+	}{{"name", &r.Name}, {"email", &r.Email}, {"password", &r.Password}, {"phoneNumber", r.PhoneNumber}, {"weightUnit", &r.WeightUnit}}
+	for _, t := range texts {
+		if t.s != nil && !skip[t.name] && !checkText(v, t.name, *t.s) {
+			skip[t.name] = true
+		}
+	}
 	if !skip["name"] {
 		checkName(v, &r.Name)
 	}
@@ -127,11 +147,14 @@ func validateCreate(v *ValidationError, r *CreateRequest, today Date, skip map[s
 	if !skip["password"] {
 		checkPassword(v, r.Password)
 	}
-	if r.PhoneNumber != nil {
+	if r.PhoneNumber != nil && !skip["phoneNumber"] {
 		checkPhone(v, r.PhoneNumber)
 	}
 	if r.DateOfBirth != nil {
 		checkBirth(v, *r.DateOfBirth, today)
+	}
+	if r.ExpirationDate != nil {
+		checkExpiration(v, *r.ExpirationDate)
 	}
 	if r.TrainerID != nil {
 		checkTrainer(v, *r.TrainerID)
@@ -191,6 +214,10 @@ func (f *fields) typeError(name, want string) {
 func (f *fields) str(name string, raw json.RawMessage, dst *string) bool {
 	if err := json.Unmarshal(raw, dst); err != nil {
 		f.typeError(name, "a string")
+		return false
+	}
+	if !checkText(f.v, name, *dst) {
+		f.skip[name] = true
 		return false
 	}
 	return true
@@ -296,12 +323,13 @@ func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
 // enum's values are checked for every enum), run as ParseUpdate reads the
 // field; they normalise the value in place.
 var patchRules = map[string]func(v *ValidationError, p *TraineePatch, today Date){
-	"name":        func(v *ValidationError, p *TraineePatch, _ Date) { checkName(v, &p.Name.Value) },
-	"email":       func(v *ValidationError, p *TraineePatch, _ Date) { checkEmail(v, &p.Email.Value) },
-	"password":    func(v *ValidationError, p *TraineePatch, _ Date) { checkPassword(v, p.Password.Value) },
-	"phoneNumber": func(v *ValidationError, p *TraineePatch, _ Date) { checkPhone(v, &p.PhoneNumber.Value) },
-	"dateOfBirth": func(v *ValidationError, p *TraineePatch, today Date) { checkBirth(v, p.DateOfBirth.Value, today) },
-	"trainerId":   func(v *ValidationError, p *TraineePatch, _ Date) { checkTrainer(v, p.TrainerID.Value) },
+	"name":           func(v *ValidationError, p *TraineePatch, _ Date) { checkName(v, &p.Name.Value) },
+	"email":          func(v *ValidationError, p *TraineePatch, _ Date) { checkEmail(v, &p.Email.Value) },
+	"password":       func(v *ValidationError, p *TraineePatch, _ Date) { checkPassword(v, p.Password.Value) },
+	"phoneNumber":    func(v *ValidationError, p *TraineePatch, _ Date) { checkPhone(v, &p.PhoneNumber.Value) },
+	"dateOfBirth":    func(v *ValidationError, p *TraineePatch, today Date) { checkBirth(v, p.DateOfBirth.Value, today) },
+	"expirationDate": func(v *ValidationError, p *TraineePatch, _ Date) { checkExpiration(v, p.ExpirationDate.Value) },
+	"trainerId":      func(v *ValidationError, p *TraineePatch, _ Date) { checkTrainer(v, p.TrainerID.Value) },
 }
 
 // value decodes a present, non-null member as the field's kind.

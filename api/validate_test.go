@@ -1,7 +1,9 @@
 package api
 
 import (
+	"net/url"
 	"testing"
+	"time"
 )
 
 func TestParseDate(t *testing.T) {
@@ -58,6 +60,65 @@ func TestWellFormedKey(t *testing.T) {
 	for _, bad := range []string{"", "pk_", k[:42], k + "a", "pk-" + k[3:], k[:42] + "é"} {
 		if WellFormedKey(bad) {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestParseID(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1, "41": 41, "9223372036854775807": 1<<63 - 1} {
+		if got, ok := ParseID(s); !ok || got != want {
+			t.Errorf("ParseID(%q) = %d, %v", s, got, ok)
+		}
+	}
+	for _, s := range []string{"", "0", "04", "+4", "-4", " 4", "4 ", "4.0", "1e3", "0x1", "9223372036854775808", "٤"} {
+		if got, ok := ParseID(s); ok {
+			t.Errorf("ParseID(%q) = %d, accepted", s, got)
+		}
+	}
+}
+
+func TestControlCharacters(t *testing.T) {
+	today := Date{2026, 11, 21}
+	// ValidateCreate (bulk import, TUI) and ParseCreate (server) agree.
+	for _, bad := range []string{"a\x00b", "a\nb", "\x1b[0m", "\x7f\x01"} {
+		for _, field := range []string{"name", "email", "password", "phoneNumber", "weightUnit"} {
+			r := &CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "12345678"}
+			switch field {
+			case "name":
+				r.Name = bad
+			case "email":
+				r.Email = bad
+			case "password":
+				r.Password = bad
+			case "phoneNumber":
+				r.PhoneNumber = &bad
+			case "weightUnit":
+				r.WeightUnit = bad
+			}
+			err := ValidateCreate(r, today)
+			v, ok := err.(*ValidationError)
+			if !ok || len(v.Errors) != 1 || v.Errors[0].ErrorCode != CodeControlChar || v.Errors[0].Field != field {
+				t.Errorf("ValidateCreate %s=%q: %v", field, bad, err)
+			}
+		}
+	}
+	if err := ValidateCreate(&CreateRequest{Name: "Ada\tPark", Email: "ada@example.com", Password: "pass\tword"}, today); err != nil {
+		t.Errorf("tab refused: %v", err)
+	}
+	// The patch's text path (traineectl update, the TUI form).
+	name := PatchFieldNamed("name")
+	if _, err := name.ParseText("a\x00b", time.Now()); err == nil || err.(*ValidationError).Errors[0].ErrorCode != CodeControlChar {
+		t.Errorf("ParseText NUL: %v", err)
+	}
+	if v, err := name.ParseText("a\tb", time.Now()); err != nil || v != "a\tb" {
+		t.Errorf("ParseText tab: %v %v", v, err)
+	}
+	// Query parameters.
+	for q, code := range map[string]int{"q=%00": CodeControlChar, "q=12%003": CodeControlChar, "q=%ff": CodeInvalidParameter, "sort=id%0a": CodeControlChar} {
+		vals, _ := url.ParseQuery(q)
+		_, err := ParseSearch(vals, today)
+		if v, ok := err.(*ValidationError); !ok || v.Errors[0].ErrorCode != code || len(v.Errors) != 1 {
+			t.Errorf("ParseSearch %s: %v, want only %d", q, err, code)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/traineed/traineed/api"
 )
@@ -63,11 +62,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	return b, err
 }
 
-// pathID reads the {id} path value: a positive 64-bit integer, else 1012.
+// pathID reads the {id} path value: a positive 64-bit integer written in
+// canonical decimal (api.ParseID), else 1012.
 func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, api.Invalid(api.CodeInvalidParameter, "id", "id must be a positive integer")
+	id, ok := api.ParseID(r.PathValue("id"))
+	if !ok {
+		return 0, api.Invalid(api.CodeInvalidParameter, "id", "id must be a positive integer in decimal, without sign or leading zeros")
 	}
 	return id, nil
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/traineed/traineed/api"
 )
@@ -46,10 +48,11 @@ func (h *Handler) routes() {
 // authenticate checks the key before anything else, the route included,
 // then dispatches on the public routes.
 func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
-	key := r.Header.Get(api.HeaderAPIKey)
-	if !api.WellFormedKey(key) {
-		return api.ErrUnauthorized
+	keys := r.Header.Values(api.HeaderAPIKey)
+	if len(keys) != 1 || !api.WellFormedKey(keys[0]) {
+		return api.ErrUnauthorized // none, or several: which one would decide?
 	}
+	key := keys[0]
 	p, err := h.store.Authenticate(r.Context(), api.HashKey(key))
 	if err != nil {
 		return err
@@ -59,7 +62,18 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
 	w.Header().Set("Cache-Control", "no-store")
+	if allow, ok := literalPaths[r.URL.Path]; ok && !slices.Contains(strings.Split(allow, ", "), r.Method) {
+		return &routeError{status: http.StatusMethodNotAllowed, allow: allow}
+	}
 	return h.dispatch(h.public, w, r)
+}
+
+// literalPaths are the literal paths that a pattern with a wildcard would
+// match too (/trainees/search against /trainees/{id}), with the methods
+// they allow: the literal path wins, so any other method is a 405 with
+// that Allow rather than the wildcard route's answer.
+var literalPaths = map[string]string{
+	api.PathSearch: "GET, HEAD",
 }
 
 // dispatch serves r with mux's handler for it; when mux has none it

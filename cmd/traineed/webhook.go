@@ -200,8 +200,8 @@ func idAction(e *env, what, use, short string, fn func(s *store.Store, id int64)
 }
 
 func positiveID(what, s string) (int64, error) {
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := api.ParseID(s)
+	if !ok {
 		return 0, usageError{fmt.Errorf("%s id must be a positive integer, not %q", what, s)}
 	}
 	return id, nil

@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,8 +20,8 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 
 // ParseID reads a trainee id.
 func ParseID(s string) (int64, error) {
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := api.ParseID(s)
+	if !ok {
 		return 0, Usagef("invalid trainee id %q: ids are positive integers", s)
 	}
 	return id, nil

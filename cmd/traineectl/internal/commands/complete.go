@@ -90,7 +90,7 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 			offered[id] = true
 			out = append(out, cobra.CompletionWithDesc(id, t.Name))
 		}
-		if id, err := strconv.ParseInt(toComplete, 10, 64); err == nil && id > 0 {
+		if id, ok := api.ParseID(toComplete); ok {
 			// A whole id: found even beyond the pages read below.
 			if t, err := c.Trainee(ctx, id); err == nil && t != nil && hasStatus(t, status, f.Today()) {
 				offer(t)

@@ -198,11 +198,29 @@ func (o *CreateOptions) request(f *cmdutil.Factory) (api.CreateRequest, error) {
 	if req.Password, err = readPassword(f, o.Password, o.PasswordStdin, true); err != nil {
 		return req, err
 	}
+	if err := checkTexts(req); err != nil {
+		return req, err
+	}
 	if req.DateOfBirth, err = optionalDate(f, "dob", o.DateOfBirth); err != nil {
 		return req, err
 	}
 	req.ExpirationDate, err = optionalDate(f, "expires", o.Expires)
 	return req, err
+}
+
+// checkTexts refuses, before anything is sent, text the server would
+// refuse for a control character (api.CheckText, errorCode 1016).
+func checkTexts(r api.CreateRequest) error {
+	texts := [][2]string{{"name", r.Name}, {"email", r.Email}, {"password", r.Password}}
+	if r.PhoneNumber != nil {
+		texts = append(texts, [2]string{"phone", *r.PhoneNumber})
+	}
+	for _, t := range texts {
+		if err := api.CheckText(t[0], t[1]); err != nil {
+			return cmdutil.Usagef("--%s: %v", t[0], err)
+		}
+	}
+	return nil
 }
 
 // optionalDate reads the date of a flag; nil stays nil.

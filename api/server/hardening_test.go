@@ -1,0 +1,148 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+)
+
+// TestControlCharacters: NUL and the other C0 control characters but tab
+// are a 400 1016 naming the field, in every text field and query
+// parameter, on both databases (NUL used to reach the database and end as
+// an empty 500).
+func TestControlCharacters(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		tr := e.create(e.keyA, newTraineeBody("Clean Name"))
+		path := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
+		for _, field := range []string{"name", "email", "password", "phoneNumber", "weightUnit"} {
+			for _, bad := range []string{"a\u0000b", "a\nb", "\u001b[31m", "x\u0007"} {
+				b := newTraineeBody("Control Row")
+				b[field] = bad
+				e.do("POST", "/public-api/trainees", e.keyA, b).expectError(t, api.CodeControlChar, field)
+				e.do("PUT", path, e.keyA, map[string]any{field: bad}).expectError(t, api.CodeControlChar, field)
+			}
+		}
+		// Raw JSON with an escaped NUL, as the attack sent it.
+		e.do("POST", "/public-api/trainees", e.keyA, `{"name":"a\u0000b","email":"nul@example.com","password":"12345678"}`).
+			expectError(t, api.CodeControlChar, "name")
+		// A tab is free text.
+		b := newTraineeBody("Tab")
+		b["name"] = "Ada\tPark"
+		if got := e.create(e.keyA, b); got.Name != "Ada\tPark" {
+			t.Errorf("name with a tab stored as %q", got.Name)
+		}
+		// Every other problem of the body is still listed.
+		r := e.do("POST", "/public-api/trainees", e.keyA, map[string]any{"name": "a\u0000", "email": "bad", "password": "12345678"})
+		if body := r.expectError(t, api.CodeControlChar, "name"); len(body.Errors) != 2 || body.Errors[1].ErrorCode != 1002 {
+			t.Errorf("errors %+v, want 1016 then 1002", body.Errors)
+		}
+		for _, q := range []string{"q=%00", "q=a%00b", "q=12%003", "q=%0a", "status=%00", "sort=name%00", "page=%00", "size=1%00"} {
+			field, _, _ := strings.Cut(q, "=")
+			e.do("GET", "/public-api/trainees/search?"+q, e.keyA, nil).expectError(t, api.CodeControlChar, field)
+		}
+		for _, q := range []string{"q=%ff", "q=a%c3"} {
+			e.do("GET", "/public-api/trainees/search?"+q, e.keyA, nil).expectError(t, api.CodeInvalidParameter, "q")
+		}
+		for _, c := range []struct{ route, query, field string }{
+			{"weight-history", "from=%00", "from"},
+			{"weight-history", "to=01-01-2026%00", "to"},
+			{"measurements", "type=WAIST%00", "type"},
+			{"measurements", "from=%ff", "from"},
+			{"nutrition", "date=%1f", "date"},
+		} {
+			r := e.do("GET", path+"/"+c.route+"?"+c.query, e.keyA, nil)
+			code := api.CodeControlChar
+			if c.query == "from=%ff" {
+				code = api.CodeInvalidParameter
+			}
+			r.expectError(t, code, c.field)
+		}
+		// Nothing was stored or changed by the rejected requests.
+		if got := e.do("GET", path, e.keyA, nil).expect(t, 200).trainee(t); got.Name != "Clean Name" {
+			t.Errorf("trainee changed to %q", got.Name)
+		}
+		var page api.TraineePage
+		e.do("GET", "/public-api/trainees/search?status=all", e.keyA, nil).expect(t, 200).JSON(t, &page)
+		if page.Page.TotalElements != 2 {
+			t.Errorf("%d trainees stored, want 2", page.Page.TotalElements)
+		}
+	})
+}
+
+// TestCanonicalIDs: an id is read only in canonical decimal; "04" and "+4"
+// are not trainee 4.
+func TestCanonicalIDs(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		tr := e.create(e.keyA, newTraineeBody("Canonical"))
+		e.do("GET", fmt.Sprintf("/public-api/trainees/%d", tr.ID), e.keyA, nil).expect(t, 200)
+		for _, id := range []string{fmt.Sprintf("0%d", tr.ID), fmt.Sprintf("%%2B%d", tr.ID), fmt.Sprintf("00%d", tr.ID), "0", "-1", "1e3", "0x1"} {
+			for _, m := range []string{"GET", "PUT", "DELETE"} {
+				e.do(m, "/public-api/trainees/"+id, e.keyA, `{}`).expectError(t, api.CodeInvalidParameter, "id")
+			}
+			for _, sub := range []string{"weight-history", "measurements", "nutrition", "average-steps"} {
+				e.do("GET", "/public-api/trainees/"+id+"/"+sub, e.keyA, nil).expectError(t, api.CodeInvalidParameter, "id")
+			}
+		}
+		// The trainee was not deleted through another spelling of its id.
+		if got := e.do("GET", fmt.Sprintf("/public-api/trainees/%d", tr.ID), e.keyA, nil).expect(t, 200).trainee(t); !got.Enabled {
+			t.Error("trainee deleted through a non-canonical id")
+		}
+	})
+}
+
+// TestTwoAPIKeys: a request with two X-API-Key headers is refused, even
+// when both are the same valid key.
+func TestTwoAPIKeys(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for _, keys := range [][]string{{e.keyA, e.keyA}, {e.keyA, e.keyB}, {e.keyA, "junk"}, {"junk", e.keyA}} {
+			r := doOn(t, e.srv.URL, "GET", "/public-api/trainees/search", "", nil, http.Header{"X-Api-Key": keys})
+			if r.Status != 401 || len(r.Body) != 0 {
+				t.Errorf("keys %q: %d %q, want an empty 401", keys, r.Status, r.Body)
+			}
+		}
+		doOn(t, e.srv.URL, "GET", "/public-api/trainees/search", "", nil, http.Header{"X-Api-Key": {e.keyA}}).expect(t, 200)
+	})
+}
+
+// TestExpirationDateRange: expirationDate lies between 01-01-1900 and
+// 31-12-2199.
+func TestExpirationDateRange(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		tr := e.create(e.keyA, newTraineeBody("Expiry"))
+		path := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
+		for _, d := range []string{"01-01-0001", "31-12-9999", "31-12-1899", "01-01-2200"} {
+			b := newTraineeBody("Expiry Row")
+			b["expirationDate"] = d
+			e.do("POST", "/public-api/trainees", e.keyA, b).expectError(t, api.CodeInvalidDate, "expirationDate")
+			e.do("PUT", path, e.keyA, map[string]any{"expirationDate": d}).expectError(t, api.CodeInvalidDate, "expirationDate")
+		}
+		for _, d := range []string{"01-01-1900", "31-12-2199"} {
+			b := newTraineeBody("Expiry Edge")
+			b["expirationDate"] = d
+			if got := e.create(e.keyA, b); got.ExpirationDate == nil || got.ExpirationDate.String() != d {
+				t.Errorf("expirationDate %s stored as %v", d, got.ExpirationDate)
+			}
+			e.do("PUT", path, e.keyA, map[string]any{"expirationDate": d}).expect(t, 200)
+		}
+	})
+}
+
+// TestLiteralSearchPath: /trainees/search is never read as /trainees/{id}:
+// every method but GET and HEAD is a 405 with Allow: GET, HEAD.
+func TestLiteralSearchPath(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for _, m := range []string{"PUT", "DELETE", "POST", "OPTIONS", "PATCH"} {
+			r := e.do(m, "/public-api/trainees/search", e.keyA, `{}`).expect(t, 405)
+			if got := r.Header.Get("Allow"); got != "GET, HEAD" || len(r.Body) != 0 {
+				t.Errorf("%s: Allow %q body %q, want GET, HEAD and no body", m, got, r.Body)
+			}
+		}
+		e.do("HEAD", "/public-api/trainees/search", e.keyA, nil).expect(t, 200)
+		e.do("GET", "/public-api/trainees/search", e.keyA, nil).expect(t, 200)
+		// Without a key it is still the 401 first.
+		e.do("PUT", "/public-api/trainees/search", "", `{}`).expect(t, 401)
+	})
+}
