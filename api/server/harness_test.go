@@ -27,8 +27,9 @@ var cheapHasher = server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1,
 
 // env is a running server over a real store with two companies.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	store    *store.Store
+	handler  *server.Handler
 	srv      *httptest.Server
 	keyA     string
 	keyB     string
@@ -40,7 +41,7 @@ type env struct {
 
 // newEnv starts the handler over s: company A (UTC, two trainers) and
 // company B (Pacific/Auckland, one trainer), each with a key.
-func newEnv(t *testing.T, s *store.Store) *env {
+func newEnv(t testing.TB, s *store.Store) *env {
 	t.Helper()
 	ctx := context.Background()
 	e := &env{t: t, store: s}
@@ -60,6 +61,7 @@ func newEnv(t *testing.T, s *store.Store) *env {
 	e.keyA = e.newKey(a.ID)
 	e.keyB = e.newKey(b.ID)
 	h := server.NewHandler(s, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return fixedNow }))
+	e.handler = h
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e
