@@ -10,6 +10,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // Exit statuses of commands.md. This is the only place that maps errors to them.
@@ -54,6 +55,7 @@ func (e *ReportedError) Error() string { return fmt.Sprintf("exit status %d", e.
 func ExitCode(err error) int {
 	var (
 		usage    *UsageError
+		fields   *output.FieldsError
 		reported *ReportedError
 		status   *StatusError
 		auth     *client.AuthRefusedError
@@ -68,7 +70,7 @@ func ExitCode(err error) int {
 		return reported.Code
 	case errors.As(err, &status):
 		return status.Code
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &fields):
 		return ExitUsage
 	case errors.As(err, &auth):
 		return ExitAuth

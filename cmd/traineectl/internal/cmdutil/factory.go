@@ -38,6 +38,8 @@ type GlobalOptions struct {
 	BaseURLSet, APIKeySet    bool // given on the command line
 	ProfileSet               bool
 	Output                   string
+	JQ, Template             string   // --jq, --template
+	Fields                   []string // --fields
 	Verbose                  bool
 	LogFile                  string
 	Timeout                  time.Duration // --timeout: one attempt of a request
@@ -75,6 +77,16 @@ func (f *Factory) OutputFormat() output.Format {
 		return output.Table
 	}
 	return of
+}
+
+// OutputOptions are how results print: -o, --jq, --template, --fields.
+func (f *Factory) OutputOptions() output.Options {
+	return output.Options{Format: f.OutputFormat(), JQ: f.Global.JQ, Template: f.Global.Template, Fields: f.Global.Fields}
+}
+
+// Print prints one result as the output options say.
+func (f *Factory) Print(v output.View) error {
+	return output.Print(f.IOStreams, f.OutputOptions(), v)
 }
 
 // JSONErrors reports whether errors are printed as JSON objects.

@@ -8,7 +8,6 @@ import (
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -182,12 +181,11 @@ func runConfigList(f *cmdutil.Factory, _ *ConfigListOptions) error {
 		rows[i] = []string{cur, p.Name, p.BaseURL, p.APIKey}
 		csvRows[i] = []string{fmt.Sprint(p.Current), p.Name, p.BaseURL, p.APIKey}
 	}
-	return printView(f, view{value: list, csvHeader: []string{"current", "name", "baseUrl", "apiKey"}, csvRows: csvRows,
-		table: func(ios *iostreams.IOStreams) error {
-			return output.WriteTable(ios.Out, ios.TableWidth(), []output.Column{
-				{Header: "CURRENT"}, {Header: "NAME", Flex: true}, {Header: "BASE URL", Flex: true}, {Header: "API KEY"},
-			}, rows)
-		}})
+	return f.Print(output.View{Value: list, CSVHeader: []string{"current", "name", "baseUrl", "apiKey"}, CSVRows: csvRows,
+		Columns: []output.Column{
+			{Header: "CURRENT", Field: "current"}, {Header: "NAME", Field: "name", Flex: true},
+			{Header: "BASE URL", Field: "baseUrl", Flex: true}, {Header: "API KEY", Field: "apiKey"},
+		}, Rows: rows})
 }
 
 func loadConfig(f *cmdutil.Factory) (*config.File, string, error) {

@@ -16,7 +16,7 @@ func TestConfigProfiles(t *testing.T) {
 	path := filepath.Join(h.env["XDG_CONFIG_HOME"], "traineectl", "config.yaml")
 
 	r := h.run("config", "list").expect(t, 0)
-	if r.out != "CURRENT  NAME  BASE URL  API KEY\n" {
+	if r.out != "CURRENT\tNAME\tBASE URL\tAPI KEY\n" {
 		t.Errorf("empty list: %q", r.out)
 	}
 	r = h.run("config", "set-profile", "prod", "--base-url", s.URL, "--api-key", stubKey).expect(t, 0)
@@ -38,7 +38,7 @@ func TestConfigProfiles(t *testing.T) {
 		t.Errorf("file:\n%s\nwant:\n%s", b, want)
 	}
 
-	r = h.run("config", "list").expect(t, 0)
+	r = h.runWith(runOpts{tty: true}, "config", "list").expect(t, 0)
 	wantList := "CURRENT  NAME   BASE URL                API KEY\n" +
 		"*        prod   " + s.URL + strings.Repeat(" ", 24-len(s.URL)) + "pk_stubs…\n" +
 		"         stage  http://127.0.0.1:1      pk_stage…\n"

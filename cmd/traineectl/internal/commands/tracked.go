@@ -10,7 +10,6 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -60,13 +59,8 @@ type trackedView struct {
 }
 
 func printTracked(f *cmdutil.Factory, resource any, t trackedView) error {
-	return printView(f, view{value: resource, csvHeader: t.csvHeader, csvRows: t.csvRows,
-		table: func(ios *iostreams.IOStreams) error {
-			if ios.StdoutTTY && t.note != "" {
-				fmt.Fprintln(ios.ErrOut, t.note)
-			}
-			return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
-		}})
+	return f.Print(output.View{Value: resource, CSVHeader: t.csvHeader, CSVRows: t.csvRows,
+		Columns: t.cols, Rows: t.rows, Note: t.note})
 }
 
 // rangeFlags are --from and --to of weight and measurements.

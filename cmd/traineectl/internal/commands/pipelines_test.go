@@ -1,0 +1,81 @@
+package commands_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// --jq, --template and --fields work on every command that prints data,
+// from the one output package.
+func TestJQTemplateFields(t *testing.T) {
+	s := requestStub(t)
+	h := newHarness(t, s.URL, stubKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "41", "--jq", ".email"}, "ada@example.com\n"},
+		{[]string{"search", "--jq", ".[] | {id, name}"}, `{"id":41,"name":"Ada Park"}` + "\n"},
+		{[]string{"search", "-o", "json", "--jq", "map(.id)"}, "[41]\n"},
+		{[]string{"get", "41", "--template", "{{.id}}{{tab}}{{.name}}{{tab}}{{join \",\" .authorities}}\n"}, "41\tAda Park\tTRAINEE,USER\n"},
+		{[]string{"search", "-t", `{{range .}}{{.email}}{{"\n"}}{{end}}`}, "ada@example.com\n"},
+		{[]string{"get", "41", "--fields", "id,email"}, "ID\tEMAIL\n41\tada@example.com\n"},
+		{[]string{"get", "41", "--fields", "phoneNumber,TRAINER,status"}, "PHONE\tTRAINER\tSTATUS\n-\t7\tactive\n"},
+		{[]string{"get", "41", "-o", "csv", "--fields", "email,id,weightUnit"}, "email,id,weightUnit\nada@example.com,41,KG\n"},
+		{[]string{"config", "list", "--jq", "length"}, "0\n"},
+		{[]string{"version", "--jq", ".version"}, "1.2.3-test\n"},
+	} {
+		r := h.run(tc.args...).expect(t, 0)
+		if r.out != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.args, r.out, tc.want)
+		}
+	}
+	sent := len(s.requests())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "41", "--jq", ".[ | bad"}, "--jq"},
+		{[]string{"get", "41", "--template", "{{.id"}, "--template"},
+		{[]string{"get", "41", "--jq", ".id", "--template", "{{.id}}"}, "cannot be used together"},
+		{[]string{"get", "41", "--jq", ".id", "-o", "csv"}, "-o csv"},
+		{[]string{"get", "41", "--fields", "id", "-o", "json"}, "--fields"},
+		{[]string{"get", "41", "--fields", "id", "--jq", ".id"}, "--fields"},
+	} {
+		r := h.run(tc.args...).expect(t, 2)
+		if !strings.Contains(r.err, tc.want) || r.out != "" {
+			t.Errorf("%q: %s", tc.args, r)
+		}
+	}
+	if n := len(s.requests()); n != sent {
+		t.Errorf("a refused option sent %d requests", n-sent)
+	}
+	r := h.run("get", "41", "--fields", "id,shoe").expect(t, 2)
+	if !strings.Contains(r.err, `no field "shoe"`) || !strings.Contains(r.err, "id, name, email") {
+		t.Errorf("%s", r)
+	}
+}
+
+// On a terminal COLUMNS sets the table's width; off one, values are whole.
+func TestTableWidthFromColumns(t *testing.T) {
+	s := newStubAPI(t)
+	long := traineeJSON(41, "Bartholomew Montgomery-Smythe the Third", "bartholomew.montgomery-smythe@a-very-long-domain.example.com", true)
+	s.handle("GET /public-api/trainees/search", 200, `{"timestamp":1,"content":[`+long+`],"page":{"size":20,"number":0,"totalElements":1,"totalPages":1}}`)
+	h := newHarness(t, s.URL, stubKey)
+	r := h.run("search").expect(t, 0)
+	if !strings.Contains(r.out, "\tbartholomew.montgomery-smythe@a-very-long-domain.example.com\t") {
+		t.Errorf("off a terminal the e-mail is cut: %q", r.out)
+	}
+	h.env["COLUMNS"] = "200"
+	r = h.runWith(runOpts{tty: true}, "search").expect(t, 0) // the terminal is 100 wide
+	if !strings.Contains(r.out, "  bartholomew.montgomery-smythe@a-very-long-domain.example.com  ") {
+		t.Errorf("COLUMNS=200 ignored: %q", r.out)
+	}
+	h.env["COLUMNS"] = "72"
+	r = h.runWith(runOpts{tty: true}, "search").expect(t, 0)
+	for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+		if n := len([]rune(l)); n > 72 {
+			t.Errorf("COLUMNS=72: a line of %d: %q", n, l)
+		}
+	}
+}
