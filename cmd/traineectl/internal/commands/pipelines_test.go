@@ -1,8 +1,11 @@
 package commands_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/traineed/traineed/api"
 )
 
 // --jq, --template and --fields work on every command that prints data,
@@ -76,6 +79,43 @@ func TestTableWidthFromColumns(t *testing.T) {
 	for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
 		if n := len([]rune(l)); n > 72 {
 			t.Errorf("COLUMNS=72: a line of %d: %q", n, l)
+		}
+	}
+}
+
+// search -o json gives one page unless asked for more: --limit N follows
+// the pages up to N, and stderr says when more trainees match than were
+// printed, off a terminal too, unless -q.
+func TestSearchLimit(t *testing.T) {
+	srv := newServer(t)
+	h := newHarness(t, srv.url, srv.key)
+	for i := range 45 {
+		h.run("create", "--name", fmt.Sprintf("T %02d", i), "--email", fmt.Sprintf("t%02d@example.com", i), "--password", "S3cret-pass").expect(t, 0)
+	}
+	r := h.run("search", "-o", "json").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 20 || r.err != "Showing 20 of 45 trainees; use --limit N or --all for more\n" {
+		t.Errorf("one page: %d trainees, stderr %q", n, r.err)
+	}
+	r = h.run("search", "-o", "json", "--limit", "30").expect(t, 0)
+	got := decode[[]api.Trainee](t, r)
+	if len(got) != 30 || got[29].Name != "T 29" || r.err != "Showing 30 of 45 trainees; use a larger --limit or --all for more\n" {
+		t.Errorf("--limit 30: %d trainees, stderr %q", len(got), r.err)
+	}
+	r = h.run("search", "-o", "json", "--limit", "30", "--size", "7", "-q").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 30 || r.err != "" {
+		t.Errorf("--limit 30 --size 7 -q: %d trainees, stderr %q", n, r.err)
+	}
+	r = h.run("search", "--limit", "1000", "--fields", "id").expect(t, 0)
+	if n := strings.Count(r.out, "\n"); n != 46 || r.err != "" {
+		t.Errorf("--limit 1000: %d lines, stderr %q", n, r.err)
+	}
+	r = h.run("search", "--all", "-o", "json").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 45 || r.err != "" {
+		t.Errorf("--all: %d, stderr %q", n, r.err)
+	}
+	for _, args := range [][]string{{"--limit", "0"}, {"--limit", "5", "--all"}, {"--limit", "5", "--page", "1"}} {
+		if r := h.run(append([]string{"search"}, args...)...).expect(t, 2); r.out != "" {
+			t.Errorf("%q: %s", args, r)
 		}
 	}
 }

@@ -169,8 +169,12 @@ func TestSearchSummaryOnTerminal(t *testing.T) {
 		t.Errorf("colour with NO_COLOR:\n%s", r.out)
 	}
 	r = h.run("search", "--page", "1", "--size", "3").expect(t, 0)
-	if r.err != "" || strings.Contains(r.out, "\x1b[") {
-		t.Errorf("summary or colour without a terminal: %s", r)
+	if r.err != "Showing 3 of 12 trainees; use --limit N or --all for more\n" || strings.Contains(r.out, "\x1b[") {
+		t.Errorf("no note of the rest, or colour, without a terminal: %s", r)
+	}
+	r = h.run("search", "-q", "--page", "1", "--size", "3").expect(t, 0)
+	if r.err != "" {
+		t.Errorf("-q: %s", r)
 	}
 	r = h.runWith(runOpts{tty: true, color: true}, "search").expect(t, 0)
 	if strings.Count(r.out, "\x1b[32mactive\x1b[0m") != 3 {
