@@ -22,6 +22,9 @@ const (
 	ExitNotFound = 4 // trainee not found (500 marked trainee-not-found)
 	ExitRejected = 5 // request rejected (400 and other 4xx)
 	ExitServer   = 6 // server error after retries
+	// ExitInterrupted is the status of a command the user interrupted
+	// (Ctrl-C), as shells and other tools give: 128 + SIGINT.
+	ExitInterrupted = 130
 )
 
 // UsageError is a mistake on the command line.
@@ -70,6 +73,8 @@ func ExitCode(err error) int {
 		return reported.Code
 	case errors.As(err, &status):
 		return status.Code
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
 	case errors.As(err, &usage), errors.As(err, &fields):
 		return ExitUsage
 	case errors.As(err, &auth):

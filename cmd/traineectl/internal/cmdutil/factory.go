@@ -56,6 +56,9 @@ type Factory struct {
 	ClientOptions []client.Option
 	// CompletionTimeout bounds a dynamic completion (0: the default, 2 s).
 	CompletionTimeout time.Duration
+	// Context is the parent of the command's context, which Ctrl-C also
+	// ends (nil: context.Background(); tests end it to interrupt).
+	Context context.Context
 
 	Global GlobalOptions
 

@@ -61,6 +61,8 @@ type runOpts struct {
 	stdin string
 	tty   bool // stdin, stdout and stderr are terminals
 	color bool // with tty: colour allowed (NO_COLOR unset)
+	// ctx, when set, is the command's parent context: ending it is Ctrl-C.
+	ctx context.Context
 }
 
 func (h *harness) run(args ...string) result { return h.runWith(runOpts{}, args...) }
@@ -79,6 +81,7 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 		Now:               func() time.Time { return testNow },
 		ClientOptions:     []client.Option{client.WithSleep(h.sleep)},
 		CompletionTimeout: h.completionTimeout,
+		Context:           o.ctx,
 	}
 	code := commands.Run(args, f)
 	return result{code, out.String(), errOut.String()}

@@ -18,7 +18,11 @@ import (
 
 // Run runs traineectl with args and returns the exit status.
 func Run(args []string, f *cmdutil.Factory) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	parent := f.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
 	defer stop()
 	defer f.Close()
 	root := NewRoot(f)
@@ -58,7 +62,8 @@ the default (http://127.0.0.1:8080 for the address).
 Dates may be written dd-MM-yyyy, yyyy-MM-dd, today or yesterday.
 
 Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
-4 trainee not found, 5 request rejected, 6 server error after retries.`
+4 trainee not found, 5 request rejected, 6 server error after retries,
+130 interrupted (Ctrl-C).`
 
 const rootExample = `  # Save your server and key once
   traineectl config set-profile prod --base-url https://trainees.example.com --api-key pk_...
