@@ -59,6 +59,7 @@ func ExitCode(err error) int {
 	var (
 		usage    *UsageError
 		fields   *output.FieldsError
+		noKey    *NoKeyError
 		reported *ReportedError
 		status   *StatusError
 		auth     *client.AuthRefusedError
@@ -77,7 +78,7 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &usage), errors.As(err, &fields):
 		return ExitUsage
-	case errors.As(err, &auth):
+	case errors.As(err, &auth), errors.As(err, &noKey):
 		return ExitAuth
 	case errors.As(err, &notFound):
 		return ExitNotFound
@@ -201,6 +202,10 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	var auth *client.AuthRefusedError
 	if errors.As(err, &auth) {
 		fmt.Fprintln(w, "hint: set the key with --api-key, TRAINEECTL_API_KEY or `traineectl config set-profile`")
+	}
+	var noKey *NoKeyError
+	if errors.As(err, &noKey) {
+		fmt.Fprintln(w, "hint: save one with `traineectl config set-profile NAME --api-key-stdin` (or the prompt on a terminal), or set TRAINEECTL_API_KEY; keys come from `traineed key create`")
 	}
 	var usage *UsageError
 	if errors.As(err, &usage) {

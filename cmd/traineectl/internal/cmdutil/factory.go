@@ -62,10 +62,11 @@ type Factory struct {
 
 	Global GlobalOptions
 
-	cfg     *config.File
-	cfgPath string
-	logFile *os.File
-	client  *client.Client
+	cfg      *config.File
+	cfgPath  string
+	settings *Settings // of the clients built
+	logFile  *os.File
+	client   *client.Client
 }
 
 // New returns the factory of the real process.
@@ -132,17 +133,21 @@ func (f *Factory) Config() (*config.File, error) {
 type Settings struct {
 	BaseURL, APIKey string
 	Profile         string // "" when none is used
+	// BaseURLFrom and APIKeyFrom say where each setting came from:
+	// "--base-url", "TRAINEECTL_BASE_URL", "profile NAME" or "default"
+	// ("" for a key that none gives).
+	BaseURLFrom, APIKeyFrom string
 }
 
 // Settings resolves each setting: flag, else environment, else profile,
 // else default.
 func (f *Factory) Settings() (Settings, error) {
-	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey}
+	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey, BaseURLFrom: "--base-url", APIKeyFrom: "--api-key"}
 	if !f.Global.BaseURLSet {
-		s.BaseURL = f.Getenv(EnvBaseURL)
+		s.BaseURL, s.BaseURLFrom = f.Getenv(EnvBaseURL), EnvBaseURL
 	}
 	if !f.Global.APIKeySet {
-		s.APIKey = f.Getenv(EnvAPIKey)
+		s.APIKey, s.APIKeyFrom = f.Getenv(EnvAPIKey), EnvAPIKey
 	}
 	if f.Global.ProfileSet || s.BaseURL == "" || s.APIKey == "" {
 		cfg, err := f.Config()
@@ -159,27 +164,23 @@ func (f *Factory) Settings() (Settings, error) {
 			case ok:
 				s.Profile = name
 				if s.BaseURL == "" {
-					s.BaseURL = p.BaseURL
+					s.BaseURL, s.BaseURLFrom = p.BaseURL, "profile "+name
 				}
 				if s.APIKey == "" {
-					s.APIKey = p.APIKey
+					s.APIKey, s.APIKeyFrom = p.APIKey, "profile "+name
 				}
 			case f.Global.ProfileSet:
 				return s, Usagef("no profile %q: see `traineectl config list`", name)
 			}
 		}
 	}
+	if s.APIKey == "" {
+		s.APIKeyFrom = ""
+	}
 	if s.BaseURL == "" {
-		s.BaseURL = DefaultBaseURL
+		s.BaseURL, s.BaseURLFrom = DefaultBaseURL, "default"
 	} else if err := CheckBaseURL(s.BaseURL); err != nil {
-		from := "profile " + s.Profile
-		switch {
-		case f.Global.BaseURLSet:
-			from = "--base-url"
-		case f.Getenv(EnvBaseURL) != "":
-			from = EnvBaseURL
-		}
-		return s, Usagef("%s: %v", from, err)
+		return s, Usagef("%s: %v", s.BaseURLFrom, err)
 	}
 	return s, nil
 }

@@ -63,6 +63,9 @@ type runOpts struct {
 	color bool // with tty: colour allowed (NO_COLOR unset)
 	// ctx, when set, is the command's parent context: ending it is Ctrl-C.
 	ctx context.Context
+	// setup, when set, changes the streams before the run (a prompt's
+	// answer).
+	setup func(*iostreams.IOStreams)
 }
 
 func (h *harness) run(args ...string) result { return h.runWith(runOpts{}, args...) }
@@ -73,6 +76,9 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 	if o.tty {
 		ios.StdinTTY, ios.StdoutTTY, ios.StderrTTY, ios.Width = true, true, true, 100
 		ios.NoColor = !o.color
+	}
+	if o.setup != nil {
+		o.setup(ios)
 	}
 	f := &cmdutil.Factory{
 		IOStreams:         ios,

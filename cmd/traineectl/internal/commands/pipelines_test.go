@@ -2,6 +2,8 @@ package commands_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -117,5 +119,47 @@ func TestSearchLimit(t *testing.T) {
 		if r := h.run(append([]string{"search"}, args...)...).expect(t, 2); r.out != "" {
 			t.Errorf("%q: %s", args, r)
 		}
+	}
+}
+
+// With no key configured anywhere nothing is sent: the error says so and
+// how to set one, exit 3.
+func TestNoKeyConfigured(t *testing.T) {
+	s := requestStub(t)
+	h := newHarness(t, s.URL, "")
+	r := h.run("search").expect(t, 3)
+	if !strings.HasPrefix(r.err, "error: no API key configured") || !strings.Contains(r.err, "config set-profile") || r.out != "" {
+		t.Errorf("%s", r)
+	}
+	r = h.run("get", "41", "-o", "json").expect(t, 3)
+	if !strings.HasPrefix(r.err, `{"error":{"status":null,"errorCode":null,"message":"no API key configured`) {
+		t.Errorf("json: %s", r.err)
+	}
+	h.run("config", "set-profile", "p", "--base-url", s.URL).expect(t, 0)
+	r = h.run("update", "41", "--name", "X").expect(t, 3)
+	if !strings.Contains(r.err, "profile p has none") {
+		t.Errorf("%s", r)
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("%d requests sent without a key", n)
+	}
+}
+
+// When the server cannot be reached, stderr says which address was used
+// and where it came from; the default address says it is the default.
+func TestUnreachableNamesTheAddress(t *testing.T) {
+	h := newHarness(t, "", stubKey)
+	delete(h.env, "TRAINEECTL_BASE_URL")
+	h.env["TRAINEECTL_TIMEOUT"] = "2s"
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	r := h.run("search", "--base-url", dead.URL).expect(t, 1)
+	if !strings.Contains(r.err, "hint: the address "+dead.URL+" comes from --base-url\n") {
+		t.Errorf("%s", r)
+	}
+	h.env["TRAINEECTL_BASE_URL"] = dead.URL
+	r = h.run("get", "41").expect(t, 1)
+	if !strings.Contains(r.err, "hint: the address "+dead.URL+" comes from TRAINEECTL_BASE_URL\n") {
+		t.Errorf("%s", r)
 	}
 }

@@ -39,7 +39,24 @@ func Run(args []string, f *cmdutil.Factory) int {
 		err = &cmdutil.UsageError{Err: err}
 	}
 	cmdutil.PrintError(f.IOStreams, err, f.JSONErrors())
+	addressHint(f, err)
 	return cmdutil.ExitCode(err)
+}
+
+// addressHint says, when the server could not be reached, which address
+// was used and where it came from: the default is a common surprise.
+func addressHint(f *cmdutil.Factory, err error) {
+	var ne *client.NetworkError
+	s := f.UsedSettings()
+	if !errors.As(err, &ne) || s == nil || f.JSONErrors() {
+		return
+	}
+	if s.BaseURLFrom == "default" {
+		fmt.Fprintf(f.IOStreams.ErrOut, "hint: %s is the default address: no --base-url, %s or profile gives one; set it with `traineectl config set-profile NAME --base-url URL`\n",
+			s.BaseURL, cmdutil.EnvBaseURL)
+		return
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "hint: the address %s comes from %s\n", s.BaseURL, s.BaseURLFrom)
 }
 
 // runError marks an error that a command's RunE returned, as opposed to
@@ -66,7 +83,7 @@ Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
 130 interrupted (Ctrl-C).`
 
 const rootExample = `  # Save your server and key once
-  traineectl config set-profile prod --base-url https://trainees.example.com --api-key pk_...
+  traineectl config set-profile prod --base-url https://trainees.example.com   # then type the key
 
   # Find trainees and show one
   traineectl search ada

@@ -297,7 +297,7 @@ func TestTraineeLifecycle(t *testing.T) {
 
 func TestAuthRefused(t *testing.T) {
 	srv := newServer(t)
-	for _, key := range []string{"", "pk_malformed", api.GenerateKey()} {
+	for _, key := range []string{"pk_malformed", api.GenerateKey()} {
 		h := newHarness(t, srv.url, key)
 		r := h.run("search").expect(t, 3)
 		if !strings.HasPrefix(r.err, "error: authentication refused (401)") || r.out != "" {
