@@ -98,8 +98,20 @@ func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*api.Train
 // and returns every trainee, and the page information of the last page
 // read. p.Size 0 asks for pages of 100.
 func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.Trainee, api.PageInfo, error) {
+	return c.SearchTraineesUpTo(ctx, p, 0)
+}
+
+// SearchTraineesUpTo follows the pages of a search from p.Page until it
+// has limit trainees (0: no limit) or the last page is read, and returns
+// at most limit trainees and the page information of the last page read,
+// whose TotalElements says how many match in all. p.Size 0 asks for pages
+// of limit trainees, at most 100.
+func (c *Client) SearchTraineesUpTo(ctx context.Context, p SearchParams, limit int) ([]*api.Trainee, api.PageInfo, error) {
 	if p.Size == 0 {
 		p.Size = 100
+		if limit > 0 && limit < 100 {
+			p.Size = limit
+		}
 	}
 	all := []*api.Trainee{}
 	seen := map[int64]bool{}
@@ -113,6 +125,9 @@ func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.
 				seen[t.ID] = true
 				all = append(all, t)
 			}
+		}
+		if limit > 0 && len(all) >= limit {
+			return all[:limit], pg.Page, nil
 		}
 		if len(pg.Content) == 0 || pg.Page.Number+1 >= pg.Page.TotalPages {
 			return all, pg.Page, nil

@@ -58,14 +58,17 @@ type Progress struct {
 	now   func() time.Time
 	bar   progress.Model
 
-	mu      sync.Mutex
-	start   time.Time
-	done    int
-	failed  int
-	drawn   bool // the bar is on the screen
-	stopped bool
-	quit    chan struct{}
-	ticker  sync.WaitGroup
+	mu    sync.Mutex
+	start time.Time
+	done  int
+	// answered counts the rows the server created or refused: the rate
+	// is of them, not of rows skipped or never sent.
+	answered int
+	failed   int
+	drawn    bool // the bar is on the screen
+	stopped  bool
+	quit     chan struct{}
+	ticker   sync.WaitGroup
 }
 
 // NewProgress returns the progress of an import of total rows onto w;
@@ -122,6 +125,9 @@ func (p *Progress) Record(rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
+	if rec.Status == StatusCreated || rec.Status == StatusFailed {
+		p.answered++
+	}
 	lines := FailureLines(rec)
 	if len(lines) > 0 {
 		p.failed++
@@ -176,7 +182,7 @@ func (p *Progress) draw() {
 	}
 	rate := 0.0
 	if el := p.now().Sub(p.start).Seconds(); el > 0 {
-		rate = float64(p.done) / el
+		rate = float64(p.answered) / el
 	}
 	io.WriteString(p.w, "\r\x1b[K"+bar+fmt.Sprintf(" %d/%d rows, %d failed, %.1f rows/s", p.done, p.total, p.failed, rate))
 	p.drawn = true

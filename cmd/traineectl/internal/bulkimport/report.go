@@ -112,8 +112,10 @@ func (s Summary) Text() string {
 		d = s.Duration.Round(time.Millisecond)
 	}
 	fmt.Fprintf(&b, " of %d rows in %s", s.Rows, d)
-	if s.Processed > 0 && s.Duration > 0 {
-		fmt.Fprintf(&b, " (%.1f rows/s)", float64(s.Processed)/s.Duration.Seconds())
+	// The rate is of rows the server settled: rows not sent, or sent and
+	// left without an answer, do not count.
+	if s.Answered > 0 && s.Duration > 0 {
+		fmt.Fprintf(&b, " (%.1f rows/s)", float64(s.Answered)/s.Duration.Seconds())
 	}
 	return b.String()
 }

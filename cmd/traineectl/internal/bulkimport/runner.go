@@ -85,6 +85,7 @@ type Summary struct {
 	Unknown      int // outcome left to the next run (interrupted, lookup failed)
 	NotAttempted int // not started: the run was stopped
 	Processed    int // rows that needed the server (sent or looked up)
+	Answered     int // rows the server settled: created, rejected or found by a lookup
 	Duration     time.Duration
 }
 
@@ -189,6 +190,11 @@ func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
 				r.sum.Processed++
 				r.mu.Unlock()
 				rec, err := r.process(reqCtx, row)
+				if err == nil && (rec.Status == StatusCreated || rec.Status == StatusAlreadyDone || rec.Status == StatusFailed) {
+					r.mu.Lock()
+					r.sum.Answered++
+					r.mu.Unlock()
+				}
 				r.finish(rec)
 				if err != nil {
 					r.abort(err)

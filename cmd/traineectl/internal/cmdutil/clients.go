@@ -16,6 +16,10 @@ func (f *Factory) clientOptions(trace bool, base ...client.Option) (Settings, []
 	if err != nil {
 		return s, nil, err
 	}
+	if s.APIKey == "" {
+		return s, nil, &NoKeyError{Profile: s.Profile}
+	}
+	f.settings = &s
 	timeout, err := f.AttemptTimeout()
 	if err != nil {
 		return s, nil, err
@@ -35,6 +39,21 @@ func (f *Factory) clientOptions(trace bool, base ...client.Option) (Settings, []
 	}
 	return s, append(opts, f.ClientOptions...), nil
 }
+
+// NoKeyError is a command that would need the API when no key is
+// configured: nothing is sent, and the exit status is that of a refused
+// key (3).
+type NoKeyError struct{ Profile string }
+
+func (e *NoKeyError) Error() string {
+	if e.Profile != "" {
+		return fmt.Sprintf("no API key configured: profile %s has none, and neither --api-key nor %s gives one", e.Profile, EnvAPIKey)
+	}
+	return fmt.Sprintf("no API key configured: no --api-key, no %s and no profile", EnvAPIKey)
+}
+
+// UsedSettings are the settings of the last client built (nil before).
+func (f *Factory) UsedSettings() *Settings { return f.settings }
 
 // openLog opens the support log of --log-file, once.
 func (f *Factory) openLog() error {

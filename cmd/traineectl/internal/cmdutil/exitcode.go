@@ -10,6 +10,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // Exit statuses of commands.md. This is the only place that maps errors to them.
@@ -21,6 +22,9 @@ const (
 	ExitNotFound = 4 // trainee not found (500 marked trainee-not-found)
 	ExitRejected = 5 // request rejected (400 and other 4xx)
 	ExitServer   = 6 // server error after retries
+	// ExitInterrupted is the status of a command the user interrupted
+	// (Ctrl-C), as shells and other tools give: 128 + SIGINT.
+	ExitInterrupted = 130
 )
 
 // UsageError is a mistake on the command line.
@@ -54,6 +58,8 @@ func (e *ReportedError) Error() string { return fmt.Sprintf("exit status %d", e.
 func ExitCode(err error) int {
 	var (
 		usage    *UsageError
+		fields   *output.FieldsError
+		noKey    *NoKeyError
 		reported *ReportedError
 		status   *StatusError
 		auth     *client.AuthRefusedError
@@ -68,9 +74,11 @@ func ExitCode(err error) int {
 		return reported.Code
 	case errors.As(err, &status):
 		return status.Code
-	case errors.As(err, &usage):
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &usage), errors.As(err, &fields):
 		return ExitUsage
-	case errors.As(err, &auth):
+	case errors.As(err, &auth), errors.As(err, &noKey):
 		return ExitAuth
 	case errors.As(err, &notFound):
 		return ExitNotFound
@@ -194,6 +202,10 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	var auth *client.AuthRefusedError
 	if errors.As(err, &auth) {
 		fmt.Fprintln(w, "hint: set the key with --api-key, TRAINEECTL_API_KEY or `traineectl config set-profile`")
+	}
+	var noKey *NoKeyError
+	if errors.As(err, &noKey) {
+		fmt.Fprintln(w, "hint: save one with `traineectl config set-profile NAME --api-key-stdin` (or the prompt on a terminal), or set TRAINEECTL_API_KEY; keys come from `traineed key create`")
 	}
 	var usage *UsageError
 	if errors.As(err, &usage) {

@@ -38,6 +38,8 @@ type GlobalOptions struct {
 	BaseURLSet, APIKeySet    bool // given on the command line
 	ProfileSet               bool
 	Output                   string
+	JQ, Template             string   // --jq, --template
+	Fields                   []string // --fields
 	Verbose                  bool
 	LogFile                  string
 	Timeout                  time.Duration // --timeout: one attempt of a request
@@ -54,13 +56,17 @@ type Factory struct {
 	ClientOptions []client.Option
 	// CompletionTimeout bounds a dynamic completion (0: the default, 2 s).
 	CompletionTimeout time.Duration
+	// Context is the parent of the command's context, which Ctrl-C also
+	// ends (nil: context.Background(); tests end it to interrupt).
+	Context context.Context
 
 	Global GlobalOptions
 
-	cfg     *config.File
-	cfgPath string
-	logFile *os.File
-	client  *client.Client
+	cfg      *config.File
+	cfgPath  string
+	settings *Settings // of the clients built
+	logFile  *os.File
+	client   *client.Client
 }
 
 // New returns the factory of the real process.
@@ -75,6 +81,16 @@ func (f *Factory) OutputFormat() output.Format {
 		return output.Table
 	}
 	return of
+}
+
+// OutputOptions are how results print: -o, --jq, --template, --fields.
+func (f *Factory) OutputOptions() output.Options {
+	return output.Options{Format: f.OutputFormat(), JQ: f.Global.JQ, Template: f.Global.Template, Fields: f.Global.Fields}
+}
+
+// Print prints one result as the output options say.
+func (f *Factory) Print(v output.View) error {
+	return output.Print(f.IOStreams, f.OutputOptions(), v)
 }
 
 // JSONErrors reports whether errors are printed as JSON objects.
@@ -117,17 +133,21 @@ func (f *Factory) Config() (*config.File, error) {
 type Settings struct {
 	BaseURL, APIKey string
 	Profile         string // "" when none is used
+	// BaseURLFrom and APIKeyFrom say where each setting came from:
+	// "--base-url", "TRAINEECTL_BASE_URL", "profile NAME" or "default"
+	// ("" for a key that none gives).
+	BaseURLFrom, APIKeyFrom string
 }
 
 // Settings resolves each setting: flag, else environment, else profile,
 // else default.
 func (f *Factory) Settings() (Settings, error) {
-	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey}
+	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey, BaseURLFrom: "--base-url", APIKeyFrom: "--api-key"}
 	if !f.Global.BaseURLSet {
-		s.BaseURL = f.Getenv(EnvBaseURL)
+		s.BaseURL, s.BaseURLFrom = f.Getenv(EnvBaseURL), EnvBaseURL
 	}
 	if !f.Global.APIKeySet {
-		s.APIKey = f.Getenv(EnvAPIKey)
+		s.APIKey, s.APIKeyFrom = f.Getenv(EnvAPIKey), EnvAPIKey
 	}
 	if f.Global.ProfileSet || s.BaseURL == "" || s.APIKey == "" {
 		cfg, err := f.Config()
@@ -144,27 +164,23 @@ func (f *Factory) Settings() (Settings, error) {
 			case ok:
 				s.Profile = name
 				if s.BaseURL == "" {
-					s.BaseURL = p.BaseURL
+					s.BaseURL, s.BaseURLFrom = p.BaseURL, "profile "+name
 				}
 				if s.APIKey == "" {
-					s.APIKey = p.APIKey
+					s.APIKey, s.APIKeyFrom = p.APIKey, "profile "+name
 				}
 			case f.Global.ProfileSet:
 				return s, Usagef("no profile %q: see `traineectl config list`", name)
 			}
 		}
 	}
+	if s.APIKey == "" {
+		s.APIKeyFrom = ""
+	}
 	if s.BaseURL == "" {
-		s.BaseURL = DefaultBaseURL
+		s.BaseURL, s.BaseURLFrom = DefaultBaseURL, "default"
 	} else if err := CheckBaseURL(s.BaseURL); err != nil {
-		from := "profile " + s.Profile
-		switch {
-		case f.Global.BaseURLSet:
-			from = "--base-url"
-		case f.Getenv(EnvBaseURL) != "":
-			from = EnvBaseURL
-		}
-		return s, Usagef("%s: %v", from, err)
+		return s, Usagef("%s: %v", s.BaseURLFrom, err)
 	}
 	return s, nil
 }

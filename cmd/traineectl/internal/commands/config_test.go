@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,14 +17,14 @@ func TestConfigProfiles(t *testing.T) {
 	path := filepath.Join(h.env["XDG_CONFIG_HOME"], "traineectl", "config.yaml")
 
 	r := h.run("config", "list").expect(t, 0)
-	if r.out != "CURRENT  NAME  BASE URL  API KEY\n" {
+	if r.out != "CURRENT\tNAME\tBASE URL\tAPI KEY\n" {
 		t.Errorf("empty list: %q", r.out)
 	}
 	r = h.run("config", "set-profile", "prod", "--base-url", s.URL, "--api-key", stubKey).expect(t, 0)
 	if r.out != "" || r.err != "Saved profile prod (current) in "+path+"\n" {
 		t.Errorf("%s", r)
 	}
-	h.run("config", "set-profile", "stage", "--base-url", "http://127.0.0.1:1", "--api-key", "pk_stagestagestagestagestagestagestagestag").expect(t, 0)
+	h.run("config", "set-profile", "stage", "--base-url", "http://127.0.0.1:1", "--api-key", "pk_stagestagestagestagestagestagestagestage").expect(t, 0)
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -33,12 +34,12 @@ func TestConfigProfiles(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	want := "current: prod\nprofiles:\n  prod:\n    base-url: " + s.URL + "\n    api-key: " + stubKey +
-		"\n  stage:\n    base-url: http://127.0.0.1:1\n    api-key: pk_stagestagestagestagestagestagestagestag\n"
+		"\n  stage:\n    base-url: http://127.0.0.1:1\n    api-key: pk_stagestagestagestagestagestagestagestage\n"
 	if string(b) != want {
 		t.Errorf("file:\n%s\nwant:\n%s", b, want)
 	}
 
-	r = h.run("config", "list").expect(t, 0)
+	r = h.runWith(runOpts{tty: true}, "config", "list").expect(t, 0)
 	wantList := "CURRENT  NAME   BASE URL                API KEY\n" +
 		"*        prod   " + s.URL + strings.Repeat(" ", 24-len(s.URL)) + "pk_stubs…\n" +
 		"         stage  http://127.0.0.1:1      pk_stage…\n"
@@ -85,9 +86,10 @@ func TestConfigProfiles(t *testing.T) {
 	}
 	h.run("config", "set-profile", "x").expect(t, 2)
 	// Rotating the key keeps the address.
-	h.run("config", "set-profile", "prod", "--api-key", "pk_rotated").expect(t, 0)
+	rotated := "pk_" + strings.Repeat("r0", 20)
+	h.run("config", "set-profile", "prod", "--api-key", rotated).expect(t, 0)
 	b, _ = os.ReadFile(path)
-	if !strings.Contains(string(b), "current: stage\n") || !strings.Contains(string(b), "base-url: "+s.URL+"\n    api-key: pk_rotated\n") {
+	if !strings.Contains(string(b), "current: stage\n") || !strings.Contains(string(b), "base-url: "+s.URL+"\n    api-key: "+rotated+"\n") {
 		t.Errorf("after rotation:\n%s", b)
 	}
 	r = h.run("__complete", "config", "use", "").expect(t, 0)
@@ -157,4 +159,95 @@ func TestCompletionScripts(t *testing.T) {
 			t.Errorf("%s script lacks %q", shell, marker)
 		}
 	}
+}
+
+// config with an unknown subcommand is a usage error, as at the root.
+func TestConfigUnknownSubcommand(t *testing.T) {
+	h := newHarness(t, "", "")
+	r := h.run("config", "lsit").expect(t, 2)
+	if !strings.Contains(r.err, `unknown command "lsit" for "traineectl config"`) || !strings.Contains(r.err, `did you mean "list"?`) || r.out != "" {
+		t.Errorf("%s", r)
+	}
+	r = h.run("config").expect(t, 0)
+	if !strings.Contains(r.out, "delete-profile") || !strings.Contains(r.out, "current") {
+		t.Errorf("config help:\n%s", r.out)
+	}
+	h.run("bogus").expect(t, 2)
+}
+
+// The key can come from stdin or a prompt that does not echo, never only
+// from the command line.
+func TestConfigKeyFromStdinAndPrompt(t *testing.T) {
+	h := newHarness(t, "", "")
+	path := filepath.Join(h.env["XDG_CONFIG_HOME"], "traineectl", "config.yaml")
+	k1 := "pk_" + strings.Repeat("a1", 20)
+	r := h.runWith(runOpts{stdin: k1 + "\n"}, "config", "set-profile", "p", "--base-url", "http://x.example", "--api-key-stdin").expect(t, 0)
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "api-key: "+k1+"\n") {
+		t.Errorf("--api-key-stdin:\n%s\n%s", b, r)
+	}
+	h.runWith(runOpts{stdin: "\n"}, "config", "set-profile", "p", "--api-key-stdin").expect(t, 2)
+	h.runWith(runOpts{stdin: "pk_short\n"}, "config", "set-profile", "p", "--api-key-stdin").expect(t, 2)
+	h.runWith(runOpts{stdin: k1 + "\n"}, "config", "set-profile", "p", "--api-key-stdin", "--api-key", k1).expect(t, 2)
+
+	// On a terminal, the key is asked for without echo.
+	k2 := "pk_" + strings.Repeat("b2", 20)
+	ios := func(answer string) func(*iostreams.IOStreams) {
+		return func(s *iostreams.IOStreams) { s.ReadPassword = func() (string, error) { return answer, nil } }
+	}
+	r = h.runWith(runOpts{tty: true, setup: ios(k2)}, "config", "set-profile", "q", "--base-url", "http://y.example").expect(t, 0)
+	if !strings.Contains(r.err, "API key for profile q (pk_..., not echoed") || strings.Contains(r.err, k2) {
+		t.Errorf("prompt: %s", r)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "api-key: "+k2+"\n") {
+		t.Errorf("prompted key not saved:\n%s", b)
+	}
+	// An empty answer keeps the key.
+	h.runWith(runOpts{tty: true, setup: ios("")}, "config", "set-profile", "q", "--base-url", "http://z.example").expect(t, 0)
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "base-url: http://z.example\n    api-key: "+k2+"\n") {
+		t.Errorf("empty answer:\n%s", b)
+	}
+	// Off a terminal nothing is asked: without a setting it is a usage error.
+	h.run("config", "set-profile", "r").expect(t, 2)
+}
+
+func TestConfigDeleteCurrentGet(t *testing.T) {
+	h := newHarness(t, "", "")
+	delete(h.env, "TRAINEECTL_BASE_URL")
+	delete(h.env, "TRAINEECTL_API_KEY")
+	k := "pk_" + strings.Repeat("c3", 20)
+	h.run("config", "current").expect(t, 1)
+	h.runWith(runOpts{stdin: k}, "config", "set-profile", "a", "--base-url", "http://a.example", "--api-key-stdin").expect(t, 0)
+	h.run("config", "set-profile", "b", "--base-url", "http://b.example").expect(t, 0)
+	if r := h.run("config", "current").expect(t, 0); r.out != "a\n" {
+		t.Errorf("current: %s", r)
+	}
+	if r := h.run("config", "current", "--jq", ".name").expect(t, 0); r.out != "a\n" {
+		t.Errorf("current --jq: %s", r)
+	}
+	if r := h.run("config", "get", "base-url").expect(t, 0); r.out != "http://a.example\n" {
+		t.Errorf("get base-url: %s", r)
+	}
+	if r := h.run("config", "get", "api-key").expect(t, 0); strings.Contains(r.out, k) || !strings.HasPrefix(r.out, "pk_c3c3") {
+		t.Errorf("get api-key shows the key: %s", r)
+	}
+	if r := h.run("config", "get", "api-key", "--show-key").expect(t, 0); r.out != k+"\n" {
+		t.Errorf("get api-key --show-key: %s", r)
+	}
+	if r := h.run("--profile", "b", "config", "get").expect(t, 0); r.out != "NAME\tVALUE\tFROM\nbase-url\thttp://b.example\tprofile b\napi-key\t\t\nprofile\tb\t--profile\n" {
+		t.Errorf("get: %q", r.out)
+	}
+	h.env["TRAINEECTL_BASE_URL"] = "http://env.example"
+	if r := h.run("config", "get", "-o", "json", "--jq", ".[0].from").expect(t, 0); r.out != "TRAINEECTL_BASE_URL\n" {
+		t.Errorf("get from env: %s", r)
+	}
+	h.run("config", "get", "shoe").expect(t, 2)
+	h.run("config", "delete-profile", "nope").expect(t, 2)
+	r := h.run("config", "delete-profile", "a").expect(t, 0)
+	if !strings.Contains(r.err, "Deleted profile a") || !strings.Contains(r.err, "no profile is current now") {
+		t.Errorf("%s", r)
+	}
+	if r := h.run("config", "list", "--jq", "map(.name)").expect(t, 0); r.out != `["b"]`+"\n" {
+		t.Errorf("after delete: %s", r)
+	}
+	h.run("config", "current").expect(t, 1)
 }

@@ -194,6 +194,9 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 func (o *CreateOptions) request(f *cmdutil.Factory) (api.CreateRequest, error) {
 	req := api.CreateRequest{Name: o.Name, Email: o.Email, PhoneNumber: o.Phone, TrainerID: o.TrainerID,
 		WeightUnit: strings.ToUpper(o.WeightUnit)}
+	if o.Phone != nil && clears(*o.Phone) {
+		req.PhoneNumber = nil // --phone "" or none: no phone number
+	}
 	var err error
 	if req.Password, err = readPassword(f, o.Password, o.PasswordStdin, true); err != nil {
 		return req, err
@@ -223,9 +226,9 @@ func checkTexts(r api.CreateRequest) error {
 	return nil
 }
 
-// optionalDate reads the date of a flag; nil stays nil.
+// optionalDate reads the date of a flag; nil, "" and "none" are no date.
 func optionalDate(f *cmdutil.Factory, flag string, s *string) (*api.Date, error) {
-	if s == nil {
+	if s == nil || clears(*s) {
 		return nil, nil
 	}
 	d, err := parseDateFlag(f, flag, *s)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // BulkOptions are the inputs of `traineectl create -f`.
@@ -262,7 +263,7 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 		}
 	}
 	c := bulkimport.CheckRows(rows, j)
-	if err := printView(f, checkView(c)); err != nil {
+	if err := f.Print(checkView(c)); err != nil {
 		return err
 	}
 	if c.Invalid > 0 {
@@ -273,7 +274,7 @@ func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) e
 
 // checkView is the dry run's report: the check as JSON and YAML, a line a
 // problem as CSV, the report for people as the table format.
-func checkView(c bulkimport.Check) view {
+func checkView(c bulkimport.Check) output.View {
 	var recs [][]string
 	for _, e := range c.Errors {
 		code := ""
@@ -282,11 +283,11 @@ func checkView(c bulkimport.Check) view {
 		}
 		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
 	}
-	return view{
-		value:     c,
-		csvHeader: []string{"row", "requestId", "email", "errorCode", "field", "message"},
-		csvRows:   recs,
-		table:     func(ios *iostreams.IOStreams) error { c.WriteText(ios.Out); return nil },
+	return output.View{
+		Value:     c,
+		CSVHeader: []string{"row", "requestId", "email", "errorCode", "field", "message"},
+		CSVRows:   recs,
+		Text:      func(w io.Writer) error { c.WriteText(w); return nil },
 	}
 }
 
@@ -301,5 +302,5 @@ func printRecords(f *cmdutil.Factory, records []bulkimport.Record) error {
 	for _, r := range records {
 		rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
 	}
-	return printView(f, view{value: records, csvHeader: bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], csvRows: rows})
+	return f.Print(output.View{Value: records, CSVHeader: bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], CSVRows: rows})
 }

@@ -597,3 +597,55 @@ func TestBulkProgressOnTerminal(t *testing.T) {
 		t.Errorf("progress off a terminal: %q", r.err)
 	}
 }
+
+// The summary's rate counts rows the server settled: a run that reached
+// no server shows none, however many rows it tried.
+func TestBulkRateCountsRowsSent(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	var rows strings.Builder
+	rows.WriteString("name,email,password\n")
+	for i := range 20 {
+		fmt.Fprintf(&rows, "T%d,t%d@example.com,S3cret-pass\n", i, i)
+	}
+	in := writeFile(t, "c.csv", rows.String())
+	h := newHarness(t, dead.URL, stubKey)
+	r := h.run("create", "-f", in).expect(t, 1)
+	if !strings.Contains(r.err, "Created 0,") || strings.Contains(r.err, "rows/s") {
+		t.Errorf("a run that sent nothing: %s", r)
+	}
+	s := newImportServer(t)
+	h = newHarness(t, s.url, s.key)
+	r = h.run("create", "-f", writeFile(t, "c.csv", rows.String())).expect(t, 0)
+	if !strings.Contains(r.err, "Created 20,") || !strings.Contains(r.err, "rows/s)") {
+		t.Errorf("a run that sent every row: %s", r)
+	}
+}
+
+// Ctrl-C stops an import: the rows under way finish, none starts, the
+// summary is printed and the exit status is 130.
+func TestBulkInterruptedExits130(t *testing.T) {
+	s := newImportServer(t)
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	var once sync.Once
+	s.misbehave = func(w http.ResponseWriter, r *http.Request, body []byte, next http.Handler) bool {
+		if r.Method == http.MethodPost {
+			once.Do(interrupt) // Ctrl-C while the first create is under way
+		}
+		return false
+	}
+	var rows strings.Builder
+	rows.WriteString("name,email,password\n")
+	for i := range 50 {
+		fmt.Fprintf(&rows, "T%d,t%d@example.com,S3cret-pass\n", i, i)
+	}
+	h := newHarness(t, s.url, s.key)
+	r := h.runWith(runOpts{ctx: ctx}, "create", "-f", writeFile(t, "c.csv", rows.String()), "--parallel", "1").expect(t, 130)
+	if !strings.Contains(r.err, "not attempted") || !strings.Contains(r.err, "interrupted") {
+		t.Errorf("%s", r)
+	}
+	if n := len(s.trainees(t)); n == 0 || n == 50 {
+		t.Errorf("%d trainees created", n)
+	}
+}

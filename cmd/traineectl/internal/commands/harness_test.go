@@ -61,6 +61,11 @@ type runOpts struct {
 	stdin string
 	tty   bool // stdin, stdout and stderr are terminals
 	color bool // with tty: colour allowed (NO_COLOR unset)
+	// ctx, when set, is the command's parent context: ending it is Ctrl-C.
+	ctx context.Context
+	// setup, when set, changes the streams before the run (a prompt's
+	// answer).
+	setup func(*iostreams.IOStreams)
 }
 
 func (h *harness) run(args ...string) result { return h.runWith(runOpts{}, args...) }
@@ -72,6 +77,9 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 		ios.StdinTTY, ios.StdoutTTY, ios.StderrTTY, ios.Width = true, true, true, 100
 		ios.NoColor = !o.color
 	}
+	if o.setup != nil {
+		o.setup(ios)
+	}
 	f := &cmdutil.Factory{
 		IOStreams:         ios,
 		Version:           "1.2.3-test",
@@ -79,6 +87,7 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 		Now:               func() time.Time { return testNow },
 		ClientOptions:     []client.Option{client.WithSleep(h.sleep)},
 		CompletionTimeout: h.completionTimeout,
+		Context:           o.ctx,
 	}
 	code := commands.Run(args, f)
 	return result{code, out.String(), errOut.String()}

@@ -49,7 +49,8 @@ Types: ` + strings.Join(api.MeasurementTypes, ", ") + `.`,
 // runMeasurements prints the measurements of the range (of the type).
 func runMeasurements(ctx context.Context, f *cmdutil.Factory, o *MeasurementsOptions) error {
 	return runTracked(ctx, f, func(ctx context.Context, c *client.Client) (*api.Measurements, error) {
-		return c.Measurements(ctx, o.TraineeID, o.Range, strings.ToUpper(o.Type))
+		m, err := c.Measurements(ctx, o.TraineeID, o.Range, strings.ToUpper(o.Type))
+		return m, explainRange(err, o.Range)
 	}, measurementsView)
 }
 

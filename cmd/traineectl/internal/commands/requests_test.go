@@ -39,6 +39,10 @@ func TestRequestsSent(t *testing.T) {
 			"from-stdin-pw\nrest\n", []string{`POST /public-api/trainees {"name":"Ada","email":"a@b.co","password":"from-stdin-pw"}`}},
 		{[]string{"update", "41", "--expires", "none", "--phone", "none", "--dob", "NONE"},
 			"", []string{`PUT /public-api/trainees/41 {"phoneNumber":null,"dateOfBirth":null,"expirationDate":null}`}},
+		{[]string{"update", "41", "--phone", "", "--dob", " ", "--expires="},
+			"", []string{`PUT /public-api/trainees/41 {"phoneNumber":null,"dateOfBirth":null,"expirationDate":null}`}},
+		{[]string{"create", "--name", "Ada", "--email", "a@b.co", "--password", "S3cret-pass", "--phone", "", "--dob", "none"},
+			"", []string{`POST /public-api/trainees {"name":"Ada","email":"a@b.co","password":"S3cret-pass"}`}},
 		{[]string{"update", "41", "--name", "Ada P", "--expires", "31-12-2027", "--trainer", "8", "--weight-unit", "kg"},
 			"", []string{`PUT /public-api/trainees/41 {"name":"Ada P","expirationDate":"31-12-2027","trainerId":8,"weightUnit":"KG"}`}},
 		{[]string{"update", "41", "--email", "new@example.com", "--password", "N3w-password", "--force-password-change=false", "--phone", "+447700900999", "--dob", "yesterday"},
@@ -175,8 +179,12 @@ func TestSearchSummaryOnTerminal(t *testing.T) {
 		t.Errorf("colour with NO_COLOR:\n%s", r.out)
 	}
 	r = h.run("search", "--page", "1", "--size", "3").expect(t, 0)
-	if r.err != "" || strings.Contains(r.out, "\x1b[") {
-		t.Errorf("summary or colour without a terminal: %s", r)
+	if r.err != "Showing 3 of 12 trainees; use --limit N or --all for more\n" || strings.Contains(r.out, "\x1b[") {
+		t.Errorf("no note of the rest, or colour, without a terminal: %s", r)
+	}
+	r = h.run("search", "-q", "--page", "1", "--size", "3").expect(t, 0)
+	if r.err != "" {
+		t.Errorf("-q: %s", r)
 	}
 	r = h.runWith(runOpts{tty: true, color: true}, "search").expect(t, 0)
 	if strings.Count(r.out, "\x1b[32mactive\x1b[0m") != 3 {

@@ -13,13 +13,16 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // Run runs traineectl with args and returns the exit status.
 func Run(args []string, f *cmdutil.Factory) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	parent := f.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
 	defer stop()
 	defer f.Close()
 	root := NewRoot(f)
@@ -36,7 +39,24 @@ func Run(args []string, f *cmdutil.Factory) int {
 		err = &cmdutil.UsageError{Err: err}
 	}
 	cmdutil.PrintError(f.IOStreams, err, f.JSONErrors())
+	addressHint(f, err)
 	return cmdutil.ExitCode(err)
+}
+
+// addressHint says, when the server could not be reached, which address
+// was used and where it came from: the default is a common surprise.
+func addressHint(f *cmdutil.Factory, err error) {
+	var ne *client.NetworkError
+	s := f.UsedSettings()
+	if !errors.As(err, &ne) || s == nil || f.JSONErrors() {
+		return
+	}
+	if s.BaseURLFrom == "default" {
+		fmt.Fprintf(f.IOStreams.ErrOut, "hint: %s is the default address: no --base-url, %s or profile gives one; set it with `traineectl config set-profile NAME --base-url URL`\n",
+			s.BaseURL, cmdutil.EnvBaseURL)
+		return
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "hint: the address %s comes from %s\n", s.BaseURL, s.BaseURLFrom)
 }
 
 // runError marks an error that a command's RunE returned, as opposed to
@@ -59,10 +79,11 @@ the default (http://127.0.0.1:8080 for the address).
 Dates may be written dd-MM-yyyy, yyyy-MM-dd, today or yesterday.
 
 Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
-4 trainee not found, 5 request rejected, 6 server error after retries.`
+4 trainee not found, 5 request rejected, 6 server error after retries,
+130 interrupted (Ctrl-C).`
 
 const rootExample = `  # Save your server and key once
-  traineectl config set-profile prod --base-url https://trainees.example.com --api-key pk_...
+  traineectl config set-profile prod --base-url https://trainees.example.com   # then type the key
 
   # Find trainees and show one
   traineectl search ada
@@ -103,11 +124,17 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	pf.StringVar(&g.APIKey, "api-key", "", "API key, pk_... (env TRAINEECTL_API_KEY)")
 	pf.StringVar(&g.Profile, "profile", "", "use this saved profile instead of the current one")
 	pf.StringVarP(&g.Output, "output", "o", string(output.Table), "output format: table, json, yaml or csv")
+	pf.StringVar(&g.JQ, "jq", "", "print what this jq expression selects from the JSON result (strings raw, other values as compact JSON)")
+	pf.StringVarP(&g.Template, "template", "t", "", "format the JSON result with this Go template, like '{{range .}}{{.id}}{{tab}}{{.email}}{{\"\\n\"}}{{end}}'")
+	pf.StringSliceVar(&g.Fields, "fields", nil, "print only these table or csv columns, like id,name,email")
 	pf.BoolVarP(&g.Verbose, "verbose", "v", false, "print each request and response on stderr")
 	pf.StringVar(&g.LogFile, "log-file", "", "append a support log line for each request to this file")
 	pf.DurationVar(&g.Timeout, "timeout", cmdutil.DefaultTimeout, "give up on one attempt of a request after this long, like 30s or 2m (env TRAINEECTL_TIMEOUT)")
 	_ = root.RegisterFlagCompletionFunc("timeout", cobra.NoFileCompletions)
 	_ = root.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
+	_ = root.RegisterFlagCompletionFunc("jq", cobra.NoFileCompletions)
+	_ = root.RegisterFlagCompletionFunc("template", cobra.NoFileCompletions)
+	_ = root.RegisterFlagCompletionFunc("fields", cobra.NoFileCompletions)
 	_ = root.RegisterFlagCompletionFunc("profile", completeProfiles(f, false))
 
 	root.AddGroup(&cobra.Group{ID: "trainees", Title: "Trainees:"},
@@ -150,6 +177,10 @@ func bindGlobal(f *cmdutil.Factory, cmd *cobra.Command) error {
 		return &cmdutil.UsageError{Err: err}
 	}
 	f.Global.Output = string(of)
+	f.IOStreams.SetColumns(f.Getenv("COLUMNS"))
+	if err := f.OutputOptions().Check(); err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
 	return nil
 }
 
@@ -235,31 +266,5 @@ func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
 // printTrainees prints trainees in the -o format; with several ids the
 // result is an array even when only one of them succeeded.
 func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
-	return output.Trainees(f.IOStreams, f.OutputFormat(), ts, f.Today(), single)
-}
-
-// view is one result in every -o format.
-type view struct {
-	value     any // JSON and YAML
-	csvHeader []string
-	csvRows   [][]string
-	// table prints the table format; nil prints nothing on stdout.
-	table func(ios *iostreams.IOStreams) error
-}
-
-// printView prints v in the -o format.
-func printView(f *cmdutil.Factory, v view) error {
-	ios := f.IOStreams
-	switch f.OutputFormat() {
-	case output.JSON:
-		return output.WriteJSON(ios.Out, v.value)
-	case output.YAML:
-		return output.WriteYAML(ios.Out, v.value)
-	case output.CSV:
-		return output.WriteCSV(ios.Out, v.csvHeader, v.csvRows)
-	}
-	if v.table == nil {
-		return nil
-	}
-	return v.table(ios)
+	return output.Trainees(f.IOStreams, f.OutputOptions(), ts, f.Today(), single)
 }

@@ -84,10 +84,22 @@ func pageLine(p api.PageInfo) string {
 	return fmt.Sprintf("page %d of %d, %s", p.Number+1, total, trainees(p.TotalElements))
 }
 
+// moreLine is the note when fewer trainees were printed than match:
+// "Showing 20 of 144 trainees; use --limit N or --all for more".
+func moreLine(shown int, total int64, limited bool) string {
+	hint := "use --limit N or --all for more"
+	if limited {
+		hint = "use a larger --limit or --all for more"
+	}
+	return fmt.Sprintf("Showing %d of %s; %s", shown, trainees(total), hint)
+}
+
 // SearchOptions are the inputs of `traineectl search` (and list).
 type SearchOptions struct {
 	Params client.SearchParams // Query from the arguments, the rest from flags
 	All    bool                // every page
+	Limit  int                 // at most this many, across pages (0: one page)
+	Quiet  bool                // no note on stderr
 }
 
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
@@ -102,17 +114,31 @@ address, case-insensitively; a QUERY of digits also matches phone numbers
 ("7700 900" finds +447700900123). Without QUERY every trainee is listed.
 
 Results come a page at a time (--page counts from 0, --size up to 100);
---all fetches every page. On a terminal a line "page X of Y, N trainees"
-goes to stderr. With -o json the result is an array of trainees.`,
+--limit N fetches up to N trainees across pages, --all every one. On a
+terminal a line "page X of Y, N trainees" goes to stderr. When more
+trainees match than were printed, a line says so on stderr, also off a
+terminal (-q leaves it out). With -o json the result is an array of
+trainees.`,
 		Example: `  traineectl search ada
   traineectl list --status expired --sort expirationDate,desc
   traineectl search --all -o csv > trainees.csv
+  traineectl search --limit 500 -o json
   traineectl search --page 1 --size 50`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Query = strings.Join(args, " ")
 			if o.All && cmd.Flags().Changed("page") {
 				return cmdutil.Usagef("--all and --page cannot be used together")
+			}
+			if cmd.Flags().Changed("limit") {
+				switch {
+				case o.All:
+					return cmdutil.Usagef("--all and --limit cannot be used together")
+				case cmd.Flags().Changed("page"):
+					return cmdutil.Usagef("--limit and --page cannot be used together: --limit counts from the first trainee")
+				case o.Limit < 1:
+					return cmdutil.Usagef("--limit must be at least 1 (--all fetches every trainee)")
+				}
 			}
 			if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > 100) {
 				return cmdutil.Usagef("--size must be between 1 and 100")
@@ -125,11 +151,14 @@ goes to stderr. With -o json the result is an array of trainees.`,
 	fl.IntVar(&p.Page, "page", 0, "page number, counted from 0")
 	fl.IntVar(&p.Size, "size", 0, "trainees per page, 1 to 100 (default 20; 100 with --all)")
 	fl.BoolVar(&o.All, "all", false, "fetch every page")
+	fl.IntVar(&o.Limit, "limit", 0, "fetch up to this many trainees, across pages")
+	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "no note on stderr (page, more trainees than printed)")
 	fl.StringVar(&p.Sort, "sort", "", "id (default), name, email, expirationDate or lastTrained, optionally followed by ,asc or ,desc")
 	_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(statusValues...))
 	_ = cmd.RegisterFlagCompletionFunc("sort", fixedValues(sortValues()...))
 	_ = cmd.RegisterFlagCompletionFunc("page", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
 	return cmd
 }
 
@@ -147,15 +176,35 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 		return err
 	}
 	ios := f.IOStreams
-	if o.All {
+	note := func(line string) {
+		if !o.Quiet {
+			fmt.Fprintln(ios.ErrOut, line)
+		}
+	}
+	switch {
+	case o.All:
 		ts, last, err := c.SearchAllTrainees(ctx, o.Params)
 		if err != nil {
 			return err
 		}
 		if ios.StdoutTTY {
-			fmt.Fprintln(ios.ErrOut, allLine(len(ts), last))
+			note(allLine(len(ts), last))
 		}
 		return printTrainees(f, ts, false)
+	case o.Limit > 0:
+		ts, last, err := c.SearchTraineesUpTo(ctx, o.Params, o.Limit)
+		if err != nil {
+			return err
+		}
+		if err := printTrainees(f, ts, false); err != nil {
+			return err
+		}
+		if int64(len(ts)) < last.TotalElements {
+			note(moreLine(len(ts), last.TotalElements, true))
+		} else if ios.StdoutTTY {
+			note(trainees(int64(len(ts))))
+		}
+		return nil
 	}
 	pg, err := c.SearchTrainees(ctx, o.Params)
 	if err != nil {
@@ -164,8 +213,12 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 	if err := printTrainees(f, pg.Content, false); err != nil {
 		return err
 	}
-	if ios.StdoutTTY {
-		fmt.Fprintln(ios.ErrOut, pageLine(pg.Page))
+	more := int64(len(pg.Content)) < pg.Page.TotalElements
+	switch {
+	case ios.StdoutTTY:
+		note(pageLine(pg.Page)) // "page 1 of 8, 144 trainees" says there are more
+	case more:
+		note(moreLine(len(pg.Content), pg.Page.TotalElements, false))
 	}
 	return nil
 }

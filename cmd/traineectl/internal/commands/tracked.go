@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
@@ -60,13 +60,8 @@ type trackedView struct {
 }
 
 func printTracked(f *cmdutil.Factory, resource any, t trackedView) error {
-	return printView(f, view{value: resource, csvHeader: t.csvHeader, csvRows: t.csvRows,
-		table: func(ios *iostreams.IOStreams) error {
-			if ios.StdoutTTY && t.note != "" {
-				fmt.Fprintln(ios.ErrOut, t.note)
-			}
-			return output.WriteTable(ios.Out, ios.TableWidth(), t.cols, t.rows)
-		}})
+	return f.Print(output.View{Value: resource, CSVHeader: t.csvHeader, CSVRows: t.csvRows,
+		Columns: t.cols, Rows: t.rows, Note: t.note})
 }
 
 // rangeFlags are --from and --to of weight and measurements.
@@ -92,6 +87,34 @@ func (r *rangeFlags) parse(f *cmdutil.Factory) (client.TrackedRange, error) {
 		tr.To, err = parseDateFlag(f, "to", r.to)
 	}
 	return tr, err
+}
+
+// explainRange rewrites the server's refusal of a range (1011), which
+// names its query parameters, in terms of the flags given and the default
+// that stood for a flag not given: "--from 01-01-2020 to today (the
+// default of --to)", not "to: ...". Other errors are returned as they are.
+func explainRange(err error, tr client.TrackedRange) error {
+	var rej *client.RejectedError
+	if !errors.As(err, &rej) || rej.ErrorCode != api.CodeInvalidRange {
+		return err
+	}
+	to := "--to " + tr.To.String()
+	if tr.To.IsZero() {
+		to = "today (the default of --to)"
+	}
+	out := *rej
+	out.Field = ""
+	switch {
+	case tr.From.IsZero():
+		return err // the default --from is never refused
+	case rej.Field == "from":
+		out.Message = fmt.Sprintf("--from %s is after %s", tr.From, to)
+	default:
+		out.Message = fmt.Sprintf("the range from --from %s to %s is longer than one year: give --to %s or earlier, or a later --from",
+			tr.From, to, tr.From.AddYears(1))
+	}
+	out.Errors = nil
+	return &out
 }
 
 // parseDateFlag reads the date of a flag (cmdutil.ParseDate), naming the

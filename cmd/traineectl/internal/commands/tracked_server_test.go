@@ -82,9 +82,22 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 	if !strings.Contains(strings.ToUpper(r.out), "WEIGHT") || strings.Count(r.out, "\n") < len(w.Entries) {
 		t.Errorf("weight table:\n%s", r.out)
 	}
-	// A range over a year is the server's 1011, exit 5.
+	// A range over a year is the server's 1011, exit 5, told in the
+	// flags' terms: the default of --to, not the query's "to:".
 	r = h.run("weight", sid, "--from", "01-01-2025", "--to", "21-11-2026")
-	if r.code != 5 || !strings.Contains(r.err, "1011") {
+	if r.code != 5 || !strings.Contains(r.err, "1011") || !strings.Contains(r.err, "--from 01-01-2025 to --to 21-11-2026 is longer than one year: give --to 01-01-2026 or earlier") {
 		t.Errorf("range over a year: %s", r)
+	}
+	r = h.run("weight", sid, "--from", "01-01-2020")
+	if r.code != 5 || strings.Contains(r.err, "to:") || !strings.Contains(r.err, "request rejected (1011): the range from --from 01-01-2020 to today (the default of --to) is longer than one year") {
+		t.Errorf("--from alone over a year: %s", r)
+	}
+	r = h.run("measurements", sid, "--from", "01-01-2020", "-o", "json")
+	if r.code != 5 || !strings.Contains(r.err, `"errorCode":1011,"message":"the range from --from 01-01-2020 to today (the default of --to)`) {
+		t.Errorf("measurements --from alone: %s", r)
+	}
+	r = h.run("measurements", sid, "--from", "02-01-2026", "--to", "01-01-2026")
+	if r.code != 5 || !strings.Contains(r.err, "--from 02-01-2026 is after --to 01-01-2026") {
+		t.Errorf("from after to: %s", r)
 	}
 }

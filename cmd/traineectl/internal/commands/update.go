@@ -30,8 +30,8 @@ func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "update ID [flags]",
 		Short: "Change a trainee",
 		Long: `Change some fields of a trainee. Only the flags given are sent; the other
-fields stay as they are. "none" clears the phone number, the date of birth
-or the expiration date.
+fields stay as they are. "none" (or an empty value, --phone "") clears the
+phone number, the date of birth or the expiration date.
 
 A new password makes the trainee change it at the next login, unless
 --force-password-change=false is given too. To delete or restore a trainee
@@ -117,8 +117,15 @@ func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
 	}
 }
 
-// patchFromFlags reads the patch's flags that were given: "none" is null
-// for a nullable field, anything else the field's text form (dates as
+// clears reports whether a nullable flag's text clears the field: "none",
+// or nothing at all (--phone "" is --phone none).
+func clears(text string) bool {
+	text = strings.TrimSpace(text)
+	return text == "" || strings.EqualFold(text, none)
+}
+
+// patchFromFlags reads the patch's flags that were given: "none" (or an
+// empty value) is null for a nullable field, anything else the field's text form (dates as
 // api.ParseDateInput reads them, the local day for today).
 func patchFromFlags(f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*string) (api.TraineePatch, error) {
 	var p api.TraineePatch
@@ -128,7 +135,7 @@ func patchFromFlags(f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*st
 			continue
 		}
 		text := *values[pf.Flag]
-		if pf.Nullable && strings.EqualFold(strings.TrimSpace(text), none) {
+		if pf.Nullable && clears(text) {
 			pf.Set(&p, nil)
 			continue
 		}

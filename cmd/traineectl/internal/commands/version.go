@@ -2,12 +2,13 @@ package commands
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // VersionOptions are the inputs of `traineectl version`: none.
@@ -31,9 +32,9 @@ func runVersion(f *cmdutil.Factory, _ *VersionOptions) error {
 		Version string `json:"version"`
 		Go      string `json:"go"`
 	}{f.Version, runtime.Version()}
-	return printView(f, view{value: v, csvHeader: []string{"version", "go"}, csvRows: [][]string{{v.Version, v.Go}},
-		table: func(ios *iostreams.IOStreams) error {
-			_, err := fmt.Fprintf(ios.Out, "traineectl version %s (%s)\n", v.Version, v.Go)
+	return f.Print(output.View{Value: v, CSVHeader: []string{"version", "go"}, CSVRows: [][]string{{v.Version, v.Go}},
+		Text: func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "traineectl version %s (%s)\n", v.Version, v.Go)
 			return err
 		}})
 }

@@ -42,7 +42,8 @@ last 30 days.`,
 // runWeight prints the weight history of the range.
 func runWeight(ctx context.Context, f *cmdutil.Factory, o *WeightOptions) error {
 	return runTracked(ctx, f, func(ctx context.Context, c *client.Client) (*api.WeightHistory, error) {
-		return c.WeightHistory(ctx, o.TraineeID, o.Range)
+		w, err := c.WeightHistory(ctx, o.TraineeID, o.Range)
+		return w, explainRange(err, o.Range)
 	}, weightView)
 }
 

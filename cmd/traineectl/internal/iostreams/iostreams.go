@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/term"
@@ -73,12 +74,25 @@ func (s *IOStreams) ColorEnabled() bool { return s.StdoutTTY && !s.NoColor }
 // ErrColorEnabled reports whether stderr may carry colour.
 func (s *IOStreams) ErrColorEnabled() bool { return s.StderrTTY && !s.NoColor }
 
-// TableWidth is the width tables are fitted to: the terminal's, else 80.
+// TableWidth is the width tables are fitted to on a terminal: COLUMNS
+// when set (see SetColumns), else the terminal's, else 80. It is 0 when
+// stdout is not a terminal: tables are then printed whole, tab-separated.
 func (s *IOStreams) TableWidth() int {
-	if s.StdoutTTY && s.Width > 0 {
+	switch {
+	case !s.StdoutTTY:
+		return 0
+	case s.Width > 0:
 		return s.Width
 	}
 	return 80
+}
+
+// SetColumns applies the COLUMNS environment variable: on a terminal a
+// positive number replaces the width; anything else is ignored.
+func (s *IOStreams) SetColumns(columns string) {
+	if n, err := strconv.Atoi(strings.TrimSpace(columns)); err == nil && n > 0 && s.StdoutTTY {
+		s.Width = n
+	}
 }
 
 // CanPrompt reports whether the user can be asked a question.

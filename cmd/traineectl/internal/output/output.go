@@ -91,6 +91,9 @@ func WriteCSV(w io.Writer, header []string, rows [][]string) error {
 // Column is a table column.
 type Column struct {
 	Header string
+	// Field is the JSON (and CSV) name of the column's value, which
+	// --fields accepts as well as the header ("" when none).
+	Field string
 	// Flex columns are shortened (with "…") when the table is wider than
 	// the screen; the others are never cut.
 	Flex bool
@@ -163,11 +166,22 @@ func fit(cols []Column, rows [][]string, width int) []int {
 	return ws
 }
 
-var trailing = regexp.MustCompile(`[ ]+(\x1b\[0m)?\n`)
+var (
+	trailing = regexp.MustCompile(`[ ]+(\x1b\[0m)?\n`)
+	// strayReset is a reset tablewriter adds after the padding of a
+	// painted cell, which already ends in one.
+	strayReset = regexp.MustCompile(`(\x1b\[0m)( +)\x1b\[0m`)
+	tsvBlank   = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+)
 
 // WriteTable writes a borderless table fitted to width columns: a header
-// row and the rows, columns two spaces apart.
+// row and the rows, columns two spaces apart. A width of 0 or less (not a
+// terminal) writes whole values instead, tab-separated, header first and
+// never painted, for grep, cut and awk.
 func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
+	if width <= 0 {
+		return writeTSV(w, cols, rows)
+	}
 	ws := fit(cols, rows, width)
 	header := make([]any, len(cols))
 	for i, c := range cols {
@@ -221,6 +235,32 @@ func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, trailing.ReplaceAllString(buf.String(), "$1\n"))
+	text := strayReset.ReplaceAllString(buf.String(), "$1$2")
+	_, err := io.WriteString(w, trailing.ReplaceAllString(text, "$1\n"))
+	return err
+}
+
+func writeTSV(w io.Writer, cols []Column, rows [][]string) error {
+	var b strings.Builder
+	line := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(tsvBlank.Replace(c))
+		}
+		b.WriteByte('\n')
+	}
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.Header
+	}
+	line(header)
+	for _, r := range rows {
+		cells := make([]string, len(cols))
+		copy(cells, r)
+		line(cells)
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -40,7 +40,8 @@ func TestTraineeTableFits80Columns(t *testing.T) {
 	check := func(ts []*api.Trainee, want [][]string) []string {
 		t.Helper()
 		ios, out, _ := iostreams.Test("")
-		if err := Trainees(ios, Table, ts, today, false); err != nil {
+		ios.StdoutTTY, ios.NoColor = true, true // a terminal of unknown width: 80
+		if err := Trainees(ios, Options{Format: Table}, ts, today, false); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
@@ -68,7 +69,7 @@ func TestTraineeTableFits80Columns(t *testing.T) {
 			}
 		}
 		if strings.Contains(out.String(), "\x1b[") {
-			t.Error("colour without a terminal")
+			t.Error("colour with NO_COLOR")
 		}
 		return lines
 	}
@@ -89,10 +90,76 @@ func TestTraineeTableFits80Columns(t *testing.T) {
 	}
 }
 
+// Off a terminal a table is whole values, tab-separated: nothing is cut
+// to 80 columns, nothing is painted.
+func TestTableOffTerminalIsWholeTSV(t *testing.T) {
+	ios, out, _ := iostreams.Test("")
+	if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "ID\tNAME\tEMAIL\tPHONE\tSTATUS\tEXPIRES\tTRAINER\n" +
+		"41\tAda Park\tada@example.com\t+447700900123\tactive\t-\t7\n" +
+		"1042\tBartholomew Montgomery-Smythe the Third\tbartholomew.montgomery-smythe@a-very-long-domain.example.com\t-\texpired\t01-11-2026\t-\n" +
+		"7\tCy\tcy@example.com\t-\tdeleted\t-\t-\n"
+	if out.String() != want {
+		t.Errorf("got:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+// On a terminal the table fits the width, which COLUMNS overrides.
+func TestTableHonoursColumns(t *testing.T) {
+	for _, tc := range []struct {
+		width   int
+		columns string
+		want    int // the widest line fits this
+	}{{120, "", 120}, {120, "70", 70}, {60, "200", 200}, {100, "junk", 100}} {
+		ios, out, _ := iostreams.Test("")
+		ios.StdoutTTY, ios.NoColor, ios.Width = true, true, tc.width
+		ios.SetColumns(tc.columns)
+		if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+			t.Fatal(err)
+		}
+		widest := 0
+		for _, l := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+			widest = max(widest, twwidth.Width(l))
+		}
+		if widest > tc.want {
+			t.Errorf("width %d COLUMNS=%q: a line of %d columns:\n%s", tc.width, tc.columns, widest, out)
+		}
+		full := strings.Contains(out.String(), "bartholomew.montgomery-smythe@a-very-long-domain.example.com")
+		if full != (tc.want >= 160) {
+			t.Errorf("width %d COLUMNS=%q: e-mail whole = %v:\n%s", tc.width, tc.columns, full, out)
+		}
+	}
+	ios, _, _ := iostreams.Test("")
+	ios.SetColumns("50")
+	if ios.TableWidth() != 0 {
+		t.Errorf("COLUMNS made a pipe %d wide", ios.TableWidth())
+	}
+}
+
+// Colour codes open and close each painted cell, and nothing else: no
+// reset before the EXPIRES value.
+func TestTableNoStrayReset(t *testing.T) {
+	ios, out, _ := iostreams.Test("")
+	ios.StdoutTTY, ios.Width = true, 200
+	if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+		t.Fatal(err)
+	}
+	if n, m := strings.Count(out.String(), "\x1b[0m"), strings.Count(out.String(), "\x1b[3"); n != m || n != 3 {
+		t.Errorf("%d resets for %d colours: %q", n, m, out)
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, "\x1b[0m-") || strings.Contains(l, "\x1b[0m01-") {
+			t.Errorf("stray reset: %q", l)
+		}
+	}
+}
+
 func TestTableColourOnlyOnTerminal(t *testing.T) {
 	ios, out, _ := iostreams.Test("")
 	ios.StdoutTTY, ios.Width = true, 200
-	if err := Trainees(ios, Table, sample()[:1], today, false); err != nil {
+	if err := Trainees(ios, Options{Format: Table}, sample()[:1], today, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "\x1b[32mactive\x1b[0m") {
@@ -100,7 +167,7 @@ func TestTableColourOnlyOnTerminal(t *testing.T) {
 	}
 	ios, out, _ = iostreams.Test("")
 	ios.StdoutTTY, ios.NoColor = true, true
-	_ = Trainees(ios, Table, sample()[:1], today, false)
+	_ = Trainees(ios, Options{Format: Table}, sample()[:1], today, false)
 	if strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("colour with NO_COLOR: %q", out)
 	}
@@ -109,19 +176,19 @@ func TestTableColourOnlyOnTerminal(t *testing.T) {
 func TestTraineeJSONYAMLCSV(t *testing.T) {
 	ts := sample()[:1]
 	ios, out, _ := iostreams.Test("")
-	if err := Trainees(ios, JSON, ts, today, true); err != nil {
+	if err := Trainees(ios, Options{Format: JSON}, ts, today, true); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "{\n  \"id\": 41,\n  \"userId\": 977,\n  \"name\": \"Ada Park\",") || !strings.Contains(out.String(), `"expirationDate": null,`) {
 		t.Errorf("json:\n%s", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, JSON, ts, today, false)
+	_ = Trainees(ios, Options{Format: JSON}, ts, today, false)
 	if !strings.HasPrefix(out.String(), "[\n  {\n    \"id\": 41,") {
 		t.Errorf("json array:\n%s", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, YAML, ts, today, true)
+	_ = Trainees(ios, Options{Format: YAML}, ts, today, true)
 	want := `id: 41
 userId: 977
 name: Ada Park
@@ -145,12 +212,12 @@ lastTrained: null
 		t.Errorf("yaml:\n%s\nwant:\n%s", out, want)
 	}
 	out.Reset()
-	_ = Trainees(ios, YAML, nil, today, false)
+	_ = Trainees(ios, Options{Format: YAML}, nil, today, false)
 	if out.String() != "[]\n" {
 		t.Errorf("empty yaml list: %q", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, CSV, sample(), today, false)
+	_ = Trainees(ios, Options{Format: CSV}, sample(), today, false)
 	wantCSV := "id,name,email,phoneNumber,status,expirationDate,trainerId,dateOfBirth,weightUnit,lastTrained,enabled,userId,username,companyId,createdByType,forcePasswordChange,authorities\n" +
 		"41,Ada Park,ada@example.com,+447700900123,active,,7,,KG,,true,977,ada@example.com,3,ADMIN,true,TRAINEE;USER\n" +
 		"1042,Bartholomew Montgomery-Smythe the Third,bartholomew.montgomery-smythe@a-very-long-domain.example.com,,expired,01-11-2026,,,LB,,true,978,b,0,,false,\n" +

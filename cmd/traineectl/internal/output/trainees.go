@@ -51,13 +51,13 @@ func TraineeCSVRow(t *api.Trainee, today api.Date) []string {
 // TraineeColumns are the table columns of trainees; color paints the status.
 func TraineeColumns(color bool) []Column {
 	return []Column{
-		{Header: "ID", Right: true},
-		{Header: "NAME", Flex: true, MinWidth: 10},
-		{Header: "EMAIL", Flex: true, MinWidth: 12},
-		{Header: "PHONE", Flex: true, MinWidth: 6},
-		{Header: "STATUS", Paint: func(s string) string { return paintStatus(color, s) }},
-		{Header: "EXPIRES"},
-		{Header: "TRAINER", Right: true},
+		{Header: "ID", Field: "id", Right: true},
+		{Header: "NAME", Field: "name", Flex: true, MinWidth: 10},
+		{Header: "EMAIL", Field: "email", Flex: true, MinWidth: 12},
+		{Header: "PHONE", Field: "phoneNumber", Flex: true, MinWidth: 6},
+		{Header: "STATUS", Field: "status", Paint: func(s string) string { return paintStatus(color, s) }},
+		{Header: "EXPIRES", Field: "expirationDate"},
+		{Header: "TRAINER", Field: "trainerId", Right: true},
 	}
 }
 
@@ -81,33 +81,25 @@ func TraineeRow(t *api.Trainee, today api.Date) []string {
 	}
 }
 
-// Trainees prints trainees in format f. single prints the one trainee as
-// an object in JSON and YAML; otherwise they are an array.
-func Trainees(ios *iostreams.IOStreams, f Format, ts []*api.Trainee, today api.Date, single bool) error {
+// Trainees prints trainees as o says. single prints the one trainee as
+// an object in JSON, YAML, --jq and --template; otherwise they are an
+// array.
+func Trainees(ios *iostreams.IOStreams, o Options, ts []*api.Trainee, today api.Date, single bool) error {
 	if ts == nil {
 		ts = []*api.Trainee{}
 	}
-	switch f {
-	case JSON, YAML:
-		var v any = ts
-		if single && len(ts) == 1 {
-			v = ts[0]
-		}
-		if f == JSON {
-			return WriteJSON(ios.Out, v)
-		}
-		return WriteYAML(ios.Out, v)
-	case CSV:
-		rows := make([][]string, len(ts))
-		for i, t := range ts {
-			rows[i] = TraineeCSVRow(t, today)
-		}
-		return WriteCSV(ios.Out, TraineeCSVHeader, rows)
-	default:
-		rows := make([][]string, len(ts))
-		for i, t := range ts {
-			rows[i] = TraineeRow(t, today)
-		}
-		return WriteTable(ios.Out, ios.TableWidth(), TraineeColumns(ios.ColorEnabled()), rows)
+	var v any = ts
+	if single && len(ts) == 1 {
+		v = ts[0]
 	}
+	rows := make([][]string, len(ts))
+	csvRows := make([][]string, len(ts))
+	for i, t := range ts {
+		rows[i] = TraineeRow(t, today)
+		csvRows[i] = TraineeCSVRow(t, today)
+	}
+	return Print(ios, o, View{
+		Value: v, CSVHeader: TraineeCSVHeader, CSVRows: csvRows,
+		Columns: TraineeColumns(ios.ColorEnabled()), Rows: rows,
+	})
 }

@@ -1,0 +1,165 @@
+package commands_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+)
+
+// --jq, --template and --fields work on every command that prints data,
+// from the one output package.
+func TestJQTemplateFields(t *testing.T) {
+	s := requestStub(t)
+	h := newHarness(t, s.URL, stubKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "41", "--jq", ".email"}, "ada@example.com\n"},
+		{[]string{"search", "--jq", ".[] | {id, name}"}, `{"id":41,"name":"Ada Park"}` + "\n"},
+		{[]string{"search", "-o", "json", "--jq", "map(.id)"}, "[41]\n"},
+		{[]string{"get", "41", "--template", "{{.id}}{{tab}}{{.name}}{{tab}}{{join \",\" .authorities}}\n"}, "41\tAda Park\tTRAINEE,USER\n"},
+		{[]string{"search", "-t", `{{range .}}{{.email}}{{"\n"}}{{end}}`}, "ada@example.com\n"},
+		{[]string{"get", "41", "--fields", "id,email"}, "ID\tEMAIL\n41\tada@example.com\n"},
+		{[]string{"get", "41", "--fields", "phoneNumber,TRAINER,status"}, "PHONE\tTRAINER\tSTATUS\n-\t7\tactive\n"},
+		{[]string{"get", "41", "-o", "csv", "--fields", "email,id,weightUnit"}, "email,id,weightUnit\nada@example.com,41,KG\n"},
+		{[]string{"config", "list", "--jq", "length"}, "0\n"},
+		{[]string{"version", "--jq", ".version"}, "1.2.3-test\n"},
+	} {
+		r := h.run(tc.args...).expect(t, 0)
+		if r.out != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.args, r.out, tc.want)
+		}
+	}
+	sent := len(s.requests())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "41", "--jq", ".[ | bad"}, "--jq"},
+		{[]string{"get", "41", "--template", "{{.id"}, "--template"},
+		{[]string{"get", "41", "--jq", ".id", "--template", "{{.id}}"}, "cannot be used together"},
+		{[]string{"get", "41", "--jq", ".id", "-o", "csv"}, "-o csv"},
+		{[]string{"get", "41", "--fields", "id", "-o", "json"}, "--fields"},
+		{[]string{"get", "41", "--fields", "id", "--jq", ".id"}, "--fields"},
+	} {
+		r := h.run(tc.args...).expect(t, 2)
+		if !strings.Contains(r.err, tc.want) || r.out != "" {
+			t.Errorf("%q: %s", tc.args, r)
+		}
+	}
+	if n := len(s.requests()); n != sent {
+		t.Errorf("a refused option sent %d requests", n-sent)
+	}
+	r := h.run("get", "41", "--fields", "id,shoe").expect(t, 2)
+	if !strings.Contains(r.err, `no field "shoe"`) || !strings.Contains(r.err, "id, name, email") {
+		t.Errorf("%s", r)
+	}
+}
+
+// On a terminal COLUMNS sets the table's width; off one, values are whole.
+func TestTableWidthFromColumns(t *testing.T) {
+	s := newStubAPI(t)
+	long := traineeJSON(41, "Bartholomew Montgomery-Smythe the Third", "bartholomew.montgomery-smythe@a-very-long-domain.example.com", true)
+	s.handle("GET /public-api/trainees/search", 200, `{"timestamp":1,"content":[`+long+`],"page":{"size":20,"number":0,"totalElements":1,"totalPages":1}}`)
+	h := newHarness(t, s.URL, stubKey)
+	r := h.run("search").expect(t, 0)
+	if !strings.Contains(r.out, "\tbartholomew.montgomery-smythe@a-very-long-domain.example.com\t") {
+		t.Errorf("off a terminal the e-mail is cut: %q", r.out)
+	}
+	h.env["COLUMNS"] = "200"
+	r = h.runWith(runOpts{tty: true}, "search").expect(t, 0) // the terminal is 100 wide
+	if !strings.Contains(r.out, "  bartholomew.montgomery-smythe@a-very-long-domain.example.com  ") {
+		t.Errorf("COLUMNS=200 ignored: %q", r.out)
+	}
+	h.env["COLUMNS"] = "72"
+	r = h.runWith(runOpts{tty: true}, "search").expect(t, 0)
+	for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+		if n := len([]rune(l)); n > 72 {
+			t.Errorf("COLUMNS=72: a line of %d: %q", n, l)
+		}
+	}
+}
+
+// search -o json gives one page unless asked for more: --limit N follows
+// the pages up to N, and stderr says when more trainees match than were
+// printed, off a terminal too, unless -q.
+func TestSearchLimit(t *testing.T) {
+	srv := newServer(t)
+	h := newHarness(t, srv.url, srv.key)
+	for i := range 45 {
+		h.run("create", "--name", fmt.Sprintf("T %02d", i), "--email", fmt.Sprintf("t%02d@example.com", i), "--password", "S3cret-pass").expect(t, 0)
+	}
+	r := h.run("search", "-o", "json").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 20 || r.err != "Showing 20 of 45 trainees; use --limit N or --all for more\n" {
+		t.Errorf("one page: %d trainees, stderr %q", n, r.err)
+	}
+	r = h.run("search", "-o", "json", "--limit", "30").expect(t, 0)
+	got := decode[[]api.Trainee](t, r)
+	if len(got) != 30 || got[29].Name != "T 29" || r.err != "Showing 30 of 45 trainees; use a larger --limit or --all for more\n" {
+		t.Errorf("--limit 30: %d trainees, stderr %q", len(got), r.err)
+	}
+	r = h.run("search", "-o", "json", "--limit", "30", "--size", "7", "-q").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 30 || r.err != "" {
+		t.Errorf("--limit 30 --size 7 -q: %d trainees, stderr %q", n, r.err)
+	}
+	r = h.run("search", "--limit", "1000", "--fields", "id").expect(t, 0)
+	if n := strings.Count(r.out, "\n"); n != 46 || r.err != "" {
+		t.Errorf("--limit 1000: %d lines, stderr %q", n, r.err)
+	}
+	r = h.run("search", "--all", "-o", "json").expect(t, 0)
+	if n := len(decode[[]api.Trainee](t, r)); n != 45 || r.err != "" {
+		t.Errorf("--all: %d, stderr %q", n, r.err)
+	}
+	for _, args := range [][]string{{"--limit", "0"}, {"--limit", "5", "--all"}, {"--limit", "5", "--page", "1"}} {
+		if r := h.run(append([]string{"search"}, args...)...).expect(t, 2); r.out != "" {
+			t.Errorf("%q: %s", args, r)
+		}
+	}
+}
+
+// With no key configured anywhere nothing is sent: the error says so and
+// how to set one, exit 3.
+func TestNoKeyConfigured(t *testing.T) {
+	s := requestStub(t)
+	h := newHarness(t, s.URL, "")
+	r := h.run("search").expect(t, 3)
+	if !strings.HasPrefix(r.err, "error: no API key configured") || !strings.Contains(r.err, "config set-profile") || r.out != "" {
+		t.Errorf("%s", r)
+	}
+	r = h.run("get", "41", "-o", "json").expect(t, 3)
+	if !strings.HasPrefix(r.err, `{"error":{"status":null,"errorCode":null,"message":"no API key configured`) {
+		t.Errorf("json: %s", r.err)
+	}
+	h.run("config", "set-profile", "p", "--base-url", s.URL).expect(t, 0)
+	r = h.run("update", "41", "--name", "X").expect(t, 3)
+	if !strings.Contains(r.err, "profile p has none") {
+		t.Errorf("%s", r)
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("%d requests sent without a key", n)
+	}
+}
+
+// When the server cannot be reached, stderr says which address was used
+// and where it came from; the default address says it is the default.
+func TestUnreachableNamesTheAddress(t *testing.T) {
+	h := newHarness(t, "", stubKey)
+	delete(h.env, "TRAINEECTL_BASE_URL")
+	h.env["TRAINEECTL_TIMEOUT"] = "2s"
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	r := h.run("search", "--base-url", dead.URL).expect(t, 1)
+	if !strings.Contains(r.err, "hint: the address "+dead.URL+" comes from --base-url\n") {
+		t.Errorf("%s", r)
+	}
+	h.env["TRAINEECTL_BASE_URL"] = dead.URL
+	r = h.run("get", "41").expect(t, 1)
+	if !strings.Contains(r.err, "hint: the address "+dead.URL+" comes from TRAINEECTL_BASE_URL\n") {
+		t.Errorf("%s", r)
+	}
+}
