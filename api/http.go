@@ -19,6 +19,10 @@ const (
 	// ReasonTraineeNotFound marks the 500 that means "no such trainee in
 	// your company"; clients never retry it.
 	ReasonTraineeNotFound = "trainee-not-found"
+	// ReasonWebhookNotFound and ReasonEventNotFound mark the same 500 for a
+	// webhook id, or an event id, that is not the caller's company's.
+	ReasonWebhookNotFound = "webhook-not-found"
+	ReasonEventNotFound   = "event-not-found"
 )
 
 // MaxBodyBytes is the largest request body accepted; more is a 413.

@@ -54,7 +54,7 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 var contractOperations = []struct {
 	method, path string
 	public       bool // under /public-api: needs the key, answers 400 and 401
-	byID         bool // has a trainee id in its path: 500 may carry X-Error-Reason
+	byID         bool // has a trainee, webhook or event id in its path: 500 may carry X-Error-Reason
 	body         bool // has a request body: may answer 413
 }{
 	{"POST", "/public-api/trainees", true, false, true},
@@ -67,6 +67,17 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
 	{"POST", "/public-api/automations", true, false, true},
+	{"GET", "/public-api/keys/current", true, false, false},
+	{"GET", "/public-api/webhooks", true, false, false},
+	{"POST", "/public-api/webhooks", true, false, true},
+	{"GET", "/public-api/webhooks/{id}", true, true, false},
+	{"PUT", "/public-api/webhooks/{id}", true, true, true},
+	{"DELETE", "/public-api/webhooks/{id}", true, true, false},
+	{"GET", "/public-api/webhooks/{id}/deliveries", true, true, false},
+	{"POST", "/public-api/webhooks/{id}/test", true, true, true},
+	{"POST", "/public-api/webhooks/{id}/rotate-secret", true, true, true},
+	{"GET", "/public-api/events", true, false, false},
+	{"POST", "/public-api/events/{id}/redeliver", true, true, true},
 	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
@@ -97,6 +108,9 @@ func TestOpenAPIOperations(t *testing.T) {
 			}
 			if c.public {
 				want = append(want, 400, 401)
+			}
+			if c.public && c.method != "GET" {
+				want = append(want, 403) // a read-only key's write
 			}
 			if c.body {
 				want = append(want, 413)

@@ -9,6 +9,7 @@ import (
 type Principal struct {
 	CompanyID int64
 	KeyID     int64
+	Scope     string         // KeyScopeFull or KeyScopeRead
 	Location  *time.Location // the company's time zone
 }
 
@@ -78,4 +79,5 @@ type APIKey struct {
 	CreatedAt  time.Time  `json:"createdAt"`
 	LastUsedAt *time.Time `json:"lastUsedAt"`
 	State      string     `json:"state"`
+	Scope      string     `json:"scope"`
 }

@@ -132,16 +132,25 @@ func (s *Store) Trainers(ctx context.Context, companyID int64) ([]*api.Trainer, 
 // CreateKey stores a new API key of a company: its SHA-256 and its display
 // prefix, never the key. api.ErrNotFound when the company does not exist.
 func (s *Store) CreateKey(ctx context.Context, companyID int64, name string, hash [32]byte, prefix string) (*api.APIKey, error) {
+	return s.CreateScopedKey(ctx, companyID, name, api.KeyScopeFull, hash, prefix)
+}
+
+// CreateScopedKey is CreateKey with a scope: api.KeyScopeFull, or
+// api.KeyScopeRead for a key that may only read.
+func (s *Store) CreateScopedKey(ctx context.Context, companyID int64, name, scope string, hash [32]byte, prefix string) (*api.APIKey, error) {
+	if !api.ValidKeyScope(scope) {
+		return nil, api.Invalid(api.CodeInvalidEnum, "scope", "key scope must be full or read, not %q", scope)
+	}
 	var out *api.APIKey
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		k, err := s.createKey(ctx, tx, companyID, name, hash, prefix)
+		k, err := s.createKey(ctx, tx, companyID, name, scope, hash, prefix)
 		out = k
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) createKey(ctx context.Context, db bun.IDB, companyID int64, name string, hash [32]byte, prefix string) (*api.APIKey, error) {
+func (s *Store) createKey(ctx context.Context, db bun.IDB, companyID int64, name, scope string, hash [32]byte, prefix string) (*api.APIKey, error) {
 	name = strings.TrimSpace(name)
 	if n := len([]rune(name)); n == 0 || n > api.MaxNameLength {
 		return nil, api.Invalid(api.CodeTextLength, "name", "key name must be 1 to %d characters", api.MaxNameLength)
@@ -149,7 +158,7 @@ func (s *Store) createKey(ctx context.Context, db bun.IDB, companyID int64, name
 	if err := s.companyExists(ctx, db, companyID); err != nil {
 		return nil, err
 	}
-	row := &apiKeyRow{CompanyID: companyID, Name: name, KeyHash: hash[:], Prefix: prefix, CreatedAt: s.utcNow()}
+	row := &apiKeyRow{CompanyID: companyID, Name: name, KeyHash: hash[:], Prefix: prefix, Scope: scope, CreatedAt: s.utcNow()}
 	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
 		return nil, dbError(err)
 	}

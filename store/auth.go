@@ -20,13 +20,14 @@ type keyLookup struct {
 	CompanyID  int64      `bun:"company_id"`
 	LastUsedAt *time.Time `bun:"last_used_at"`
 	TimeZone   string     `bun:"time_zone"`
+	Scope      string     `bun:"scope"`
 }
 
 // authQuery finds an enabled key by its hash ($1), with its company's zone.
 var authQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.db.NewSelect().
 		Model((*apiKeyRow)(nil)).
-		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone").
+		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone, k.scope").
 		Join("JOIN companies AS c ON c.id = k.company_id").
 		Where("k.key_hash = ?", placeholder(1)).
 		Where("NOT k.disabled")
@@ -49,7 +50,7 @@ func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal
 		return nil, fmt.Errorf("store: company %d: time zone %q: %w", row.CompanyID, row.TimeZone, err)
 	}
 	s.touch(row.ID, row.LastUsedAt)
-	return &api.Principal{CompanyID: row.CompanyID, KeyID: row.ID, Location: loc}, nil
+	return &api.Principal{CompanyID: row.CompanyID, KeyID: row.ID, Scope: row.Scope, Location: loc}, nil
 }
 
 // touch records that a key was used, at most once per touchPeriod per key

@@ -68,7 +68,7 @@ func (l *Loader) CreateTrainee(ctx context.Context, companyID int64, nt api.NewT
 
 // CreateKey adds an API key (see Store.CreateKey).
 func (l *Loader) CreateKey(ctx context.Context, companyID int64, name string, hash [32]byte, prefix string) (*api.APIKey, error) {
-	return l.s.createKey(ctx, l.tx, companyID, name, hash, prefix)
+	return l.s.createKey(ctx, l.tx, companyID, name, api.KeyScopeFull, hash, prefix)
 }
 
 // AddTracked appends tracked data of the company's trainees, already

@@ -63,6 +63,7 @@ type apiKeyRow struct {
 	CreatedAt  time.Time  `bun:"created_at"`
 	LastUsedAt *time.Time `bun:"last_used_at"`
 	Disabled   bool       `bun:"disabled"`
+	Scope      string     `bun:"scope"`
 }
 
 func (k *apiKeyRow) toAPI() *api.APIKey {
@@ -70,7 +71,7 @@ func (k *apiKeyRow) toAPI() *api.APIKey {
 	if k.Disabled {
 		state = api.KeyDisabled
 	}
-	return &api.APIKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: clonePtr(k.LastUsedAt), State: state}
+	return &api.APIKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: clonePtr(k.LastUsedAt), State: state, Scope: k.Scope}
 }
 
 func clonePtr[T any](p *T) *T {
@@ -108,6 +109,9 @@ type webhookRow struct {
 	Secret    string    `bun:"secret"`
 	Enabled   bool      `bun:"enabled"`
 	CreatedAt time.Time `bun:"created_at"`
+
+	PreviousSecret *string    `bun:"previous_secret"`
+	PreviousUntil  *time.Time `bun:"previous_secret_expires_at"`
 }
 
 func (w *webhookRow) toAPI() *api.Webhook {

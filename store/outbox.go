@@ -16,16 +16,7 @@ import (
 // company: they serve the background worker, never a request.
 
 // DeliveryAttempt is what one HTTP attempt of a delivery gave.
-type DeliveryAttempt struct {
-	Started    time.Time
-	StatusCode int // 0 when no response came
-	Latency    time.Duration
-	Err        string // why it failed, without the URL
-	Body       string // the first MaxWebhookResponse bytes, valid UTF-8
-}
-
-// OK reports whether the receiver answered 2xx.
-func (r DeliveryAttempt) OK() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
+type DeliveryAttempt = api.WebhookResult
 
 // ClaimedDelivery is a delivery whose lease the caller holds: what to send,
 // where, signed with which secret.
@@ -37,7 +28,25 @@ type ClaimedDelivery struct {
 	Payload    string `bun:"payload"`
 	URL        string `bun:"url"`
 	Secret     string `bun:"secret"`
-	lease      string
+	// PreviousSecret signs beside Secret until PreviousUntil, after a
+	// rotation.
+	PreviousSecret *string    `bun:"previous_secret"`
+	PreviousUntil  *time.Time `bun:"previous_secret_expires_at"`
+	lease          string
+}
+
+// Secrets returns the secrets that sign c at now: the endpoint's, and the
+// previous one while it has not expired.
+func (c *ClaimedDelivery) Secrets(now time.Time) []string {
+	return signingSecrets(c.Secret, c.PreviousSecret, c.PreviousUntil, now)
+}
+
+func signingSecrets(secret string, prev *string, until *time.Time, now time.Time) []string {
+	out := []string{secret}
+	if prev != nil && until != nil && now.Before(*until) {
+		out = append(out, *prev)
+	}
+	return out
 }
 
 // ErrLeaseLost is FinishDelivery's error when the delivery is no longer
@@ -83,7 +92,7 @@ func (s *Store) claimPostgres(ctx context.Context, limit int, now, until time.Ti
 				UPDATE webhook_deliveries AS d SET locked_until = ?, lease = ?, updated_at = ?
 				FROM c WHERE d.id = c.id
 				RETURNING d.id, d.attempts, d.webhook_id, d.event_id)
-			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret
+			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
 			FROM u
 			JOIN webhook_events AS e ON e.id = u.event_id
 			JOIN webhooks AS w ON w.id = u.webhook_id`,
@@ -99,7 +108,7 @@ func (s *Store) claimSQLite(ctx context.Context, limit int, now, until time.Time
 		out = nil
 		err := tx.NewSelect().
 			Model((*webhookDeliveryRow)(nil)).
-			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret").
+			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
 			Join("JOIN webhook_events AS e ON e.id = d.event_id").
 			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
 			Where("d.status = ?", api.DeliveryPending).

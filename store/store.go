@@ -61,6 +61,9 @@ type Store struct {
 
 	outbox bool          // record webhook events (benchmarks turn it off for a baseline)
 	wake   chan struct{} // a committed change scheduled webhook deliveries
+
+	hookMu     sync.RWMutex
+	eventHooks []func(companyID int64) // OnEvent listeners
 }
 
 // Open connects to url and brings the schema up to date. url is

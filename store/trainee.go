@@ -230,6 +230,7 @@ type traineeChange struct {
 	Fields []string
 
 	Deliveries []int64 // the webhook deliveries the change scheduled
+	Recorded   bool    // an event went into the outbox (and the feed)
 }
 
 // saveTrainee is the one function that writes trainee data, inside tx, and

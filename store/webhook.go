@@ -55,13 +55,20 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		Payload:   string(body),
 		CreatedAt: now,
 	}
+	ch.Recorded = true
 	if s.dialect == DialectPostgres {
 		// One round trip: the event, then a delivery per subscribed
 		// endpoint, held FOR KEY SHARE so that an endpoint deleted
 		// meanwhile is skipped rather than failing the change.
-		err = tx.NewRaw(`WITH e AS (
+		//
+		// The event feed reads a company's events by id, so ids must be
+		// taken in commit order: the advisory lock, per company and held
+		// to the end of the transaction (the event is a change's last
+		// write), makes them so.
+		err = tx.NewRaw(`WITH l AS (SELECT pg_advisory_xact_lock(?, ?) AS locked),
+			e AS (
 				INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
-				VALUES (?, ?, ?, ?, ?, ?)
+				SELECT ?, ?, ?, ?, ?, ? FROM l
 				RETURNING id, company_id, created_at)
 			INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
 			SELECT e.id, w.id, ?, 0, e.created_at, e.created_at, e.created_at
@@ -69,6 +76,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 			WHERE (',' || w.events || ',') LIKE ?
 			FOR KEY SHARE OF w
 			RETURNING id`,
+			feedLockClass, companyLockKey(ev.CompanyID),
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, ev.CreatedAt,
 			api.DeliveryPending, subscribedPattern(typ)).
 			Scan(ctx, &ch.Deliveries)
@@ -80,6 +88,14 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 	ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now)
 	return err
 }
+
+// feedLockClass is the first key of the advisory lock that orders a
+// company's events (pg_advisory_xact_lock(feedLockClass, company)).
+const feedLockClass = 0x74726e64 // "trnd"
+
+// companyLockKey folds a company id into the lock's int4 second key; two
+// companies sharing a key only wait for one another.
+func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31)) }
 
 // subscribedPattern matches ',' || webhooks.events || ',' when the list
 // holds typ.
@@ -111,10 +127,14 @@ func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEv
 }
 
 // committed is called after a change's transaction committed: it wakes this
-// process's dispatcher when the change scheduled deliveries.
+// process's dispatcher when the change scheduled deliveries, and tells the
+// OnEvent listeners when it recorded an event.
 func (s *Store) committed(ch *traineeChange) {
 	if ch != nil && len(ch.Deliveries) > 0 {
 		s.wakeDispatcher()
+	}
+	if ch != nil && ch.Recorded {
+		s.notifyEvent(ch.After.CompanyID)
 	}
 }
 
@@ -159,7 +179,7 @@ func (s *Store) Webhooks(ctx context.Context, companyID int64) ([]*api.Webhook, 
 	var rows []webhookRow
 	err := s.db.NewSelect().
 		Model(&rows).
-		ExcludeColumn("secret").
+		ExcludeColumn("secret", "previous_secret").
 		Where("w.company_id = ?", companyID).
 		OrderExpr("w.id ASC").
 		Scan(ctx)
@@ -210,6 +230,12 @@ func (s *Store) WebhookAttempts(ctx context.Context, webhookID int64, limit int)
 	if !ok {
 		return nil, api.ErrNotFound
 	}
+	return s.webhookAttempts(ctx, webhookID, limit, 0)
+}
+
+// webhookAttempts reads limit attempts of an endpoint from offset, in
+// WebhookAttempts' order; the caller has checked the endpoint.
+func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, limit int, offset int64) ([]*api.WebhookAttempt, error) {
 	var rows []struct {
 		DeliveryID    int64      `bun:"delivery_id"`
 		EventID       string     `bun:"event_id"`
@@ -224,7 +250,7 @@ func (s *Store) WebhookAttempts(ctx context.Context, webhookID int64, limit int)
 		Error         *string    `bun:"error"`
 		Response      *string    `bun:"response"`
 	}
-	err = s.db.NewSelect().
+	err := s.db.NewSelect().
 		Model((*webhookDeliveryRow)(nil)).
 		ColumnExpr("d.id AS delivery_id, e.public_id AS event_id, e.type, d.status, d.next_attempt_at, d.created_at").
 		ColumnExpr("a.attempt, a.started_at, a.status_code, a.latency_us, a.error, a.response").
@@ -233,6 +259,7 @@ func (s *Store) WebhookAttempts(ctx context.Context, webhookID int64, limit int)
 		Where("d.webhook_id = ?", webhookID).
 		OrderExpr("d.id DESC, a.attempt DESC").
 		Limit(int64(limit)).
+		Offset(offset).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
@@ -265,10 +292,19 @@ var ErrNoSubscriber = errors.New("no webhook of the event's company is subscribe
 // send the event as it was, with the same webhook-id, so a receiver that
 // has processed it already ignores it. api.ErrNotFound for an unknown event.
 func (s *Store) Redeliver(ctx context.Context, eventID string) ([]int64, error) {
+	return s.redeliver(ctx, nil, eventID)
+}
+
+// redeliver is Redeliver of an event of companyID only, unless it is nil.
+func (s *Store) redeliver(ctx context.Context, companyID *int64, eventID string) ([]int64, error) {
 	var ids []int64
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		ev := new(webhookEventRow)
-		if err := tx.NewSelect().Model(ev).Where("e.public_id = ?", eventID).Scan(ctx); err != nil {
+		q := tx.NewSelect().Model(ev).Where("e.public_id = ?", eventID)
+		if companyID != nil {
+			q = q.Where("e.company_id = ?", *companyID)
+		}
+		if err := q.Scan(ctx); err != nil {
 			return err
 		}
 		var err error

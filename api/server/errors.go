@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/traineed/traineed/api"
 )
@@ -24,10 +25,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusBadRequest, api.ValidationFromConflict(c).Body())
 	case errors.As(err, &v):
 		writeJSON(w, http.StatusBadRequest, v.Body())
+	case errors.Is(err, api.ErrReadOnlyKey):
+		writeJSON(w, http.StatusForbidden, api.ReadOnlyBody())
 	case errors.Is(err, api.ErrUnauthorized):
 		w.WriteHeader(http.StatusUnauthorized)
 	case errors.Is(err, api.ErrNotFound):
-		w.Header().Set(api.HeaderErrorReason, api.ReasonTraineeNotFound)
+		w.Header().Set(api.HeaderErrorReason, notFoundReason(r))
 		w.WriteHeader(http.StatusInternalServerError)
 	case errors.Is(err, errTooLarge):
 		w.WriteHeader(http.StatusRequestEntityTooLarge)
@@ -70,4 +73,16 @@ func pathID(r *http.Request) (int64, error) {
 		return 0, api.Invalid(api.CodeInvalidParameter, "id", "id must be a positive integer in decimal, without sign or leading zeros")
 	}
 	return id, nil
+}
+
+// notFoundReason names what a route's {id} is, for the X-Error-Reason of
+// its "not in your company" 500.
+func notFoundReason(r *http.Request) string {
+	switch {
+	case strings.Contains(r.Pattern, " "+api.PathWebhooks):
+		return api.ReasonWebhookNotFound
+	case strings.Contains(r.Pattern, " "+api.PathEvents):
+		return api.ReasonEventNotFound
+	}
+	return api.ReasonTraineeNotFound
 }

@@ -38,6 +38,17 @@ func (h *Handler) routes() {
 		"GET " + api.PathTrainees + "/{id}/measurements":   h.measurements,
 		"GET " + api.PathTrainees + "/{id}/nutrition":      h.nutrition,
 		"GET " + api.PathTrainees + "/{id}/average-steps":  h.averageSteps,
+		"GET " + api.PathCurrentKey:                        h.currentKey,
+		"GET " + api.PathWebhooks:                          h.listWebhooks,
+		"POST " + api.PathWebhooks:                         h.createWebhook,
+		"GET " + api.PathWebhooks + "/{id}":                h.getWebhook,
+		"PUT " + api.PathWebhooks + "/{id}":                h.updateWebhook,
+		"DELETE " + api.PathWebhooks + "/{id}":             h.deleteWebhook,
+		"GET " + api.PathWebhooks + "/{id}/deliveries":     h.webhookDeliveries,
+		"POST " + api.PathWebhooks + "/{id}/test":          h.testWebhook,
+		"POST " + api.PathWebhooks + "/{id}/rotate-secret": h.rotateWebhookSecret,
+		"GET " + api.PathEvents:                            h.listEvents,
+		"POST " + api.PathEvents + "/{id}/redeliver":       h.redeliverEvent,
 		"/public-api/automations":                          h.reserved,
 		"/public-api/automations/":                         h.reserved,
 	} {
@@ -64,6 +75,11 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "no-store")
 	if allow, ok := literalPaths[r.URL.Path]; ok && !slices.Contains(strings.Split(allow, ", "), r.Method) {
 		return &routeError{status: http.StatusMethodNotAllowed, allow: allow}
+	}
+	// The one check of a key's scope, before any route: a read key may
+	// only GET, whatever the path, so no write route can be missed.
+	if !api.WritesAllowed(p.Scope, r.Method) {
+		return api.ErrReadOnlyKey
 	}
 	return h.dispatch(h.public, w, r)
 }

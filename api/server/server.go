@@ -33,6 +33,10 @@ type Handler struct {
 	log    *slog.Logger
 	now    func() time.Time
 
+	webhookClient *http.Client
+	feedPoll      time.Duration
+	feed          feedWaiters
+
 	root   *http.ServeMux // every route; /public-api/ leads to authenticate
 	public *http.ServeMux // the routes under /public-api/, after authentication
 }
@@ -45,6 +49,12 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	}
 	if h.hasher == nil {
 		h.hasher = NewHasher(DefaultPasswordParams)
+	}
+	if h.webhookClient == nil {
+		h.webhookClient = api.NewWebhookClient(2)
+	}
+	if h.feedPoll <= 0 {
+		h.feedPoll = DefaultFeedPoll
 	}
 	h.routes()
 	return h

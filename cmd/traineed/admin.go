@@ -128,7 +128,7 @@ func newTrainerCmd(e *env) *cobra.Command {
 
 func newKeyCmd(e *env) *cobra.Command {
 	c := &cobra.Command{Use: "key", Short: "Create, list, disable, enable and delete API keys",
-		Long: "An API key gives full access to one company's trainees. It is shown once, when it is\ncreated; only its SHA-256 is stored. Disabling or deleting a key takes effect on the\nvery next request, on every server instance."}
+		Long: "An API key gives access to one company's trainees, webhooks and events: a full key (the\ndefault) to everything, a read key (--scope read) to every GET and nothing else. It is shown\nonce, when it is created; only its SHA-256 is stored. Disabling or deleting a key takes\neffect on the very next request, on every server instance."}
 	c.AddCommand(newKeyCreateCmd(e), newKeyListCmd(e),
 		idAction(e, "key", "disable", "Disable a key: refused from the next request on", func(s *store.Store, id int64) error {
 			return s.SetKeyDisabled(e.ctx, id, true)
@@ -144,16 +144,20 @@ func newKeyCmd(e *env) *cobra.Command {
 
 func newKeyCreateCmd(e *env) *cobra.Command {
 	var company int64
-	var name string
+	var name, scope string
 	create := &cobra.Command{
-		Use:     "create --company ID --name NAME",
-		Short:   "Create a key and print it: the only time it is ever shown",
-		Example: `  traineed key create --company 1 --name "CRM sync"`,
-		Args:    cobra.NoArgs,
+		Use:   "create --company ID --name NAME [--scope full|read]",
+		Short: "Create a key and print it: the only time it is ever shown",
+		Example: `  traineed key create --company 1 --name "CRM sync"
+  traineed key create --company 1 --name "BI dashboard" --scope read`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if !api.ValidKeyScope(scope) {
+				return usageError{fmt.Errorf("--scope must be full or read, not %q", scope)}
+			}
 			return e.withStore(func(s *store.Store) error {
 				key := api.GenerateKey()
-				if _, err := s.CreateKey(e.ctx, company, name, api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+				if _, err := s.CreateScopedKey(e.ctx, company, name, scope, api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.out, key)
@@ -163,6 +167,7 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 	}
 	create.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	create.Flags().StringVar(&name, "name", "", "a name that says who uses the key (required)")
+	create.Flags().StringVar(&scope, "scope", api.KeyScopeFull, "full (every route) or read (GET only: any write is a 403, errorCode 1014)")
 	_ = create.MarkFlagRequired("company")
 	_ = create.MarkFlagRequired("name")
 	return create
@@ -183,13 +188,13 @@ func newKeyListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(ks, []string{"ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATE"}, func(row func(...any)) {
+				return e.print(ks, []string{"ID", "NAME", "PREFIX", "SCOPE", "CREATED", "LAST USED", "STATE"}, func(row func(...any)) {
 					for _, k := range ks {
 						used := "never"
 						if k.LastUsedAt != nil {
 							used = stamp(*k.LastUsedAt)
 						}
-						row(k.ID, k.Name, k.Prefix, stamp(k.CreatedAt), used, k.State)
+						row(k.ID, k.Name, k.Prefix, k.Scope, stamp(k.CreatedAt), used, k.State)
 					}
 				})
 			})

@@ -83,10 +83,10 @@ func TestAdminCommands(t *testing.T) {
 			fields = append(fields, k)
 		}
 		slices.Sort(fields)
-		if !slices.Equal(fields, []string{"createdAt", "id", "lastUsedAt", "name", "prefix", "state"}) {
+		if !slices.Equal(fields, []string{"createdAt", "id", "lastUsedAt", "name", "prefix", "scope", "state"}) {
 			t.Fatalf("key list fields %v", fields)
 		}
-		if raw[0]["prefix"] != key[:8] || raw[0]["state"] != "active" || raw[0]["name"] != "CRM sync" || raw[0]["lastUsedAt"] != nil {
+		if raw[0]["prefix"] != key[:8] || raw[0]["state"] != "active" || raw[0]["name"] != "CRM sync" || raw[0]["lastUsedAt"] != nil || raw[0]["scope"] != "full" {
 			t.Fatalf("key list %v", raw[0])
 		}
 		if strings.Contains(listed, key) {
@@ -107,6 +107,14 @@ func TestAdminCommands(t *testing.T) {
 		}
 		if _, _, code := traineed(t, db, "key", "delete", kid); code != 1 {
 			t.Fatalf("deleting a deleted key: exit %d", code)
+		}
+		// A read key: listed with its scope; a bad scope is a usage error.
+		rk := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "BI", "--scope", "read"))
+		if table := ok(t, db, "key", "list", "--company", cid); !strings.Contains(table, "read") || !strings.Contains(table, rk[:8]) {
+			t.Fatalf("read key not listed with its scope: %s", table)
+		}
+		if _, _, code := traineed(t, db, "key", "create", "--company", cid, "--name", "X", "--scope", "write"); code != 2 {
+			t.Fatalf("--scope write: exit %d", code)
 		}
 		if _, _, code := traineed(t, db, "key", "disable", "abc"); code != 2 {
 			t.Fatalf("non-numeric key id: exit %d", code)

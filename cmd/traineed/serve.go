@@ -99,7 +99,9 @@ func runServe(e *env, o *serveOptions) error {
 		d.Start()
 		background = append(background, d)
 	}
-	return serve(e.ctx, log, o.addr, server.NewHandler(s, server.WithLogger(log)), background...)
+	h := server.NewHandler(s, server.WithLogger(log))
+	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
+	return serve(e.ctx, log, o.addr, h, background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -123,7 +125,8 @@ func (w *webhookFlags) register(c *cobra.Command) {
 		"how long a claimed delivery is this instance's; if it dies, others send it after that (must exceed --webhook-timeout)")
 	f.DurationVar(&w.pollInterval, "webhook-poll-interval", jobs.DefaultWebhookPollInterval, "how often to look for due webhook deliveries")
 	f.IntVar(&w.concurrency, "webhook-concurrency", jobs.DefaultWebhookConcurrency, "webhook deliveries sent at once")
-	f.DurationVar(&w.retention, "webhook-retention", 30*24*time.Hour, "delete delivered events older than this (0 keeps them)")
+	f.DurationVar(&w.retention, "webhook-retention", api.EventRetention,
+		"delete delivered events older than this (0 keeps them); at least 720h, as the event feed keeps 30 days")
 }
 
 func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
@@ -142,8 +145,8 @@ func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
 	if w.concurrency < 1 {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency must be at least 1")}
 	}
-	if w.retention < 0 {
-		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must not be negative")}
+	if w.retention < 0 || (w.retention > 0 && w.retention < api.EventRetention) {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must be 0 (keep every event) or at least %s (the event feed keeps 30 days), not %s", api.EventRetention, w.retention)}
 	}
 	return jobs.DispatcherConfig{
 		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,

@@ -5,17 +5,11 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -124,12 +118,7 @@ func NewDispatcher(s *store.Store, cfg DispatcherConfig) (*Dispatcher, error) {
 		cfg.Concurrency = DefaultWebhookConcurrency
 	}
 	if cfg.Client == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Concurrency
-		cfg.Client = &http.Client{
-			Transport:     tr,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		}
+		cfg.Client = api.NewWebhookClient(cfg.Concurrency)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -288,8 +277,10 @@ func (d *Dispatcher) prune() {
 	}
 }
 
-// webhookSender makes the HTTP attempts: signed POSTs, bounded by a timeout,
-// the response's body read up to MaxWebhookResponse bytes.
+// webhookSender makes the HTTP attempts (api.SendWebhook): signed POSTs,
+// bounded by a timeout, the response's body read up to MaxWebhookResponse
+// bytes. A delivery is signed with its endpoint's secret and, for a day
+// after a rotation, with the previous one too.
 type webhookSender struct {
 	client  *http.Client
 	timeout time.Duration
@@ -298,65 +289,7 @@ type webhookSender struct {
 
 // send makes one signed attempt of c.
 func (w *webhookSender) send(ctx context.Context, c *store.ClaimedDelivery) store.DeliveryAttempt {
-	res := store.DeliveryAttempt{Started: w.now()}
-	ctx, cancel := context.WithTimeout(ctx, w.timeout)
-	defer cancel()
-	body := []byte(c.Payload)
-	ts := res.Started.Unix()
-	sig, err := api.SignWebhook(c.Secret, c.EventID, ts, body)
-	if err != nil {
-		res.Err = err.Error()
-		return res
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
-	if err != nil {
-		res.Err = err.Error()
-		return res
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "traineed-webhooks/1")
-	req.Header.Set("webhook-id", c.EventID)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-	req.Header.Set("webhook-signature", sig)
-	start := time.Now()
-	resp, err := w.client.Do(req)
-	if err != nil {
-		res.Latency = time.Since(start)
-		res.Err = describeSendError(ctx, err, w.timeout)
-		return res
-	}
-	defer resp.Body.Close()
-	res.StatusCode = resp.StatusCode
-	prefix, err := io.ReadAll(io.LimitReader(resp.Body, api.MaxWebhookResponse))
-	res.Latency = time.Since(start)
-	res.Body = strings.ToValidUTF8(strings.ReplaceAll(string(prefix), "\x00", ""), "\uFFFD")
-	if err != nil && !res.OK() {
-		res.Err = describeSendError(ctx, err, w.timeout)
-	}
-	if !res.OK() && res.Err == "" {
-		res.Err = "status " + strconv.Itoa(resp.StatusCode)
-	}
-	// Drain a little more so the connection can be reused.
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return res
-}
-
-// describeSendError says why an attempt failed, leaving out the URL (it
-// may carry a token).
-func describeSendError(ctx context.Context, err error, timeout time.Duration) string {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Sprintf("timeout: no complete response within %s", timeout)
-	}
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return "cancelled: the server shut down"
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return "timeout: " + err.Error()
-	}
-	return err.Error()
+	started := w.now()
+	res := api.SendWebhook(ctx, w.client, w.timeout, c.URL, c.Secrets(started), c.EventID, started, []byte(c.Payload))
+	return store.DeliveryAttempt(res)
 }

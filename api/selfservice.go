@@ -1,0 +1,346 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Paths of company self-service (issue 12).
+const (
+	PathWebhooks   = "/public-api/webhooks"
+	PathEvents     = "/public-api/events"
+	PathCurrentKey = "/public-api/keys/current"
+)
+
+// CodeReadOnlyKey is the errorCode of a write made with a read-only key
+// (status 403).
+const CodeReadOnlyKey = 1014
+
+// Key scopes: a full key may call every route, a read key only GET (and
+// HEAD).
+const (
+	KeyScopeFull = "full"
+	KeyScopeRead = "read"
+)
+
+// KeyScopes lists the scopes, the default first.
+var KeyScopes = []string{KeyScopeFull, KeyScopeRead}
+
+// ValidKeyScope reports whether s is a scope.
+func ValidKeyScope(s string) bool { return s == KeyScopeFull || s == KeyScopeRead }
+
+// ErrReadOnlyKey is a write attempted with a read key: a 403 with errorCode
+// 1014, before the route runs, so nothing changes.
+var ErrReadOnlyKey = errors.New("this key is read-only")
+
+// ReadOnlyBody is the body of the 403 of ErrReadOnlyKey.
+func ReadOnlyBody() ErrorBody {
+	e := &ValidationError{}
+	e.Add(CodeReadOnlyKey, "", "this key is read-only")
+	return e.Body()
+}
+
+// WritesAllowed reports whether a request with method may be made with a
+// key of scope: a read key may only GET (HEAD is a GET without the body).
+func WritesAllowed(scope, method string) bool {
+	return scope != KeyScopeRead || method == "GET" || method == "HEAD"
+}
+
+// CurrentKey is GET /public-api/keys/current: the calling key, never the
+// key itself.
+type CurrentKey struct {
+	ID          int64     `json:"id"`
+	Name        string    `json:"name"`
+	Prefix      string    `json:"prefix"`
+	Scope       string    `json:"scope"`
+	CompanyID   int64     `json:"companyId"`
+	CompanyName string    `json:"companyName"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// CurrentKeyEnvelope is the body of GET /public-api/keys/current.
+type CurrentKeyEnvelope struct {
+	Timestamp int64       `json:"timestamp"`
+	Key       *CurrentKey `json:"key"`
+}
+
+// WebhookEnvelope is the body of every single-webhook response. Secret is
+// present only on create and rotate-secret: the only times it is shown.
+type WebhookEnvelope struct {
+	Timestamp int64    `json:"timestamp"`
+	Webhook   *Webhook `json:"webhook"`
+	Secret    string   `json:"secret,omitempty"`
+	// PreviousSecretExpiresAt, on rotate-secret, is when the old secret
+	// stops signing.
+	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt,omitempty"`
+}
+
+// WebhookList is the body of GET /public-api/webhooks.
+type WebhookList struct {
+	Timestamp int64      `json:"timestamp"`
+	Webhooks  []*Webhook `json:"webhooks"`
+}
+
+// WebhookDeliveries is the body of GET /public-api/webhooks/{id}/deliveries:
+// one page of attempts, newest first.
+type WebhookDeliveries struct {
+	Timestamp  int64             `json:"timestamp"`
+	Deliveries []*WebhookAttempt `json:"deliveries"`
+	Page       int               `json:"page"`
+	Size       int               `json:"size"`
+	HasMore    bool              `json:"hasMore"`
+}
+
+// RedeliverResult is the body of POST /public-api/events/{id}/redeliver.
+type RedeliverResult struct {
+	Timestamp  int64  `json:"timestamp"`
+	EventID    string `json:"eventId"`
+	Deliveries int    `json:"deliveries"` // how many deliveries were scheduled
+}
+
+// WebhookTestResult is the body of POST /public-api/webhooks/{id}/test: the
+// one attempt made, at once, of a webhook.test event.
+type WebhookTestResult struct {
+	Timestamp  int64   `json:"timestamp"`
+	EventID    string  `json:"eventId"`
+	OK         bool    `json:"ok"`
+	StatusCode *int    `json:"statusCode"`
+	LatencyMs  float64 `json:"latencyMs"`
+	Error      *string `json:"error"`
+	Response   *string `json:"response"`
+}
+
+// EventWebhookTest is the type of the event a test sends; it is never in
+// the feed and never retried.
+const EventWebhookTest = "webhook.test"
+
+// WebhookTestEvent is the body of a webhook.test delivery.
+type WebhookTestEvent struct {
+	Type      string               `json:"type"`
+	Timestamp int64                `json:"timestamp"`
+	Data      WebhookTestEventData `json:"data"`
+}
+
+// WebhookTestEventData is the "data" of a webhook.test event.
+type WebhookTestEventData struct {
+	WebhookID int64 `json:"webhookId"`
+}
+
+// WebhookRotation is how long a rotated-out secret keeps signing.
+const WebhookRotation = 24 * time.Hour
+
+// WebhookPatch is a change to a webhook; nil fields are left alone.
+type WebhookPatch struct {
+	URL     *string
+	Events  []string // nil: unchanged; never empty when set
+	Enabled *bool
+}
+
+// WebhookTarget is what a test attempt needs: where, and which secrets
+// sign (the current one first).
+type WebhookTarget struct {
+	URL     string
+	Secrets []string
+}
+
+// ParseWebhookCreate reads the body of POST /public-api/webhooks: url
+// (required), events (a list of types; absent or empty is every type),
+// enabled (default true).
+func ParseWebhookCreate(body []byte) (url string, events []string, enabled bool, err error) {
+	p, err := parseWebhookBody(body, true)
+	if err != nil {
+		return "", nil, false, err
+	}
+	events, enabled = p.Events, true
+	if events == nil {
+		events = append([]string(nil), WebhookEventTypes...)
+	}
+	if p.Enabled != nil {
+		enabled = *p.Enabled
+	}
+	return *p.URL, events, enabled, nil
+}
+
+// ParseWebhookUpdate reads the body of PUT /public-api/webhooks/{id}: any
+// of url, events, enabled.
+func ParseWebhookUpdate(body []byte) (*WebhookPatch, error) { return parseWebhookBody(body, false) }
+
+func parseWebhookBody(body []byte, create bool) (*WebhookPatch, error) {
+	m, err := object(body)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{m: m, v: &ValidationError{}, skip: map[string]bool{}}
+	p := &WebhookPatch{}
+	if raw, ok := f.present("url", create, false); ok {
+		var s string
+		if f.str("url", raw, &s) {
+			s = strings.TrimSpace(s)
+			if err := ValidateWebhookURL(s); err != nil {
+				f.v.Add(CodeInvalidParameter, "url", "%s", err.Error())
+			} else if len(s) > 2048 {
+				f.v.Add(CodeTextLength, "url", "url must be at most 2048 characters")
+			}
+			p.URL = &s
+		}
+	}
+	if raw, ok := f.present("events", false, false); ok {
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			f.typeError("events", "an array of strings")
+		} else if len(list) == 0 {
+			if create {
+				p.Events = append([]string(nil), WebhookEventTypes...)
+			} else {
+				f.v.Add(CodeRequired, "events", "events must list at least one event type")
+			}
+		} else if evs, err := ParseWebhookEvents(strings.Join(list, ",")); err != nil {
+			f.v.Add(CodeInvalidEnum, "events", "%s", err.Error())
+		} else {
+			p.Events = evs
+		}
+	}
+	if raw, ok := f.present("enabled", false, false); ok {
+		var b bool
+		if f.boolean("enabled", raw, &b) {
+			p.Enabled = &b
+		}
+	}
+	if err := f.v.Err(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Event is one item of the event feed: the event a webhook delivery sends,
+// with the same id (webhook-id) and the exact payload (the delivery's body).
+type Event struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	CreatedAt time.Time       `json:"createdAt"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// EventPage is the body of GET /public-api/events.
+type EventPage struct {
+	Timestamp int64    `json:"timestamp"`
+	Events    []*Event `json:"events"`
+	// Next is the cursor to pass as after= to continue: the last event's
+	// id, or the request's after when no event came.
+	Next    string `json:"next"`
+	HasMore bool   `json:"hasMore"`
+}
+
+// Feed limits.
+const (
+	DefaultEventLimit = 100
+	MaxEventLimit     = 500
+	// MaxEventWait caps the long-poll's wait= seconds.
+	MaxEventWait = 30
+	// EventRetention is how long the feed keeps events at least.
+	EventRetention = 30 * 24 * time.Hour
+)
+
+// EventQuery is a parsed GET /public-api/events.
+type EventQuery struct {
+	After string   // "" is from the oldest event kept
+	Types []string // nil is every type
+	Limit int
+	Wait  time.Duration // long-poll: how long to wait for an event when none is there
+}
+
+// ParseEventQuery reads after, type (a comma-separated list, may repeat),
+// limit and wait; a bad value is a 400 with errorCode 1012.
+func ParseEventQuery(q url.Values) (EventQuery, error) {
+	out := EventQuery{Limit: DefaultEventLimit}
+	v := &ValidationError{}
+	if a := q.Get("after"); a != "" {
+		if !strings.HasPrefix(a, WebhookEventIDPrefix) || len(a) > 64 {
+			v.Add(CodeInvalidParameter, "after", "after must be an event id (evt_...)")
+		}
+		out.After = a
+	}
+	if ts := q["type"]; len(ts) > 0 {
+		evs, err := ParseWebhookEvents(strings.Join(ts, ","))
+		if err != nil {
+			v.Add(CodeInvalidParameter, "type", "%s", err.Error())
+		}
+		out.Types = evs
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > MaxEventLimit {
+			v.Add(CodeInvalidParameter, "limit", "limit must be an integer from 1 to %d", MaxEventLimit)
+		}
+		out.Limit = n
+	}
+	if w := q.Get("wait"); w != "" {
+		n, err := strconv.Atoi(w)
+		if err != nil || n < 0 || n > MaxEventWait {
+			v.Add(CodeInvalidParameter, "wait", "wait must be an integer number of seconds from 0 to %d", MaxEventWait)
+		}
+		out.Wait = time.Duration(n) * time.Second
+	}
+	return out, v.Err()
+}
+
+// ParseDeliveriesQuery reads page (from 0) and size (1 to 100, default 20)
+// of GET /public-api/webhooks/{id}/deliveries.
+func ParseDeliveriesQuery(q url.Values) (page, size int, err error) {
+	page, size = 0, DefaultPageSize
+	v := &ValidationError{}
+	if p := q.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > MaxPage {
+			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
+		}
+		page = n
+	}
+	if s := q.Get("size"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxPageSize {
+			v.Add(CodeInvalidParameter, "size", "size must be an integer from 1 to %d", MaxPageSize)
+		}
+		size = n
+	}
+	return page, size, v.Err()
+}
+
+// UnknownEvent is the error of an after= cursor that is no event of the
+// company (or one pruned): a 400 with errorCode 1012.
+func UnknownEvent() error {
+	return Invalid(CodeInvalidParameter, "after", "after is not an event of this company (events are kept at least %d days)", int(EventRetention/(24*time.Hour)))
+}
+
+// WebhookStore is what the self-service routes need from storage. Every
+// method takes the caller's company id; another company's webhook or event
+// is ErrNotFound.
+type WebhookStore interface {
+	CurrentKey(ctx context.Context, companyID, keyID int64) (*CurrentKey, error)
+
+	CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*Webhook, error)
+	Webhooks(ctx context.Context, companyID int64) ([]*Webhook, error)
+	Webhook(ctx context.Context, companyID, id int64) (*Webhook, error)
+	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)
+	DeleteCompanyWebhook(ctx context.Context, companyID, id int64) error
+	// CompanyWebhookAttempts returns one page of an endpoint's attempts,
+	// newest first, and whether more follow.
+	CompanyWebhookAttempts(ctx context.Context, companyID, id int64, page, size int) ([]*WebhookAttempt, bool, error)
+	// RotateWebhookSecret makes secret the endpoint's secret; the old one
+	// keeps signing for keepFor, until the time it returns.
+	RotateWebhookSecret(ctx context.Context, companyID, id int64, secret string, keepFor time.Duration) (*Webhook, time.Time, error)
+	// WebhookTarget returns an endpoint's URL and its signing secrets.
+	WebhookTarget(ctx context.Context, companyID, id int64) (*WebhookTarget, error)
+	// RedeliverCompanyEvent schedules the event again to the company's
+	// subscribed endpoints and returns how many deliveries it made.
+	RedeliverCompanyEvent(ctx context.Context, companyID int64, eventID string) (int, error)
+
+	// Events returns the company's events after the cursor, in feed order;
+	// UnknownEvent() when after is no event of the company.
+	Events(ctx context.Context, companyID int64, q EventQuery) ([]*Event, error)
+}

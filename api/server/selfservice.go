@@ -1,0 +1,291 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Company self-service: the calling key, webhooks and the event feed.
+
+// WebhookTestTimeout bounds the one attempt of POST /webhooks/{id}/test.
+const WebhookTestTimeout = 10 * time.Second
+
+// DefaultFeedPoll is how often a long-polling feed request looks at the
+// database when nothing woke it: events committed by other instances
+// arrive within it.
+const DefaultFeedPoll = time.Second
+
+// WithWebhookClient sets the client of webhook tests (default
+// api.NewWebhookClient).
+func WithWebhookClient(c *http.Client) Option { return func(x *Handler) { x.webhookClient = c } }
+
+// WithFeedPoll sets how often a waiting feed request polls the database.
+func WithFeedPoll(d time.Duration) Option { return func(x *Handler) { x.feedPoll = d } }
+
+// NotifyEvent wakes the feed requests waiting for events: call it when
+// this process commits a change that recorded an event (store.OnEvent).
+func (h *Handler) NotifyEvent(int64) { h.feed.notify() }
+
+// feedWaiters wakes every waiting feed request at once: notify closes the
+// channel that waiters hold and replaces it.
+type feedWaiters struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (f *feedWaiters) wait() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ch == nil {
+		f.ch = make(chan struct{})
+	}
+	return f.ch
+}
+
+func (f *feedWaiters) notify() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ch != nil {
+		close(f.ch)
+		f.ch = nil
+	}
+}
+
+func (h *Handler) currentKey(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	k, err := h.store.CurrentKey(r.Context(), p.CompanyID, p.KeyID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.CurrentKeyEnvelope{Timestamp: h.now().Unix(), Key: k})
+	return nil
+}
+
+func (h *Handler) writeWebhook(w http.ResponseWriter, wh *api.Webhook, secret string, prevUntil *time.Time) error {
+	writeJSON(w, http.StatusOK, api.WebhookEnvelope{Timestamp: h.now().Unix(), Webhook: wh, Secret: secret, PreviousSecretExpiresAt: prevUntil})
+	return nil
+}
+
+func (h *Handler) listWebhooks(w http.ResponseWriter, r *http.Request) error {
+	ws, err := h.store.Webhooks(r.Context(), principal(r.Context()).CompanyID)
+	if err != nil {
+		return err
+	}
+	if ws == nil {
+		ws = []*api.Webhook{}
+	}
+	writeJSON(w, http.StatusOK, api.WebhookList{Timestamp: h.now().Unix(), Webhooks: ws})
+	return nil
+}
+
+func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	url, events, enabled, err := api.ParseWebhookCreate(body)
+	if err != nil {
+		return err
+	}
+	secret := api.GenerateWebhookSecret()
+	wh, err := h.store.CreateWebhook(r.Context(), p.CompanyID, url, events, secret)
+	if err != nil {
+		return err
+	}
+	if !enabled {
+		if wh, err = h.store.UpdateWebhook(r.Context(), p.CompanyID, wh.ID, api.WebhookPatch{Enabled: &enabled}); err != nil {
+			return err
+		}
+	}
+	return h.writeWebhook(w, wh, secret, nil)
+}
+
+func (h *Handler) getWebhook(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	wh, err := h.store.Webhook(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	return h.writeWebhook(w, wh, "", nil)
+}
+
+func (h *Handler) updateWebhook(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	patch, err := api.ParseWebhookUpdate(body)
+	if err != nil {
+		return err
+	}
+	wh, err := h.store.UpdateWebhook(r.Context(), principal(r.Context()).CompanyID, id, *patch)
+	if err != nil {
+		return err
+	}
+	return h.writeWebhook(w, wh, "", nil)
+}
+
+func (h *Handler) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	p := principal(r.Context())
+	wh, err := h.store.Webhook(r.Context(), p.CompanyID, id)
+	if err != nil {
+		return err
+	}
+	if err := h.store.DeleteCompanyWebhook(r.Context(), p.CompanyID, id); err != nil {
+		return err
+	}
+	return h.writeWebhook(w, wh, "", nil)
+}
+
+func (h *Handler) webhookDeliveries(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	page, size, err := api.ParseDeliveriesQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	as, more, err := h.store.CompanyWebhookAttempts(r.Context(), principal(r.Context()).CompanyID, id, page, size)
+	if err != nil {
+		return err
+	}
+	if as == nil {
+		as = []*api.WebhookAttempt{}
+	}
+	writeJSON(w, http.StatusOK, api.WebhookDeliveries{Timestamp: h.now().Unix(), Deliveries: as, Page: page, Size: size, HasMore: more})
+	return nil
+}
+
+func (h *Handler) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	secret := api.GenerateWebhookSecret()
+	wh, until, err := h.store.RotateWebhookSecret(r.Context(), principal(r.Context()).CompanyID, id, secret, api.WebhookRotation)
+	if err != nil {
+		return err
+	}
+	return h.writeWebhook(w, wh, secret, &until)
+}
+
+// testWebhook sends one signed webhook.test event to the endpoint now,
+// disabled or not, and answers with what the attempt gave. The attempt is
+// not recorded and never retried.
+func (h *Handler) testWebhook(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	target, err := h.store.WebhookTarget(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	body, err := json.Marshal(api.WebhookTestEvent{Type: api.EventWebhookTest, Timestamp: now.Unix(), Data: api.WebhookTestEventData{WebhookID: id}})
+	if err != nil {
+		return err
+	}
+	evID := api.NewWebhookEventID()
+	res := api.SendWebhook(r.Context(), h.webhookClient, WebhookTestTimeout, target.URL, target.Secrets, evID, now, body)
+	out := api.WebhookTestResult{Timestamp: h.now().Unix(), EventID: evID, OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000}
+	if res.StatusCode != 0 {
+		out.StatusCode = &res.StatusCode
+		out.Response = &res.Body
+	}
+	if res.Err != "" {
+		out.Error = &res.Err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (h *Handler) redeliverEvent(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if !strings.HasPrefix(id, api.WebhookEventIDPrefix) || len(id) > 64 {
+		return api.Invalid(api.CodeInvalidParameter, "id", "id must be an event id (evt_...)")
+	}
+	n, err := h.store.RedeliverCompanyEvent(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.RedeliverResult{Timestamp: h.now().Unix(), EventID: id, Deliveries: n})
+	return nil
+}
+
+// listEvents serves the feed. With wait=N and no event to return yet, it
+// holds the request up to N seconds: a commit of this process wakes it at
+// once, and it looks at the database every feedPoll for other instances'.
+func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
+	q, err := api.ParseEventQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p := principal(ctx)
+	var deadline <-chan time.Time
+	if q.Wait > 0 {
+		t := time.NewTimer(q.Wait)
+		defer t.Stop()
+		deadline = t.C
+	}
+	var tick *time.Ticker
+	for {
+		woken := h.feed.wait() // before the read, so no commit falls between
+		ask := q
+		ask.Limit++ // one more says whether more follow
+		evs, err := h.store.Events(ctx, p.CompanyID, ask)
+		if err != nil {
+			return err
+		}
+		if len(evs) > 0 || deadline == nil {
+			return h.writeEvents(w, q, evs)
+		}
+		if tick == nil {
+			tick = time.NewTicker(h.feedPoll)
+			defer tick.Stop()
+		}
+		select {
+		case <-woken:
+		case <-tick.C:
+		case <-deadline:
+			deadline = nil // one last read
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (h *Handler) writeEvents(w http.ResponseWriter, q api.EventQuery, evs []*api.Event) error {
+	more := len(evs) > q.Limit
+	if more {
+		evs = evs[:q.Limit]
+	}
+	out := api.EventPage{Timestamp: h.now().Unix(), Events: evs, Next: q.After, HasMore: more}
+	if evs == nil {
+		out.Events = []*api.Event{}
+	}
+	if len(evs) > 0 {
+		out.Next = evs[len(evs)-1].ID
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

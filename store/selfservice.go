@@ -1,0 +1,240 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Company self-service: the webhook routes of the public API, the event
+// feed and the calling key. Every method takes the caller's company id and
+// starts from webhookScope (or the events' company_id): another company's
+// webhook or event is api.ErrNotFound, as another company's trainee is.
+
+// webhookScope selects the webhooks of one company.
+func (s *Store) webhookScope(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return db.NewSelect().Model((*webhookRow)(nil)).Where("w.company_id = ?", companyID)
+}
+
+// OnEvent registers fn, called (synchronously: it must not block) after a
+// change that recorded an event has committed in this process. The feed's
+// long-poll wakes its waiters with it.
+func (s *Store) OnEvent(fn func(companyID int64)) {
+	s.hookMu.Lock()
+	defer s.hookMu.Unlock()
+	s.eventHooks = append(s.eventHooks, fn)
+}
+
+func (s *Store) notifyEvent(companyID int64) {
+	s.hookMu.RLock()
+	defer s.hookMu.RUnlock()
+	for _, fn := range s.eventHooks {
+		fn(companyID)
+	}
+}
+
+// CurrentKey describes the calling key with its company.
+func (s *Store) CurrentKey(ctx context.Context, companyID, keyID int64) (*api.CurrentKey, error) {
+	var out api.CurrentKey
+	err := s.db.NewSelect().
+		Model((*apiKeyRow)(nil)).
+		ColumnExpr("k.id, k.name, k.prefix, k.scope, k.company_id, c.name AS company_name, k.created_at").
+		Join("JOIN companies AS c ON c.id = k.company_id").
+		Where("k.company_id = ?", companyID).
+		Where("k.id = ?", keyID).
+		Scan(ctx, &out.ID, &out.Name, &out.Prefix, &out.Scope, &out.CompanyID, &out.CompanyName, &out.CreatedAt)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	out.CreatedAt = out.CreatedAt.UTC()
+	return &out, nil
+}
+
+// Webhook returns one endpoint of a company, without its secrets.
+func (s *Store) Webhook(ctx context.Context, companyID, id int64) (*api.Webhook, error) {
+	return s.webhook(ctx, s.db, companyID, id)
+}
+
+func (s *Store) webhook(ctx context.Context, db bun.IDB, companyID, id int64) (*api.Webhook, error) {
+	row := new(webhookRow)
+	err := s.webhookScope(db, companyID).
+		Model(row).
+		ExcludeColumn("secret", "previous_secret").
+		Where("w.id = ?", id).
+		Scan(ctx)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	return row.toAPI(), nil
+}
+
+// UpdateWebhook changes an endpoint's URL, events or state. Enabling it
+// wakes the dispatcher: its waiting deliveries go at once.
+func (s *Store) UpdateWebhook(ctx context.Context, companyID, id int64, p api.WebhookPatch) (*api.Webhook, error) {
+	if p.URL != nil {
+		if err := api.ValidateWebhookURL(*p.URL); err != nil {
+			return nil, api.Invalid(api.CodeInvalidParameter, "url", "%s", err.Error())
+		}
+	}
+	if p.Events != nil {
+		if _, err := api.ParseWebhookEvents(strings.Join(p.Events, ",")); err != nil || len(p.Events) == 0 {
+			return nil, api.Invalid(api.CodeInvalidEnum, "events", "events must list known event types")
+		}
+	}
+	var out *api.Webhook
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := s.webhook(ctx, tx, companyID, id); err != nil {
+			return err
+		}
+		q := tx.NewUpdate().Model((*webhookRow)(nil)).Where("w.company_id = ?", companyID).Where("w.id = ?", id)
+		set := false
+		if p.URL != nil {
+			q, set = q.Set("url = ?", *p.URL), true
+		}
+		if p.Events != nil {
+			q, set = q.Set("events = ?", strings.Join(p.Events, ",")), true
+		}
+		if p.Enabled != nil {
+			q, set = q.Set("enabled = ?", *p.Enabled), true
+		}
+		if set {
+			if _, err := q.Exec(ctx); err != nil {
+				return err
+			}
+		}
+		var err error
+		out, err = s.webhook(ctx, tx, companyID, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.Enabled != nil && *p.Enabled {
+		s.wakeDispatcher()
+	}
+	return out, nil
+}
+
+// DeleteCompanyWebhook deletes an endpoint of a company with its
+// deliveries and their attempts.
+func (s *Store) DeleteCompanyWebhook(ctx context.Context, companyID, id int64) error {
+	res, err := s.db.NewDelete().Model((*webhookRow)(nil)).Where("w.company_id = ?", companyID).Where("w.id = ?", id).Exec(ctx)
+	return affectedOne(res, err)
+}
+
+// CompanyWebhookAttempts returns page (from 0) of size attempts of an
+// endpoint of a company, newest first (as WebhookAttempts orders them),
+// and whether more follow.
+func (s *Store) CompanyWebhookAttempts(ctx context.Context, companyID, id int64, page, size int) ([]*api.WebhookAttempt, bool, error) {
+	ok, err := s.webhookScope(s.db, companyID).Where("w.id = ?", id).Exists(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return nil, false, api.ErrNotFound
+	}
+	out, err := s.webhookAttempts(ctx, id, size+1, int64(page)*int64(size))
+	if err != nil {
+		return nil, false, err
+	}
+	more := len(out) > size
+	if more {
+		out = out[:size]
+	}
+	return out, more, nil
+}
+
+// RotateWebhookSecret makes secret an endpoint's secret; the one it
+// replaces keeps signing, beside it, for keepFor from now (0 drops it at
+// once; a rotation during another rotation drops the oldest secret). It
+// returns the endpoint and when the old secret stops signing.
+func (s *Store) RotateWebhookSecret(ctx context.Context, companyID, id int64, secret string, keepFor time.Duration) (*api.Webhook, time.Time, error) {
+	if _, err := api.WebhookKey(secret); err != nil {
+		return nil, time.Time{}, err
+	}
+	keepUntil := s.utcNow().Add(keepFor)
+	res, err := s.db.NewUpdate().
+		Model((*webhookRow)(nil)).
+		Set("previous_secret = secret").
+		Set("previous_secret_expires_at = ?", keepUntil.UTC()).
+		Set("secret = ?", secret).
+		Where("w.company_id = ?", companyID).
+		Where("w.id = ?", id).
+		Exec(ctx)
+	if err := affectedOne(res, err); err != nil {
+		return nil, time.Time{}, err
+	}
+	wh, err := s.Webhook(ctx, companyID, id)
+	return wh, keepUntil, err
+}
+
+// WebhookTarget returns an endpoint's URL and the secrets that sign for it
+// now.
+func (s *Store) WebhookTarget(ctx context.Context, companyID, id int64) (*api.WebhookTarget, error) {
+	row := new(webhookRow)
+	if err := s.webhookScope(s.db, companyID).Model(row).Where("w.id = ?", id).Scan(ctx); err != nil {
+		return nil, dbError(err)
+	}
+	return &api.WebhookTarget{URL: row.URL, Secrets: signingSecrets(row.Secret, row.PreviousSecret, row.PreviousUntil, s.utcNow())}, nil
+}
+
+// RedeliverCompanyEvent is Redeliver for an event of one company; it
+// returns how many deliveries it scheduled (0 when no endpoint is
+// subscribed to the event's type).
+func (s *Store) RedeliverCompanyEvent(ctx context.Context, companyID int64, eventID string) (int, error) {
+	ids, err := s.redeliver(ctx, &companyID, eventID)
+	if errors.Is(err, ErrNoSubscriber) {
+		return 0, nil
+	}
+	return len(ids), err
+}
+
+// Events returns a company's events after q.After by id, at most
+// q.Limit, of q.Types only when it is set. A company's event ids are
+// taken in commit order (one writer on SQLite, recordEvent's advisory lock
+// on PostgreSQL), so an event never appears behind a cursor already handed
+// out.
+func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) ([]*api.Event, error) {
+	sel := s.db.NewSelect().
+		Model((*webhookEventRow)(nil)).
+		ColumnExpr("e.public_id, e.type, e.created_at, e.payload").
+		Where("e.company_id = ?", companyID)
+	if q.After != "" {
+		var after int64
+		err := s.db.NewSelect().
+			Model((*webhookEventRow)(nil)).
+			Column("e.id").
+			Where("e.company_id = ?", companyID).
+			Where("e.public_id = ?", q.After).
+			Scan(ctx, &after)
+		if errors.Is(dbError(err), api.ErrNotFound) {
+			return nil, api.UnknownEvent()
+		}
+		if err != nil {
+			return nil, err
+		}
+		sel = sel.Where("e.id > ?", after)
+	}
+	if len(q.Types) > 0 && len(q.Types) < len(api.WebhookEventTypes) {
+		sel = sel.Where("e.type IN (?)", bun.In(q.Types))
+	}
+	var rows []struct {
+		PublicID  string    `bun:"public_id"`
+		Type      string    `bun:"type"`
+		CreatedAt time.Time `bun:"created_at"`
+		Payload   string    `bun:"payload"`
+	}
+	if err := sel.OrderExpr("e.id ASC").Limit(int64(q.Limit)).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	out := make([]*api.Event, len(rows))
+	for i, r := range rows {
+		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload)}
+	}
+	return out, nil
+}
