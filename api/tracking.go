@@ -119,6 +119,7 @@ type TrackedStore interface {
 type Store interface {
 	TraineeStore
 	TrackedStore
+	AutomationStore
 }
 
 // Measurement types.

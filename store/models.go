@@ -108,6 +108,9 @@ type webhookRow struct {
 	Secret    string    `bun:"secret"`
 	Enabled   bool      `bun:"enabled"`
 	CreatedAt time.Time `bun:"created_at"`
+	// The automation whose hidden endpoint this is (nil for the company's
+	// own endpoints, the only ones listed).
+	AutomationID *int64 `bun:"automation_id"`
 }
 
 func (w *webhookRow) toAPI() *api.Webhook {

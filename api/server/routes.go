@@ -36,8 +36,13 @@ func (h *Handler) routes() {
 		"GET " + api.PathTrainees + "/{id}/measurements":   h.measurements,
 		"GET " + api.PathTrainees + "/{id}/nutrition":      h.nutrition,
 		"GET " + api.PathTrainees + "/{id}/average-steps":  h.averageSteps,
-		"/public-api/automations":                          h.reserved,
-		"/public-api/automations/":                         h.reserved,
+		"GET " + api.PathAutomations:                       h.listAutomations,
+		"POST " + api.PathAutomations:                      h.createAutomation,
+		"GET " + api.PathAutomations + "/{id}":             h.getAutomation,
+		"PUT " + api.PathAutomations + "/{id}":             h.updateAutomation,
+		"DELETE " + api.PathAutomations + "/{id}":          h.deleteAutomation,
+		"GET " + api.PathAutomations + "/{id}/runs":        h.automationRuns,
+		"POST " + api.PathAutomations + "/{id}/test":       h.testAutomation,
 	} {
 		h.public.Handle(pattern, h.handle(fn))
 	}
