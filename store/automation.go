@@ -598,7 +598,8 @@ const advisoryAutomations = int64(0x11) << 48
 
 // EvaluateAutomation fires one time-triggered automation of a company for
 // at most batch trainees whose occurrence is due on the company's day at
-// now and has not fired, in one transaction, and returns how many fired.
+// now (the evaluator's clock; what is recorded is stamped by the store's)
+// and has not fired, in one transaction, and returns how many fired.
 // Each run is inserted under the unique (automation, trainee, occurrence)
 // constraint together with its action, so an occurrence fires once
 // whatever the number of evaluators, restarts or clock jumps. On
@@ -610,7 +611,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		fired      int
 		deliveries []int64
 	)
-	now = now.UTC().Truncate(time.Microsecond)
+	stamp := s.utcNow() // what is recorded; now only decides the company's day
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		fired, deliveries = 0, nil
 		if s.dialect == DialectPostgres {
@@ -638,7 +639,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		}
 		m := s.matcher(a, api.Today(now, loc), loc)
 		sel := m.where(s.traineeScope(tx, companyID)).
-			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, now, initialOutcome(a)).
+			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))
 		var runs []struct {
@@ -664,7 +665,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		}
 		for _, r := range runs {
 			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-			if err := s.act(ctx, tx, a, run, byID[r.TraineeID], now, &deliveries); err != nil {
+			if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
 				return err
 			}
 		}
@@ -720,7 +721,7 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 		n          int
 		deliveries []int64
 	)
-	now = now.UTC().Truncate(time.Microsecond)
+	stamp := s.utcNow() // what is recorded; now only decides the company's day
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		n, deliveries = 0, nil
 		if s.dialect == DialectPostgres {
@@ -738,7 +739,7 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 		}
 		today := api.Today(now, loc)
 		sel := s.traineeScope(tx, companyID).
-			ColumnExpr("t.company_id, t.id, t.expiration_date, "+s.timestampArg(), now).
+			ColumnExpr("t.company_id, t.id, t.expiration_date, "+s.timestampArg(), stamp).
 			Where("t.enabled AND t.expiration_date BETWEEN ? AND ?", today.AddDays(-api.CatchUpDays).Int(), today.Int()).
 			Where("NOT EXISTS (SELECT 1 FROM trainee_expirations AS x WHERE x.trainee_id = t.id AND x.expiration_date = t.expiration_date)").
 			OrderExpr("t.id ASC").
@@ -754,17 +755,17 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 			return err
 		}
 		for _, t := range trainees {
-			body, err := json.Marshal(api.WebhookEvent{Type: api.EventTraineeExpired, Timestamp: now.Unix(),
+			body, err := json.Marshal(api.WebhookEvent{Type: api.EventTraineeExpired, Timestamp: stamp.Unix(),
 				Data: api.WebhookData{Trainee: t.toAPI(), ChangedFields: []string{}}})
 			if err != nil {
 				return err
 			}
 			ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
-				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: now}
+				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
 			if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
 				return err
 			}
-			d, err := s.scheduleDeliveries(ctx, tx, ev, now)
+			d, err := s.scheduleDeliveries(ctx, tx, ev, stamp)
 			if err != nil {
 				return err
 			}
