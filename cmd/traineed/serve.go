@@ -30,6 +30,7 @@ type serveOptions struct {
 	webhooks        webhookFlags
 	automations     bool
 	evalInterval    time.Duration
+	evalBatch       int
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -73,6 +74,8 @@ func newServeCmd(e *env) *cobra.Command {
 	o.webhooks.register(c)
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
+	c.Flags().IntVar(&o.evalBatch, "automations-batch", jobs.DefaultEvaluationBatch, "trainees fired per transaction of an evaluation")
+	_ = c.Flags().MarkHidden("automations-batch") // tests make evaluations long with tiny batches
 	return c
 }
 
@@ -112,7 +115,7 @@ func runServe(e *env, o *serveOptions) error {
 		background = append(background, d)
 	}
 	if o.automations {
-		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Logger: log})
+		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log})
 		ev.Start()
 		background = append(background, ev)
 	}
