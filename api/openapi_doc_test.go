@@ -66,7 +66,13 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/measurements", true, true, false},
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
+	{"GET", "/public-api/automations", true, false, false},
 	{"POST", "/public-api/automations", true, false, true},
+	{"GET", "/public-api/automations/{id}", true, true, false},
+	{"PUT", "/public-api/automations/{id}", true, true, true},
+	{"DELETE", "/public-api/automations/{id}", true, true, false},
+	{"GET", "/public-api/automations/{id}/runs", true, true, false},
+	{"POST", "/public-api/automations/{id}/test", true, true, true},
 	{"GET", "/public-api/keys/current", true, false, false},
 	{"GET", "/public-api/webhooks", true, false, false},
 	{"POST", "/public-api/webhooks", true, false, true},
@@ -103,9 +109,6 @@ func TestOpenAPIOperations(t *testing.T) {
 				t.Fatalf("method missing")
 			}
 			want := []int{200, 500}
-			if c.path == "/public-api/automations" {
-				want = []int{500} // reserved: never a 200
-			}
 			if c.public {
 				want = append(want, 400, 401)
 			}
@@ -155,7 +158,7 @@ func TestOpenAPIOperations(t *testing.T) {
 			}
 		})
 	}
-	for _, event := range []string{"trainee.created", "trainee.updated", "trainee.deleted", "trainee.restored"} {
+	for _, event := range []string{"trainee.created", "trainee.updated", "trainee.deleted", "trainee.restored", "trainee.expired", "automation.fired"} {
 		w := doc.Webhooks[event]
 		if w == nil || w.Post == nil {
 			t.Errorf("webhook %s missing", event)

@@ -120,6 +120,7 @@ type Store interface {
 	TraineeStore
 	TrackedStore
 	WebhookStore
+	AutomationStore
 }
 
 // Measurement types.

@@ -21,10 +21,14 @@ const (
 	EventTraineeUpdated  = "trainee.updated"
 	EventTraineeDeleted  = "trainee.deleted"
 	EventTraineeRestored = "trainee.restored"
+	// EventTraineeExpired is sent on the company's calendar day a live
+	// trainee's expirationDate is reached (by the automations evaluator of
+	// `traineed serve`), once per trainee and expirationDate.
+	EventTraineeExpired = "trainee.expired"
 )
 
 // WebhookEventTypes lists every event type, in the order they are shown.
-var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored}
+var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired}
 
 // WebhookEvent is the body of a webhook delivery.
 type WebhookEvent struct {

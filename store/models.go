@@ -112,6 +112,9 @@ type webhookRow struct {
 
 	PreviousSecret *string    `bun:"previous_secret"`
 	PreviousUntil  *time.Time `bun:"previous_secret_expires_at"`
+	// The automation whose hidden endpoint this is (nil for the company's
+	// own endpoints, the only ones listed).
+	AutomationID *int64 `bun:"automation_id"`
 }
 
 func (w *webhookRow) toAPI() *api.Webhook {

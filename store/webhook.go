@@ -80,13 +80,20 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, ev.CreatedAt,
 			api.DeliveryPending, subscribedPattern(typ)).
 			Scan(ctx, &ch.Deliveries)
-		return err
+		if err != nil {
+			return err
+		}
+	} else {
+		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+			return err
+		}
+		if ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now); err != nil {
+			return err
+		}
 	}
-	if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
-		return err
-	}
-	ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now)
-	return err
+	// Automations fire from the same outbox write: with the change, or not
+	// at all.
+	return s.fireEventAutomations(ctx, tx, ch, typ, ev.PublicID, now)
 }
 
 // feedLockClass is the first key of the advisory lock that orders a
@@ -180,7 +187,7 @@ func (s *Store) Webhooks(ctx context.Context, companyID int64) ([]*api.Webhook, 
 	err := s.db.NewSelect().
 		Model(&rows).
 		ExcludeColumn("secret", "previous_secret").
-		Where("w.company_id = ?", companyID).
+		Where("w.company_id = ? AND w.automation_id IS NULL", companyID).
 		OrderExpr("w.id ASC").
 		Scan(ctx)
 	if err != nil {
@@ -197,7 +204,7 @@ func (s *Store) Webhooks(ctx context.Context, companyID int64) ([]*api.Webhook, 
 // api.ErrNotFound when there is no such endpoint. A delivery in flight
 // finishes but is not recorded.
 func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
-	res, err := s.db.NewDelete().Model((*webhookRow)(nil)).Where("w.id = ?", id).Exec(ctx)
+	res, err := s.db.NewDelete().Model((*webhookRow)(nil)).Where("w.id = ? AND w.automation_id IS NULL", id).Exec(ctx)
 	return affectedOne(res, err)
 }
 
@@ -207,7 +214,7 @@ func (s *Store) SetWebhookDisabled(ctx context.Context, id int64, disabled bool)
 	res, err := s.db.NewUpdate().
 		Model((*webhookRow)(nil)).
 		Set("enabled = ?", !disabled).
-		Where("w.id = ?", id).
+		Where("w.id = ? AND w.automation_id IS NULL", id).
 		Exec(ctx)
 	if err := affectedOne(res, err); err != nil {
 		return err

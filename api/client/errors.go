@@ -33,9 +33,15 @@ func (e *AuthRefusedError) Error() string {
 type TraineeNotFoundError struct {
 	CallInfo
 	ID int64
+	// Resource is what the id names: "" for a trainee, "automation" for an
+	// automation (answered the same way).
+	Resource string
 }
 
 func (e *TraineeNotFoundError) Error() string {
+	if e.Resource != "" {
+		return fmt.Sprintf("%s %d not found", e.Resource, e.ID)
+	}
 	return fmt.Sprintf("trainee %d not found", e.ID)
 }
 

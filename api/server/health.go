@@ -37,9 +37,3 @@ func (h *Handler) document(w http.ResponseWriter, r *http.Request) error {
 	}
 	return nil
 }
-
-// reserved answers the automations interface, which the original service
-// names but reserves for a later release: 400 with errorCode 1013.
-func (h *Handler) reserved(http.ResponseWriter, *http.Request) error {
-	return api.Invalid(api.CodeReserved, "", "automations are reserved for a later release")
-}

@@ -49,8 +49,13 @@ func (h *Handler) routes() {
 		"POST " + api.PathWebhooks + "/{id}/rotate-secret": h.rotateWebhookSecret,
 		"GET " + api.PathEvents:                            h.listEvents,
 		"POST " + api.PathEvents + "/{id}/redeliver":       h.redeliverEvent,
-		"/public-api/automations":                          h.reserved,
-		"/public-api/automations/":                         h.reserved,
+		"GET " + api.PathAutomations:                       h.listAutomations,
+		"POST " + api.PathAutomations:                      h.createAutomation,
+		"GET " + api.PathAutomations + "/{id}":             h.getAutomation,
+		"PUT " + api.PathAutomations + "/{id}":             h.updateAutomation,
+		"DELETE " + api.PathAutomations + "/{id}":          h.deleteAutomation,
+		"GET " + api.PathAutomations + "/{id}/runs":        h.automationRuns,
+		"POST " + api.PathAutomations + "/{id}/test":       h.testAutomation,
 	} {
 		h.public.Handle(pattern, h.handle(fn))
 	}

@@ -172,7 +172,7 @@ func TestErrorCodes(t *testing.T) {
 			e.do("GET", "/public-api/trainees/99999999999999999999", e.keyA, nil).expectError(t, 1012, "id")
 		})
 		t.Run("1013 reserved feature", func(t *testing.T) {
-			e.do("POST", "/public-api/automations", e.keyA, `{"actionType":"EMAIL"}`).expectError(t, 1013, "")
+			e.do("POST", "/public-api/automations", e.keyA, `{"name":"n","trigger":{"type":"TRAINEE_CREATED"},"actionType":"EMAIL"}`).expectError(t, 1013, "actionType")
 		})
 		t.Run("every problem listed", func(t *testing.T) {
 			b := e.do("POST", "/public-api/trainees", e.keyA, map[string]any{"email": "bad", "password": "short"}).expectError(t, 1001, "name")

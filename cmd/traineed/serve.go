@@ -28,6 +28,9 @@ type serveOptions struct {
 	addr, logFormat string
 	demo            bool
 	webhooks        webhookFlags
+	automations     bool
+	evalInterval    time.Duration
+	evalBatch       int
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -40,6 +43,11 @@ ones on --webhook-retry-schedule. On shutdown, attempts in flight finish within
 the same 30 seconds or are released for another instance to send. Several
 instances on one PostgreSQL share the deliveries; --webhook-dispatch=false leaves
 them to the other instances.
+
+The server also evaluates the automations' time triggers (EXPIRATION_APPROACHING,
+TRAINEE_EXPIRED, INACTIVE) and records the trainee.expired webhook events, every
+--automations-interval. Several instances share that work; --automations=false
+turns it off on this instance (event triggers fire with the change, everywhere).
 
 With --demo, a database without any company first gets the demo data set and
 the demo company's API key is printed on stdout; when the demo company is
@@ -64,6 +72,10 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
 	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
 	o.webhooks.register(c)
+	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
+	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
+	c.Flags().IntVar(&o.evalBatch, "automations-batch", jobs.DefaultEvaluationBatch, "trainees fired per transaction of an evaluation")
+	_ = c.Flags().MarkHidden("automations-batch") // tests make evaluations long with tiny batches
 	return c
 }
 
@@ -77,6 +89,9 @@ func runServe(e *env, o *serveOptions) error {
 	cfg, err := o.webhooks.config(log)
 	if err != nil {
 		return err
+	}
+	if o.evalInterval <= 0 || o.evalInterval > time.Minute {
+		return usageError{fmt.Errorf("--automations-interval must be positive and at most 1m, not %s", o.evalInterval)}
 	}
 	s, err := e.open()
 	if err != nil {
@@ -98,6 +113,11 @@ func runServe(e *env, o *serveOptions) error {
 		}
 		d.Start()
 		background = append(background, d)
+	}
+	if o.automations {
+		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log})
+		ev.Start()
+		background = append(background, ev)
 	}
 	h := server.NewHandler(s, server.WithLogger(log))
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once

@@ -139,6 +139,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 
 	root.AddGroup(&cobra.Group{ID: "trainees", Title: "Trainees:"},
 		&cobra.Group{ID: "tracked", Title: "Tracked data:"},
+		&cobra.Group{ID: "automations", Title: "Automations:"},
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
@@ -151,6 +152,9 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		c.GroupID = "tracked"
 		root.AddCommand(c)
 	}
+	auto := newAutomationsCmd(f)
+	auto.GroupID = "automations"
+	root.AddCommand(auto)
 	for _, c := range []*cobra.Command{newConfigCmd(f), newCompletionCmd(f), newVersionCmd(f)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)

@@ -1,0 +1,413 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// PathAutomations is the automations resource.
+const PathAutomations = "/public-api/automations"
+
+// Automation trigger types: events of the transactional outbox, and time
+// triggers judged on the company's calendar day.
+const (
+	TriggerTraineeCreated        = "TRAINEE_CREATED"
+	TriggerTraineeUpdated        = "TRAINEE_UPDATED"
+	TriggerTraineeDeleted        = "TRAINEE_DELETED"
+	TriggerTraineeRestored       = "TRAINEE_RESTORED"
+	TriggerExpirationApproaching = "EXPIRATION_APPROACHING"
+	TriggerTraineeExpired        = "TRAINEE_EXPIRED"
+	TriggerInactive              = "INACTIVE"
+)
+
+// TriggerTypes lists every trigger type, in the order they are shown.
+var TriggerTypes = []string{TriggerTraineeCreated, TriggerTraineeUpdated, TriggerTraineeDeleted, TriggerTraineeRestored,
+	TriggerExpirationApproaching, TriggerTraineeExpired, TriggerInactive}
+
+// IsTimeTrigger reports whether typ is evaluated on the calendar rather than
+// fired by an event.
+func IsTimeTrigger(typ string) bool {
+	return typ == TriggerExpirationApproaching || typ == TriggerTraineeExpired || typ == TriggerInactive
+}
+
+// TriggerOfEvent is the event trigger a webhook event type fires ("" for
+// none).
+func TriggerOfEvent(eventType string) string {
+	switch eventType {
+	case EventTraineeCreated:
+		return TriggerTraineeCreated
+	case EventTraineeUpdated:
+		return TriggerTraineeUpdated
+	case EventTraineeDeleted:
+		return TriggerTraineeDeleted
+	case EventTraineeRestored:
+		return TriggerTraineeRestored
+	}
+	return ""
+}
+
+// Bounds of trigger.days.
+const (
+	MaxApproachingDays = 90
+	MaxInactiveDays    = 365
+	// CatchUpDays is how long after its day a time trigger missed while no
+	// server ran still fires (if it still holds).
+	CatchUpDays = 7
+)
+
+// Automation action types. EMAIL, SMS and PUSH are reserved (1013).
+const (
+	ActionWebhook        = "WEBHOOK"
+	ActionDisableTrainee = "DISABLE_TRAINEE"
+	ActionEmail          = "EMAIL"
+	ActionSMS            = "SMS"
+	ActionPush           = "PUSH"
+)
+
+// ActionTypes lists the action types that work.
+var ActionTypes = []string{ActionWebhook, ActionDisableTrainee}
+
+// ReservedActionTypes are named by the interface and reserved for a later
+// release: 400 with errorCode 1013.
+var ReservedActionTypes = []string{ActionEmail, ActionSMS, ActionPush}
+
+// ConditionStatuses are the values of conditions.status.
+var ConditionStatuses = []string{StatusActive, StatusExpired, StatusLive}
+
+// EventAutomationFired is the type of the body a WEBHOOK automation sends.
+const EventAutomationFired = "automation.fired"
+
+// Run outcomes.
+const (
+	OutcomePending   = "pending"   // a WEBHOOK delivery not finished yet
+	OutcomeDelivered = "delivered" // a WEBHOOK delivery a receiver accepted
+	OutcomeFailed    = "failed"    // a WEBHOOK delivery whose last attempt failed
+	OutcomeDisabled  = "disabled"  // DISABLE_TRAINEE soft-deleted the trainee
+	OutcomeSkipped   = "skipped"   // DISABLE_TRAINEE found the trainee deleted already
+)
+
+// AutomationTrigger is what fires an automation; Days is null for event
+// triggers and TRAINEE_EXPIRED.
+type AutomationTrigger struct {
+	Type string `json:"type"`
+	Days *int   `json:"days"`
+}
+
+// AutomationConditions must all hold for the automation to fire; a null
+// member does not filter.
+type AutomationConditions struct {
+	TrainerID *int64  `json:"trainerId"`
+	Status    *string `json:"status"`
+}
+
+// AutomationAction is what the action needs: the URL of a WEBHOOK.
+type AutomationAction struct {
+	URL *string `json:"url"`
+}
+
+// Automation is the automations resource. Secret is present only in the
+// response of a create: it signs the WEBHOOK deliveries and is never shown
+// again.
+type Automation struct {
+	ID         int64                `json:"id"`
+	Name       string               `json:"name"`
+	Enabled    bool                 `json:"enabled"`
+	Trigger    AutomationTrigger    `json:"trigger"`
+	Conditions AutomationConditions `json:"conditions"`
+	ActionType string               `json:"actionType"`
+	Action     AutomationAction     `json:"action"`
+	CreatedAt  time.Time            `json:"createdAt"`
+	UpdatedAt  time.Time            `json:"updatedAt"`
+	LastRunAt  *time.Time           `json:"lastRunAt"`
+	RunCount   int64                `json:"runCount"`
+	Secret     string               `json:"secret,omitempty"`
+}
+
+// AutomationEnvelope is the body of every single-automation response.
+type AutomationEnvelope struct {
+	Timestamp  int64       `json:"timestamp"`
+	Automation *Automation `json:"automation"`
+}
+
+// AutomationPage is a page of automations, shaped like a search.
+type AutomationPage struct {
+	Timestamp int64         `json:"timestamp"`
+	Content   []*Automation `json:"content"`
+	Page      PageInfo      `json:"page"`
+}
+
+// AutomationRun is one firing: exactly one per occurrence.
+type AutomationRun struct {
+	ID           int64     `json:"id"`
+	AutomationID int64     `json:"automationId"`
+	TraineeID    int64     `json:"traineeId"`
+	FiredAt      time.Time `json:"firedAt"`
+	Occurrence   string    `json:"occurrence"`
+	Outcome      string    `json:"outcome"`
+	Error        *string   `json:"error"`
+}
+
+// AutomationRunPage is a page of runs, newest first.
+type AutomationRunPage struct {
+	Timestamp int64            `json:"timestamp"`
+	Content   []*AutomationRun `json:"content"`
+	Page      PageInfo         `json:"page"`
+}
+
+// AutomationFired is the body a WEBHOOK automation sends.
+type AutomationFired struct {
+	Type      string              `json:"type"`
+	Timestamp int64               `json:"timestamp"`
+	Data      AutomationFiredData `json:"data"`
+}
+
+// AutomationFiredData is the "data" member of AutomationFired.
+type AutomationFiredData struct {
+	Automation AutomationRef `json:"automation"`
+	Trainee    *Trainee      `json:"trainee"`
+}
+
+// AutomationRef names the automation that fired.
+type AutomationRef struct {
+	ID      int64             `json:"id"`
+	Name    string            `json:"name"`
+	Trigger AutomationTrigger `json:"trigger"`
+}
+
+// AutomationSpec is a validated automation: what the store keeps.
+type AutomationSpec struct {
+	Name        string
+	Enabled     bool
+	TriggerType string
+	Days        *int
+	TrainerID   *int64
+	Status      *string
+	ActionType  string
+	URL         *string
+}
+
+// Input returns s as a request body, the base a PUT is merged onto.
+func (s AutomationSpec) Input() AutomationInput {
+	name, enabled, typ, action := s.Name, s.Enabled, s.TriggerType, s.ActionType
+	return AutomationInput{
+		Name:       &name,
+		Enabled:    &enabled,
+		Trigger:    &TriggerInput{Type: &typ, Days: clone(s.Days)},
+		Conditions: &ConditionsInput{TrainerID: clone(s.TrainerID), Status: clone(s.Status)},
+		ActionType: &action,
+		Action:     &ActionInput{URL: clone(s.URL)},
+	}
+}
+
+func clone[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// AutomationInput is a create or update body before validation.
+type AutomationInput struct {
+	Name       *string          `json:"name"`
+	Enabled    *bool            `json:"enabled"`
+	Trigger    *TriggerInput    `json:"trigger"`
+	Conditions *ConditionsInput `json:"conditions"`
+	ActionType *string          `json:"actionType"`
+	Action     *ActionInput     `json:"action"`
+}
+
+// TriggerInput is the trigger member of a body.
+type TriggerInput struct {
+	Type *string `json:"type"`
+	Days *int    `json:"days"`
+}
+
+// ConditionsInput is the conditions member of a body.
+type ConditionsInput struct {
+	TrainerID *int64  `json:"trainerId"`
+	Status    *string `json:"status"`
+}
+
+// ActionInput is the action member of a body.
+type ActionInput struct {
+	URL *string `json:"url"`
+}
+
+// ParseAutomation reads a POST body (base nil) or a PUT body merged onto
+// the stored automation (base its Input): members absent from body keep
+// base's value, null clears. Problems are a *ValidationError: 1000 bad
+// JSON, 1001 missing, 1004 unknown value, 1007 name length, 1011 days out
+// of range, 1012 a bad URL or a member the trigger or action does not take,
+// 1013 a reserved action type. A conditions.trainerId is checked by the
+// caller (1010).
+func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error) {
+	if _, err := object(body); err != nil {
+		return AutomationSpec{}, err
+	}
+	in := AutomationInput{}
+	if base != nil {
+		in = *base
+	}
+	var probe struct {
+		ActionType json.RawMessage `json:"actionType"`
+		Action     json.RawMessage `json:"action"`
+	}
+	_ = json.Unmarshal(body, &probe)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return AutomationSpec{}, Invalid(CodeBadJSON, te.Field, "%s has the wrong type", te.Field)
+		}
+		return AutomationSpec{}, Invalid(CodeBadJSON, "", "body must be one JSON object")
+	}
+	// A PUT that changes the action type away from WEBHOOK without naming an
+	// action drops the stored URL.
+	if base != nil && probe.ActionType != nil && probe.Action == nil && in.ActionType != nil && *in.ActionType != ActionWebhook && in.Action != nil {
+		in.Action.URL = nil
+	}
+	v := &ValidationError{}
+	s := AutomationSpec{Enabled: true}
+	switch {
+	case in.Name == nil:
+		v.Add(CodeRequired, "name", "name is required")
+	default:
+		s.Name = strings.TrimSpace(*in.Name)
+		if n := utf8.RuneCountInString(s.Name); n == 0 || n > MaxNameLength {
+			v.Add(CodeTextLength, "name", "name must be 1 to %d characters", MaxNameLength)
+		}
+	}
+	if in.Enabled != nil {
+		s.Enabled = *in.Enabled
+	}
+	if in.Trigger == nil || in.Trigger.Type == nil {
+		v.Add(CodeRequired, "trigger.type", "trigger.type is required")
+	} else {
+		s.TriggerType = *in.Trigger.Type
+		s.Days = in.Trigger.Days
+		switch s.TriggerType {
+		case TriggerExpirationApproaching, TriggerInactive:
+			limit := MaxApproachingDays
+			if s.TriggerType == TriggerInactive {
+				limit = MaxInactiveDays
+			}
+			if s.Days == nil {
+				v.Add(CodeRequired, "trigger.days", "trigger.days is required for %s", s.TriggerType)
+			} else if *s.Days < 1 || *s.Days > limit {
+				v.Add(CodeInvalidRange, "trigger.days", "trigger.days must be 1 to %d for %s", limit, s.TriggerType)
+			}
+		default:
+			if !slices.Contains(TriggerTypes, s.TriggerType) {
+				v.Add(CodeInvalidEnum, "trigger.type", "trigger.type must be one of %s", strings.Join(TriggerTypes, ", "))
+			} else if s.Days != nil {
+				v.Add(CodeInvalidParameter, "trigger.days", "%s takes no trigger.days", s.TriggerType)
+			}
+		}
+	}
+	if c := in.Conditions; c != nil {
+		if c.TrainerID != nil {
+			if *c.TrainerID <= 0 {
+				v.Add(CodeUnknownTrainer, "conditions.trainerId", "trainer %d is not a trainer of this company", *c.TrainerID)
+			}
+			s.TrainerID = c.TrainerID
+		}
+		if c.Status != nil {
+			if !slices.Contains(ConditionStatuses, *c.Status) {
+				v.Add(CodeInvalidEnum, "conditions.status", "conditions.status must be active, expired or live")
+			}
+			s.Status = c.Status
+		}
+	}
+	if in.ActionType == nil {
+		v.Add(CodeRequired, "actionType", "actionType is required")
+	} else {
+		s.ActionType = *in.ActionType
+		var u *string
+		if in.Action != nil {
+			u = in.Action.URL
+		}
+		switch {
+		case slices.Contains(ReservedActionTypes, s.ActionType):
+			v.Add(CodeReserved, "actionType", "actionType %s is reserved for a later release", s.ActionType)
+		case s.ActionType == ActionWebhook:
+			if u == nil {
+				v.Add(CodeRequired, "action.url", "action.url is required for WEBHOOK")
+			} else if err := ValidateWebhookURL(*u); err != nil || len(*u) > 2048 {
+				v.Add(CodeInvalidParameter, "action.url", "action.url must be an absolute http or https URL of at most 2048 characters")
+			}
+			s.URL = u
+		case s.ActionType == ActionDisableTrainee:
+			if u != nil {
+				v.Add(CodeInvalidParameter, "action.url", "DISABLE_TRAINEE takes no action.url")
+			}
+		default:
+			v.Add(CodeInvalidEnum, "actionType", "actionType must be WEBHOOK or DISABLE_TRAINEE (EMAIL, SMS and PUSH are reserved)")
+		}
+	}
+	return s, v.Err()
+}
+
+// ParsePage reads the page and size query parameters (1012 when bad).
+func ParsePage(q url.Values) (page, size int, err error) {
+	v := &ValidationError{}
+	page, size = 0, DefaultPageSize
+	if p := q.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > MaxPage {
+			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
+		}
+		page = n
+	}
+	if p := q.Get("size"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > MaxPageSize {
+			v.Add(CodeInvalidParameter, "size", "size must be an integer from 1 to %d", MaxPageSize)
+		}
+		size = n
+	}
+	return page, size, v.Err()
+}
+
+// NewPageInfo describes page number of size over total elements.
+func NewPageInfo(number, size int, total int64) PageInfo {
+	pages := int((total + int64(size) - 1) / int64(size))
+	return PageInfo{Size: size, Number: number, TotalElements: total, TotalPages: pages}
+}
+
+// AutomationStore is what the automations endpoints need from storage.
+// Every method takes the caller's company id; an automation of another
+// company is ErrNotFound.
+type AutomationStore interface {
+	// CreateAutomation stores a new automation; secret signs its WEBHOOK
+	// deliveries.
+	CreateAutomation(ctx context.Context, companyID int64, s AutomationSpec, secret string) (*Automation, error)
+	// Automation returns one automation with its spec.
+	Automation(ctx context.Context, companyID, id int64) (*Automation, AutomationSpec, error)
+	// Automations returns one page of the company's automations by id, and
+	// their count.
+	Automations(ctx context.Context, companyID int64, page, size int) ([]*Automation, int64, error)
+	// UpdateAutomation replaces an automation's spec; one that becomes a
+	// WEBHOOK is signed with secret, which the result then carries.
+	UpdateAutomation(ctx context.Context, companyID, id int64, s AutomationSpec, secret string) (*Automation, error)
+	// DeleteAutomation deletes an automation and returns it as it was; its
+	// runs stay readable for RunRetention.
+	DeleteAutomation(ctx context.Context, companyID, id int64) (*Automation, error)
+	// AutomationRuns returns one page of runs, newest first, and their
+	// count: of an automation, or of one deleted within RunRetention.
+	AutomationRuns(ctx context.Context, companyID, id int64, page, size int) ([]*AutomationRun, int64, error)
+	// AutomationMatches returns one page of the trainees the automation
+	// would fire for now (today being the company's day), and their count.
+	AutomationMatches(ctx context.Context, companyID, id int64, today Date, page, size int) ([]*Trainee, int64, error)
+}
+
+// RunRetention is how long the runs of a deleted automation stay readable.
+const RunRetention = 30 * 24 * time.Hour

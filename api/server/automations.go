@@ -1,0 +1,142 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/traineed/traineed/api"
+)
+
+// The automations resource (issue 11). An automation of another company is
+// answered like a trainee of another company.
+
+func (h *Handler) writeAutomation(w http.ResponseWriter, a *api.Automation) error {
+	writeJSON(w, http.StatusOK, api.AutomationEnvelope{Timestamp: h.now().Unix(), Automation: a})
+	return nil
+}
+
+func (h *Handler) listAutomations(w http.ResponseWriter, r *http.Request) error {
+	page, size, err := api.ParsePage(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	list, total, err := h.store.Automations(r.Context(), principal(r.Context()).CompanyID, page, size)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []*api.Automation{}
+	}
+	writeJSON(w, http.StatusOK, api.AutomationPage{Timestamp: h.now().Unix(), Content: list, Page: api.NewPageInfo(page, size, total)})
+	return nil
+}
+
+func (h *Handler) createAutomation(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	spec, err := api.ParseAutomation(body, nil)
+	if err != nil {
+		return err
+	}
+	a, err := h.store.CreateAutomation(r.Context(), principal(r.Context()).CompanyID, spec, api.GenerateWebhookSecret())
+	if err != nil {
+		return err
+	}
+	return h.writeAutomation(w, a)
+}
+
+func (h *Handler) getAutomation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	a, _, err := h.store.Automation(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	return h.writeAutomation(w, a)
+}
+
+// updateAutomation merges the body onto the stored automation: members it
+// leaves out keep their value, null clears.
+func (h *Handler) updateAutomation(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	_, current, err := h.store.Automation(r.Context(), p.CompanyID, id)
+	if err != nil {
+		return err
+	}
+	base := current.Input()
+	spec, err := api.ParseAutomation(body, &base)
+	if err != nil {
+		return err
+	}
+	a, err := h.store.UpdateAutomation(r.Context(), p.CompanyID, id, spec, api.GenerateWebhookSecret())
+	if err != nil {
+		return err
+	}
+	return h.writeAutomation(w, a)
+}
+
+func (h *Handler) deleteAutomation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	a, err := h.store.DeleteAutomation(r.Context(), principal(r.Context()).CompanyID, id)
+	if err != nil {
+		return err
+	}
+	return h.writeAutomation(w, a)
+}
+
+func (h *Handler) automationRuns(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	page, size, err := api.ParsePage(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	runs, total, err := h.store.AutomationRuns(r.Context(), principal(r.Context()).CompanyID, id, page, size)
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []*api.AutomationRun{}
+	}
+	writeJSON(w, http.StatusOK, api.AutomationRunPage{Timestamp: h.now().Unix(), Content: runs, Page: api.NewPageInfo(page, size, total)})
+	return nil
+}
+
+// testAutomation is a dry run: the trainees the automation would fire for
+// now, paged like a search; it fires and sends nothing.
+func (h *Handler) testAutomation(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	page, size, err := api.ParsePage(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	list, total, err := h.store.AutomationMatches(r.Context(), p.CompanyID, id, p.Today(h.now()), page, size)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []*api.Trainee{}
+	}
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: api.NewPageInfo(page, size, total)})
+	return nil
+}

@@ -1,0 +1,237 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+const automationsLong = `Manage your company's automations: a trigger (a trainee created, updated,
+deleted or restored; a program ending in N days; a program that ended; N days
+without training), optional conditions (a trainer, a status) and an action
+(WEBHOOK: a signed POST to a URL; DISABLE_TRAINEE: soft-delete the trainee).
+Each firing is a run, exactly one per occurrence.
+
+An automation id that is not one of your company's exits with status 4.`
+
+func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:     "automations <command>",
+		Aliases: []string{"automation"},
+		Short:   "Manage automations (triggers, conditions, actions)",
+		Long:    automationsLong,
+		Example: `  traineectl automations create --name "CRM: a week before the end" --trigger EXPIRATION_APPROACHING --days 7 \
+      --action WEBHOOK --url https://crm.example/hooks/traineed
+  traineectl automations list
+  traineectl automations runs 7`,
+		Args: cmdutil.ExactArgs(0, "arguments"),
+	}
+	c.AddCommand(newAutomationsListCmd(f), newAutomationsGetCmd(f), newAutomationsCreateCmd(f), newAutomationsUpdateCmd(f),
+		newAutomationsEnableCmd(f, true), newAutomationsEnableCmd(f, false), newAutomationsDeleteCmd(f),
+		newAutomationsRunsCmd(f), newAutomationsTestCmd(f))
+	return c
+}
+
+// printAutomations prints automations in the -o format; single prints the
+// one automation as an object in JSON and YAML.
+func printAutomations(f *cmdutil.Factory, as []*api.Automation, single bool) error {
+	if as == nil {
+		as = []*api.Automation{}
+	}
+	var value any = as
+	if single && len(as) == 1 {
+		value = as[0]
+	}
+	rows := make([][]string, len(as))
+	csvRows := make([][]string, len(as))
+	for i, a := range as {
+		rows[i], csvRows[i] = output.AutomationRow(a), output.AutomationCSVRow(a)
+	}
+	return f.Print(output.View{Value: value, CSVHeader: output.AutomationCSVHeader, CSVRows: csvRows,
+		Columns: output.AutomationColumns(), Rows: rows})
+}
+
+// noteSecret tells where a new WEBHOOK secret is: in the table format it
+// goes to stderr, once (JSON and YAML carry it in "secret").
+func noteSecret(f *cmdutil.Factory, a *api.Automation) {
+	if a.Secret != "" && f.OutputFormat() == output.Table || a.Secret != "" && f.OutputFormat() == output.CSV {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Webhook secret of automation %d (shown once; keep it to verify the deliveries):\n%s\n", a.ID, a.Secret)
+	}
+}
+
+// automationFlags are the flags of create and update that build a body.
+type automationFlags struct {
+	File       string
+	Name       string
+	Trigger    string
+	Days       string
+	Trainer    string
+	Status     string
+	Action     string
+	URL        string
+	Disabled   bool
+	registered *cobra.Command
+}
+
+func (a *automationFlags) register(c *cobra.Command, create bool) {
+	fl := c.Flags()
+	fl.StringVarP(&a.File, "file", "f", "", "read the automation (JSON or YAML) from this file, - for stdin; flags override its members")
+	fl.StringVar(&a.Name, "name", "", "name (1-100 characters)")
+	fl.StringVar(&a.Trigger, "trigger", "", "trigger type: "+strings.Join(api.TriggerTypes, ", "))
+	fl.StringVar(&a.Days, "days", "", "days of EXPIRATION_APPROACHING (1-90) or INACTIVE (1-365)")
+	fl.StringVar(&a.Trainer, "trainer", "", "condition: only trainees of this trainer id (none: no condition)")
+	fl.StringVar(&a.Status, "status", "", "condition: only trainees of this status: active, expired or live (none: no condition)")
+	fl.StringVar(&a.Action, "action", "", "action type: WEBHOOK or DISABLE_TRAINEE")
+	fl.StringVar(&a.URL, "url", "", "the URL a WEBHOOK posts to")
+	if create {
+		fl.BoolVar(&a.Disabled, "disabled", false, "create it disabled")
+	}
+	_ = c.RegisterFlagCompletionFunc("trigger", fixedValues(api.TriggerTypes...))
+	_ = c.RegisterFlagCompletionFunc("action", fixedValues(api.ActionTypes...))
+	_ = c.RegisterFlagCompletionFunc("status", fixedValues(append(append([]string{}, api.ConditionStatuses...), "none")...))
+	for _, n := range []string{"name", "days", "trainer", "url"} {
+		_ = c.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
+	}
+	a.registered = c
+}
+
+// body builds the request body: the file's members, then each flag given.
+func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
+	m := map[string]any{}
+	if a.File != "" {
+		var err error
+		if m, err = readAutomationFile(f, a.File); err != nil {
+			return nil, err
+		}
+	}
+	changed := func(n string) bool { return a.registered.Flags().Changed(n) }
+	sub := func(key string) map[string]any {
+		v, ok := m[key].(map[string]any)
+		if !ok {
+			v = map[string]any{}
+			m[key] = v
+		}
+		return v
+	}
+	if changed("name") {
+		m["name"] = a.Name
+	}
+	if changed("disabled") {
+		m["enabled"] = !a.Disabled
+	}
+	if changed("trigger") {
+		sub("trigger")["type"] = a.Trigger
+	}
+	if changed("days") {
+		if a.Days == "none" {
+			sub("trigger")["days"] = nil
+		} else {
+			n, err := strconv.Atoi(a.Days)
+			if err != nil {
+				return nil, cmdutil.Usagef("--days must be a whole number of days (or none), not %q", a.Days)
+			}
+			sub("trigger")["days"] = n
+		}
+	}
+	if changed("trainer") {
+		if a.Trainer == "none" {
+			sub("conditions")["trainerId"] = nil
+		} else {
+			id, err := cmdutil.ParseID(a.Trainer)
+			if err != nil {
+				return nil, cmdutil.Usagef("--trainer must be a trainer id (or none), not %q", a.Trainer)
+			}
+			sub("conditions")["trainerId"] = id
+		}
+	}
+	if changed("status") {
+		if a.Status == "none" {
+			sub("conditions")["status"] = nil
+		} else {
+			sub("conditions")["status"] = a.Status
+		}
+	}
+	if changed("action") {
+		m["actionType"] = strings.ToUpper(a.Action)
+	}
+	if changed("url") {
+		sub("action")["url"] = a.URL
+	}
+	return m, nil
+}
+
+// readAutomationFile reads one JSON or YAML object.
+func readAutomationFile(f *cmdutil.Factory, path string) (map[string]any, error) {
+	var (
+		b   []byte
+		err error
+	)
+	if path == "-" {
+		b, err = io.ReadAll(f.IOStreams.In)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if jerr := json.Unmarshal(b, &m); jerr == nil && m != nil {
+		return m, nil
+	}
+	if yerr := yaml.Unmarshal(b, &m); yerr != nil || m == nil {
+		return nil, cmdutil.Usagef("%s: want one JSON or YAML object", path)
+	}
+	// YAML's integers are ints and its maps map[string]any: JSON-ready.
+	return m, nil
+}
+
+// completeAutomationIDs offers the company's automation ids, with their
+// names; nothing on an error or after the completion deadline.
+func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		const noFiles = cobra.ShellCompDirectiveNoFileComp
+		if !multi && len(args) > 0 || !isDigits(toComplete) {
+			return nil, noFiles
+		}
+		if err := bindGlobal(f, cmd); err != nil {
+			return nil, noFiles
+		}
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		ctx, cancel := context.WithTimeout(ctx, f.CompletionDeadline())
+		defer cancel()
+		c, err := f.CompletionClient()
+		if err != nil {
+			return nil, noFiles
+		}
+		as, err := c.AllAutomations(ctx)
+		if err != nil {
+			return nil, noFiles
+		}
+		offered := map[string]bool{}
+		for _, a := range args {
+			offered[a] = true
+		}
+		var out []cobra.Completion
+		for _, a := range as {
+			id := strconv.FormatInt(a.ID, 10)
+			if !offered[id] && strings.HasPrefix(id, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(id, a.Name))
+			}
+		}
+		return out, noFiles
+	}
+}

@@ -1,0 +1,63 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// AutomationsTestOptions are the inputs of `traineectl automations test`.
+type AutomationsTestOptions struct {
+	ID         int64
+	Page, Size int
+}
+
+func newAutomationsTestCmd(f *cmdutil.Factory) *cobra.Command {
+	var o AutomationsTestOptions
+	c := &cobra.Command{
+		Use:   "test ID [--page N] [--size N]",
+		Short: "Dry run: the trainees an automation would fire for now",
+		Long: `List the trainees an automation would fire for right now, by id, without
+firing or sending anything. For a time trigger: the trainees whose occurrence
+is due today (the company's day) and has not fired. For an event trigger: the
+trainees its conditions hold for.`,
+		Example:           `  traineectl automations test 7`,
+		Args:              cmdutil.ExactArgs(1, "an automation id"),
+		ValidArgsFunction: completeAutomationIDs(f, false),
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
+				return err
+			}
+			return runAutomationsTest(cmd.Context(), f, &o)
+		},
+	}
+	c.Flags().IntVar(&o.Page, "page", 0, "page number, from 0")
+	c.Flags().IntVar(&o.Size, "size", api.DefaultPageSize, "trainees per page, 1 to 100")
+	return c
+}
+
+func runAutomationsTest(ctx context.Context, f *cmdutil.Factory, o *AutomationsTestOptions) error {
+	if err := checkPage(o.Page, o.Size); err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	p, err := c.TestAutomation(ctx, o.ID, o.Page, o.Size)
+	if err != nil {
+		return err
+	}
+	if err := printTrainees(f, p.Content, false); err != nil {
+		return err
+	}
+	if f.IOStreams.StdoutTTY {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Would fire for %d trainees (page %d of %d); nothing was sent\n",
+			p.Page.TotalElements, p.Page.Number+1, max(p.Page.TotalPages, 1))
+	}
+	return nil
+}

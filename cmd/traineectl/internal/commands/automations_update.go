@@ -1,0 +1,61 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// AutomationsUpdateOptions are the inputs of `traineectl automations update`.
+type AutomationsUpdateOptions struct {
+	ID    int64
+	Flags automationFlags
+}
+
+func newAutomationsUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+	var o AutomationsUpdateOptions
+	c := &cobra.Command{
+		Use:   "update ID [flags] [-f FILE]",
+		Short: "Change an automation",
+		Long: `Change the members of an automation that the flags (or the file's members)
+give; the others keep their value. --trainer none and --status none remove
+a condition. An automation that becomes a WEBHOOK gets a new secret, shown
+once as on create.`,
+		Example: `  traineectl automations update 7 --days 3
+  traineectl automations update 7 --status none --trainer 12`,
+		Args:              cmdutil.ExactArgs(1, "an automation id"),
+		ValidArgsFunction: completeAutomationIDs(f, false),
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
+				return err
+			}
+			return runAutomationsUpdate(cmd.Context(), f, &o)
+		},
+	}
+	o.Flags.register(c, false)
+	return c
+}
+
+func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *AutomationsUpdateOptions) error {
+	body, err := o.Flags.body(f)
+	if err != nil {
+		return err
+	}
+	if len(body) == 0 {
+		return cmdutil.Usagef("nothing to change: give at least one flag or -f FILE")
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	a, err := c.UpdateAutomation(ctx, o.ID, body)
+	if err != nil {
+		return err
+	}
+	noteAutomation(f, "Updated", a)
+	noteSecret(f, a)
+	return printAutomations(f, []*api.Automation{a}, true)
+}

@@ -1,0 +1,102 @@
+package output
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// AutomationCSVHeader is the header of automations in CSV.
+var AutomationCSVHeader = []string{"id", "name", "enabled", "triggerType", "triggerDays", "trainerId", "status",
+	"actionType", "url", "runCount", "lastRunAt", "createdAt", "updatedAt"}
+
+func timeOr(t *time.Time, none string) string {
+	if t == nil {
+		return none
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func intOr(n *int, none string) string {
+	if n == nil {
+		return none
+	}
+	return strconv.Itoa(*n)
+}
+
+// AutomationCSVRow is one automation in CSV: empty cells for nulls.
+func AutomationCSVRow(a *api.Automation) []string {
+	return []string{strconv.FormatInt(a.ID, 10), a.Name, strconv.FormatBool(a.Enabled), a.Trigger.Type, intOr(a.Trigger.Days, ""),
+		idOr(a.Conditions.TrainerID, ""), strOr(a.Conditions.Status, ""), a.ActionType, strOr(a.Action.URL, ""),
+		strconv.FormatInt(a.RunCount, 10), timeOr(a.LastRunAt, ""), timeOr(&a.CreatedAt, ""), timeOr(&a.UpdatedAt, "")}
+}
+
+// AutomationColumns are the table columns of automations.
+func AutomationColumns() []Column {
+	return []Column{{Header: "ID", Right: true}, {Header: "NAME", Flex: true}, {Header: "STATE"}, {Header: "TRIGGER"},
+		{Header: "CONDITIONS", Flex: true}, {Header: "ACTION", Flex: true}, {Header: "RUNS", Right: true}, {Header: "LAST RUN"}}
+}
+
+// TriggerText is a trigger as the table shows it: "INACTIVE 14d".
+func TriggerText(tr api.AutomationTrigger) string {
+	if tr.Days != nil {
+		return fmt.Sprintf("%s %dd", tr.Type, *tr.Days)
+	}
+	return tr.Type
+}
+
+// ConditionsText is the conditions as the table shows them.
+func ConditionsText(c api.AutomationConditions) string {
+	var parts []string
+	if c.TrainerID != nil {
+		parts = append(parts, "trainer "+strconv.FormatInt(*c.TrainerID, 10))
+	}
+	if c.Status != nil {
+		parts = append(parts, *c.Status)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ActionText is the action as the table shows it.
+func ActionText(a *api.Automation) string {
+	if a.Action.URL != nil {
+		return a.ActionType + " " + *a.Action.URL
+	}
+	return a.ActionType
+}
+
+// AutomationRow is one automation in the table.
+func AutomationRow(a *api.Automation) []string {
+	state := "enabled"
+	if !a.Enabled {
+		state = "disabled"
+	}
+	return []string{strconv.FormatInt(a.ID, 10), a.Name, state, TriggerText(a.Trigger), ConditionsText(a.Conditions),
+		ActionText(a), strconv.FormatInt(a.RunCount, 10), timeOr(a.LastRunAt, "never")}
+}
+
+// RunCSVHeader is the header of runs in CSV.
+var RunCSVHeader = []string{"id", "automationId", "traineeId", "firedAt", "occurrence", "outcome", "error"}
+
+// RunCSVRow is one run in CSV.
+func RunCSVRow(r *api.AutomationRun) []string {
+	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.AutomationID, 10), strconv.FormatInt(r.TraineeID, 10),
+		timeOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "")}
+}
+
+// RunColumns are the table columns of runs.
+func RunColumns() []Column {
+	return []Column{{Header: "ID", Right: true}, {Header: "TRAINEE", Right: true}, {Header: "FIRED AT"},
+		{Header: "OCCURRENCE", Flex: true}, {Header: "OUTCOME"}, {Header: "ERROR", Flex: true}}
+}
+
+// RunRow is one run in the table.
+func RunRow(r *api.AutomationRun) []string {
+	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), timeOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "-")}
+}

@@ -1,0 +1,212 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+)
+
+// Evaluator defaults.
+const (
+	DefaultEvaluationInterval = time.Minute
+	DefaultEvaluationBatch    = 500
+)
+
+// EvaluatorConfig configures an Evaluator; zero fields take the defaults.
+type EvaluatorConfig struct {
+	// Interval is the time between the starts of two full evaluations.
+	Interval time.Duration
+	// Batch is how many trainees one transaction fires an automation for.
+	Batch  int
+	Logger *slog.Logger
+	// Now is the clock that decides each company's "today" (default
+	// time.Now): tests move it instead of waiting for days to pass.
+	Now func() time.Time
+}
+
+// Evaluator fires the time-triggered automations (EXPIRATION_APPROACHING,
+// TRAINEE_EXPIRED, INACTIVE) and records the trainee.expired webhook
+// events, once per Interval, in batches of Batch trainees per transaction.
+// Any number of evaluators may share a database: every run is guarded by
+// the store's unique occurrence, and on PostgreSQL an automation (or a
+// company's expirations) is worked by one evaluator at a time under an
+// advisory lock, the others moving on to the next one.
+type Evaluator struct {
+	s   *store.Store
+	cfg EvaluatorConfig
+	log *slog.Logger
+
+	start    sync.Once
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+	cancel   context.CancelFunc
+	ctx      context.Context
+}
+
+// NewEvaluator returns an evaluator over s; Start starts it.
+func NewEvaluator(s *store.Store, cfg EvaluatorConfig) *Evaluator {
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultEvaluationInterval
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = DefaultEvaluationBatch
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ev := &Evaluator{s: s, cfg: cfg, log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	ev.ctx, ev.cancel = context.WithCancel(context.Background())
+	return ev
+}
+
+// Start runs an evaluation at once and then every Interval, until Shutdown.
+func (ev *Evaluator) Start() { ev.start.Do(func() { go ev.loop() }) }
+
+// Shutdown stops the evaluator: an evaluation in progress stops after its
+// current transaction, or is cancelled (and rolled back) when ctx ends
+// first.
+func (ev *Evaluator) Shutdown(ctx context.Context) error {
+	ev.stopOnce.Do(func() { close(ev.stop) })
+	ev.start.Do(func() { close(ev.done) })
+	select {
+	case <-ev.done:
+		ev.cancel()
+		return nil
+	case <-ctx.Done():
+		ev.cancel()
+		<-ev.done
+		return ctx.Err()
+	}
+}
+
+func (ev *Evaluator) loop() {
+	defer close(ev.done)
+	t := time.NewTicker(ev.cfg.Interval)
+	defer t.Stop()
+	prune := time.NewTicker(time.Hour)
+	defer prune.Stop()
+	ev.prune()
+	for {
+		if _, err := ev.Evaluate(ev.ctx); err != nil && ev.ctx.Err() == nil {
+			ev.log.Error("automations: evaluation", "error", err)
+		}
+		select {
+		case <-ev.stop:
+			return
+		case <-prune.C:
+			ev.prune()
+		case <-t.C:
+		}
+	}
+}
+
+func (ev *Evaluator) prune() {
+	ctx, cancel := context.WithTimeout(ev.ctx, time.Minute)
+	defer cancel()
+	n, err := ev.s.PruneAutomationRuns(ctx, ev.cfg.Now().Add(-api.RunRetention))
+	if err != nil {
+		ev.log.Error("automations: pruning the runs of deleted automations", "error", err)
+	} else if n > 0 {
+		ev.log.Info("automations: pruned the runs of deleted automations", "runs", n)
+	}
+}
+
+// Evaluation is what one full evaluation did.
+type Evaluation struct {
+	Automations int // time automations looked at
+	Fired       int // runs fired
+	Expirations int // trainee.expired events recorded
+	Busy        int // automations or companies left to another instance
+}
+
+// Evaluate runs one full evaluation at the clock's now: the trainee.expired
+// events first (so that an automation that soft-deletes an expired trainee
+// does not hide its expiry), then every enabled time automation of every
+// company. It stops
+// between transactions when Shutdown is called.
+func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
+	var res Evaluation
+	var errs []error
+	companies, err := ev.s.ExpirationCompanies(ctx)
+	if err != nil {
+		return res, err
+	}
+	for _, c := range companies {
+		err := ev.drain(ctx, func(ctx context.Context, now time.Time) (int, error) {
+			return ev.s.RecordExpirations(ctx, c, now, ev.cfg.Batch)
+		}, &res.Expirations)
+		switch {
+		case errors.Is(err, store.ErrBusy):
+			res.Busy++
+		case err != nil:
+			if ctx.Err() != nil || ev.stopped() {
+				return res, err
+			}
+			ev.log.Error("automations: recording trainee.expired events", "company", c, "error", err)
+			errs = append(errs, err)
+		}
+		if ev.stopped() {
+			return res, nil
+		}
+	}
+	autos, err := ev.s.TimeAutomations(ctx)
+	if err != nil {
+		return res, err
+	}
+	for _, a := range autos {
+		res.Automations++
+		err := ev.drain(ctx, func(ctx context.Context, now time.Time) (int, error) {
+			return ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch)
+		}, &res.Fired)
+		switch {
+		case errors.Is(err, store.ErrBusy):
+			res.Busy++
+		case err != nil:
+			if ctx.Err() != nil || ev.stopped() {
+				return res, err
+			}
+			ev.log.Error("automations: evaluating an automation", "automation", a.ID, "company", a.CompanyID, "error", err)
+			errs = append(errs, err)
+		}
+		if ev.stopped() {
+			return res, nil
+		}
+	}
+	if res.Fired > 0 || res.Expirations > 0 {
+		ev.log.Info("automations: evaluated", "automations", res.Automations, "fired", res.Fired, "expired_events", res.Expirations, "busy", res.Busy)
+	}
+	return res, errors.Join(errs...)
+}
+
+// drain runs batch until it fires fewer than a full batch.
+func (ev *Evaluator) drain(ctx context.Context, batch func(ctx context.Context, now time.Time) (int, error), total *int) error {
+	for {
+		n, err := batch(ctx, ev.cfg.Now())
+		*total += n
+		if err != nil {
+			return err
+		}
+		if n < ev.cfg.Batch || ev.stopped() {
+			return nil
+		}
+	}
+}
+
+func (ev *Evaluator) stopped() bool {
+	select {
+	case <-ev.stop:
+		return true
+	default:
+		return false
+	}
+}

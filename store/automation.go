@@ -1,0 +1,815 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/traineed/traineed/api"
+)
+
+var _ api.AutomationStore = (*Store)(nil)
+
+// automationRow is an automation; run_count and last_run_at come from its
+// runs (automationQuery), never from a counter every firing would update.
+type automationRow struct {
+	bun.BaseModel `bun:"table:automations,alias:au"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	CompanyID   int64     `bun:"company_id"`
+	Name        string    `bun:"name"`
+	Enabled     bool      `bun:"enabled"`
+	TriggerType string    `bun:"trigger_type"`
+	TriggerDays *int      `bun:"trigger_days"`
+	TrainerID   *int64    `bun:"trainer_id"`
+	Status      *string   `bun:"status"`
+	ActionType  string    `bun:"action_type"`
+	URL         *string   `bun:"url"`
+	CreatedAt   time.Time `bun:"created_at"`
+	UpdatedAt   time.Time `bun:"updated_at"`
+
+	LastRunAt *time.Time `bun:"last_run_at,scanonly"`
+	RunCount  int64      `bun:"run_count,scanonly"`
+}
+
+func (a *automationRow) spec() api.AutomationSpec {
+	return api.AutomationSpec{Name: a.Name, Enabled: a.Enabled, TriggerType: a.TriggerType, Days: clonePtr(a.TriggerDays),
+		TrainerID: clonePtr(a.TrainerID), Status: clonePtr(a.Status), ActionType: a.ActionType, URL: clonePtr(a.URL)}
+}
+
+func (a *automationRow) setSpec(s api.AutomationSpec) {
+	a.Name, a.Enabled, a.TriggerType, a.TriggerDays = s.Name, s.Enabled, s.TriggerType, clonePtr(s.Days)
+	a.TrainerID, a.Status, a.ActionType, a.URL = clonePtr(s.TrainerID), clonePtr(s.Status), s.ActionType, clonePtr(s.URL)
+}
+
+func (a *automationRow) trigger() api.AutomationTrigger {
+	return api.AutomationTrigger{Type: a.TriggerType, Days: clonePtr(a.TriggerDays)}
+}
+
+func (a *automationRow) toAPI() *api.Automation {
+	var last *time.Time
+	if a.LastRunAt != nil {
+		t := a.LastRunAt.UTC()
+		last = &t
+	}
+	return &api.Automation{
+		ID: a.ID, Name: a.Name, Enabled: a.Enabled,
+		Trigger:    a.trigger(),
+		Conditions: api.AutomationConditions{TrainerID: clonePtr(a.TrainerID), Status: clonePtr(a.Status)},
+		ActionType: a.ActionType,
+		Action:     api.AutomationAction{URL: clonePtr(a.URL)},
+		CreatedAt:  a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC(),
+		LastRunAt: last, RunCount: a.RunCount,
+	}
+}
+
+// automationRunRow is one firing.
+type automationRunRow struct {
+	bun.BaseModel `bun:"table:automation_runs,alias:r"`
+
+	ID                  int64      `bun:"id,pk,autoincrement"`
+	CompanyID           int64      `bun:"company_id"`
+	AutomationID        int64      `bun:"automation_id"`
+	TraineeID           int64      `bun:"trainee_id"`
+	Occurrence          string     `bun:"occurrence"`
+	FiredAt             time.Time  `bun:"fired_at"`
+	Outcome             string     `bun:"outcome"`
+	Error               *string    `bun:"error"`
+	DeliveryID          *int64     `bun:"delivery_id"`
+	AutomationDeletedAt *time.Time `bun:"automation_deleted_at"`
+}
+
+// automationScope is where every automation query starts: the automations
+// of one company, alias au.
+func (s *Store) automationScope(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return db.NewSelect().Model((*automationRow)(nil)).Where("au.company_id = ?", companyID)
+}
+
+// automationQuery is automationScope with every column and the run count
+// and last run time.
+func (s *Store) automationQuery(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return s.automationScope(db, companyID).
+		ColumnExpr("au.*").
+		ColumnExpr("(SELECT COUNT(*) FROM automation_runs AS r WHERE r.automation_id = au.id) AS run_count").
+		ColumnExpr("(SELECT MAX(r.fired_at) FROM automation_runs AS r WHERE r.automation_id = au.id) AS last_run_at")
+}
+
+func (s *Store) loadAutomation(ctx context.Context, db bun.IDB, companyID, id int64) (*automationRow, error) {
+	row := new(automationRow)
+	if err := s.automationQuery(db, companyID).Where("au.id = ?", id).Scan(ctx, row); err != nil {
+		return nil, dbError(err)
+	}
+	return row, nil
+}
+
+// CreateAutomation stores a new automation; a WEBHOOK automation gets its
+// endpoint, signed with secret (see api.AutomationStore).
+func (s *Store) CreateAutomation(ctx context.Context, companyID int64, spec api.AutomationSpec, secret string) (*api.Automation, error) {
+	var out *api.Automation
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.companyExists(ctx, tx, companyID); err != nil {
+			return err
+		}
+		if err := s.checkConditionTrainer(ctx, tx, companyID, spec); err != nil {
+			return err
+		}
+		now := s.utcNow()
+		row := &automationRow{CompanyID: companyID, CreatedAt: now, UpdatedAt: now}
+		row.setSpec(spec)
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
+			return err
+		}
+		if err := s.syncAutomationEndpoint(ctx, tx, nil, row, secret); err != nil {
+			return err
+		}
+		out = row.toAPI()
+		if row.ActionType == api.ActionWebhook {
+			out.Secret = secret
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Store) checkConditionTrainer(ctx context.Context, db bun.IDB, companyID int64, spec api.AutomationSpec) error {
+	if spec.TrainerID == nil {
+		return nil
+	}
+	ok, err := s.isTrainer(ctx, db, companyID, *spec.TrainerID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return api.Invalid(api.CodeUnknownTrainer, "conditions.trainerId", "trainer %d is not a trainer of this company", *spec.TrainerID)
+	}
+	return nil
+}
+
+// syncAutomationEndpoint keeps the hidden endpoint of an automation in
+// step with its action: created (signed with secret) when it becomes a
+// WEBHOOK, its URL followed, deleted (with its deliveries) when it stops
+// being one. It reports whether it created one.
+func (s *Store) syncAutomationEndpoint(ctx context.Context, tx bun.Tx, before, after *automationRow, secret string) error {
+	was := before != nil && before.ActionType == api.ActionWebhook
+	is := after.ActionType == api.ActionWebhook
+	switch {
+	case is && !was:
+		w := &webhookRow{CompanyID: after.CompanyID, URL: *after.URL, Events: "", Secret: secret, Enabled: true,
+			CreatedAt: after.UpdatedAt, AutomationID: &after.ID}
+		_, err := tx.NewInsert().Model(w).Exec(ctx)
+		return err
+	case is && was:
+		_, err := tx.NewUpdate().Model((*webhookRow)(nil)).Set("url = ?", *after.URL).Where("w.automation_id = ?", after.ID).Exec(ctx)
+		return err
+	case was && !is:
+		_, err := tx.NewDelete().Model((*webhookRow)(nil)).Where("w.automation_id = ?", after.ID).Exec(ctx)
+		return err
+	}
+	return nil
+}
+
+// Automation returns one automation of the company and its spec.
+func (s *Store) Automation(ctx context.Context, companyID, id int64) (*api.Automation, api.AutomationSpec, error) {
+	row, err := s.loadAutomation(ctx, s.db, companyID, id)
+	if err != nil {
+		return nil, api.AutomationSpec{}, err
+	}
+	return row.toAPI(), row.spec(), nil
+}
+
+// Automations returns one page of the company's automations by id.
+func (s *Store) Automations(ctx context.Context, companyID int64, page, size int) ([]*api.Automation, int64, error) {
+	var (
+		rows  []*automationRow
+		total int64
+	)
+	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if total, err = s.automationScope(tx, companyID).Count(ctx); err != nil {
+			return err
+		}
+		return s.automationQuery(tx, companyID).OrderExpr("au.id ASC").
+			Limit(int64(size)).Offset(int64(page)*int64(size)).Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, 0, dbError(err)
+	}
+	out := make([]*api.Automation, len(rows))
+	for i, r := range rows {
+		out[i] = r.toAPI()
+	}
+	return out, total, nil
+}
+
+// UpdateAutomation replaces an automation's spec. An automation that
+// becomes a WEBHOOK gets an endpoint signed with secret, which the result
+// carries then (and only then).
+func (s *Store) UpdateAutomation(ctx context.Context, companyID, id int64, spec api.AutomationSpec, secret string) (*api.Automation, error) {
+	var out *api.Automation
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		before := new(automationRow)
+		if err := s.forUpdate(s.automationScope(tx, companyID).Where("au.id = ?", id)).Scan(ctx, before); err != nil {
+			return err
+		}
+		if err := s.checkConditionTrainer(ctx, tx, companyID, spec); err != nil {
+			return err
+		}
+		after := *before
+		after.setSpec(spec)
+		after.UpdatedAt = s.utcNow()
+		if _, err := tx.NewUpdate().Model(&after).
+			Column("name", "enabled", "trigger_type", "trigger_days", "trainer_id", "status", "action_type", "url", "updated_at").
+			Where("au.id = ? AND au.company_id = ?", id, companyID).Exec(ctx); err != nil {
+			return err
+		}
+		if err := s.syncAutomationEndpoint(ctx, tx, before, &after, secret); err != nil {
+			return err
+		}
+		row, err := s.loadAutomation(ctx, tx, companyID, id)
+		if err != nil {
+			return err
+		}
+		out = row.toAPI()
+		if after.ActionType == api.ActionWebhook && before.ActionType != api.ActionWebhook {
+			out.Secret = secret
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DeleteAutomation deletes an automation, its endpoint and that endpoint's
+// deliveries, and returns it as it was; its runs stay readable for
+// api.RunRetention.
+func (s *Store) DeleteAutomation(ctx context.Context, companyID, id int64) (*api.Automation, error) {
+	var out *api.Automation
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		row, err := s.loadAutomation(ctx, tx, companyID, id)
+		if err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*automationRow)(nil)).Where("au.id = ? AND au.company_id = ?", id, companyID).Exec(ctx)
+		if err := affectedOne(res, err); err != nil {
+			return err
+		}
+		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).
+			Set("automation_deleted_at = ?", s.utcNow()).
+			Where("r.automation_id = ? AND r.company_id = ?", id, companyID).
+			Exec(ctx)
+		out = row.toAPI()
+		return err
+	})
+	return out, err
+}
+
+// AutomationRuns returns one page of an automation's runs, newest first:
+// of an automation of the company, or of one it deleted less than
+// api.RunRetention ago. The outcome of a WEBHOOK run follows its delivery.
+func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, page, size int) ([]*api.AutomationRun, int64, error) {
+	var (
+		rows []struct {
+			ID           int64     `bun:"id"`
+			AutomationID int64     `bun:"automation_id"`
+			TraineeID    int64     `bun:"trainee_id"`
+			FiredAt      time.Time `bun:"fired_at"`
+			Occurrence   string    `bun:"occurrence"`
+			Outcome      string    `bun:"outcome"`
+			Error        *string   `bun:"error"`
+		}
+		total int64
+	)
+	cutoff := s.utcNow().Add(-api.RunRetention)
+	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		scope := func() *bun.SelectQuery {
+			return tx.NewSelect().Model((*automationRunRow)(nil)).
+				Where("r.company_id = ? AND r.automation_id = ?", companyID, id).
+				Where("(r.automation_deleted_at IS NULL OR r.automation_deleted_at > ?)", cutoff)
+		}
+		var err error
+		if total, err = scope().Count(ctx); err != nil {
+			return err
+		}
+		if total == 0 {
+			ok, err := s.automationScope(tx, companyID).Where("au.id = ?", id).Exists(ctx)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return api.ErrNotFound
+			}
+			return nil
+		}
+		return scope().
+			ColumnExpr("r.id, r.automation_id, r.trainee_id, r.fired_at, r.occurrence").
+			ColumnExpr(`CASE WHEN d.id IS NULL THEN r.outcome WHEN d.status = ? THEN ? WHEN d.status = ? THEN ? ELSE ? END AS outcome`,
+				api.DeliverySucceeded, api.OutcomeDelivered, api.DeliveryFailed, api.OutcomeFailed, api.OutcomePending).
+			ColumnExpr(`COALESCE(r.error, (SELECT a.error FROM webhook_attempts AS a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1)) AS error`).
+			Join("LEFT JOIN webhook_deliveries AS d ON d.id = r.delivery_id").
+			OrderExpr("r.id DESC").
+			Limit(int64(size)).Offset(int64(page)*int64(size)).
+			Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, 0, dbError(err)
+	}
+	out := make([]*api.AutomationRun, len(rows))
+	for i, r := range rows {
+		out[i] = &api.AutomationRun{ID: r.ID, AutomationID: r.AutomationID, TraineeID: r.TraineeID, FiredAt: r.FiredAt.UTC(),
+			Occurrence: r.Occurrence, Outcome: r.Outcome, Error: r.Error}
+	}
+	return out, total, nil
+}
+
+// AutomationMatches returns one page of the trainees an automation would
+// fire for today, by id: for a time trigger, those whose occurrence is due
+// and has not fired; for an event trigger, those its conditions hold for
+// (the next matching event about them fires it).
+func (s *Store) AutomationMatches(ctx context.Context, companyID, id int64, today api.Date, page, size int) ([]*api.Trainee, int64, error) {
+	var (
+		rows  []*traineeRow
+		total int64
+	)
+	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		a, err := s.loadAutomation(ctx, tx, companyID, id)
+		if err != nil {
+			return err
+		}
+		loc, err := s.companyLocation(ctx, tx, companyID)
+		if err != nil {
+			return err
+		}
+		m := s.matcher(a, today, loc)
+		if total, err = m.where(s.traineeScope(tx, companyID)).Count(ctx); err != nil {
+			return err
+		}
+		return m.where(s.traineeQuery(tx, companyID)).OrderExpr("t.id ASC").Limit(int64(size)).Offset(int64(page)*int64(size)).Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, 0, dbError(err)
+	}
+	out := make([]*api.Trainee, len(rows))
+	for i, r := range rows {
+		out[i] = r.toAPI()
+	}
+	return out, total, nil
+}
+
+// companyLocation loads a company's time zone.
+func (s *Store) companyLocation(ctx context.Context, db bun.IDB, companyID int64) (*time.Location, error) {
+	var tz string
+	if err := db.NewSelect().Model((*companyRow)(nil)).Column("c.time_zone").Where("c.id = ?", companyID).Scan(ctx, &tz); err != nil {
+		return nil, dbError(err)
+	}
+	return s.location(tz)
+}
+
+// matcher is the trainee condition of an automation on one day.
+type matcher struct {
+	a     *automationRow
+	today api.Date
+	loc   *time.Location
+}
+
+func (s *Store) matcher(a *automationRow, today api.Date, loc *time.Location) *matcher {
+	return &matcher{a: a, today: today, loc: loc}
+}
+
+// occurrence is the SQL of a time trigger's occurrence for the trainee t.
+func (m *matcher) occurrence() string {
+	switch m.a.TriggerType {
+	case api.TriggerExpirationApproaching:
+		return "'approaching:' || CAST(t.expiration_date AS TEXT)"
+	case api.TriggerTraineeExpired:
+		return "'expired:' || CAST(t.expiration_date AS TEXT)"
+	case api.TriggerInactive:
+		return "'inactive:' || COALESCE(CAST(t.last_trained AS TEXT), 'never')"
+	}
+	return "''"
+}
+
+// startOf is the first instant of day d in the company's zone, in UTC.
+func (m *matcher) startOf(d api.Date) time.Time {
+	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, m.loc).UTC()
+}
+
+// where adds the automation's conditions and, for a time trigger, its due
+// window and "not fired yet" to a query over trainees (alias t).
+func (m *matcher) where(q *bun.SelectQuery) *bun.SelectQuery {
+	a, today := m.a, m.today
+	if a.TrainerID != nil {
+		q = q.Where("t.trainer_id = ?", *a.TrainerID)
+	}
+	if a.Status != nil {
+		switch *a.Status {
+		case api.StatusActive:
+			q = q.Where("t.enabled AND (t.expiration_date IS NULL OR t.expiration_date > ?)", today.Int())
+		case api.StatusExpired:
+			q = q.Where("t.enabled AND t.expiration_date <= ?", today.Int())
+		case api.StatusLive:
+			q = q.Where("t.enabled")
+		}
+	}
+	if !api.IsTimeTrigger(a.TriggerType) {
+		return q
+	}
+	days := 0
+	if a.TriggerDays != nil {
+		days = *a.TriggerDays
+	}
+	q = q.Where("t.enabled")
+	switch a.TriggerType {
+	case api.TriggerExpirationApproaching:
+		// Due from expirationDate - days until the day before it, for at
+		// most CatchUpDays after the first.
+		from := today.AddDays(days - api.CatchUpDays)
+		if tomorrow := today.AddDays(1); from.Before(tomorrow) {
+			from = tomorrow
+		}
+		q = q.Where("t.expiration_date BETWEEN ? AND ?", from.Int(), today.AddDays(days).Int())
+	case api.TriggerTraineeExpired:
+		q = q.Where("t.expiration_date BETWEEN ? AND ?", today.AddDays(-api.CatchUpDays).Int(), today.Int())
+	case api.TriggerInactive:
+		first, last := today.AddDays(-days-api.CatchUpDays), today.AddDays(-days)
+		q = q.Where("(t.last_trained BETWEEN ? AND ? OR (t.last_trained IS NULL AND t.created_at >= ? AND t.created_at < ?))",
+			first.Int(), last.Int(), m.startOf(first), m.startOf(last.AddDays(1)))
+	}
+	return q.Where("NOT EXISTS (SELECT 1 FROM automation_runs AS r WHERE r.automation_id = ? AND r.trainee_id = t.id AND r.occurrence = "+m.occurrence()+")", a.ID)
+}
+
+// eventMatches reports whether an event automation's conditions hold for
+// the trainee after the change.
+func eventMatches(a *automationRow, t *api.Trainee, today api.Date) bool {
+	if a.TrainerID != nil && (t.TrainerID == nil || *t.TrainerID != *a.TrainerID) {
+		return false
+	}
+	if a.Status != nil {
+		st := t.Status(today)
+		switch *a.Status {
+		case api.StatusLive:
+			return st != api.StatusDeleted
+		default:
+			return st == *a.Status
+		}
+	}
+	return true
+}
+
+// fireEventAutomations fires the company's enabled automations whose
+// trigger is the event's, inside the change's transaction: a change that
+// rolls back fires nothing, and the run's unique occurrence (the event id)
+// fires each once.
+func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
+	trigger := api.TriggerOfEvent(eventType)
+	if trigger == "" {
+		return nil
+	}
+	var autos []*automationRow
+	err := tx.NewSelect().Model(&autos).
+		Where("au.company_id = ? AND au.enabled AND au.trigger_type = ?", ch.After.CompanyID, trigger).
+		OrderExpr("au.id ASC").
+		Scan(ctx)
+	if err != nil || len(autos) == 0 {
+		return err
+	}
+	var today api.Date
+	for _, a := range autos {
+		if a.Status != nil && today.IsZero() {
+			loc, err := s.companyLocation(ctx, tx, ch.After.CompanyID)
+			if err != nil {
+				return err
+			}
+			today = api.Today(now, loc)
+		}
+		if !eventMatches(a, ch.After, today) {
+			continue
+		}
+		run := &automationRunRow{CompanyID: a.CompanyID, AutomationID: a.ID, TraineeID: ch.After.ID, Occurrence: "event:" + eventID,
+			FiredAt: now, Outcome: initialOutcome(a)}
+		var ids []int64
+		err := tx.NewInsert().Model(run).On("CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING").Returning("id").Scan(ctx, &ids)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		run.ID = ids[0]
+		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func initialOutcome(a *automationRow) string {
+	if a.ActionType == api.ActionWebhook {
+		return api.OutcomePending
+	}
+	return api.OutcomeDisabled
+}
+
+// act carries out a run's action inside tx: a WEBHOOK puts an
+// automation.fired event in the outbox for the automation's endpoint; a
+// DISABLE_TRAINEE soft-deletes the trainee as a DELETE would (its
+// trainee.deleted event included). Deliveries it schedules are appended
+// to deliveries.
+func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries *[]int64) error {
+	switch a.ActionType {
+	case api.ActionWebhook:
+		body, err := json.Marshal(api.AutomationFired{
+			Type:      api.EventAutomationFired,
+			Timestamp: now.Unix(),
+			Data: api.AutomationFiredData{
+				Automation: api.AutomationRef{ID: a.ID, Name: a.Name, Trigger: a.trigger()},
+				Trainee:    t,
+			},
+		})
+		if err != nil {
+			return err
+		}
+		ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
+			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+			return err
+		}
+		var ids []int64
+		err = tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+			SELECT ?, w.id, ?, 0, ?, ?, ? FROM webhooks AS w WHERE w.automation_id = ?
+			RETURNING id`, ev.ID, api.DeliveryPending, now, now, now, a.ID).Scan(ctx, &ids)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return errors.New("store: WEBHOOK automation without its endpoint")
+		}
+		*deliveries = append(*deliveries, ids...)
+		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", run.ID).Exec(ctx)
+		return err
+	case api.ActionDisableTrainee:
+		before, err := s.loadTrainee(ctx, tx, a.CompanyID, t.ID, true)
+		if err != nil {
+			return err
+		}
+		if !before.Enabled {
+			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).Where("r.id = ?", run.ID).Exec(ctx)
+			return err
+		}
+		after := before.clone()
+		after.Enabled = false
+		ch, err := s.saveTrainee(ctx, tx, before, after, "")
+		if err != nil {
+			return err
+		}
+		*deliveries = append(*deliveries, ch.Deliveries...)
+		return nil
+	}
+	return nil
+}
+
+// TimeAutomation is an enabled time-triggered automation, as the evaluator
+// lists them.
+type TimeAutomation struct {
+	ID        int64 `bun:"id"`
+	CompanyID int64 `bun:"company_id"`
+}
+
+// TimeAutomations lists every enabled time-triggered automation of every
+// company, by id. It serves the background evaluator, never a request.
+func (s *Store) TimeAutomations(ctx context.Context) ([]TimeAutomation, error) {
+	var out []TimeAutomation
+	err := s.db.NewSelect().Model((*automationRow)(nil)).Column("au.id", "au.company_id").
+		Where("au.enabled AND au.trigger_type IN (?)", bun.In([]string{api.TriggerExpirationApproaching, api.TriggerTraineeExpired, api.TriggerInactive})).
+		OrderExpr("au.id ASC").
+		Scan(ctx, &out)
+	return out, err
+}
+
+// ErrBusy is EvaluateAutomation's error when another evaluator holds the
+// automation: it is being evaluated elsewhere.
+var ErrBusy = errors.New("store: automation is being evaluated by another instance")
+
+// advisoryAutomations is the high half of the advisory lock keys of
+// automation evaluations (the low half is the automation id).
+const advisoryAutomations = int64(0x11) << 48
+
+// EvaluateAutomation fires one time-triggered automation of a company for
+// at most batch trainees whose occurrence is due on the company's day at
+// now (the evaluator's clock; what is recorded is stamped by the store's)
+// and has not fired, in one transaction, and returns how many fired.
+// Each run is inserted under the unique (automation, trainee, occurrence)
+// constraint together with its action, so an occurrence fires once
+// whatever the number of evaluators, restarts or clock jumps. On
+// PostgreSQL the transaction holds an advisory lock on the automation: an
+// evaluator that cannot take it gets ErrBusy and leaves the automation to
+// the instance working on it.
+func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int) (int, error) {
+	var (
+		fired      int
+		deliveries []int64
+	)
+	stamp := s.utcNow() // what is recorded; now only decides the company's day
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		fired, deliveries = 0, nil
+		if s.dialect == DialectPostgres {
+			var ok bool
+			if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", advisoryAutomations|id).Scan(ctx, &ok); err != nil {
+				return err
+			}
+			if !ok {
+				return ErrBusy
+			}
+		}
+		a, err := s.loadAutomation(ctx, tx, companyID, id)
+		if errors.Is(err, api.ErrNotFound) {
+			return nil // deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		if !a.Enabled || !api.IsTimeTrigger(a.TriggerType) {
+			return nil
+		}
+		loc, err := s.companyLocation(ctx, tx, companyID)
+		if err != nil {
+			return err
+		}
+		m := s.matcher(a, api.Today(now, loc), loc)
+		sel := m.where(s.traineeScope(tx, companyID)).
+			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
+			OrderExpr("t.id ASC").
+			Limit(int64(batch))
+		var runs []struct {
+			ID        int64 `bun:"id"`
+			TraineeID int64 `bun:"trainee_id"`
+		}
+		err = s.insertSelect(ctx, tx, "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)",
+			sel, "ON CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING RETURNING id, trainee_id", &runs)
+		if err != nil || len(runs) == 0 {
+			return err
+		}
+		ids := make([]int64, len(runs))
+		for i, r := range runs {
+			ids[i] = r.TraineeID
+		}
+		var trainees []*traineeRow
+		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &trainees); err != nil {
+			return err
+		}
+		byID := make(map[int64]*api.Trainee, len(trainees))
+		for _, t := range trainees {
+			byID[t.ID] = t.toAPI()
+		}
+		for _, r := range runs {
+			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
+			if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+				return err
+			}
+		}
+		fired = len(runs)
+		return nil
+	})
+	if errors.Is(err, ErrBusy) {
+		return 0, ErrBusy
+	}
+	if err != nil {
+		return 0, err
+	}
+	if len(deliveries) > 0 {
+		s.wakeDispatcher()
+	}
+	return fired, nil
+}
+
+// PruneAutomationRuns deletes the runs of automations deleted before
+// before, and returns how many went.
+func (s *Store) PruneAutomationRuns(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.NewDelete().Model((*automationRunRow)(nil)).
+		Where("r.automation_deleted_at < ?", before.UTC()).
+		Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// ExpirationCompanies lists the companies with an endpoint subscribed to
+// trainee.expired: those whose expirations the evaluator records.
+func (s *Store) ExpirationCompanies(ctx context.Context) ([]int64, error) {
+	var out []int64
+	err := s.db.NewSelect().Model((*webhookRow)(nil)).ColumnExpr("DISTINCT w.company_id").
+		Where("w.automation_id IS NULL AND (',' || w.events || ',') LIKE ?", subscribedPattern(api.EventTraineeExpired)).
+		OrderExpr("w.company_id ASC").
+		Scan(ctx, &out)
+	return out, err
+}
+
+// advisoryExpirations is the high half of the advisory lock keys of a
+// company's trainee.expired evaluation.
+const advisoryExpirations = int64(0x12) << 48
+
+// RecordExpirations puts a trainee.expired event in the outbox for at most
+// batch live trainees of the company whose expirationDate is the company's
+// day at now (or was, within api.CatchUpDays, while no server ran), once
+// per trainee and expirationDate, and returns how many. ErrBusy as
+// EvaluateAutomation.
+func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time.Time, batch int) (int, error) {
+	var (
+		n          int
+		deliveries []int64
+	)
+	stamp := s.utcNow() // what is recorded; now only decides the company's day
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		n, deliveries = 0, nil
+		if s.dialect == DialectPostgres {
+			var ok bool
+			if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", advisoryExpirations|companyID).Scan(ctx, &ok); err != nil {
+				return err
+			}
+			if !ok {
+				return ErrBusy
+			}
+		}
+		loc, err := s.companyLocation(ctx, tx, companyID)
+		if err != nil {
+			return err
+		}
+		today := api.Today(now, loc)
+		sel := s.traineeScope(tx, companyID).
+			ColumnExpr("t.company_id, t.id, t.expiration_date, "+s.timestampArg(), stamp).
+			Where("t.enabled AND t.expiration_date BETWEEN ? AND ?", today.AddDays(-api.CatchUpDays).Int(), today.Int()).
+			Where("NOT EXISTS (SELECT 1 FROM trainee_expirations AS x WHERE x.trainee_id = t.id AND x.expiration_date = t.expiration_date)").
+			OrderExpr("t.id ASC").
+			Limit(int64(batch))
+		var ids []int64
+		err = s.insertSelect(ctx, tx, "INSERT INTO trainee_expirations (company_id, trainee_id, expiration_date, created_at)",
+			sel, "ON CONFLICT (trainee_id, expiration_date) DO NOTHING RETURNING trainee_id", &ids)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		var trainees []*traineeRow
+		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).OrderExpr("t.id ASC").Scan(ctx, &trainees); err != nil {
+			return err
+		}
+		for _, t := range trainees {
+			body, err := json.Marshal(api.WebhookEvent{Type: api.EventTraineeExpired, Timestamp: stamp.Unix(),
+				Data: api.WebhookData{Trainee: t.toAPI(), ChangedFields: []string{}}})
+			if err != nil {
+				return err
+			}
+			ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
+				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
+			if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+				return err
+			}
+			d, err := s.scheduleDeliveries(ctx, tx, ev, stamp)
+			if err != nil {
+				return err
+			}
+			deliveries = append(deliveries, d...)
+		}
+		n = len(ids)
+		return nil
+	})
+	if errors.Is(err, ErrBusy) {
+		return 0, ErrBusy
+	}
+	if err != nil {
+		return 0, err
+	}
+	if len(deliveries) > 0 {
+		s.wakeDispatcher()
+	}
+	return n, nil
+}
+
+// insertSelect runs head, sel and tail as one INSERT ... SELECT statement
+// (both databases take it without parentheses around the SELECT) and scans
+// what it returns into dest.
+func (s *Store) insertSelect(ctx context.Context, tx bun.Tx, head string, sel *bun.SelectQuery, tail string, dest any) error {
+	b, err := sel.AppendQuery(s.db.QueryGen(), nil)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, head+" "+string(b)+" "+tail)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := s.db.ScanRows(ctx, rows, dest); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return rows.Err()
+}
+
+// timestampArg is a placeholder for an instant in a select list: typed on
+// PostgreSQL, where an untyped literal would be text.
+func (s *Store) timestampArg() string {
+	if s.dialect == DialectPostgres {
+		return "CAST(? AS TIMESTAMPTZ)"
+	}
+	return "?"
+}
