@@ -533,7 +533,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *autom
 		}
 		ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
 			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
-		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+		if err := s.insertEvent(ctx, tx, ev); err != nil {
 			return err
 		}
 		var ids []int64
@@ -762,7 +762,7 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 			}
 			ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
 				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
-			if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+			if err := s.insertEvent(ctx, tx, ev); err != nil {
 				return err
 			}
 			d, err := s.scheduleDeliveries(ctx, tx, ev, stamp)

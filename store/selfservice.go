@@ -18,7 +18,9 @@ import (
 
 // webhookScope selects the webhooks of one company.
 func (s *Store) webhookScope(db bun.IDB, companyID int64) *bun.SelectQuery {
-	return db.NewSelect().Model((*webhookRow)(nil)).Where("w.company_id = ?", companyID)
+	// An automation's own endpoint (automation_id set) is not one of the
+	// company's webhooks: it is managed through its automation.
+	return db.NewSelect().Model((*webhookRow)(nil)).Where("w.company_id = ? AND w.automation_id IS NULL", companyID)
 }
 
 // OnEvent registers fn, called (synchronously: it must not block) after a
@@ -203,7 +205,10 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 	sel := s.db.NewSelect().
 		Model((*webhookEventRow)(nil)).
 		ColumnExpr("e.public_id, e.type, e.created_at, e.payload").
-		Where("e.company_id = ?", companyID)
+		Where("e.company_id = ?", companyID).
+		// automation.fired events go to their automation's endpoint
+		// only; the feed carries the company's webhook events.
+		Where("e.type <> ?", api.EventAutomationFired)
 	if q.After != "" {
 		var after int64
 		err := s.db.NewSelect().

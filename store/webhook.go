@@ -104,6 +104,20 @@ const feedLockClass = 0x74726e64 // "trnd"
 // companies sharing a key only wait for one another.
 func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31)) }
 
+// insertEvent writes an event row outside recordEvent (the evaluator's
+// trainee.expired, an automation's automation.fired). On PostgreSQL it
+// first takes the company's feed lock, as recordEvent does, so that the
+// feed's ids stay in commit order whoever writes the event.
+func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
+	if s.dialect == DialectPostgres {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(ev.CompanyID)); err != nil {
+			return err
+		}
+	}
+	_, err := tx.NewInsert().Model(ev).Exec(ctx)
+	return err
+}
+
 // subscribedPattern matches ',' || webhooks.events || ',' when the list
 // holds typ.
 func subscribedPattern(typ string) string { return "%," + typ + ",%" }
