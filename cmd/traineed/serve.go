@@ -35,6 +35,7 @@ type serveOptions struct {
 	addr, logFormat string
 	demo            bool
 	shutdownDelay   time.Duration
+	hashConcurrency int
 	webhooks        webhookFlags
 }
 
@@ -78,6 +79,8 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
+	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
+		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
 	o.webhooks.register(c)
 	return c
 }
@@ -88,6 +91,9 @@ func runServe(e *env, o *serveOptions) error {
 	log, err := newLogger(e, o.logFormat)
 	if err != nil {
 		return err
+	}
+	if o.hashConcurrency < 0 {
+		return usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
 	}
 	if o.shutdownDelay < 0 {
 		return usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
@@ -117,7 +123,12 @@ func runServe(e *env, o *serveOptions) error {
 		d.Start()
 		background = append(background, d)
 	}
-	return serve(e.ctx, log, o.addr, server.NewHandler(s, server.WithLogger(log)), o.shutdownDelay, background...)
+	hashers := o.hashConcurrency
+	if hashers == 0 {
+		hashers = server.DefaultHashConcurrency()
+	}
+	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)))
+	return serve(e.ctx, log, o.addr, h, o.shutdownDelay, background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
