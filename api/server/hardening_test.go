@@ -146,3 +146,28 @@ func TestLiteralSearchPath(t *testing.T) {
 		e.do("PUT", "/public-api/trainees/search", "", `{}`).expect(t, 401)
 	})
 }
+
+// TestDrain: once draining, /readyz is a 503 "draining" and every response
+// closes its connection, while requests are still served in full.
+func TestDrain(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		e.do("GET", "/readyz", "", nil).expect(t, 200)
+		tr := e.create(e.keyA, newTraineeBody("Before Drain"))
+		e.handler.Drain()
+		r := e.do("GET", "/readyz", "", nil).expect(t, 503)
+		if string(r.Body) != "{\"status\":\"draining\"}\n" {
+			t.Errorf("readyz body %q", r.Body)
+		}
+		got := e.create(e.keyA, newTraineeBody("During Drain"))
+		e.do("GET", fmt.Sprintf("/public-api/trainees/%d", tr.ID), e.keyA, nil).expect(t, 200)
+		res, err := http.Get(e.srv.URL + "/healthz")
+		must(t, err)
+		res.Body.Close()
+		if res.StatusCode != 200 || !res.Close {
+			t.Errorf("healthz during the drain: %d, Connection: close %v", res.StatusCode, res.Close)
+		}
+		if got.ID == 0 {
+			t.Error("create during the drain failed")
+		}
+	})
+}

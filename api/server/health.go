@@ -14,8 +14,13 @@ func (h *Handler) healthz(w http.ResponseWriter, _ *http.Request) error {
 	return nil
 }
 
-// readyz answers 200 while the database answers, else 503.
+// readyz answers 200 while the database answers, else 503; 503 too once
+// the handler drains before a shutdown.
 func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) error {
+	if h.draining.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := h.store.Ping(ctx); err != nil {

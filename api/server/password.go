@@ -22,17 +22,34 @@ type PasswordParams struct {
 // DefaultPasswordParams are OWASP's advice: m=19 MiB, t=2, p=1.
 var DefaultPasswordParams = PasswordParams{MemoryKiB: 19 * 1024, Time: 2, Threads: 1}
 
-// Hasher hashes passwords with argon2id, at most GOMAXPROCS at a time so a
-// burst of creates cannot exhaust memory.
+// Hasher hashes passwords with argon2id, a bounded number at a time: a
+// burst of creates queues instead of exhausting memory, and leaves the
+// other requests a share of the CPU (see DefaultHashConcurrency).
 type Hasher struct {
 	params PasswordParams
 	sem    chan struct{}
 }
 
-// NewHasher returns a Hasher with the given parameters.
-func NewHasher(p PasswordParams) *Hasher {
-	return &Hasher{params: p, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+// DefaultHashConcurrency is how many passwords are hashed at once by
+// default: GOMAXPROCS-1, at least 1. A hash (p=1) keeps one core busy for
+// its whole ~25 ms; with every core hashing, a 0.5 ms read waits for the
+// scheduler to preempt one (15.9 ms median during a create burst on two
+// cores). One core kept free for everything else holds reads near their
+// idle latency; creates still run at the rate of the hashing slots.
+func DefaultHashConcurrency() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// NewHasher returns a Hasher with the given parameters and
+// DefaultHashConcurrency slots.
+func NewHasher(p PasswordParams) *Hasher { return NewHasherN(p, DefaultHashConcurrency()) }
+
+// NewHasherN returns a Hasher hashing at most n passwords at once (at least
+// one).
+func NewHasherN(p PasswordParams, n int) *Hasher {
+	return &Hasher{params: p, sem: make(chan struct{}, max(1, n))}
 }
+
+// Concurrency is how many passwords h hashes at once.
+func (h *Hasher) Concurrency() int { return cap(h.sem) }
 
 // Hash returns the PHC string of password: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
 func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,22 @@ func TestDefaultParamsAreOWASP(t *testing.T) {
 	}
 }
 
-// The semaphore holds hashing to GOMAXPROCS at once; a cancelled caller
+// Hashing leaves a core to the other requests: GOMAXPROCS-1 slots, at
+// least one.
+func TestHashConcurrencyLeavesACore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for procs, want := range map[int]int{1: 1, 2: 1, 3: 2, 8: 7} {
+		runtime.GOMAXPROCS(procs)
+		if got := NewHasher(DefaultPasswordParams).Concurrency(); got != want {
+			t.Errorf("GOMAXPROCS %d: %d hashing slots, want %d", procs, got, want)
+		}
+	}
+	if NewHasherN(DefaultPasswordParams, 0).Concurrency() != 1 || NewHasherN(DefaultPasswordParams, 5).Concurrency() != 5 {
+		t.Error("NewHasherN")
+	}
+}
+
+// The semaphore bounds hashing; a cancelled caller
 // waiting for a slot gives up.
 func TestHashBoundedAndCancellable(t *testing.T) {
 	h := NewHasher(PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})
@@ -50,10 +66,18 @@ func TestHashBoundedAndCancellable(t *testing.T) {
 	}
 }
 
-// BenchmarkHashParallel is the machine's raw argon2id rate with the
-// production parameters and the server's semaphore: the ceiling of creates/s.
-func BenchmarkHashParallel(b *testing.B) {
-	h := NewHasher(DefaultPasswordParams)
+// BenchmarkHashUnbounded is the machine's raw argon2id rate with the
+// production parameters and one hash per core.
+func BenchmarkHashUnbounded(b *testing.B) {
+	benchHash(b, NewHasherN(DefaultPasswordParams, runtime.GOMAXPROCS(0)))
+}
+
+// BenchmarkHashParallel is the argon2id rate with the production parameters
+// and the server's semaphore (DefaultHashConcurrency): the ceiling of
+// creates/s.
+func BenchmarkHashParallel(b *testing.B) { benchHash(b, NewHasher(DefaultPasswordParams)) }
+
+func benchHash(b *testing.B, h *Hasher) {
 	var mu sync.Mutex
 	start := time.Now()
 	b.SetParallelism(16)

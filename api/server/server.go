@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -39,7 +40,19 @@ type Handler struct {
 
 	root   *http.ServeMux // every route; /public-api/ leads to authenticate
 	public *http.ServeMux // the routes under /public-api/, after authentication
+
+	draining atomic.Bool // set by Drain
 }
+
+// Drain tells the handler that the instance is about to stop: from now on
+// /readyz answers 503 (so the load balancer stops sending requests) and
+// every response carries Connection: close (so no client keeps a
+// connection the server is about to close), while every request is still
+// served in full.
+func (h *Handler) Drain() { h.draining.Store(true) }
+
+// Draining reports whether Drain was called.
+func (h *Handler) Draining() bool { return h.draining.Load() }
 
 // NewHandler returns the HTTP handler of the service over st.
 func NewHandler(st api.Store, opts ...Option) *Handler {
@@ -86,6 +99,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		id = api.NewRequestID()
 	}
 	w.Header().Set(api.HeaderRequestID, id)
+	if h.draining.Load() {
+		w.Header().Set("Connection", "close")
+	}
 	rec := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 	defer func() {

@@ -8,8 +8,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,13 +22,20 @@ import (
 	"github.com/traineed/traineed/store"
 )
 
-// shutdownGrace is how long in-flight requests may run after SIGTERM.
+// shutdownGrace is how long in-flight requests may run once the server
+// stops accepting connections.
 const shutdownGrace = 30 * time.Second
+
+// defaultShutdownDelay is how long the server drains before it stops
+// accepting connections: the load balancer's time to notice /readyz.
+const defaultShutdownDelay = 5 * time.Second
 
 // serveOptions are the flags of `traineed serve`.
 type serveOptions struct {
 	addr, logFormat string
 	demo            bool
+	shutdownDelay   time.Duration
+	hashConcurrency int
 	webhooks        webhookFlags
 	automations     bool
 	evalInterval    time.Duration
@@ -34,8 +43,13 @@ type serveOptions struct {
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
-to stderr. SIGINT or SIGTERM stops accepting connections and lets requests in
-flight finish, for up to 30 seconds.
+to stderr.
+
+SIGINT or SIGTERM first drains: /readyz answers 503 at once, and the server
+keeps serving every request, each answered with "Connection: close", for
+--shutdown-delay (default 5s: the load balancer's time to notice). A second
+SIGINT or SIGTERM ends the delay early. Then it stops accepting connections and
+lets requests in flight finish, for up to 30 seconds.
 
 The server also delivers the outbound webhooks (see traineed webhook --help): it
 sends due deliveries, at most --webhook-concurrency at once, and retries failed
@@ -71,6 +85,10 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&o.addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
 	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
+	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
+		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
+	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
+		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
 	o.webhooks.register(c)
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
@@ -85,6 +103,12 @@ func runServe(e *env, o *serveOptions) error {
 	log, err := newLogger(e, o.logFormat)
 	if err != nil {
 		return err
+	}
+	if o.hashConcurrency < 0 {
+		return usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
+	}
+	if o.shutdownDelay < 0 {
+		return usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
 	}
 	cfg, err := o.webhooks.config(log)
 	if err != nil {
@@ -119,9 +143,13 @@ func runServe(e *env, o *serveOptions) error {
 		ev.Start()
 		background = append(background, ev)
 	}
-	h := server.NewHandler(s, server.WithLogger(log))
+	hashers := o.hashConcurrency
+	if hashers == 0 {
+		hashers = server.DefaultHashConcurrency()
+	}
+	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)))
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
-	return serve(e.ctx, log, o.addr, h, background...)
+	return serve(e.ctx, log, o.addr, h, o.shutdownDelay, background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -217,9 +245,14 @@ func newLogger(e *env, format string) (*slog.Logger, error) {
 	return nil, usageError{fmt.Errorf("--log-format must be json or text, not %q", format)}
 }
 
-// serve listens on addr until ctx ends, then shuts down gracefully, the
-// background services too, within the same grace.
-func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, background ...shutdowner) error {
+// serve listens on addr until ctx ends, drains for delay (or until a
+// second SIGINT or SIGTERM), then shuts down gracefully, the background
+// services too, within the same grace.
+func serve(ctx context.Context, log *slog.Logger, addr string, h *server.Handler, delay time.Duration, background ...shutdowner) error {
+	// Every signal lands here too; the one that cancelled ctx is the first.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		stopAll(context.Background(), log, background)
@@ -237,6 +270,7 @@ func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, b
 		return err
 	case <-ctx.Done():
 	}
+	drain(log, h, delay, signals)
 	log.Info("shutting down", "grace", shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
@@ -252,6 +286,28 @@ func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, b
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// drain makes /readyz answer 503 and every response close its connection,
+// and keeps serving for delay, or until a second signal arrives (the first
+// one, which started the drain, may be waiting in signals).
+func drain(log *slog.Logger, h *server.Handler, delay time.Duration, signals <-chan os.Signal) {
+	h.Drain()
+	log.Info("draining", "delay", delay.String())
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	seen := 0
+	for {
+		select {
+		case <-timer.C:
+			return
+		case <-signals:
+			if seen++; seen >= 2 {
+				log.Info("second signal: ending the drain early")
+				return
+			}
+		}
+	}
 }
 
 // stopAll shuts the background services down concurrently.

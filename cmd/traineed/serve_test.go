@@ -100,7 +100,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Load"))
 		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "load"))
-		base, cmd, logs := startServer(t, db)
+		base, cmd, logs := startServer(t, db, "--shutdown-delay", "0s") // the drain: TestShutdownDrain
 
 		const n = 60
 		var wg sync.WaitGroup
@@ -163,6 +163,129 @@ func TestShutdownUnderLoad(t *testing.T) {
 			}
 		}
 		t.Logf("%d creates answered 200, %d of them after SIGTERM", len(created), okAfterSignal.Load())
+	})
+}
+
+// SIGTERM under load on kept-alive connections: /readyz turns 503 at once,
+// the server keeps serving every request (each with Connection: close)
+// until the drain ends (here: the second SIGTERM, which ends the delay
+// early, so nothing depends on timing), and not one request sent before
+// that fails; every create answered 200 is stored; the process exits 0.
+func TestShutdownDrain(t *testing.T) {
+	storetest.EachURL(t, func(t *testing.T, db string) {
+		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Drain"))
+		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "drain"))
+		base, cmd, logs := startServer(t, db, "--shutdown-delay", "1h")
+
+		const workers, perPhase = 8, 6
+		var (
+			stop, drained    atomic.Bool
+			failures         atomic.Int32
+			closedAfterDrain atomic.Int32
+			mu               sync.Mutex
+			created          []int64
+			wg               sync.WaitGroup
+		)
+		warm := make(chan struct{}, workers)
+		afterDrain := make(chan struct{}, workers)
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				before, after := 0, 0
+				for i := 0; !stop.Load(); i++ {
+					wasDrained := drained.Load()
+					var req *http.Request
+					if i%2 == 0 {
+						body := fmt.Sprintf(`{"name":"Drain %d-%d","email":"drain%d-%d@example.com","password":"drain password"}`, w, i, w, i)
+						req, _ = http.NewRequest("POST", base+"/public-api/trainees", strings.NewReader(body))
+					} else {
+						req, _ = http.NewRequest("GET", base+"/public-api/trainees/search?size=5", nil)
+					}
+					req.Header.Set("X-API-Key", key)
+					res, err := client.Do(req)
+					if err != nil {
+						failures.Add(1)
+						t.Errorf("worker %d request %d (%s, sent before the drain ended): %v", w, i, req.Method, err)
+						return
+					}
+					b, _ := io.ReadAll(res.Body)
+					res.Body.Close()
+					if res.StatusCode != 200 {
+						failures.Add(1)
+						t.Errorf("worker %d request %d: %d %s", w, i, res.StatusCode, b)
+						return
+					}
+					if req.Method == "POST" {
+						var env api.TraineeEnvelope
+						if json.Unmarshal(b, &env) == nil && env.Trainee != nil {
+							mu.Lock()
+							created = append(created, env.Trainee.ID)
+							mu.Unlock()
+						}
+					}
+					if wasDrained && res.Close {
+						closedAfterDrain.Add(1)
+					}
+					if before++; before == perPhase {
+						warm <- struct{}{}
+					}
+					if wasDrained {
+						if after++; after == perPhase {
+							afterDrain <- struct{}{}
+						}
+					}
+				}
+			}()
+		}
+		for range workers {
+			<-warm // every worker holds a kept-alive connection
+		}
+		must(t, cmd.Process.Signal(syscall.SIGTERM))
+		ready := 0
+		for i := 0; ; i++ {
+			res, err := http.Get(base + "/readyz")
+			if err != nil {
+				t.Fatalf("/readyz during the drain: %v\n%s", err, logs.String())
+			}
+			res.Body.Close()
+			if res.StatusCode == 503 {
+				break
+			}
+			if ready++; ready > 10000 {
+				t.Fatalf("/readyz still %d after SIGTERM", res.StatusCode)
+			}
+		}
+		drained.Store(true)
+		for range workers {
+			<-afterDrain // each worker was served again, during the drain
+		}
+		stop.Store(true)
+		wg.Wait()
+		must(t, cmd.Process.Signal(syscall.SIGTERM)) // ends the delay
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("server exit: %v\n%s", err, logs.String())
+		}
+		if failures.Load() != 0 {
+			t.Fatalf("%d requests sent before the drain ended failed", failures.Load())
+		}
+		if closedAfterDrain.Load() < workers*perPhase {
+			t.Errorf("only %d responses during the drain carried Connection: close", closedAfterDrain.Load())
+		}
+		if !strings.Contains(logs.String(), `"msg":"draining"`) {
+			t.Errorf("no draining line in the log:\n%s", logs.String())
+		}
+		s, err := store.Open(context.Background(), db)
+		must(t, err)
+		defer s.Close()
+		companyID, _ := strconv.ParseInt(cid, 10, 64)
+		for _, id := range created {
+			if _, err := s.Trainee(context.Background(), companyID, id); err != nil {
+				t.Errorf("trainee %d answered 200 but is not stored: %v", id, err)
+			}
+		}
+		t.Logf("%d creates answered 200, none failed", len(created))
 	})
 }
 

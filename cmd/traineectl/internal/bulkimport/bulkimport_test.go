@@ -268,3 +268,31 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A control character in any text cell is refused locally with the
+// server's 1016, before anything is sent.
+func TestReadControlCharacters(t *testing.T) {
+	in := "name,email,password,phone\n" +
+		"Ada\x00Park,ada@example.com,S3cret-pass,\n" +
+		"Bob,bob@example.com,S3cret\x1b-pass,\n" +
+		"Cy,cy@example.com,S3cret-pass,+1555\x071234567\n" +
+		"Dee\tTab,dee@example.com,S3cret-pass,\n"
+	rows, err := Read(strings.NewReader(in), ReadOptions{Format: CSV, Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "2 ada@example.com [1016 name]\n" +
+		"3 bob@example.com [1016 password]\n" +
+		"4 cy@example.com [1016 phoneNumber]\n" +
+		"5 dee@example.com\n"
+	if got := summary(rows); got != want {
+		t.Errorf("rows:\n%s\nwant\n%s", got, want)
+	}
+	rows, err = Read(strings.NewReader(`{"name":"Eve","email":"eve\u0000@example.com","password":"S3cret-pass"}`), ReadOptions{Format: JSONL, Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(rows); got != "1 eve\x00@example.com [1016 email]\n" {
+		t.Errorf("jsonl: %s", got)
+	}
+}
