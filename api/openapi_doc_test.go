@@ -66,6 +66,7 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/measurements", true, true, false},
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
+	{"GET", "/public-api/trainers", true, false, false},
 	{"POST", "/public-api/automations", true, false, true},
 	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},

@@ -36,6 +36,7 @@ func (h *Handler) routes() {
 		"GET " + api.PathTrainees + "/{id}/measurements":   h.measurements,
 		"GET " + api.PathTrainees + "/{id}/nutrition":      h.nutrition,
 		"GET " + api.PathTrainees + "/{id}/average-steps":  h.averageSteps,
+		"GET " + api.PathTrainers:                          h.listTrainers,
 		"/public-api/automations":                          h.reserved,
 		"/public-api/automations/":                         h.reserved,
 	} {
