@@ -110,6 +110,7 @@ type Model struct {
 type statusPlace struct {
 	screen  screen
 	trainee int64
+	tab     int // of the trainee screen
 }
 
 // place is the current statusPlace.
@@ -121,6 +122,7 @@ func (m *Model) place() statusPlace {
 		t = m.list.selected()
 	case screenTrainee:
 		t = m.trainee.t
+		p.tab = m.trainee.tab
 	case screenForm:
 		t = m.form.orig
 	}
@@ -132,7 +134,8 @@ func (m *Model) place() statusPlace {
 
 // settleStatus runs after each message: a fresh status belongs to where
 // the message left the screen; an older one is cleared once the screen
-// changes, or, unless it is an error, once the trainee does.
+// changes, or, unless it is an error, once the trainee or the tab does:
+// "Cancelled" never follows the user around.
 func (m *Model) settleStatus() {
 	now := m.place()
 	switch {
@@ -140,7 +143,7 @@ func (m *Model) settleStatus() {
 		m.statusFresh, m.statusAt = false, now
 	case m.status == "":
 	case now.screen != m.statusAt.screen,
-		m.statusKind != statusError && now.trainee != m.statusAt.trainee:
+		m.statusKind != statusError && (now.trainee != m.statusAt.trainee || now.tab != m.statusAt.tab):
 		m.status, m.statusKind = "", statusInfo
 	}
 }
@@ -493,6 +496,9 @@ func (m *Model) render() string {
 	case screenForm:
 		top, sub, body = m.formView()
 		hk = m.keys.formHelp()
+		if m.form.discarding {
+			hk = m.keys.confirmHelp()
+		}
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
@@ -507,7 +513,7 @@ func (m *Model) render() string {
 		}
 	}
 	// The short help changes with the screen only: drawn once per screen.
-	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width)
+	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.form.discarding, m.width)
 	if hkey != m.helpKey {
 		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
 	}
