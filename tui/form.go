@@ -50,7 +50,7 @@ type formModel struct {
 	// discarding: esc was pressed on a changed form; y discards, n keeps.
 	discarding bool
 	today      func() api.Date
-	th      theme
+	th         theme
 }
 
 // openForm opens the create form (t nil) or the edit form of t.
