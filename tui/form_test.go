@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 )
@@ -302,10 +304,29 @@ func TestRefusedKeyIsSaidInTheStatusLine(t *testing.T) {
 	}
 }
 
+// A connection failure says its cause first and the URL last, wrapped to
+// two lines on a narrow screen, and the screen keeps its height.
 func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
 	c := client.New("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), client.WithRetryDelays())
 	d := newDriver(t, c, Options{})
-	d.expect(t, "cannot reach")
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.settle()
+	lines := strings.Split(d.screen(), "\n")
+	if len(lines) != 24 {
+		t.Fatalf("%d lines:\n%s", len(lines), d.screen())
+	}
+	cause, url := lines[21], lines[22]
+	if !strings.HasPrefix(cause, "✗ Cannot reach the server: connect: connection refused") {
+		t.Errorf("the cause is not first: %q\n%s", cause, d.screen())
+	}
+	if !strings.Contains(url, "http://127.0.0.1:1/public-api/trainees/search") {
+		t.Errorf("the URL is not on the second line: %q\n%s", url, d.screen())
+	}
+	d.send(tea.WindowSizeMsg{Width: 200, Height: 24})
+	d.settle()
+	if lines := strings.Split(d.screen(), "\n"); len(lines) != 24 || !strings.Contains(lines[22], "connection refused") || !strings.Contains(lines[22], "GET http://127.0.0.1:1/") {
+		t.Errorf("on a wide screen, one line:\n%s", d.screen())
+	}
 }
 
 // A transient status message belongs to the screen and trainee it was

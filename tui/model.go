@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -201,7 +203,42 @@ func (m *Model) resize(w, h int) {
 
 // contentHeight is the number of lines between the two title lines and the
 // status and help lines.
-func (m *Model) contentHeight() int { return max(m.height-4, 1) }
+func (m *Model) contentHeight() int { return max(m.height-3-len(m.statusLines()), 1) }
+
+// statusLines is the status line, on two lines of the screen's width when
+// it is longer (an error's cause on the first, its URL on the second); what
+// two lines cannot hold is cut with "…".
+func (m *Model) statusLines() []string {
+	if m.status == "" || m.width <= 0 {
+		return []string{""}
+	}
+	prefix := ""
+	switch m.statusKind {
+	case statusError:
+		prefix = "✗ "
+	case statusOK:
+		prefix = "✓ "
+	}
+	text := prefix + m.status
+	if one := strings.ReplaceAll(text, "\n", " "); ansi.StringWidth(one) <= m.width {
+		return []string{one}
+	}
+	// A status of two parts (cause, then URL) breaks between them;
+	// another wraps at spaces.
+	var lines []string
+	if before, after, ok := strings.Cut(text, "\n"); ok {
+		lines = []string{before, after}
+	} else {
+		lines = strings.Split(ansi.Wordwrap(text, m.width, ""), "\n")
+	}
+	if len(lines) > 2 {
+		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	}
+	for i := range lines {
+		lines[i] = ansi.Truncate(lines[i], m.width, "…")
+	}
+	return lines
+}
 
 func (m *Model) today() api.Date { return m.opt.Today() }
 
@@ -238,6 +275,30 @@ func describe(err error) string {
 		return "The server did not answer in time."
 	case errors.Is(err, context.Canceled):
 		return "Cancelled."
+	}
+	var ne *client.NetworkError
+	if errors.As(err, &ne) {
+		// The cause first and the URL last: a narrow status line keeps
+		// what matters.
+		s := "Cannot reach the server: " + networkCause(ne.Err)
+		if ne.Attempts > 1 {
+			s += fmt.Sprintf(" (after %d attempts)", ne.Attempts)
+		}
+		return s + ".\n" + ne.Method + " " + ne.URL
+	}
+	return err.Error()
+}
+
+// networkCause is the innermost words of a connection failure:
+// "connect: connection refused", not "dial tcp 127.0.0.1:1: ...".
+func networkCause(err error) string {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err.Error()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
 	}
 	return err.Error()
 }
@@ -528,7 +589,9 @@ func (m *Model) render() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(m.fit(m.statusView()) + "\n")
+	for _, l := range m.statusLines() {
+		b.WriteString(m.fit(m.paintStatus(l)) + "\n")
+	}
 	b.WriteString(m.fit(m.helpLine))
 	return b.String()
 }
@@ -549,15 +612,15 @@ func (m *Model) fit(s string) string {
 	return ansi.Truncate(s, m.width, "…")
 }
 
-func (m *Model) statusView() string {
-	s := m.status
+// paintStatus colours one line of the status (see statusLines).
+func (m *Model) paintStatus(line string) string {
 	switch m.statusKind {
 	case statusError:
-		return m.th.errText.Render("✗ " + s)
+		return m.th.errText.Render(line)
 	case statusOK:
-		return m.th.okText.Render("✓ " + s)
+		return m.th.okText.Render(line)
 	}
-	return m.th.dim.Render(s)
+	return m.th.dim.Render(line)
 }
 
 // spinnerView is the spinner while anything is loading, else blank.
