@@ -82,6 +82,9 @@ type listModel struct {
 	gen    int // increments with every new query
 	loaded bool
 	keep   bool // keep the cursor where it is when page 0 arrives
+	// toEnd: G was pressed before every page was read: pages are read
+	// one after another and the cursor follows to the real last row.
+	toEnd bool
 
 	query     string // the query the list shows
 	input     textinput.Model
@@ -331,6 +334,7 @@ type debounceMsg struct{ n int }
 func (m *Model) reloadList(keep bool) tea.Cmd {
 	l := &m.list
 	l.gen++
+	l.toEnd = false
 	l.keep = keep
 	return m.loadPage(0)
 }
@@ -378,6 +382,12 @@ func (m *Model) listResult(msg resultMsg) tea.Cmd {
 		l.next = l.pages // nothing more to read
 	}
 	l.loaded = true
+	if l.toEnd {
+		l.cursor = len(l.items) - 1
+		if l.next >= l.pages {
+			l.toEnd = false
+		}
+	}
 	l.follow()
 	return m.maybeLoadMore()
 }
@@ -448,6 +458,7 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, l := m.keys, &m.list
 	page := max(l.rowsH-1, 1)
+	l.toEnd = false
 	switch {
 	case key.Matches(msg, k.Up):
 		l.move(-1)
@@ -465,6 +476,10 @@ func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		l.move(-len(l.items))
 	case key.Matches(msg, k.Bottom):
 		l.move(len(l.items))
+		if l.loaded && l.next < l.pages {
+			l.toEnd = true // the real end: read the rest
+			m.setStatus(statusInfo, "Loading to the last trainee…")
+		}
 	default:
 		return nil, false
 	}

@@ -232,3 +232,26 @@ func TestSortCyclesColumnsAndDirection(t *testing.T) {
 		t.Fatalf("sorts sent %q", sorts)
 	}
 }
+
+// G goes to the real last trainee: the pages not read yet are read, one
+// after the other, and the cursor follows to the end.
+func TestBottomLoadsToTheRealEnd(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 10})
+	all := searchAll(t, s.client(s.Key), client.SearchParams{Status: "live", Sort: "id,asc"})
+	if len(all) <= 20 {
+		t.Fatalf("%d trainees: too few for the test", len(all))
+	}
+	d.press("G")
+	if got, want := d.m.list.selected().ID, all[len(all)-1].ID; got != want {
+		t.Fatalf("G selected %d, the last trainee is %d (%d of %d loaded)", got, want, len(d.m.list.items), len(all))
+	}
+	d.expect(t, fmt.Sprintf("%d of %d", len(all), len(all)), head(all[len(all)-1].Name, 10))
+	d.expectNot(t, "Loading to the last")
+	// g and G again: no request once everything is loaded.
+	s.rec.take()
+	d.press("g", "G")
+	if n := len(s.rec.take()); n != 0 {
+		t.Errorf("%d requests with every page loaded", n)
+	}
+}
