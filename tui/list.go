@@ -53,7 +53,7 @@ var listColumns = [colCount]listColumn{
 	{"Name", 12, 32},
 	{"E-mail", 14, 36},
 	{"Phone", 13, 16},
-	{"Trainer", 7, 7},
+	{"Trainer", 7, 16},
 	{"Status", 7, 7},
 	{"Expires", 10, 10},
 	{"Trained", 10, 12},
@@ -85,6 +85,8 @@ type listModel struct {
 	// toEnd: G was pressed before every page was read: pages are read
 	// one after another and the cursor follows to the real last row.
 	toEnd bool
+	// trainers names trainers by id (nil: shown by id).
+	trainers map[int64]string
 
 	query     string // the query the list shows
 	input     textinput.Model
@@ -146,7 +148,7 @@ func (l *listModel) resize(w, h int) {
 		}
 	}
 	// Spare room goes to the name and the e-mail, then to the rest.
-	for _, grow := range [][]int{{colName, colEmail}, {colPhone, colTrained}} {
+	for _, grow := range [][]int{{colName, colEmail, colTrainer}, {colPhone, colTrained}} {
 		for spare > 0 {
 			grew := false
 			for _, c := range grow {
@@ -197,9 +199,7 @@ func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]str
 	if t.PhoneNumber != nil {
 		phone = *t.PhoneNumber
 	}
-	if t.TrainerID != nil {
-		trainer = fmt.Sprintf("#%d", *t.TrainerID)
-	}
+	trainer = trainerName(l.trainers, t.TrainerID)
 	status := t.Status(l.today())
 	if !selected {
 		status = th.badge(status)

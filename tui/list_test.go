@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -22,8 +25,10 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 	}
 	d.expect(t, "Trainees", "[live]", fmt.Sprintf("20 of %d", len(live)), "Name", "E-mail", "Phone", "Trainer",
 		"Status", "Expires", "Trained", live[0].Name, head(live[0].Email, 10))
+	// The first page, and the company's trainers, once, for their names.
 	reqs := s.rec.take()
-	if len(reqs) != 1 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" {
+	if len(reqs) != 2 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" ||
+		reqs[1].Path != api.PathTrainers {
 		t.Fatalf("requests %+v", reqs)
 	}
 	// The rows are the server's first page, in its order.
@@ -253,5 +258,35 @@ func TestBottomLoadsToTheRealEnd(t *testing.T) {
 	d.press("g", "G")
 	if n := len(s.rec.take()); n != 0 {
 		t.Errorf("%d requests with every page loaded", n)
+	}
+}
+
+// Trainers show by name in the list and on the profile, read once.
+func TestTrainersShowByName(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	d.settle()
+	ts, err := s.direct().Trainers(context.Background())
+	if err != nil || len(ts) == 0 {
+		t.Fatalf("trainers %v %v", ts, err)
+	}
+	names := map[int64]string{}
+	for _, tr := range ts {
+		names[tr.ID] = tr.Name
+	}
+	first := d.m.list.items[0]
+	d.expect(t, names[*first.TrainerID])
+	d.expectNot(t, fmt.Sprintf(" #%d ", *first.TrainerID))
+	d.press("enter")
+	d.expect(t, fmt.Sprintf("%s (#%d)", names[*first.TrainerID], *first.TrainerID))
+	n := 0
+	for _, r := range s.rec.take() {
+		if r.Path == api.PathTrainers {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d trainer reads", n)
 	}
 }

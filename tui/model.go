@@ -46,6 +46,7 @@ const (
 	slotNutrition
 	slotSteps
 	slotMutate
+	slotTrainers
 	slotCount
 )
 
@@ -99,6 +100,8 @@ type Model struct {
 	fits     map[string]bool
 	helpKey  string
 	helpLine string
+
+	trainers map[int64]string // trainer names by id (nil until read)
 
 	screen  screen
 	list    listModel
@@ -179,7 +182,39 @@ func New(c Client, o Options) *Model {
 
 // Init asks the terminal for its background colour and loads the first page.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false))
+	c := m.c
+	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
+		return c.Trainers(ctx)
+	})
+	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false), trainers)
+}
+
+// trainersResult keeps the company's trainers' names, read once at the
+// start; a server without GET /public-api/trainers leaves trainers shown
+// by id, silently.
+func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
+	ts, ok := msg.val.([]api.TrainerSummary)
+	if msg.err != nil || !ok {
+		return nil
+	}
+	names := make(map[int64]string, len(ts))
+	for _, t := range ts {
+		names[t.ID] = t.Name
+	}
+	m.trainers, m.list.trainers = names, names
+	clear(m.list.lines) // rows drawn with ids
+	return nil
+}
+
+// trainerName is how a trainer shows: the name when known, else "#id".
+func trainerName(names map[int64]string, id *int64) string {
+	switch {
+	case id == nil:
+		return "-"
+	case names[*id] != "":
+		return names[*id]
+	}
+	return fmt.Sprintf("#%d", *id)
 }
 
 func (m *Model) setTheme(isDark bool) {
@@ -403,6 +438,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.listResult(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
+	case slotTrainers:
+		return m.trainersResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
