@@ -468,9 +468,9 @@ func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		l.move(-page)
 	case key.Matches(msg, k.PageDown):
 		l.move(page)
-	case msg.String() == "ctrl+u":
+	case key.Matches(msg, k.HalfUp):
 		l.move(-page / 2)
-	case msg.String() == "ctrl+d":
+	case key.Matches(msg, k.HalfDown):
 		l.move(page / 2)
 	case key.Matches(msg, k.Top):
 		l.move(-len(l.items))
@@ -506,7 +506,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.input.Blur()
 		l.input.SetValue("")
 		return m.applySearch()
-	case msg.String() == "up" || msg.String() == "down" || msg.String() == "pgup" || msg.String() == "pgdown":
+	case key.Matches(msg, m.keys.searchHelp().full[1]...): // the arrows and page keys
 		cmd, _ := m.moveCursor(msg)
 		return cmd
 	}

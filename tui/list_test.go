@@ -27,6 +27,9 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 		"Status", "Expires", "Trained", live[0].Name, head(live[0].Email, 10))
 	// The first page, and the company's trainers, once, for their names.
 	reqs := s.rec.take()
+	if len(reqs) == 2 && reqs[0].Path == api.PathTrainers {
+		reqs[0], reqs[1] = reqs[1], reqs[0] // the two go out together
+	}
 	if len(reqs) != 2 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" ||
 		reqs[1].Path != api.PathTrainers {
 		t.Fatalf("requests %+v", reqs)

@@ -578,29 +578,35 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// currentHelp is the key map of what is on the screen: the help line and
+// `?` show it, and a test holds every key the screen reacts to to it.
+func (m *Model) currentHelp() helpKeys {
+	switch {
+	case m.confirm != nil, m.screen == screenForm && m.form.discarding:
+		return m.keys.confirmHelp()
+	case m.screen == screenForm:
+		return m.keys.formHelp()
+	case m.screen == screenTrainee:
+		return m.keys.traineeHelp(m.trainee.tab)
+	case m.list.searching:
+		return m.keys.searchHelp()
+	}
+	return m.keys.listHelp()
+}
+
 func (m *Model) render() string {
 	var top, sub, body string
-	var hk helpKeys
+	hk := m.currentHelp()
 	switch m.screen {
 	case screenList:
 		top, sub, body = m.listView()
-		hk = m.keys.listHelp()
-		if m.list.searching {
-			hk = m.keys.searchHelp()
-		}
 	case screenTrainee:
 		top, sub, body = m.traineeView()
-		hk = m.keys.traineeHelp(m.trainee.tab)
 	case screenForm:
 		top, sub, body = m.formView()
-		hk = m.keys.formHelp()
-		if m.form.discarding {
-			hk = m.keys.confirmHelp()
-		}
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
-		hk = m.keys.confirmHelp()
 	}
 	if m.showHelp {
 		h := m.help
