@@ -18,6 +18,7 @@ import (
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/cmd/traineed/jobs"
 	"github.com/traineed/traineed/store"
+	"golang.org/x/term"
 )
 
 // shutdownGrace is how long in-flight requests may run after SIGTERM.
@@ -41,9 +42,14 @@ the same 30 seconds or are released for another instance to send. Several
 instances on one PostgreSQL share the deliveries; --webhook-dispatch=false leaves
 them to the other instances.
 
-With --demo, a database without any company first gets the demo data set and
-the demo company's API key is printed on stdout; when the demo company is
-already there, a fresh key for it is created and printed.`
+With --demo, once the address is listened on, a database without any company
+first gets the demo data set and the demo company's API key is printed on
+stdout ("API key for Demo Fitness: pk_..."); when the demo company is already
+there, a fresh key for it is created and printed, and the demo keys of earlier
+starts are disabled (stderr says which). A start that cannot listen creates
+no key.
+
+Logs are text on a terminal and JSON lines otherwise; --log-format chooses.`
 
 func newServeCmd(e *env) *cobra.Command {
 	var o serveOptions
@@ -62,7 +68,7 @@ func newServeCmd(e *env) *cobra.Command {
 	}
 	c.Flags().StringVar(&o.addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
-	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
+	c.Flags().StringVar(&o.logFormat, "log-format", "", "log format: json or text (default: text on a terminal, json otherwise)")
 	o.webhooks.register(c)
 	return c
 }
@@ -83,23 +89,34 @@ func runServe(e *env, o *serveOptions) error {
 		return err
 	}
 	defer s.Close()
+	// Listen before the demo key is made: a start that cannot bind (the
+	// port is taken) leaves no key behind.
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
 	if o.demo {
-		key, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 		if err != nil {
+			ln.Close()
 			return err
 		}
-		fmt.Fprintln(e.out, key)
+		for _, k := range disabled {
+			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", k.Prefix, k.Name)
+		}
+		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
 	}
 	var background []shutdowner
 	if o.webhooks.dispatch {
 		d, err := jobs.NewDispatcher(s, cfg)
 		if err != nil {
+			ln.Close()
 			return usageError{err}
 		}
 		d.Start()
 		background = append(background, d)
 	}
-	return serve(e.ctx, log, o.addr, server.NewHandler(s, server.WithLogger(log)), background...)
+	return serve(e.ctx, log, ln, server.NewHandler(s, server.WithLogger(log)), background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -184,7 +201,15 @@ type shutdowner interface {
 	Shutdown(ctx context.Context) error
 }
 
+// newLogger logs in format; "" is text when stderr is a terminal, else
+// JSON.
 func newLogger(e *env, format string) (*slog.Logger, error) {
+	if format == "" {
+		format = "json"
+		if f, ok := e.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			format = "text"
+		}
+	}
 	switch format {
 	case "json":
 		return slog.New(slog.NewJSONHandler(e.errOut, nil)), nil
@@ -194,15 +219,11 @@ func newLogger(e *env, format string) (*slog.Logger, error) {
 	return nil, usageError{fmt.Errorf("--log-format must be json or text, not %q", format)}
 }
 
-// serve listens on addr until ctx ends, then shuts down gracefully, the
+// serve serves on ln until ctx ends, then shuts down gracefully, the
 // background services too, within the same grace.
-func serve(ctx context.Context, log *slog.Logger, addr string, h http.Handler, background ...shutdowner) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		stopAll(context.Background(), log, background)
-		return err
-	}
-	srv := server.NewHTTPServer(addr, h)
+func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler, background ...shutdowner) error {
+	var err error
+	srv := server.NewHTTPServer(ln.Addr().String(), h)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	log.Info("listening", "addr", ln.Addr().String())
@@ -245,28 +266,47 @@ func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
 }
 
 // demoKey loads the demo data set into an empty database and returns its
-// key; when the demo company exists already it returns a fresh key for it.
-func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string, error) {
+// key; when the demo company exists already it returns a fresh key for it
+// and disables the active demo keys of earlier starts (returned), so that
+// starts do not pile up live keys. Keys are stored hashed: an earlier key
+// cannot be shown again, only replaced.
+func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string, []*api.APIKey, error) {
 	has, err := s.HasCompany(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if !has {
 		_, key, err := loadDemo(ctx, s, hasher)
-		return key, err
+		return key, nil, err
 	}
 	cos, err := s.Companies(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for _, co := range cos {
-		if co.Name == demo.CompanyName {
-			key := api.GenerateKey()
-			_, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key))
-			return key, err
+		if co.Name != demo.CompanyName {
+			continue
 		}
+		keys, err := s.Keys(ctx, co.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		key := api.GenerateKey()
+		if _, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+			return "", nil, err
+		}
+		var disabled []*api.APIKey
+		for _, k := range keys {
+			if k.State == api.KeyActive && (k.Name == "demo" || strings.HasPrefix(k.Name, "demo ")) {
+				if err := s.SetKeyDisabled(ctx, k.ID, true); err != nil {
+					return "", nil, err
+				}
+				disabled = append(disabled, k)
+			}
+		}
+		return key, disabled, nil
 	}
-	return "", errors.New("--demo: the database already holds companies and none is the demo company; use another --db")
+	return "", nil, errors.New("--demo: the database already holds companies and none is the demo company; use another --db")
 }
 
 func loadDemo(ctx context.Context, s *store.Store, hasher *server.Hasher) (int64, string, error) {
