@@ -9,6 +9,7 @@ import (
 const (
 	PathTrainees = "/public-api/trainees"
 	PathSearch   = "/public-api/trainees/search"
+	PathTrainers = "/public-api/trainers"
 )
 
 // Headers of the contract.

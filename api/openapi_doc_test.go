@@ -67,6 +67,7 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
 	{"GET", "/public-api/automations", true, false, false},
+	{"GET", "/public-api/trainers", true, false, false},
 	{"POST", "/public-api/automations", true, false, true},
 	{"GET", "/public-api/automations/{id}", true, true, false},
 	{"PUT", "/public-api/automations/{id}", true, true, true},

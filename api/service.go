@@ -42,6 +42,9 @@ type TraineeStore interface {
 	// SearchTrainees returns one page and the total count.
 	SearchTrainees(ctx context.Context, companyID int64, s Search) ([]*Trainee, int64, error)
 
+	// Trainers lists the company's trainers, lowest id first.
+	Trainers(ctx context.Context, companyID int64) ([]*Trainer, error)
+
 	// Ping checks the database for /readyz.
 	Ping(ctx context.Context) error
 }
@@ -62,6 +65,21 @@ type Trainer struct {
 	Name      string    `json:"name"`
 	Email     string    `json:"email"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+// TrainerSummary is a trainer as the public API shows it: what a client
+// needs to show a trainee's trainer by name.
+type TrainerSummary struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// TrainerList is the body of GET /public-api/trainers: the company's
+// trainers, lowest id first.
+type TrainerList struct {
+	Timestamp int64            `json:"timestamp"`
+	Trainers  []TrainerSummary `json:"trainers"`
 }
 
 // Key states.

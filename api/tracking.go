@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/url"
+	"strings"
 )
 
 // Tracked data: the wire types of the four read-only endpoints of contract
@@ -166,6 +167,17 @@ var measurementUnits = func() map[string][]string {
 	}
 	return m
 }()
+
+// MeasurementLabel is a measurement type in words, for people: "Body fat"
+// for BODY_FAT, "Left arm" for LEFT_ARM, "Custom" for CUSTOM. The wire and
+// JSON keep the enum.
+func MeasurementLabel(t string) string {
+	if t == "" {
+		return ""
+	}
+	s := strings.ToLower(strings.ReplaceAll(t, "_", " "))
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // IsMeasurementType reports whether t is one of MeasurementTypes.
 func IsMeasurementType(t string) bool { return measurementUnits[t] != nil }

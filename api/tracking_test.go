@@ -260,3 +260,11 @@ func TestParseTrackedRecord(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+func TestMeasurementLabel(t *testing.T) {
+	for in, want := range map[string]string{"BODY_FAT": "Body fat", "LEFT_ARM": "Left arm", "CHEST": "Chest", "CUSTOM": "Custom", "": ""} {
+		if got := MeasurementLabel(in); got != want {
+			t.Errorf("MeasurementLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -122,7 +122,7 @@ __traineectl_process_completion_results() {
             fullFilter+="$filter|"
         done
 
-        filteringCmd="_filedir $fullFilter"
+        filteringCmd="__traineectl_filedir $fullFilter"
         __traineectl_debug "File filtering command: $filteringCmd"
         $filteringCmd
     elif (((directive & shellCompDirectiveFilterDirs) != 0)); then
@@ -132,10 +132,10 @@ __traineectl_process_completion_results() {
         subdir=${completions[0]}
         if [[ -n $subdir ]]; then
             __traineectl_debug "Listing directories in $subdir"
-            pushd "$subdir" >/dev/null 2>&1 && _filedir -d && popd >/dev/null 2>&1 || return
+            pushd "$subdir" >/dev/null 2>&1 && __traineectl_filedir -d && popd >/dev/null 2>&1 || return
         else
             __traineectl_debug "Listing directories in ."
-            _filedir -d
+            __traineectl_filedir -d
         fi
     else
         __traineectl_handle_completion_types
@@ -171,10 +171,10 @@ __traineectl_handle_activeHelp() {
                 # to know if any files will match what the user typed, so that we know if
                 # there will be completions presented, so that we know how to handle ActiveHelp.
                 # To find out, we actually trigger the file completion ourselves;
-                # the call to _filedir will fill COMPREPLY if files match.
+                # the call to __traineectl_filedir will fill COMPREPLY if files match.
                 if (((directive & shellCompDirectiveNoFileComp) == 0)); then
                     __traineectl_debug "Listing files"
-                    _filedir
+                    __traineectl_filedir
                 fi
             fi
 
@@ -444,5 +444,31 @@ __traineectl_comp_words()
     prev=""
     if (( cword > 0 )); then
         prev="${words[cword-1]}"
+    fi
+}
+
+# traineectl: _filedir of the bash-completion package when it is loaded,
+# else files (of the extensions given as "ext1|ext2|") and directories.
+__traineectl_filedir()
+{
+    if declare -F _filedir >/dev/null 2>&1; then
+        _filedir "$@"
+        return
+    fi
+    local IFS=$'\n' f exts
+    COMPREPLY=()
+    if [[ $1 == -d ]]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        exts="|${1%|}|"
+        while IFS= read -r f; do
+            [[ -z $f ]] && continue
+            if [[ -d $f || $exts == "||" || $exts == *"|${f##*.}|"* ]]; then
+                COMPREPLY+=("$f")
+            fi
+        done < <(compgen -f -- "$cur")
+    fi
+    if [[ $(type -t compopt) == builtin ]]; then
+        compopt -o filenames 2>/dev/null
     fi
 }

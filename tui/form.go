@@ -32,6 +32,7 @@ type formField struct {
 	name    string
 	label   string
 	input   textinput.Model
+	initial string // the value the form opened with
 	touched bool
 	err     string // the API's rule, checked here before sending
 	server  string // what a 400 said about the field
@@ -46,8 +47,10 @@ type formModel struct {
 	focus   int
 	sending bool
 	tried   bool // a save was attempted: every error shows
-	today   func() api.Date
-	th      theme
+	// discarding: esc was pressed on a changed form; y discards, n keeps.
+	discarding bool
+	today      func() api.Date
+	th         theme
 }
 
 // openForm opens the create form (t nil) or the edit form of t.
@@ -59,7 +62,7 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		in.Placeholder = placeholder
 		in.CharLimit = 254
 		in.SetValue(value)
-		f.fields = append(f.fields, formField{name: name, label: label, input: in})
+		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: value})
 	}
 	v := func(p *string) string {
 		if p == nil {
@@ -78,8 +81,8 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		add(fEmail, "E-mail", "required: like ada@example.com", "")
 		add(fPassword, "Password", "required: 8 to 128 characters", "")
 		add(fPhone, "Phone", "optional: like +447700900123", "")
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy (optional)", "")
-		add(fExpirationDate, "Expires", "dd-MM-yyyy (empty: never)", "")
+		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (optional)", "")
+		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", "")
 		add(fTrainerID, "Trainer id", "empty: the company's first trainer", "")
 		add(fWeightUnit, "Weight unit", "KG or LB (empty: KG)", "")
 	} else {
@@ -91,8 +94,8 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		add(fEmail, "E-mail", "", t.Email)
 		add(fPassword, "Password", "unchanged", "")
 		add(fPhone, "Phone", "empty: none", v(t.PhoneNumber))
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy (empty: none)", d(t.DateOfBirth))
-		add(fExpirationDate, "Expires", "dd-MM-yyyy (empty: never)", d(t.ExpirationDate))
+		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (empty: none)", d(t.DateOfBirth))
+		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", d(t.ExpirationDate))
 		add(fTrainerID, "Trainer id", "", trainer)
 		add(fWeightUnit, "Weight unit", "KG or LB", t.WeightUnit)
 	}
@@ -159,9 +162,9 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 		if s == "" {
 			continue
 		}
-		d, err := api.ParseDate(s)
+		d, err := api.ParseDateInput(s, f.today().Time()) // what traineectl's flags take
 		if err != nil {
-			errs[name] = fmt.Sprintf("%d must be a real date written dd-MM-yyyy", api.CodeInvalidDate)
+			errs[name] = fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
 			continue
 		}
 		if name == fDateOfBirth {
@@ -263,7 +266,33 @@ func (f *formModel) serverErrors(err error) {
 	}
 }
 
+// dirty reports whether any input differs from what the form opened with.
+func (f *formModel) dirty() bool {
+	for _, fl := range f.fields {
+		if fl.input.Value() != fl.initial {
+			return true
+		}
+	}
+	return false
+}
+
+// canonicalDate rewrites a valid date input as dd-MM-yyyy, the form every
+// screen shows (1990-02-03 and today are accepted as typed).
+func (f *formModel) canonicalDate(fl *formField) {
+	if fl.name != fDateOfBirth && fl.name != fExpirationDate {
+		return
+	}
+	s := strings.TrimSpace(fl.input.Value())
+	if s == "" {
+		return
+	}
+	if d, err := api.ParseDateInput(s, f.today().Time()); err == nil && d.String() != fl.input.Value() {
+		fl.input.SetValue(d.String())
+	}
+}
+
 func (f *formModel) focusOn(i int) tea.Cmd {
+	f.canonicalDate(&f.fields[f.focus])
 	f.fields[f.focus].input.Blur()
 	f.focus = i
 	return f.fields[i].input.Focus()
@@ -283,15 +312,22 @@ func (f *formModel) update(msg tea.Msg) tea.Cmd {
 func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, f := m.keys, &m.form
 	switch {
-	case key.Matches(msg, k.Back):
-		back := f.back
-		m.forget(slotMutate)
-		m.form = formModel{}
-		m.screen = back
-		if back == screenTrainee && m.trainee.t == nil {
-			m.screen = screenList
+	case f.discarding:
+		switch {
+		case key.Matches(msg, k.Yes):
+			m.closeForm("Changes discarded: nothing was sent.")
+		case key.Matches(msg, k.No):
+			f.discarding = false
+			m.setStatus(statusInfo, "Still editing: ctrl+s saves, esc leaves.")
 		}
-		m.setStatus(statusInfo, "Cancelled: nothing was sent.")
+		return nil
+	case key.Matches(msg, k.Back):
+		if f.dirty() && !f.sending {
+			f.discarding = true
+			m.setStatus(statusInfo, "Discard your changes? y discards them, n keeps editing.")
+			return nil
+		}
+		m.closeForm("Cancelled: nothing was sent.")
 		return nil
 	case key.Matches(msg, k.Save):
 		return m.submitForm()
@@ -315,6 +351,18 @@ func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.check()
 	}
 	return cmd
+}
+
+// closeForm leaves the form for the screen it was opened from.
+func (m *Model) closeForm(note string) {
+	back := m.form.back
+	m.forget(slotMutate)
+	m.form = formModel{}
+	m.screen = back
+	if back == screenTrainee && m.trainee.t == nil {
+		m.screen = screenList
+	}
+	m.setStatus(statusInfo, "%s", note)
 }
 
 func (m *Model) submitForm() tea.Cmd {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 )
@@ -147,11 +149,16 @@ func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	if l := lineAfter(t, d, "E-mail"); strings.Contains(l, "1008") {
 		t.Errorf("still %q", l)
 	}
-	// esc cancels without sending.
+	// esc on a filled form asks first; y discards without sending.
 	s.rec.take()
 	d.press("esc")
+	if d.m.screen != screenForm {
+		t.Fatal("esc discarded a filled form without asking")
+	}
+	d.expect(t, "Discard your changes? y discards them, n keeps editing.", "y yes", "n/esc no")
+	d.press("y")
 	if d.m.screen != screenList || len(s.rec.take()) != 0 {
-		t.Fatal("esc did not just close the form")
+		t.Fatal("y did not just close the form")
 	}
 }
 
@@ -297,10 +304,29 @@ func TestRefusedKeyIsSaidInTheStatusLine(t *testing.T) {
 	}
 }
 
+// A connection failure says its cause first and the URL last, wrapped to
+// two lines on a narrow screen, and the screen keeps its height.
 func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
 	c := client.New("http://127.0.0.1:1", "pk_"+strings.Repeat("x", 40), client.WithRetryDelays())
 	d := newDriver(t, c, Options{})
-	d.expect(t, "cannot reach")
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.settle()
+	lines := strings.Split(d.screen(), "\n")
+	if len(lines) != 24 {
+		t.Fatalf("%d lines:\n%s", len(lines), d.screen())
+	}
+	cause, url := lines[21], lines[22]
+	if !strings.HasPrefix(cause, "✗ Cannot reach the server: connect: connection refused") {
+		t.Errorf("the cause is not first: %q\n%s", cause, d.screen())
+	}
+	if !strings.Contains(url, "http://127.0.0.1:1/public-api/trainees/search") {
+		t.Errorf("the URL is not on the second line: %q\n%s", url, d.screen())
+	}
+	d.send(tea.WindowSizeMsg{Width: 200, Height: 24})
+	d.settle()
+	if lines := strings.Split(d.screen(), "\n"); len(lines) != 24 || !strings.Contains(lines[22], "connection refused") || !strings.Contains(lines[22], "GET http://127.0.0.1:1/") {
+		t.Errorf("on a wide screen, one line:\n%s", d.screen())
+	}
 }
 
 // A transient status message belongs to the screen and trainee it was
@@ -324,7 +350,9 @@ func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	d.expectNot(t, "Not deleted.")
 	d.press("d", "n")
 	d.expect(t, "Not deleted.")
-	d.press("tab") // same trainee, next tab: still about it
+	d.press("tab") // same trainee, next tab: navigation, the note goes
+	d.expectNot(t, "Not deleted.")
+	d.press("d", "n")
 	d.expect(t, "Not deleted.")
 	d.press("esc", "j", "enter", "tab") // another trainee's Weight tab
 	d.expectNot(t, "Not deleted.")
@@ -340,4 +368,78 @@ func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	// ...and goes with the screen.
 	d.press("enter")
 	d.expectNot(t, "boom")
+}
+
+// esc on a changed form asks before discarding; n keeps every input; an
+// untouched form closes at once. The note left behind goes with the next
+// navigation.
+func TestEscAsksBeforeDiscarding(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.press("enter", "e")
+	d.press("esc") // nothing changed: closes at once
+	if d.m.screen != screenTrainee {
+		t.Fatalf("an untouched form did not close:\n%s", d.screen())
+	}
+	d.expect(t, "Cancelled: nothing was sent.")
+	d.press("tab")
+	d.expectNot(t, "Cancelled")
+
+	d.press("e")
+	d.typeText(" Jr")
+	d.press("esc")
+	d.expect(t, "Discard your changes?")
+	d.press("n")
+	if d.m.screen != screenForm || !strings.HasSuffix(d.m.form.fields[0].input.Value(), " Jr") {
+		t.Fatalf("n lost the input:\n%s", d.screen())
+	}
+	d.press("esc", "esc") // asked, then esc answers no
+	if d.m.screen != screenForm {
+		t.Fatalf("esc at the question discarded:\n%s", d.screen())
+	}
+	s.rec.take()
+	d.press("esc", "y")
+	if d.m.screen != screenTrainee || len(s.rec.take()) != 0 {
+		t.Fatalf("y did not discard without sending:\n%s", d.screen())
+	}
+	d.expect(t, "Changes discarded: nothing was sent.")
+	d.press("esc") // back to the list: the note stays behind
+	d.expectNot(t, "discarded")
+}
+
+// The form reads dates as traineectl's flags do (api.ParseDateInput) and
+// shows them dd-MM-yyyy.
+func TestFormAcceptsTheCLIsDates(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
+	d.press("n")
+	fill(d, "Iso Date")
+	fill(d, "iso.date@example.com")
+	fill(d, "Sup3r-secret")
+	d.press("tab") // phone
+	fill(d, "1990-02-03")
+	if got := d.m.form.field(fDateOfBirth).input.Value(); got != "03-02-1990" {
+		t.Errorf("date of birth shows %q, want 03-02-1990", got)
+	}
+	fill(d, "today")
+	if got := d.m.form.field(fExpirationDate).input.Value(); got != testToday.String() {
+		t.Errorf("expires shows %q", got)
+	}
+	s.rec.take()
+	d.press("ctrl+s")
+	var body string
+	for _, r := range s.rec.take() {
+		if r.Method == "POST" {
+			body = r.Body
+		}
+	}
+	if !strings.Contains(body, `"dateOfBirth":"03-02-1990"`) || !strings.Contains(body, `"expirationDate":"`+testToday.String()+`"`) {
+		t.Errorf("sent %s\n%s", body, d.screen())
+	}
+	d = newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
+	d.press("n", "tab", "tab", "tab", "tab")
+	d.typeText("31/12/1990")
+	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "yyyy-MM-dd") {
+		t.Errorf("bad date line %q", l)
+	}
 }

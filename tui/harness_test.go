@@ -286,6 +286,7 @@ func kp(s string) tea.KeyPressMsg {
 		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
 		"left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome, "end": tea.KeyEnd,
 		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "backspace": tea.KeyBackspace, "space": tea.KeySpace,
+		"delete": tea.KeyDelete, "f5": tea.KeyF5,
 	}
 	var mod tea.KeyMod
 	for _, p := range []struct {

@@ -4,9 +4,12 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// keyMap holds every binding; each screen shows its own subset in the help.
+// keyMap holds every binding; each screen shows its own subset in the help
+// (Model.currentHelp), and TestHelpNamesEveryKeyTheScreenUses fails when a
+// screen reacts to a key its help does not name.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	HalfUp, HalfDown                        key.Binding
 	Open, Search, Sort, SortDir, Status     key.Binding
 	NextTab, PrevTab, Left, Right, Range    key.Binding
 	Today                                   key.Binding
@@ -27,6 +30,8 @@ func newKeyMap() keyMap {
 		Down:        b([]string{"down", "j"}, "↓/j", "down"),
 		PageUp:      b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
 		PageDown:    b([]string{"pgdown", "ctrl+f"}, "pgdn", "page down"),
+		HalfUp:      b([]string{"ctrl+u"}, "ctrl+u", "half page up"),
+		HalfDown:    b([]string{"ctrl+d"}, "ctrl+d", "half page down"),
 		Top:         b([]string{"home", "g"}, "g/home", "first"),
 		Bottom:      b([]string{"end", "G"}, "G/end", "last"),
 		Open:        b([]string{"enter"}, "enter", "open"),
@@ -75,7 +80,7 @@ func (k keyMap) listHelp() helpKeys {
 	return helpKeys{
 		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, k.Help, k.Quit},
 		full: [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
 			{k.New, k.Edit, k.Delete, k.Restore, k.Refresh},
 			{k.Help, k.Back, k.Quit},
@@ -84,9 +89,18 @@ func (k keyMap) listHelp() helpKeys {
 }
 
 func (k keyMap) searchHelp() helpKeys {
+	// While typing, only the arrows and page keys move: letters are text.
+	up, down := k.Up, k.Down
+	up.SetKeys("up")
+	down.SetKeys("down")
+	up.SetHelp("↑", "up")
+	down.SetHelp("↓", "down")
+	pgUp, pgDown := k.PageUp, k.PageDown
+	pgUp.SetKeys("pgup")
+	pgDown.SetKeys("pgdown")
 	return helpKeys{
-		short: []key.Binding{k.SearchDone, k.SearchClear, k.Up, k.Down},
-		full:  [][]key.Binding{{k.SearchDone, k.SearchClear, k.Up, k.Down}},
+		short: []key.Binding{k.SearchDone, k.SearchClear, up, down},
+		full:  [][]key.Binding{{k.SearchDone, k.SearchClear}, {up, down, pgUp, pgDown}},
 	}
 }
 

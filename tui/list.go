@@ -53,7 +53,7 @@ var listColumns = [colCount]listColumn{
 	{"Name", 12, 32},
 	{"E-mail", 14, 36},
 	{"Phone", 13, 16},
-	{"Trainer", 7, 7},
+	{"Trainer", 7, 16},
 	{"Status", 7, 7},
 	{"Expires", 10, 10},
 	{"Trained", 10, 12},
@@ -82,6 +82,11 @@ type listModel struct {
 	gen    int // increments with every new query
 	loaded bool
 	keep   bool // keep the cursor where it is when page 0 arrives
+	// toEnd: G was pressed before every page was read: pages are read
+	// one after another and the cursor follows to the real last row.
+	toEnd bool
+	// trainers names trainers by id (nil: shown by id).
+	trainers map[int64]string
 
 	query     string // the query the list shows
 	input     textinput.Model
@@ -143,7 +148,7 @@ func (l *listModel) resize(w, h int) {
 		}
 	}
 	// Spare room goes to the name and the e-mail, then to the rest.
-	for _, grow := range [][]int{{colName, colEmail}, {colPhone, colTrained}} {
+	for _, grow := range [][]int{{colName, colEmail, colTrainer}, {colPhone, colTrained}} {
 		for spare > 0 {
 			grew := false
 			for _, c := range grow {
@@ -194,9 +199,7 @@ func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]str
 	if t.PhoneNumber != nil {
 		phone = *t.PhoneNumber
 	}
-	if t.TrainerID != nil {
-		trainer = fmt.Sprintf("#%d", *t.TrainerID)
-	}
+	trainer = trainerName(l.trainers, t.TrainerID)
 	status := t.Status(l.today())
 	if !selected {
 		status = th.badge(status)
@@ -331,6 +334,7 @@ type debounceMsg struct{ n int }
 func (m *Model) reloadList(keep bool) tea.Cmd {
 	l := &m.list
 	l.gen++
+	l.toEnd = false
 	l.keep = keep
 	return m.loadPage(0)
 }
@@ -378,6 +382,12 @@ func (m *Model) listResult(msg resultMsg) tea.Cmd {
 		l.next = l.pages // nothing more to read
 	}
 	l.loaded = true
+	if l.toEnd {
+		l.cursor = len(l.items) - 1
+		if l.next >= l.pages {
+			l.toEnd = false
+		}
+	}
 	l.follow()
 	return m.maybeLoadMore()
 }
@@ -448,6 +458,7 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, l := m.keys, &m.list
 	page := max(l.rowsH-1, 1)
+	l.toEnd = false
 	switch {
 	case key.Matches(msg, k.Up):
 		l.move(-1)
@@ -457,14 +468,18 @@ func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		l.move(-page)
 	case key.Matches(msg, k.PageDown):
 		l.move(page)
-	case msg.String() == "ctrl+u":
+	case key.Matches(msg, k.HalfUp):
 		l.move(-page / 2)
-	case msg.String() == "ctrl+d":
+	case key.Matches(msg, k.HalfDown):
 		l.move(page / 2)
 	case key.Matches(msg, k.Top):
 		l.move(-len(l.items))
 	case key.Matches(msg, k.Bottom):
 		l.move(len(l.items))
+		if l.loaded && l.next < l.pages {
+			l.toEnd = true // the real end: read the rest
+			m.setStatus(statusInfo, "Loading to the last trainee…")
+		}
 	default:
 		return nil, false
 	}
@@ -491,7 +506,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.input.Blur()
 		l.input.SetValue("")
 		return m.applySearch()
-	case msg.String() == "up" || msg.String() == "down" || msg.String() == "pgup" || msg.String() == "pgdown":
+	case key.Matches(msg, m.keys.searchHelp().full[1]...): // the arrows and page keys
 		cmd, _ := m.moveCursor(msg)
 		return cmd
 	}

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -22,8 +25,13 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 	}
 	d.expect(t, "Trainees", "[live]", fmt.Sprintf("20 of %d", len(live)), "Name", "E-mail", "Phone", "Trainer",
 		"Status", "Expires", "Trained", live[0].Name, head(live[0].Email, 10))
+	// The first page, and the company's trainers, once, for their names.
 	reqs := s.rec.take()
-	if len(reqs) != 1 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" {
+	if len(reqs) == 2 && reqs[0].Path == api.PathTrainers {
+		reqs[0], reqs[1] = reqs[1], reqs[0] // the two go out together
+	}
+	if len(reqs) != 2 || reqs[0].Path != api.PathSearch || reqs[0].Query["size"] != "20" || reqs[0].Query["status"] != "live" ||
+		reqs[1].Path != api.PathTrainers {
 		t.Fatalf("requests %+v", reqs)
 	}
 	// The rows are the server's first page, in its order.
@@ -230,5 +238,58 @@ func TestSortCyclesColumnsAndDirection(t *testing.T) {
 	}
 	if strings.Join(sorts, " ") != "name,asc name,desc email,asc expirationDate,asc" {
 		t.Fatalf("sorts sent %q", sorts)
+	}
+}
+
+// G goes to the real last trainee: the pages not read yet are read, one
+// after the other, and the cursor follows to the end.
+func TestBottomLoadsToTheRealEnd(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{PageSize: 10})
+	all := searchAll(t, s.client(s.Key), client.SearchParams{Status: "live", Sort: "id,asc"})
+	if len(all) <= 20 {
+		t.Fatalf("%d trainees: too few for the test", len(all))
+	}
+	d.press("G")
+	if got, want := d.m.list.selected().ID, all[len(all)-1].ID; got != want {
+		t.Fatalf("G selected %d, the last trainee is %d (%d of %d loaded)", got, want, len(d.m.list.items), len(all))
+	}
+	d.expect(t, fmt.Sprintf("%d of %d", len(all), len(all)), head(all[len(all)-1].Name, 10))
+	d.expectNot(t, "Loading to the last")
+	// g and G again: no request once everything is loaded.
+	s.rec.take()
+	d.press("g", "G")
+	if n := len(s.rec.take()); n != 0 {
+		t.Errorf("%d requests with every page loaded", n)
+	}
+}
+
+// Trainers show by name in the list and on the profile, read once.
+func TestTrainersShowByName(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	d.settle()
+	ts, err := s.direct().Trainers(context.Background())
+	if err != nil || len(ts) == 0 {
+		t.Fatalf("trainers %v %v", ts, err)
+	}
+	names := map[int64]string{}
+	for _, tr := range ts {
+		names[tr.ID] = tr.Name
+	}
+	first := d.m.list.items[0]
+	d.expect(t, names[*first.TrainerID])
+	d.expectNot(t, fmt.Sprintf(" #%d ", *first.TrainerID))
+	d.press("enter")
+	d.expect(t, fmt.Sprintf("%s (#%d)", names[*first.TrainerID], *first.TrainerID))
+	n := 0
+	for _, r := range s.rec.take() {
+		if r.Path == api.PathTrainers {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d trainer reads", n)
 	}
 }

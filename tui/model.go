@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -44,6 +46,7 @@ const (
 	slotNutrition
 	slotSteps
 	slotMutate
+	slotTrainers
 	slotCount
 )
 
@@ -98,6 +101,8 @@ type Model struct {
 	helpKey  string
 	helpLine string
 
+	trainers map[int64]string // trainer names by id (nil until read)
+
 	screen  screen
 	list    listModel
 	trainee traineeModel
@@ -110,6 +115,7 @@ type Model struct {
 type statusPlace struct {
 	screen  screen
 	trainee int64
+	tab     int // of the trainee screen
 }
 
 // place is the current statusPlace.
@@ -121,6 +127,7 @@ func (m *Model) place() statusPlace {
 		t = m.list.selected()
 	case screenTrainee:
 		t = m.trainee.t
+		p.tab = m.trainee.tab
 	case screenForm:
 		t = m.form.orig
 	}
@@ -132,7 +139,8 @@ func (m *Model) place() statusPlace {
 
 // settleStatus runs after each message: a fresh status belongs to where
 // the message left the screen; an older one is cleared once the screen
-// changes, or, unless it is an error, once the trainee does.
+// changes, or, unless it is an error, once the trainee or the tab does:
+// "Cancelled" never follows the user around.
 func (m *Model) settleStatus() {
 	now := m.place()
 	switch {
@@ -140,7 +148,7 @@ func (m *Model) settleStatus() {
 		m.statusFresh, m.statusAt = false, now
 	case m.status == "":
 	case now.screen != m.statusAt.screen,
-		m.statusKind != statusError && now.trainee != m.statusAt.trainee:
+		m.statusKind != statusError && (now.trainee != m.statusAt.trainee || now.tab != m.statusAt.tab):
 		m.status, m.statusKind = "", statusInfo
 	}
 }
@@ -174,7 +182,39 @@ func New(c Client, o Options) *Model {
 
 // Init asks the terminal for its background colour and loads the first page.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false))
+	c := m.c
+	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
+		return c.Trainers(ctx)
+	})
+	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false), trainers)
+}
+
+// trainersResult keeps the company's trainers' names, read once at the
+// start; a server without GET /public-api/trainers leaves trainers shown
+// by id, silently.
+func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
+	ts, ok := msg.val.([]api.TrainerSummary)
+	if msg.err != nil || !ok {
+		return nil
+	}
+	names := make(map[int64]string, len(ts))
+	for _, t := range ts {
+		names[t.ID] = t.Name
+	}
+	m.trainers, m.list.trainers = names, names
+	clear(m.list.lines) // rows drawn with ids
+	return nil
+}
+
+// trainerName is how a trainer shows: the name when known, else "#id".
+func trainerName(names map[int64]string, id *int64) string {
+	switch {
+	case id == nil:
+		return "-"
+	case names[*id] != "":
+		return names[*id]
+	}
+	return fmt.Sprintf("#%d", *id)
 }
 
 func (m *Model) setTheme(isDark bool) {
@@ -198,7 +238,42 @@ func (m *Model) resize(w, h int) {
 
 // contentHeight is the number of lines between the two title lines and the
 // status and help lines.
-func (m *Model) contentHeight() int { return max(m.height-4, 1) }
+func (m *Model) contentHeight() int { return max(m.height-3-len(m.statusLines()), 1) }
+
+// statusLines is the status line, on two lines of the screen's width when
+// it is longer (an error's cause on the first, its URL on the second); what
+// two lines cannot hold is cut with "…".
+func (m *Model) statusLines() []string {
+	if m.status == "" || m.width <= 0 {
+		return []string{""}
+	}
+	prefix := ""
+	switch m.statusKind {
+	case statusError:
+		prefix = "✗ "
+	case statusOK:
+		prefix = "✓ "
+	}
+	text := prefix + m.status
+	if one := strings.ReplaceAll(text, "\n", " "); ansi.StringWidth(one) <= m.width {
+		return []string{one}
+	}
+	// A status of two parts (cause, then URL) breaks between them;
+	// another wraps at spaces.
+	var lines []string
+	if before, after, ok := strings.Cut(text, "\n"); ok {
+		lines = []string{before, after}
+	} else {
+		lines = strings.Split(ansi.Wordwrap(text, m.width, ""), "\n")
+	}
+	if len(lines) > 2 {
+		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	}
+	for i := range lines {
+		lines[i] = ansi.Truncate(lines[i], m.width, "…")
+	}
+	return lines
+}
 
 func (m *Model) today() api.Date { return m.opt.Today() }
 
@@ -235,6 +310,30 @@ func describe(err error) string {
 		return "The server did not answer in time."
 	case errors.Is(err, context.Canceled):
 		return "Cancelled."
+	}
+	var ne *client.NetworkError
+	if errors.As(err, &ne) {
+		// The cause first and the URL last: a narrow status line keeps
+		// what matters.
+		s := "Cannot reach the server: " + networkCause(ne.Err)
+		if ne.Attempts > 1 {
+			s += fmt.Sprintf(" (after %d attempts)", ne.Attempts)
+		}
+		return s + ".\n" + ne.Method + " " + ne.URL
+	}
+	return err.Error()
+}
+
+// networkCause is the innermost words of a connection failure:
+// "connect: connection refused", not "dial tcp 127.0.0.1:1: ...".
+func networkCause(err error) string {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err.Error()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
 	}
 	return err.Error()
 }
@@ -339,6 +438,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.listResult(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
+	case slotTrainers:
+		return m.trainersResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
@@ -477,26 +578,35 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// currentHelp is the key map of what is on the screen: the help line and
+// `?` show it, and a test holds every key the screen reacts to to it.
+func (m *Model) currentHelp() helpKeys {
+	switch {
+	case m.confirm != nil, m.screen == screenForm && m.form.discarding:
+		return m.keys.confirmHelp()
+	case m.screen == screenForm:
+		return m.keys.formHelp()
+	case m.screen == screenTrainee:
+		return m.keys.traineeHelp(m.trainee.tab)
+	case m.list.searching:
+		return m.keys.searchHelp()
+	}
+	return m.keys.listHelp()
+}
+
 func (m *Model) render() string {
 	var top, sub, body string
-	var hk helpKeys
+	hk := m.currentHelp()
 	switch m.screen {
 	case screenList:
 		top, sub, body = m.listView()
-		hk = m.keys.listHelp()
-		if m.list.searching {
-			hk = m.keys.searchHelp()
-		}
 	case screenTrainee:
 		top, sub, body = m.traineeView()
-		hk = m.keys.traineeHelp(m.trainee.tab)
 	case screenForm:
 		top, sub, body = m.formView()
-		hk = m.keys.formHelp()
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
-		hk = m.keys.confirmHelp()
 	}
 	if m.showHelp {
 		h := m.help
@@ -507,7 +617,7 @@ func (m *Model) render() string {
 		}
 	}
 	// The short help changes with the screen only: drawn once per screen.
-	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width)
+	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.form.discarding, m.width)
 	if hkey != m.helpKey {
 		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
 	}
@@ -522,7 +632,9 @@ func (m *Model) render() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(m.fit(m.statusView()) + "\n")
+	for _, l := range m.statusLines() {
+		b.WriteString(m.fit(m.paintStatus(l)) + "\n")
+	}
 	b.WriteString(m.fit(m.helpLine))
 	return b.String()
 }
@@ -543,15 +655,15 @@ func (m *Model) fit(s string) string {
 	return ansi.Truncate(s, m.width, "…")
 }
 
-func (m *Model) statusView() string {
-	s := m.status
+// paintStatus colours one line of the status (see statusLines).
+func (m *Model) paintStatus(line string) string {
 	switch m.statusKind {
 	case statusError:
-		return m.th.errText.Render("✗ " + s)
+		return m.th.errText.Render(line)
 	case statusOK:
-		return m.th.okText.Render("✓ " + s)
+		return m.th.okText.Render(line)
 	}
-	return m.th.dim.Render(s)
+	return m.th.dim.Render(line)
 }
 
 // spinnerView is the spinner while anything is loading, else blank.

@@ -94,8 +94,9 @@ func startDemoServer(t *testing.T, dir string) (baseURL, key string) {
 	keyc, addrc := make(chan string, 1), make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			keyc <- strings.TrimSpace(sc.Text())
+		if sc.Scan() { // "API key for Demo Fitness: pk_..."
+			line := sc.Text()
+			keyc <- strings.TrimSpace(line[strings.LastIndex(line, " ")+1:])
 		}
 	}()
 	go func() {

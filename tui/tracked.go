@@ -126,7 +126,7 @@ func seriesOf(ms []api.Measurement) []series {
 	var out []series
 	idx := map[string]int{}
 	for _, x := range ms {
-		label := x.Type
+		label := api.MeasurementLabel(x.Type)
 		if x.Name != nil && *x.Name != "" {
 			label = *x.Name
 		}
@@ -168,7 +168,7 @@ func (m *Model) measurementsView(w, h int) string {
 	tm, th := &m.trainee, m.th
 	typ := "all types"
 	if tm.measureType > 0 {
-		typ = api.MeasurementTypes[tm.measureType-1]
+		typ = api.MeasurementLabel(api.MeasurementTypes[tm.measureType-1])
 	}
 	head := "  " + th.label.Render("Type ") + th.accent.Render("["+typ+"]") + th.dim.Render(" ←/→") +
 		"   " + th.label.Render("Range ") + th.accent.Render("["+ranges[tm.measureRange].label+"]") + th.dim.Render(" r")
@@ -208,9 +208,9 @@ func (m *Model) measurementsView(w, h int) string {
 	off := &tm.scroll[tabMeasurements]
 	*off = min(*off, max(len(rows)-rowsH, 0))
 	for _, x := range rows[*off:min(*off+rowsH, len(rows))] {
-		t := x.Type
+		t := api.MeasurementLabel(x.Type)
 		if x.Name != nil && *x.Name != "" {
-			t += " " + *x.Name
+			t = *x.Name // a custom measurement's own name
 		}
 		fmt.Fprintf(&b, "  %-10s  %s %9.1f  %s\n", x.Date, padRight(trunc(t, 16), 16), x.Value, unitLabel(x.Unit))
 	}

@@ -334,9 +334,9 @@ func (m *Model) profileView() string {
 		}
 		return *p
 	}
-	trainer := "-"
-	if t.TrainerID != nil {
-		trainer = fmt.Sprintf("#%d", *t.TrainerID)
+	trainer := trainerName(m.trainers, t.TrainerID)
+	if t.TrainerID != nil && m.trainers[*t.TrainerID] != "" {
+		trainer += fmt.Sprintf(" (#%d)", *t.TrainerID)
 	}
 	rows := [][2]string{
 		{"Name", t.Name},

@@ -166,20 +166,22 @@ func TestMeasurementsTab(t *testing.T) {
 		}
 	}
 	first := ms.Measurements[0]
-	d.expect(t, fmt.Sprintf("%s  %s", first.Date, first.Type))
+	// Types show in words (JSON keeps the enum): "Body fat", not BODY_FAT.
+	d.expect(t, fmt.Sprintf("%s  %s", first.Date, api.MeasurementLabel(first.Type)))
+	d.expectNot(t, "BODY_FAT", "LEFT_ARM")
 
 	// ←/→ filters by type, on the server.
 	d.press("right")
-	d.expect(t, "[CHEST]")
+	d.expect(t, "[Chest]")
 	chest, _ := s.direct().Measurements(context.Background(), tr.ID, year, "CHEST")
 	if len(chest.Measurements) == 0 {
 		t.Fatal("no chest measurements")
 	}
-	d.expect(t, fmt.Sprintf("%s  CHEST", chest.Measurements[0].Date), fmt.Sprintf("%.1f", chest.Measurements[0].Value))
-	d.expectNot(t, "WAIST", "BODY_FAT")
+	d.expect(t, fmt.Sprintf("%s  Chest", chest.Measurements[0].Date), fmt.Sprintf("%.1f", chest.Measurements[0].Value))
+	d.expectNot(t, "Waist", "Body fat")
 	d.press("left", "left")
-	d.expect(t, "[CUSTOM]")
-	d.expectNot(t, "CHEST ")
+	d.expect(t, "[Custom]")
+	d.expectNot(t, "Chest ")
 	d.press("r")
 	d.expect(t, "[1M]")
 	expectCalls(t, s,

@@ -39,6 +39,7 @@ type Client interface {
 	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string) (*api.Measurements, error)
 	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
+	Trainers(ctx context.Context) ([]api.TrainerSummary, error)
 }
 
 var _ Client = (*client.Client)(nil)

@@ -214,6 +214,19 @@ func (c *Client) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps,
 	return &out, nil
 }
 
+// Trainers lists the company's trainers, lowest id first (GET
+// /public-api/trainers): their ids, names and e-mail addresses.
+func (c *Client) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
+	var out api.TrainerList
+	if err := c.getJSON(ctx, api.PathTrainers, nil, 0, &out); err != nil {
+		return nil, err
+	}
+	if out.Trainers == nil {
+		out.Trainers = []api.TrainerSummary{}
+	}
+	return out.Trainers, nil
+}
+
 func traineePath(id int64) string { return api.PathTrainees + "/" + strconv.FormatInt(id, 10) }
 
 func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64) (*api.Trainee, error) {

@@ -56,6 +56,7 @@ func (h *Handler) routes() {
 		"DELETE " + api.PathAutomations + "/{id}":          h.deleteAutomation,
 		"GET " + api.PathAutomations + "/{id}/runs":        h.automationRuns,
 		"POST " + api.PathAutomations + "/{id}/test":       h.testAutomation,
+		"GET " + api.PathTrainers:                          h.listTrainers,
 	} {
 		h.public.Handle(pattern, h.handle(fn))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/cmd/traineed/jobs"
 	"github.com/traineed/traineed/store"
+	"golang.org/x/term"
 )
 
 // shutdownGrace is how long in-flight requests may run once the server
@@ -63,9 +64,14 @@ TRAINEE_EXPIRED, INACTIVE) and records the trainee.expired webhook events, every
 --automations-interval. Several instances share that work; --automations=false
 turns it off on this instance (event triggers fire with the change, everywhere).
 
-With --demo, a database without any company first gets the demo data set and
-the demo company's API key is printed on stdout; when the demo company is
-already there, a fresh key for it is created and printed.`
+With --demo, once the address is listened on, a database without any company
+first gets the demo data set and the demo company's API key is printed on
+stdout ("API key for Demo Fitness: pk_..."); when the demo company is already
+there, a fresh key for it is created and printed, and the demo keys of earlier
+starts are disabled (stderr says which). A start that cannot listen creates
+no key.
+
+Logs are text on a terminal and JSON lines otherwise; --log-format chooses.`
 
 func newServeCmd(e *env) *cobra.Command {
 	var o serveOptions
@@ -84,7 +90,7 @@ func newServeCmd(e *env) *cobra.Command {
 	}
 	c.Flags().StringVar(&o.addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
-	c.Flags().StringVar(&o.logFormat, "log-format", "json", "log format: json or text")
+	c.Flags().StringVar(&o.logFormat, "log-format", "", "log format: json or text (default: text on a terminal, json otherwise)")
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
@@ -122,17 +128,28 @@ func runServe(e *env, o *serveOptions) error {
 		return err
 	}
 	defer s.Close()
+	// Listen before the demo key is made: a start that cannot bind (the
+	// port is taken) leaves no key behind.
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
 	if o.demo {
-		key, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 		if err != nil {
+			ln.Close()
 			return err
 		}
-		fmt.Fprintln(e.out, key)
+		for _, k := range disabled {
+			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", k.Prefix, k.Name)
+		}
+		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
 	}
 	var background []shutdowner
 	if o.webhooks.dispatch {
 		d, err := jobs.NewDispatcher(s, cfg)
 		if err != nil {
+			ln.Close()
 			return usageError{err}
 		}
 		d.Start()
@@ -149,7 +166,7 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)))
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
-	return serve(e.ctx, log, o.addr, h, o.shutdownDelay, background...)
+	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -236,6 +253,12 @@ type shutdowner interface {
 }
 
 func newLogger(e *env, format string) (*slog.Logger, error) {
+	if format == "" {
+		format = "json"
+		if f, ok := e.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			format = "text"
+		}
+	}
 	switch format {
 	case "json":
 		return slog.New(slog.NewJSONHandler(e.errOut, nil)), nil
@@ -245,20 +268,16 @@ func newLogger(e *env, format string) (*slog.Logger, error) {
 	return nil, usageError{fmt.Errorf("--log-format must be json or text, not %q", format)}
 }
 
-// serve listens on addr until ctx ends, drains for delay (or until a
-// second SIGINT or SIGTERM), then shuts down gracefully, the background
-// services too, within the same grace.
-func serve(ctx context.Context, log *slog.Logger, addr string, h *server.Handler, delay time.Duration, background ...shutdowner) error {
+// serve serves on ln until ctx ends, drains for delay (or until a second
+// SIGINT or SIGTERM), then shuts down gracefully, the background services
+// too, within the same grace.
+func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h *server.Handler, delay time.Duration, background ...shutdowner) error {
 	// Every signal lands here too; the one that cancelled ctx is the first.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		stopAll(context.Background(), log, background)
-		return err
-	}
-	srv := server.NewHTTPServer(addr, h)
+	var err error
+	srv := server.NewHTTPServer(ln.Addr().String(), h)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	log.Info("listening", "addr", ln.Addr().String())
@@ -324,28 +343,47 @@ func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
 }
 
 // demoKey loads the demo data set into an empty database and returns its
-// key; when the demo company exists already it returns a fresh key for it.
-func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string, error) {
+// key; when the demo company exists already it returns a fresh key for it
+// and disables the active demo keys of earlier starts (returned), so that
+// starts do not pile up live keys. Keys are stored hashed: an earlier key
+// cannot be shown again, only replaced.
+func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string, []*api.APIKey, error) {
 	has, err := s.HasCompany(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if !has {
 		_, key, err := loadDemo(ctx, s, hasher)
-		return key, err
+		return key, nil, err
 	}
 	cos, err := s.Companies(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for _, co := range cos {
-		if co.Name == demo.CompanyName {
-			key := api.GenerateKey()
-			_, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key))
-			return key, err
+		if co.Name != demo.CompanyName {
+			continue
 		}
+		keys, err := s.Keys(ctx, co.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		key := api.GenerateKey()
+		if _, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+			return "", nil, err
+		}
+		var disabled []*api.APIKey
+		for _, k := range keys {
+			if k.State == api.KeyActive && (k.Name == "demo" || strings.HasPrefix(k.Name, "demo ")) {
+				if err := s.SetKeyDisabled(ctx, k.ID, true); err != nil {
+					return "", nil, err
+				}
+				disabled = append(disabled, k)
+			}
+		}
+		return key, disabled, nil
 	}
-	return "", errors.New("--demo: the database already holds companies and none is the demo company; use another --db")
+	return "", nil, errors.New("--demo: the database already holds companies and none is the demo company; use another --db")
 }
 
 func loadDemo(ctx context.Context, s *store.Store, hasher *server.Hasher) (int64, string, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -291,8 +292,12 @@ func TestShutdownDrain(t *testing.T) {
 
 // serve --demo on an empty database loads the demo and prints a working key;
 // a second start on the same database prints a fresh working key.
+// serve --demo on an empty database loads the demo and prints a working
+// key, labelled; a second start on the same database prints a fresh
+// working key and disables the first, saying so.
 func TestServeDemo(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "demo.db")
+	var keys []string
 	for round := range 2 {
 		cmd := exec.Command(binary(t), "serve", "--demo", "--db", db, "--addr", "127.0.0.1:0")
 		stdout, err := cmd.StdoutPipe()
@@ -300,15 +305,18 @@ func TestServeDemo(t *testing.T) {
 		stderr, err := cmd.StderrPipe()
 		must(t, err)
 		must(t, cmd.Start())
-		key, err := bufio.NewReader(stdout).ReadString('\n')
+		line, err := bufio.NewReader(stdout).ReadString('\n')
 		must(t, err)
-		key = strings.TrimSpace(key)
-		if !api.WellFormedKey(key) {
-			t.Fatalf("round %d printed %q", round, key)
+		key, ok := strings.CutPrefix(strings.TrimSpace(line), "API key for Demo Fitness: ")
+		if !ok || !api.WellFormedKey(key) {
+			t.Fatalf("round %d printed %q", round, line)
 		}
+		keys = append(keys, key)
 		var base string
+		var logs strings.Builder
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			logs.WriteString(sc.Text() + "\n")
 			var m map[string]any
 			if json.Unmarshal(sc.Bytes(), &m) == nil && m["msg"] == "listening" {
 				base = "http://" + m["addr"].(string)
@@ -316,17 +324,113 @@ func TestServeDemo(t *testing.T) {
 			}
 		}
 		go func() { _, _ = io.Copy(io.Discard, stderr) }()
-		req, _ := http.NewRequest("GET", base+"/public-api/trainees/search?status=all&size=100", nil)
-		req.Header.Set("X-API-Key", key)
-		res, err := http.DefaultClient.Do(req)
-		must(t, err)
-		var page api.TraineePage
-		must(t, json.NewDecoder(res.Body).Decode(&page))
-		res.Body.Close()
-		if page.Page.TotalElements < 50 || page.Page.TotalElements > 70 {
-			t.Fatalf("round %d: demo has %d trainees", round, page.Page.TotalElements)
+		if round == 1 && !strings.Contains(logs.String(), "Disabled the demo key of an earlier start: "+keys[0][:8]+"… (demo)") {
+			t.Errorf("round 1 did not say which key it disabled:\n%s", logs.String())
+		}
+		search := func(key string) int {
+			req, _ := http.NewRequest("GET", base+"/public-api/trainees/search?status=all&size=100", nil)
+			req.Header.Set("X-API-Key", key)
+			res, err := http.DefaultClient.Do(req)
+			must(t, err)
+			defer res.Body.Close()
+			var page api.TraineePage
+			if res.StatusCode == 200 {
+				must(t, json.NewDecoder(res.Body).Decode(&page))
+				if page.Page.TotalElements < 50 || page.Page.TotalElements > 70 {
+					t.Fatalf("round %d: demo has %d trainees", round, page.Page.TotalElements)
+				}
+			}
+			return res.StatusCode
+		}
+		if code := search(key); code != 200 {
+			t.Fatalf("round %d: the printed key got %d", round, code)
+		}
+		if round == 1 {
+			if code := search(keys[0]); code != 401 {
+				t.Errorf("the first start's key still works (%d)", code)
+			}
 		}
 		must(t, cmd.Process.Signal(syscall.SIGTERM))
 		must(t, cmd.Wait())
+	}
+}
+
+// serve --demo on an address already taken fails before it makes a key.
+func TestServeDemoPortTakenMakesNoKey(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "demo.db")
+	out, err := exec.Command(binary(t), "demo", "--db", db).Output()
+	must(t, err)
+	if !api.WellFormedKey(strings.TrimSpace(string(out))) {
+		t.Fatalf("demo printed %q", out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	cmd := exec.Command(binary(t), "serve", "--demo", "--db", db, "--addr", ln.Addr().String())
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatal("serve on a taken port succeeded")
+	}
+	if stdout.String() != "" || !strings.Contains(stderr.String(), "address already in use") {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+	keys, err := exec.Command(binary(t), "key", "list", "--company", "1", "--db", db, "-o", "json").Output()
+	must(t, err)
+	var list []api.APIKey
+	must(t, json.Unmarshal(keys, &list))
+	if len(list) != 1 || list[0].State != api.KeyActive {
+		t.Errorf("keys after a failed start: %s", keys)
+	}
+}
+
+// Logs are JSON off a terminal unless --log-format says otherwise.
+func TestServeLogFormat(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "logs.db")
+	_, cmd, logs := startServer(t, db)
+	must(t, cmd.Process.Signal(syscall.SIGTERM))
+	_ = cmd.Wait()
+	if !strings.HasPrefix(logs.String(), "{") {
+		t.Errorf("not JSON off a terminal: %s", logs.String())
+	}
+	cmd = exec.Command(binary(t), "serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "text")
+	stderr, err := cmd.StderrPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	must(t, err)
+	must(t, cmd.Process.Signal(syscall.SIGTERM))
+	_ = cmd.Wait()
+	if !strings.HasPrefix(line, "time=") || !strings.Contains(line, "msg=listening") {
+		t.Errorf("--log-format text: %q", line)
+	}
+}
+
+// On a terminal (a tmux pane), logs are text.
+func TestServeLogsTextOnATerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	db := "sqlite:" + filepath.Join(t.TempDir(), "tty.db")
+	socket := fmt.Sprintf("traineed-test-%d", time.Now().UnixNano())
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	t.Cleanup(func() { tmux("kill-server") })
+	tmux("new-session", "-d", "-s", "srv", "-x", "200", "-y", "20", binary(t), "serve", "--demo", "--db", db, "--addr", "127.0.0.1:0")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		screen := tmux("capture-pane", "-p", "-t", "srv")
+		if strings.Contains(screen, "msg=listening") && strings.Contains(screen, "API key for Demo Fitness: pk_") {
+			if strings.Contains(screen, `{"time"`) {
+				t.Errorf("JSON on a terminal:\n%s", screen)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no text log line on the terminal:\n%s", screen)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -50,6 +51,28 @@ func (e *NoKeyError) Error() string {
 		return fmt.Sprintf("no API key configured: profile %s has none, and neither --api-key nor %s gives one", e.Profile, EnvAPIKey)
 	}
 	return fmt.Sprintf("no API key configured: no --api-key, no %s and no profile", EnvAPIKey)
+}
+
+// TrainerNames returns the names of the company's trainers by id, read
+// once; nil when they cannot be read (a server without the endpoint), so
+// that tables fall back to ids.
+func (f *Factory) TrainerNames(ctx context.Context) map[int64]string {
+	if f.trainerNames != nil {
+		return f.trainerNames
+	}
+	c, err := f.Client()
+	if err != nil {
+		return nil
+	}
+	ts, err := c.Trainers(ctx)
+	if err != nil {
+		return nil
+	}
+	f.trainerNames = make(map[int64]string, len(ts))
+	for _, t := range ts {
+		f.trainerNames[t.ID] = t.Name
+	}
+	return f.trainerNames
 }
 
 // UsedSettings are the settings of the last client built (nil before).

@@ -65,8 +65,10 @@ type Factory struct {
 	cfg      *config.File
 	cfgPath  string
 	settings *Settings // of the clients built
-	logFile  *os.File
-	client   *client.Client
+
+	trainerNames map[int64]string
+	logFile      *os.File
+	client       *client.Client
 }
 
 // New returns the factory of the real process.

@@ -52,7 +52,7 @@ func runAutomationsTest(ctx context.Context, f *cmdutil.Factory, o *AutomationsT
 	if err != nil {
 		return err
 	}
-	if err := printTrainees(f, p.Content, false); err != nil {
+	if err := printTrainees(ctx, f, p.Content, false); err != nil {
 		return err
 	}
 	if f.IOStreams.StdoutTTY {

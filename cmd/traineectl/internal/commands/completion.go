@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,6 +64,39 @@ const bashWordsFallback = `    if declare -F _get_comp_words_by_ref >/dev/null 2
     fi
 `
 
+// bashFiledirFunc stands in for the bash-completion package's _filedir,
+// which cobra's script calls for file and directory arguments (create -f,
+// --log-file): without the package, bash would say "_filedir: command not
+// found". It completes files (those of the extensions given, as
+// "csv|jsonl|") and directories with compgen.
+const bashFiledirFunc = `
+# traineectl: _filedir of the bash-completion package when it is loaded,
+# else files (of the extensions given as "ext1|ext2|") and directories.
+__traineectl_filedir()
+{
+    if declare -F _filedir >/dev/null 2>&1; then
+        _filedir "$@"
+        return
+    fi
+    local IFS=$'\n' f exts
+    COMPREPLY=()
+    if [[ $1 == -d ]]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        exts="|${1%|}|"
+        while IFS= read -r f; do
+            [[ -z $f ]] && continue
+            if [[ -d $f || $exts == "||" || $exts == *"|${f##*.}|"* ]]; then
+                COMPREPLY+=("$f")
+            fi
+        done < <(compgen -f -- "$cur")
+    fi
+    if [[ $(type -t compopt) == builtin ]]; then
+        compopt -o filenames 2>/dev/null
+    fi
+}
+`
+
 const bashWordsFunc = `
 # traineectl: used when the bash-completion package is not loaded. Splits the
 # line up to the cursor on blanks (so "--output=js" stays one word) and sets
@@ -83,6 +117,10 @@ __traineectl_comp_words()
 }
 `
 
+// bashFiledirCall is a call of _filedir in cobra's script (not a mention
+// in a comment after "call to").
+var bashFiledirCall = regexp.MustCompile(`(^|[\s"&|])_filedir\b`)
+
 // GenCompletion writes the completion script of shell for root.
 func GenCompletion(root *cobra.Command, shell string, w io.Writer) error {
 	switch shell {
@@ -95,7 +133,11 @@ func GenCompletion(root *cobra.Command, shell string, w io.Writer) error {
 		if !strings.Contains(s, bashWordsCall) {
 			return fmt.Errorf("cobra's bash script changed: cannot add the fallback for systems without bash-completion")
 		}
-		s = strings.Replace(s, bashWordsCall, bashWordsFallback, 1) + bashWordsFunc
+		s = strings.Replace(s, bashWordsCall, bashWordsFallback, 1)
+		if !strings.Contains(s, "_filedir") {
+			return fmt.Errorf("cobra's bash script changed: no _filedir call to replace")
+		}
+		s = bashFiledirCall.ReplaceAllString(s, "${1}__traineectl_filedir") + bashWordsFunc + bashFiledirFunc
 		_, err := io.WriteString(w, s)
 		return err
 	case "zsh":

@@ -35,14 +35,7 @@ another one for one command.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-				if cmd.SuggestionsMinimumDistance <= 0 {
-					cmd.SuggestionsMinimumDistance = 2
-				}
-				if sugg := cmd.SuggestionsFor(args[0]); len(sugg) > 0 {
-					msg += fmt.Sprintf(": did you mean %q?", sugg[0])
-				}
-				return cmdutil.Usagef("%s", msg)
+				return unknownSubcommand(cmd, args[0])
 			}
 			return cmd.Help()
 		},

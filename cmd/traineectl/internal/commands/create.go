@@ -186,7 +186,7 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 		return err
 	}
 	noteTrainee(f, "Created", t)
-	return printTrainees(f, []*api.Trainee{t}, true)
+	return printTrainees(ctx, f, []*api.Trainee{t}, true)
 }
 
 // request is the create body: the password read (flag, stdin or prompt),

@@ -129,7 +129,7 @@ func TestSupportLogFile(t *testing.T) {
 	h.run("get", "1", "--log-file", logPath).expect(t, 6)
 	h.run("create", "--name", "A", "--email", "bad", "--password", "hunter2hunter2", "--log-file", logPath).expect(t, 5)
 	h.env["TRAINEECTL_API_KEY"] = ""
-	h.run("get", "4", "--log-file", logPath, "--api-key", stubKey).expect(t, 0)
+	h.run("get", "4", "--log-file", logPath, "--api-key", stubKey, "-o", "json").expect(t, 0)
 	b, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)

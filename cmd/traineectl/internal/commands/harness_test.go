@@ -153,13 +153,27 @@ func (s *stubAPI) handle(pattern string, status int, body string, header ...stri
 	})
 }
 
+// requests are the requests received but the GET /public-api/trainers
+// that a table of trainees adds to name trainers (allRequests has it).
 func (s *stubAPI) requests() []stubReq {
+	var out []stubReq
+	for _, r := range s.allRequests() {
+		if r.Method == http.MethodGet && r.Path == "/public-api/trainers" {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (s *stubAPI) allRequests() []stubReq {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]stubReq(nil), s.reqs...)
 }
 
-// requestLines are the requests as "METHOD PATH?QUERY BODY".
+// requestLines are the requests as "METHOD PATH?QUERY BODY", without the
+// trainers' read (see requests).
 func (s *stubAPI) requestLines() []string {
 	var l []string
 	for _, r := range s.requests() {

@@ -70,7 +70,7 @@ func measurementsView(m *api.Measurements) trackedView {
 		if shown == "" {
 			shown = "-"
 		}
-		t.rows = append(t.rows, []string{e.Date.String(), e.Type, shown, num(e.Value), e.Unit})
+		t.rows = append(t.rows, []string{e.Date.String(), api.MeasurementLabel(e.Type), shown, num(e.Value), e.Unit})
 		t.csvRows = append(t.csvRows, []string{e.Date.String(), e.Type, name, num(e.Value), e.Unit})
 	}
 	return t

@@ -163,3 +163,51 @@ func TestUnreachableNamesTheAddress(t *testing.T) {
 		t.Errorf("%s", r)
 	}
 }
+
+// Tables show trainers by name, read once per command; other formats keep
+// the id; `trainers list` lists them.
+func TestTrainerNames(t *testing.T) {
+	srv := newServer(t)
+	h := newHarness(t, srv.url, srv.key)
+	for i := range 3 {
+		h.run("create", "--name", fmt.Sprintf("T%d", i), "--email", fmt.Sprintf("t%d@example.com", i), "--password", "S3cret-pass", "-o", "json").expect(t, 0)
+	}
+	r := h.run("search", "--fields", "name,trainer").expect(t, 0)
+	if r.out != "NAME\tTRAINER\nT0\tCoach Carter\nT1\tCoach Carter\nT2\tCoach Carter\n" {
+		t.Errorf("table: %q", r.out)
+	}
+	r = h.runWith(runOpts{tty: true}, "get", "1").expect(t, 0)
+	if !strings.Contains(r.out, "Coach Carter") || strings.Contains(r.out, "#") {
+		t.Errorf("terminal table: %q", r.out)
+	}
+	if r := h.run("get", "1", "--jq", ".trainerId").expect(t, 0); r.out != fmt.Sprintf("%d\n", srv.trainerID) {
+		t.Errorf("json keeps the id: %q", r.out)
+	}
+	if r := h.run("get", "1", "-o", "csv", "--fields", "trainerId").expect(t, 0); r.out != fmt.Sprintf("trainerId\n%d\n", srv.trainerID) {
+		t.Errorf("csv keeps the id: %q", r.out)
+	}
+	r = h.run("trainers", "list").expect(t, 0)
+	if r.out != fmt.Sprintf("ID\tNAME\tEMAIL\n%d\tCoach Carter\tcoach@acme.example\n", srv.trainerID) {
+		t.Errorf("trainers list: %q", r.out)
+	}
+	if r := h.run("trainers", "list", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {
+		t.Errorf("trainers list --jq: %q", r.out)
+	}
+	h.run("trainers", "lst").expect(t, 2)
+
+	// Against a server without the endpoint, tables fall back to ids.
+	s := requestStub(t)
+	h = newHarness(t, s.URL, stubKey)
+	if r := h.run("get", "41", "--fields", "trainer").expect(t, 0); r.out != "TRAINER\n7\n" {
+		t.Errorf("fallback: %s", r)
+	}
+	n := 0
+	for _, q := range s.allRequests() {
+		if q.Path == "/public-api/trainers" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d trainer reads for one table", n)
+	}
+}

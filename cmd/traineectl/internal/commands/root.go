@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -143,7 +144,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
-		newTUICmd(f),
+		newTUICmd(f), newTrainersCmd(f),
 	} {
 		c.GroupID = "trainees"
 		root.AddCommand(c)
@@ -252,7 +253,7 @@ func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done stri
 		return t, err
 	})
 	if len(ts) > 0 || err == nil {
-		if perr := printTrainees(f, ts, len(ids) == 1); perr != nil {
+		if perr := printTrainees(ctx, f, ts, len(ids) == 1); perr != nil {
 			return perr
 		}
 	}
@@ -269,6 +270,12 @@ func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
 
 // printTrainees prints trainees in the -o format; with several ids the
 // result is an array even when only one of them succeeded.
-func printTrainees(f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
-	return output.Trainees(f.IOStreams, f.OutputOptions(), ts, f.Today(), single)
+// The table shows trainers by name: the company's trainers are read once
+// (GET /public-api/trainers), when a trainee has one; if that fails, ids.
+func printTrainees(ctx context.Context, f *cmdutil.Factory, ts []*api.Trainee, single bool) error {
+	var names map[int64]string
+	if o := f.OutputOptions(); o.NeedsTable() && slices.ContainsFunc(ts, func(t *api.Trainee) bool { return t.TrainerID != nil }) {
+		names = f.TrainerNames(ctx)
+	}
+	return output.Trainees(f.IOStreams, f.OutputOptions(), ts, f.Today(), single, names)
 }

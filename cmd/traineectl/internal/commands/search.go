@@ -190,13 +190,13 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 		if ios.StdoutTTY {
 			note(allLine(len(ts), last))
 		}
-		return printTrainees(f, ts, false)
+		return printTrainees(ctx, f, ts, false)
 	case o.Limit > 0:
 		ts, last, err := c.SearchTraineesUpTo(ctx, o.Params, o.Limit)
 		if err != nil {
 			return err
 		}
-		if err := printTrainees(f, ts, false); err != nil {
+		if err := printTrainees(ctx, f, ts, false); err != nil {
 			return err
 		}
 		if int64(len(ts)) < last.TotalElements {
@@ -210,7 +210,7 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 	if err != nil {
 		return err
 	}
-	if err := printTrainees(f, pg.Content, false); err != nil {
+	if err := printTrainees(ctx, f, pg.Content, false); err != nil {
 		return err
 	}
 	more := int64(len(pg.Content)) < pg.Page.TotalElements

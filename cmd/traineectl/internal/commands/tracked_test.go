@@ -45,7 +45,7 @@ func TestTrackedCommands(t *testing.T) {
 		{[]string{"weight", "41", "-o", "csv"},
 			"date,weight,unit\n01-11-2026,81.4,KG\n02-11-2026,81,KG\n", false},
 		{[]string{"measurements", "41", "--type", "waist", "--from", "yesterday"},
-			"DATE        TYPE    NAME   VALUE  UNIT\n01-11-2026  CUSTOM  Wrist     17  CM\n01-11-2026  WAIST   -       82.5  CM\n", true},
+			"DATE        TYPE    NAME   VALUE  UNIT\n01-11-2026  Custom  Wrist     17  CM\n01-11-2026  Waist   -       82.5  CM\n", true},
 		{[]string{"measurements", "41", "-o", "json"},
 			"{\n  \"traineeId\": 41,\n  \"from\": \"22-10-2026\",\n  \"to\": \"21-11-2026\",\n  \"measurements\": [\n    {\n      \"date\": \"01-11-2026\",\n      \"type\": \"CUSTOM\",\n      \"name\": \"Wrist\",\n      \"value\": 17,\n      \"unit\": \"CM\"\n    },\n    {\n      \"date\": \"01-11-2026\",\n      \"type\": \"WAIST\",\n      \"name\": null,\n      \"value\": 82.5,\n      \"unit\": \"CM\"\n    }\n  ]\n}\n", false},
 		{[]string{"measurements", "41", "-o", "csv"},

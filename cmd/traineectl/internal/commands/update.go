@@ -82,7 +82,7 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 		return err
 	}
 	noteTrainee(f, "Updated", t)
-	return printTrainees(f, []*api.Trainee{t}, true)
+	return printTrainees(ctx, f, []*api.Trainee{t}, true)
 }
 
 // addPatchFlags adds a flag for every field of api.TraineePatch that names

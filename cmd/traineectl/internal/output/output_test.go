@@ -41,7 +41,7 @@ func TestTraineeTableFits80Columns(t *testing.T) {
 		t.Helper()
 		ios, out, _ := iostreams.Test("")
 		ios.StdoutTTY, ios.NoColor = true, true // a terminal of unknown width: 80
-		if err := Trainees(ios, Options{Format: Table}, ts, today, false); err != nil {
+		if err := Trainees(ios, Options{Format: Table}, ts, today, false, nil); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
@@ -94,7 +94,7 @@ func TestTraineeTableFits80Columns(t *testing.T) {
 // to 80 columns, nothing is painted.
 func TestTableOffTerminalIsWholeTSV(t *testing.T) {
 	ios, out, _ := iostreams.Test("")
-	if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+	if err := Trainees(ios, Options{Format: Table}, sample(), today, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := "ID\tNAME\tEMAIL\tPHONE\tSTATUS\tEXPIRES\tTRAINER\n" +
@@ -116,7 +116,7 @@ func TestTableHonoursColumns(t *testing.T) {
 		ios, out, _ := iostreams.Test("")
 		ios.StdoutTTY, ios.NoColor, ios.Width = true, true, tc.width
 		ios.SetColumns(tc.columns)
-		if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+		if err := Trainees(ios, Options{Format: Table}, sample(), today, false, nil); err != nil {
 			t.Fatal(err)
 		}
 		widest := 0
@@ -143,7 +143,7 @@ func TestTableHonoursColumns(t *testing.T) {
 func TestTableNoStrayReset(t *testing.T) {
 	ios, out, _ := iostreams.Test("")
 	ios.StdoutTTY, ios.Width = true, 200
-	if err := Trainees(ios, Options{Format: Table}, sample(), today, false); err != nil {
+	if err := Trainees(ios, Options{Format: Table}, sample(), today, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n, m := strings.Count(out.String(), "\x1b[0m"), strings.Count(out.String(), "\x1b[3"); n != m || n != 3 {
@@ -159,7 +159,7 @@ func TestTableNoStrayReset(t *testing.T) {
 func TestTableColourOnlyOnTerminal(t *testing.T) {
 	ios, out, _ := iostreams.Test("")
 	ios.StdoutTTY, ios.Width = true, 200
-	if err := Trainees(ios, Options{Format: Table}, sample()[:1], today, false); err != nil {
+	if err := Trainees(ios, Options{Format: Table}, sample()[:1], today, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "\x1b[32mactive\x1b[0m") {
@@ -167,7 +167,7 @@ func TestTableColourOnlyOnTerminal(t *testing.T) {
 	}
 	ios, out, _ = iostreams.Test("")
 	ios.StdoutTTY, ios.NoColor = true, true
-	_ = Trainees(ios, Options{Format: Table}, sample()[:1], today, false)
+	_ = Trainees(ios, Options{Format: Table}, sample()[:1], today, false, nil)
 	if strings.Contains(out.String(), "\x1b[") {
 		t.Errorf("colour with NO_COLOR: %q", out)
 	}
@@ -176,19 +176,19 @@ func TestTableColourOnlyOnTerminal(t *testing.T) {
 func TestTraineeJSONYAMLCSV(t *testing.T) {
 	ts := sample()[:1]
 	ios, out, _ := iostreams.Test("")
-	if err := Trainees(ios, Options{Format: JSON}, ts, today, true); err != nil {
+	if err := Trainees(ios, Options{Format: JSON}, ts, today, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "{\n  \"id\": 41,\n  \"userId\": 977,\n  \"name\": \"Ada Park\",") || !strings.Contains(out.String(), `"expirationDate": null,`) {
 		t.Errorf("json:\n%s", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, Options{Format: JSON}, ts, today, false)
+	_ = Trainees(ios, Options{Format: JSON}, ts, today, false, nil)
 	if !strings.HasPrefix(out.String(), "[\n  {\n    \"id\": 41,") {
 		t.Errorf("json array:\n%s", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, Options{Format: YAML}, ts, today, true)
+	_ = Trainees(ios, Options{Format: YAML}, ts, today, true, nil)
 	want := `id: 41
 userId: 977
 name: Ada Park
@@ -212,12 +212,12 @@ lastTrained: null
 		t.Errorf("yaml:\n%s\nwant:\n%s", out, want)
 	}
 	out.Reset()
-	_ = Trainees(ios, Options{Format: YAML}, nil, today, false)
+	_ = Trainees(ios, Options{Format: YAML}, nil, today, false, nil)
 	if out.String() != "[]\n" {
 		t.Errorf("empty yaml list: %q", out)
 	}
 	out.Reset()
-	_ = Trainees(ios, Options{Format: CSV}, sample(), today, false)
+	_ = Trainees(ios, Options{Format: CSV}, sample(), today, false, nil)
 	wantCSV := "id,name,email,phoneNumber,status,expirationDate,trainerId,dateOfBirth,weightUnit,lastTrained,enabled,userId,username,companyId,createdByType,forcePasswordChange,authorities\n" +
 		"41,Ada Park,ada@example.com,+447700900123,active,,7,,KG,,true,977,ada@example.com,3,ADMIN,true,TRAINEE;USER\n" +
 		"1042,Bartholomew Montgomery-Smythe the Third,bartholomew.montgomery-smythe@a-very-long-domain.example.com,,expired,01-11-2026,,,LB,,true,978,b,0,,false,\n" +

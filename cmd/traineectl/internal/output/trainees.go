@@ -57,7 +57,7 @@ func TraineeColumns(color bool) []Column {
 		{Header: "PHONE", Field: "phoneNumber", Flex: true, MinWidth: 6},
 		{Header: "STATUS", Field: "status", Paint: func(s string) string { return paintStatus(color, s) }},
 		{Header: "EXPIRES", Field: "expirationDate"},
-		{Header: "TRAINER", Field: "trainerId", Right: true},
+		{Header: "TRAINER", Field: "trainerId", Flex: true, MinWidth: 7},
 	}
 }
 
@@ -73,18 +73,30 @@ func paintStatus(color bool, s string) string {
 	return s
 }
 
-// TraineeRow is one trainee in the table; unset values are "-".
-func TraineeRow(t *api.Trainee, today api.Date) []string {
+// TraineeRow is one trainee in the table; unset values are "-". The
+// trainer shows by name when trainers knows it, else by id.
+func TraineeRow(t *api.Trainee, today api.Date, trainers map[int64]string) []string {
+	trainer := idOr(t.TrainerID, "-")
+	if t.TrainerID != nil {
+		if n, ok := trainers[*t.TrainerID]; ok {
+			trainer = n
+		}
+	}
 	return []string{
 		strconv.FormatInt(t.ID, 10), t.Name, t.Email, strOr(t.PhoneNumber, "-"), t.Status(today),
-		dateOr(t.ExpirationDate, "-"), idOr(t.TrainerID, "-"),
+		dateOr(t.ExpirationDate, "-"), trainer,
 	}
 }
+
+// NeedsTable reports whether o prints the table format, the only one
+// that shows trainers by name.
+func (o Options) NeedsTable() bool { return o.Format == Table && o.JQ == "" && o.Template == "" }
 
 // Trainees prints trainees as o says. single prints the one trainee as
 // an object in JSON, YAML, --jq and --template; otherwise they are an
 // array.
-func Trainees(ios *iostreams.IOStreams, o Options, ts []*api.Trainee, today api.Date, single bool) error {
+// trainers names the trainers for the table (nil: by id).
+func Trainees(ios *iostreams.IOStreams, o Options, ts []*api.Trainee, today api.Date, single bool, trainers map[int64]string) error {
 	if ts == nil {
 		ts = []*api.Trainee{}
 	}
@@ -95,7 +107,7 @@ func Trainees(ios *iostreams.IOStreams, o Options, ts []*api.Trainee, today api.
 	rows := make([][]string, len(ts))
 	csvRows := make([][]string, len(ts))
 	for i, t := range ts {
-		rows[i] = TraineeRow(t, today)
+		rows[i] = TraineeRow(t, today, trainers)
 		csvRows[i] = TraineeCSVRow(t, today)
 	}
 	return Print(ios, o, View{

@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/traineed/traineed/api"
+)
+
+// inHelp reports whether an enabled binding of hk (its short line or its
+// full help) matches k.
+func inHelp(hk helpKeys, k tea.KeyPressMsg) bool {
+	all := append([]key.Binding(nil), hk.ShortHelp()...)
+	for _, col := range hk.FullHelp() {
+		all = append(all, col...)
+	}
+	for _, b := range all {
+		if b.Enabled() && key.Matches(k, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateKeys are the keys a user may press.
+func candidateKeys(printable bool) []string {
+	keys := []string{"up", "down", "left", "right", "pgup", "pgdown", "home", "end", "enter", "esc", "tab",
+		"shift+tab", "delete", "backspace", "f5"}
+	for c := 'a'; c <= 'z'; c++ {
+		if c != 'c' && c != 'm' && c != 'i' { // ctrl+c quits; ctrl+m and ctrl+i are enter and tab
+			keys = append(keys, "ctrl+"+string(c))
+		}
+	}
+	if printable {
+		for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/?-=+., " {
+			keys = append(keys, string(r))
+		}
+	}
+	return keys
+}
+
+// fingerprint is what a key press could change that a user sees or that
+// moves them: the screen and where they are.
+func fingerprint(d *driver) string {
+	m := d.m
+	return fmt.Sprint(m.screen, m.trainee.tab, m.trainee.scroll, m.list.cursor, m.list.offset, m.list.status,
+		m.list.sort, m.list.sortDesc, m.list.searching, m.confirm != nil, m.form.focus, m.form.discarding,
+		m.showHelp, d.quit, "\n", d.screen())
+}
+
+// Every key a screen reacts to is in that screen's help (the help is the
+// screen's key map): a key that changes anything while the help does not
+// name it is drift. Each key not in the help is pressed on the screen and
+// must change nothing.
+func TestHelpNamesEveryKeyTheScreenUses(t *testing.T) {
+	s := newServer(t)
+	for _, st := range []struct {
+		name      string
+		setup     []string
+		printable bool // printable keys are commands here, not text
+	}{
+		{"list", nil, true},
+		{"search", []string{"/"}, false},
+		{"profile", []string{"enter"}, true},
+		{"weight", []string{"enter", "2"}, true},
+		{"measurements", []string{"enter", "3"}, true},
+		{"nutrition", []string{"enter", "4"}, true},
+		{"steps", []string{"enter", "5"}, true},
+		{"form", []string{"n"}, false},
+		{"confirm", []string{"d"}, true},
+		{"discard", []string{"n", "x", "esc"}, true},
+	} {
+		t.Run(st.name, func(t *testing.T) {
+			d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
+			d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+			d.settle()
+			d.press(st.setup...)
+			hk := d.m.currentHelp()
+			for _, k := range candidateKeys(st.printable) {
+				msg := kp(k)
+				if inHelp(hk, msg) {
+					continue
+				}
+				before := fingerprint(d)
+				d.send(msg)
+				d.settle()
+				if after := fingerprint(d); after != before {
+					t.Errorf("%s: %q changes the screen but the help does not name it", st.name, k)
+					return // the state moved on: later keys would be judged elsewhere
+				}
+			}
+		})
+	}
+}
