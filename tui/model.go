@@ -30,6 +30,7 @@ const (
 	screenList screen = iota
 	screenTrainee
 	screenForm
+	screenWebhooks
 )
 
 // slot names a kind of request. Only the latest request of a slot counts:
@@ -44,6 +45,9 @@ const (
 	slotNutrition
 	slotSteps
 	slotMutate
+	slotWebhooks
+	slotDeliveries
+	slotWebhookAction
 	slotCount
 )
 
@@ -98,11 +102,12 @@ type Model struct {
 	helpKey  string
 	helpLine string
 
-	screen  screen
-	list    listModel
-	trainee traineeModel
-	form    formModel
-	confirm *confirmState
+	screen   screen
+	list     listModel
+	trainee  traineeModel
+	form     formModel
+	confirm  *confirmState
+	webhooks webhooksModel
 }
 
 // statusPlace is what the status line speaks about: a screen and the
@@ -242,7 +247,7 @@ func describe(err error) string {
 // call starts a request of slot s; a previous request of the slot is
 // cancelled (reads) and its answer will be dropped.
 func (m *Model) call(s slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	if s != slotMutate && m.cancels[s] != nil {
+	if s != slotMutate && s != slotWebhookAction && m.cancels[s] != nil {
 		m.cancels[s]()
 	}
 	m.seq++
@@ -339,6 +344,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.listResult(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
+	case slotWebhooks, slotDeliveries, slotWebhookAction:
+		return m.webhooksResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
@@ -376,8 +383,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}
-	if m.screen == screenTrainee {
+	switch m.screen {
+	case screenTrainee:
 		return m.traineeKey(msg)
+	case screenWebhooks:
+		return m.webhooksKey(msg)
 	}
 	return m.listKey(msg)
 }
@@ -483,16 +493,19 @@ func (m *Model) render() string {
 	switch m.screen {
 	case screenList:
 		top, sub, body = m.listView()
-		hk = m.keys.listHelp()
+		hk = m.keys.listHelp(m.opt.ReadOnly)
 		if m.list.searching {
 			hk = m.keys.searchHelp()
 		}
 	case screenTrainee:
 		top, sub, body = m.traineeView()
-		hk = m.keys.traineeHelp(m.trainee.tab)
+		hk = m.keys.traineeHelp(m.trainee.tab, m.opt.ReadOnly)
 	case screenForm:
 		top, sub, body = m.formView()
 		hk = m.keys.formHelp()
+	case screenWebhooks:
+		top, sub, body = m.webhooksView()
+		hk = m.keys.webhooksHelp(m.opt.ReadOnly)
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
@@ -507,7 +520,7 @@ func (m *Model) render() string {
 		}
 	}
 	// The short help changes with the screen only: drawn once per screen.
-	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width)
+	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.width, m.opt.ReadOnly)
 	if hkey != m.helpKey {
 		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
 	}
