@@ -343,4 +343,7 @@ type WebhookStore interface {
 	// Events returns the company's events after the cursor, in feed order;
 	// UnknownEvent() when after is no event of the company.
 	Events(ctx context.Context, companyID int64, q EventQuery) ([]*Event, error)
+	// LatestEventID is a number that changes exactly when an event of the
+	// company commits (0 when it has none): the long-poll's cheap check.
+	LatestEventID(ctx context.Context, companyID int64) (int64, error)
 }

@@ -154,7 +154,7 @@ var buildOnce struct {
 }
 
 // traineectlBinary builds traineectl once per test process.
-func traineectlBinary(t *testing.T) string {
+func traineectlBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "traineectl-listen-")
@@ -180,7 +180,7 @@ type listener struct {
 	mu     sync.Mutex
 }
 
-func startListener(t *testing.T, bin string, env []string, args ...string) *listener {
+func startListener(t testing.TB, bin string, env []string, args ...string) *listener {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"events", "listen"}, args...)...)
 	cmd.Env = env
@@ -219,7 +219,7 @@ func startListener(t *testing.T, bin string, env []string, args ...string) *list
 }
 
 // stop sends SIGINT and waits for a clean exit.
-func (l *listener) stop(t *testing.T) string {
+func (l *listener) stop(t testing.TB) string {
 	t.Helper()
 	must(t, l.cmd.Process.Signal(syscall.SIGINT))
 	if err := l.cmd.Wait(); err != nil {
