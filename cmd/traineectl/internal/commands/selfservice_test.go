@@ -308,3 +308,66 @@ func TestEventsListenForwards(t *testing.T) {
 		}
 	})
 }
+
+// `events list` reads the feed with its cursor and filter; `events listen
+// --since all --events` replays the feed's past, filtered, then follows it.
+func TestEventsListAndReplay(t *testing.T) {
+	st := storetest.SQLite(t)
+	url, full, _ := selfServiceServer(t, st)
+	h := newHarness(t, url, full)
+	c := client.New(url, full)
+	ctx := context.Background()
+	var ids []int64
+	for i := range 3 {
+		tr, err := c.CreateTrainee(ctx, api.CreateRequest{Name: "Feed Trainee", Email: fmt.Sprintf("feed.%d@example.com", i), Password: "long enough"})
+		must(t, err)
+		ids = append(ids, tr.ID)
+	}
+	_, err := c.DeleteTrainee(ctx, ids[0])
+	must(t, err)
+
+	var all []api.Event
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "-o", "json").expect(t, 0).out), &all))
+	if len(all) != 4 || all[3].Type != "trainee.deleted" {
+		t.Fatalf("events list: %+v", all)
+	}
+	var page []api.Event
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--after", all[1].ID, "--limit", "1", "-o", "json").expect(t, 0).out), &page))
+	if len(page) != 1 || page[0].ID != all[2].ID {
+		t.Fatalf("--after --limit: %+v", page)
+	}
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--type", "trainee.deleted", "-o", "json").expect(t, 0).out), &page))
+	if len(page) != 1 || page[0].ID != all[3].ID {
+		t.Fatalf("--type: %+v", page)
+	}
+	if csv := h.run("events", "list", "-o", "csv").expect(t, 0).out; !strings.HasPrefix(csv, "id,type,traineeId,createdAt\n") || strings.Count(csv, "\n") != 5 {
+		t.Fatalf("csv: %q", csv)
+	}
+	h.run("events", "list", "--after", "41").expect(t, cmdutil.ExitUsage)
+	h.run("events", "list", "--type", "trainee.exploded").expect(t, cmdutil.ExitUsage)
+	h.run("events", "list", "--after", "evt_000000000000000000000000").expect(t, cmdutil.ExitRejected)
+	h.run("events", "listen", "--since", "yesterday").expect(t, cmdutil.ExitUsage)
+
+	rc := storetest.NewReceiver(t, nil)
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), cmdutil.EnvBaseURL+"="+url, cmdutil.EnvAPIKey+"="+full)
+	l := startListener(t, traineectlBinary(t), env, "--forward-to", rc.URL, "--since", "all", "--events", "trainee.deleted", "-o", "json", "--wait", "2")
+	_, err = c.DeleteTrainee(ctx, ids[1])
+	must(t, err)
+	got := rc.Wait(t, 2, 30*time.Second)
+	var feed api.EventPage
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--type", "trainee.deleted", "-o", "json").expect(t, 0).out), &feed.Events))
+	if len(feed.Events) != 2 || got[0].ID != feed.Events[0].ID || got[1].ID != feed.Events[1].ID {
+		t.Fatalf("replayed %s, %s; the deletions are %+v", got[0].ID, got[1].ID, feed.Events)
+	}
+	for range 2 {
+		if line := <-l.lines; !strings.Contains(line, `"type":"trainee.deleted"`) {
+			t.Fatalf("line %s", line)
+		}
+	}
+	if summary := l.stop(t); !strings.Contains(summary, "2 events received, 2 forwarded") {
+		t.Fatalf("summary %s", summary)
+	}
+	if rc.Count() != 2 {
+		t.Fatalf("the receiver got %d requests", rc.Count())
+	}
+}
