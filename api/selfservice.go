@@ -323,7 +323,7 @@ func UnknownEvent() error {
 type WebhookStore interface {
 	CurrentKey(ctx context.Context, companyID, keyID int64) (*CurrentKey, error)
 
-	CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*Webhook, error)
+	CreateWebhookEnabled(ctx context.Context, companyID int64, url string, events []string, secret string, enabled bool) (*Webhook, error)
 	Webhooks(ctx context.Context, companyID int64) ([]*Webhook, error)
 	Webhook(ctx context.Context, companyID, id int64) (*Webhook, error)
 	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)

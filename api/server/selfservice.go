@@ -70,14 +70,9 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	secret := api.GenerateWebhookSecret()
-	wh, err := h.store.CreateWebhook(r.Context(), p.CompanyID, url, events, secret)
+	wh, err := h.store.CreateWebhookEnabled(r.Context(), p.CompanyID, url, events, secret, enabled)
 	if err != nil {
 		return err
-	}
-	if !enabled {
-		if wh, err = h.store.UpdateWebhook(r.Context(), p.CompanyID, wh.ID, api.WebhookPatch{Enabled: &enabled}); err != nil {
-			return err
-		}
 	}
 	return h.writeWebhook(w, wh, secret, nil)
 }
