@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -155,7 +156,9 @@ func newEventsListenCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "listen [--forward-to URL] [--events LIST] [--since now|all|EVENT-ID]",
 		Short: "Follow the event feed, print each event, and forward it to a local URL",
 		Long: `Follow your company's event feed (long-polling it) and print each event as it
-arrives: a line per event, or one JSON object per line with -o json.
+arrives: a line per event on a terminal; with -o json one JSON object per
+line, with -o yaml one YAML document per event, with -o csv a header and one
+row per event.
 
 With --forward-to, every event is also POSTed to that URL exactly as a webhook
 delivery is: the same body and webhook-id, signed as Standard Webhooks
@@ -326,7 +329,12 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 	} else {
 		fmt.Fprintln(ios.ErrOut, "Ready! Listening for events (^C to quit)")
 	}
-	jsonOut := f.OutputFormat() == output.JSON
+	format := f.OutputFormat()
+	if format == output.CSV {
+		if err := csvLine(ios, listenCSVHeader); err != nil {
+			return err
+		}
+	}
 	fwd := api.NewWebhookClient(2)
 	var received, forwarded, failed int
 	summary := func() {
@@ -381,11 +389,8 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 					failed++
 				}
 			}
-			if jsonOut {
-				b, _ := json.Marshal(line)
-				fmt.Fprintf(ios.Out, "%s\n", b)
-			} else {
-				fmt.Fprintln(ios.Out, listenText(line))
+			if err := printListenLine(ios, format, line); err != nil {
+				return err
 			}
 			st.After = e.ID
 			if err := st.save(path); err != nil {
@@ -393,6 +398,49 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 			}
 		}
 	}
+}
+
+// listenCSVHeader is the header of `events listen -o csv`.
+var listenCSVHeader = []string{"id", "type", "createdAt", "forwardOk", "forwardStatus", "forwardLatencyMs", "forwardError"}
+
+// printListenLine prints one event as it arrives: a JSON object on one
+// line, a YAML document, a CSV row, or a line of text.
+func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLine) error {
+	switch format {
+	case output.JSON:
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(ios.Out, "%s\n", b)
+		return err
+	case output.YAML:
+		if _, err := fmt.Fprintln(ios.Out, "---"); err != nil {
+			return err
+		}
+		return output.WriteYAML(ios.Out, l)
+	case output.CSV:
+		row := []string{l.ID, l.Type, l.CreatedAt.UTC().Format(time.RFC3339Nano), "", "", "", ""}
+		if fr := l.Forward; fr != nil {
+			row[3], row[5], row[6] = strconv.FormatBool(fr.OK), num(fr.LatencyMs), fr.Error
+			if fr.StatusCode != nil {
+				row[4] = strconv.Itoa(*fr.StatusCode)
+			}
+		}
+		return csvLine(ios, row)
+	}
+	_, err := fmt.Fprintln(ios.Out, listenText(l))
+	return err
+}
+
+// csvLine writes one CSV record at once (the stream is read as it comes).
+func csvLine(ios *iostreams.IOStreams, rec []string) error {
+	w := csv.NewWriter(ios.Out)
+	if err := w.Write(rec); err != nil {
+		return err
+	}
+	w.Flush()
+	return w.Error()
 }
 
 func orNone(s string) string {

@@ -370,4 +370,19 @@ func TestEventsListAndReplay(t *testing.T) {
 	if rc.Count() != 2 {
 		t.Fatalf("the receiver got %d requests", rc.Count())
 	}
+
+	// -o csv: a header, then a row per event as it comes.
+	rc2 := storetest.NewReceiver(t, nil)
+	env2 := append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), cmdutil.EnvBaseURL+"="+url, cmdutil.EnvAPIKey+"="+full)
+	lc := startListener(t, traineectlBinary(t), env2, "--forward-to", rc2.URL, "--since", "all", "-o", "csv", "--wait", "2")
+	if h := <-lc.lines; h != "id,type,createdAt,forwardOk,forwardStatus,forwardLatencyMs,forwardError" {
+		t.Fatalf("csv header %q", h)
+	}
+	for i := range 5 {
+		row := strings.Split(<-lc.lines, ",")
+		if len(row) != 7 || !strings.HasPrefix(row[0], "evt_") || row[3] != "true" || row[4] != "200" {
+			t.Fatalf("csv row %d: %q", i, row)
+		}
+	}
+	lc.stop(t)
 }
