@@ -72,6 +72,8 @@ func ExitCode(err error) int {
 		return status.Code
 	case errors.As(err, &usage):
 		return ExitUsage
+	case errors.As(err, new(*ReadOnlyError)):
+		return ExitForbidden
 	case errors.As(err, &auth):
 		return ExitAuth
 	case errors.As(err, &notFound), errors.As(err, &other):
@@ -135,6 +137,9 @@ func Detail(err error) ErrorDetail {
 		network  *client.NetworkError
 	)
 	switch {
+	case errors.As(err, new(*ReadOnlyError)):
+		code := api.CodeReadOnlyKey
+		d.ErrorCode = &code
 	case errors.As(err, &auth):
 		ci = &auth.CallInfo
 	case errors.As(err, &notFound):

@@ -138,8 +138,11 @@ func TestWebhooksCommands(t *testing.T) {
 		}
 	}
 	jr := hr.run("webhooks", "add", "--url", rc.URL, "-o", "json").expect(t, cmdutil.ExitForbidden)
-	if !strings.Contains(jr.err, `"status":403`) || !strings.Contains(jr.err, `"errorCode":1014`) {
+	if !strings.Contains(jr.err, `"errorCode":1014`) || !strings.Contains(jr.err, "nothing was sent") {
 		t.Fatalf("-o json error: %s", jr)
+	}
+	if n := len(h.run("webhooks", "list", "-o", "json").expect(t, 0).out); n == 0 || rc.Count() != 2 {
+		t.Fatal("a read key's refused change reached the server")
 	}
 
 	h.run("webhooks", "delete", wid, "--yes").expect(t, 0)

@@ -203,6 +203,9 @@ func parseEventsFlag(s string) ([]string, error) {
 }
 
 func runWebhooksAdd(ctx context.Context, f *cmdutil.Factory, o *WebhooksAddOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks add"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -273,6 +276,9 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 func runWebhooksUpdate(ctx context.Context, f *cmdutil.Factory, o *WebhooksUpdateOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks update"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -311,6 +317,9 @@ confirm; elsewhere --yes is required, and without it nothing is deleted (exit 2)
 }
 
 func runWebhooksDelete(ctx context.Context, f *cmdutil.Factory, o *WebhooksDeleteOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks delete"); err != nil {
+		return err
+	}
 	if !o.Yes {
 		if !f.IOStreams.CanPrompt() {
 			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
@@ -435,6 +444,9 @@ webhook-id and body. Prints how many deliveries were scheduled.`,
 }
 
 func runWebhooksRedeliver(ctx context.Context, f *cmdutil.Factory, o *WebhooksRedeliverOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks redeliver"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -475,6 +487,9 @@ receiver did not answer 2xx within 10 seconds.`,
 }
 
 func runWebhooksTest(ctx context.Context, f *cmdutil.Factory, o *WebhooksTestOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks test"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -533,6 +548,9 @@ that day.`,
 }
 
 func runWebhooksRotate(ctx context.Context, f *cmdutil.Factory, o *WebhooksRotateOptions) error {
+	if err := f.RequireFullKey(ctx, "traineectl webhooks rotate-secret"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err
