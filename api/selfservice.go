@@ -323,7 +323,7 @@ func UnknownEvent() error {
 type WebhookStore interface {
 	CurrentKey(ctx context.Context, companyID, keyID int64) (*CurrentKey, error)
 
-	CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*Webhook, error)
+	CreateWebhookEnabled(ctx context.Context, companyID int64, url string, events []string, secret string, enabled bool) (*Webhook, error)
 	Webhooks(ctx context.Context, companyID int64) ([]*Webhook, error)
 	Webhook(ctx context.Context, companyID, id int64) (*Webhook, error)
 	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)
@@ -343,4 +343,7 @@ type WebhookStore interface {
 	// Events returns the company's events after the cursor, in feed order;
 	// UnknownEvent() when after is no event of the company.
 	Events(ctx context.Context, companyID int64, q EventQuery) ([]*Event, error)
+	// LatestEventID is a number that changes exactly when an event of the
+	// company commits (0 when it has none): the long-poll's cheap check.
+	LatestEventID(ctx context.Context, companyID int64) (int64, error)
 }

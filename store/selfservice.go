@@ -243,3 +243,17 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 	}
 	return out, nil
 }
+
+// LatestEventID returns the id of the company's latest event (0 when it
+// has none). A company's ids are taken in commit order, so it changes
+// exactly when an event of the company commits: the feed's long-poll polls
+// it, one indexed read per company with waiting requests.
+func (s *Store) LatestEventID(ctx context.Context, companyID int64) (int64, error) {
+	var id int64
+	err := s.db.NewSelect().
+		Model((*webhookEventRow)(nil)).
+		ColumnExpr("COALESCE(MAX(e.id), 0)").
+		Where("e.company_id = ?", companyID).
+		Scan(ctx, &id)
+	return id, err
+}

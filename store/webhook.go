@@ -170,6 +170,12 @@ func (s *Store) wakeDispatcher() {
 // events a non-empty list of known types, secret a whsec_ secret.
 // api.ErrNotFound when the company does not exist.
 func (s *Store) CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*api.Webhook, error) {
+	return s.CreateWebhookEnabled(ctx, companyID, url, events, secret, true)
+}
+
+// CreateWebhookEnabled is CreateWebhook with the endpoint's state: a
+// disabled endpoint's deliveries wait until it is enabled.
+func (s *Store) CreateWebhookEnabled(ctx context.Context, companyID int64, url string, events []string, secret string, enabled bool) (*api.Webhook, error) {
 	if err := api.ValidateWebhookURL(url); err != nil {
 		return nil, err
 	}
@@ -185,7 +191,7 @@ func (s *Store) CreateWebhook(ctx context.Context, companyID int64, url string, 
 		if err := s.companyExists(ctx, tx, companyID); err != nil {
 			return err
 		}
-		row := &webhookRow{CompanyID: companyID, URL: url, Events: strings.Join(list, ","), Secret: secret, Enabled: true, CreatedAt: s.utcNow()}
+		row := &webhookRow{CompanyID: companyID, URL: url, Events: strings.Join(list, ","), Secret: secret, Enabled: enabled, CreatedAt: s.utcNow()}
 		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 			return err
 		}

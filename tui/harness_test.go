@@ -36,6 +36,7 @@ type testServer struct {
 	URL string
 	Key string
 	rec *recorder
+	st  *store.Store
 }
 
 // request is one request the TUI sent.
@@ -143,7 +144,7 @@ func newServer(t testing.TB) *testServer {
 	t.Cleanup(func() { st.Close() })
 	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
-	return &testServer{URL: srv.URL, Key: templateKey, rec: &recorder{}}
+	return &testServer{URL: srv.URL, Key: templateKey, rec: &recorder{}, st: st}
 }
 
 // client is a real client of s whose requests are recorded.

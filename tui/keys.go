@@ -19,6 +19,7 @@ type keyMap struct {
 	Yes, No                                 key.Binding
 	SearchDone, SearchClear                 key.Binding
 	StatusTab                               key.Binding // tab on the list: the next status
+	Webhooks, Test, Redeliver               key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -61,6 +62,9 @@ func newKeyMap() keyMap {
 		SearchDone:  b([]string{"enter"}, "enter", "keep the search"),
 		SearchClear: b([]string{"esc"}, "esc", "clear the search"),
 		StatusTab:   b([]string{"tab"}, "tab", "status"),
+		Webhooks:    b([]string{"w"}, "w", "webhooks"),
+		Test:        b([]string{"t"}, "t", "send a test"),
+		Redeliver:   b([]string{"r"}, "r", "redeliver event"),
 	}
 }
 
@@ -73,16 +77,35 @@ type helpKeys struct {
 func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
-func (k keyMap) listHelp() helpKeys {
+func (k keyMap) listHelp(readOnly bool) helpKeys {
 	sort, nw := k.Sort, k.New
 	sort.SetHelp("s", "sort")
 	nw.SetHelp("n", "new")
+	fullNew, edit, del, restore := k.New, k.Edit, k.Delete, k.Restore
+	for _, b := range []*key.Binding{&nw, &fullNew, &edit, &del, &restore} {
+		b.SetEnabled(!readOnly)
+	}
 	return helpKeys{
 		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
-			{k.New, k.Edit, k.Delete, k.Restore, k.Refresh},
+			{fullNew, edit, del, restore, k.Refresh, k.Webhooks},
+			{k.Help, k.Back, k.Quit},
+		},
+	}
+}
+
+func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
+	test, redeliver, sw := k.Test, k.Redeliver, k.NextTab
+	test.SetEnabled(!readOnly)
+	redeliver.SetEnabled(!readOnly)
+	sw.SetHelp("tab", "webhooks/deliveries")
+	return helpKeys{
+		short: []key.Binding{k.Up, k.Down, sw, test, redeliver, k.Back, k.Quit},
+		full: [][]key.Binding{
+			{k.Up, k.Down, sw, k.Refresh},
+			{test, redeliver},
 			{k.Help, k.Back, k.Quit},
 		},
 	}
@@ -104,7 +127,7 @@ func (k keyMap) searchHelp() helpKeys {
 	}
 }
 
-func (k keyMap) traineeHelp(tab int) helpKeys {
+func (k keyMap) traineeHelp(tab int, readOnly bool) helpKeys {
 	left, right := k.Left, k.Right
 	what := ""
 	switch tab {
@@ -132,12 +155,16 @@ func (k keyMap) traineeHelp(tab int) helpKeys {
 	today.SetEnabled(tab == tabNutrition)
 	tabs := k.Status
 	tabs.SetHelp("1-5", "tab")
+	edit, del, restore := k.Edit, k.Delete, k.Restore
+	for _, b := range []*key.Binding{&edit, &del, &restore} {
+		b.SetEnabled(!readOnly)
+	}
 	return helpKeys{
-		short: []key.Binding{k.NextTab, arrows, k.Edit, k.Delete, k.Back, k.Help, k.Quit},
+		short: []key.Binding{k.NextTab, arrows, edit, del, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.NextTab, k.PrevTab, tabs, left, right, rng, today},
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top},
-			{k.Edit, k.Delete, k.Restore, k.Refresh},
+			{edit, del, restore, k.Refresh},
 			{k.Help, k.Back, k.Quit},
 		},
 	}

@@ -437,6 +437,11 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reloadList(false)
 	case key.Matches(msg, k.Refresh):
 		return m.reloadList(true)
+	case key.Matches(msg, k.Webhooks):
+		return m.openWebhooks()
+	case m.opt.ReadOnly && (key.Matches(msg, k.New) || key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
+		m.readOnlyRefusal("changing trainees")
+		return nil
 	case key.Matches(msg, k.New):
 		return m.openForm(nil, screenList)
 	case key.Matches(msg, k.Edit):

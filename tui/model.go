@@ -32,6 +32,7 @@ const (
 	screenList screen = iota
 	screenTrainee
 	screenForm
+	screenWebhooks
 )
 
 // slot names a kind of request. Only the latest request of a slot counts:
@@ -47,6 +48,9 @@ const (
 	slotSteps
 	slotMutate
 	slotTrainers
+	slotWebhooks
+	slotDeliveries
+	slotWebhookAction
 	slotCount
 )
 
@@ -103,11 +107,12 @@ type Model struct {
 
 	trainers map[int64]string // trainer names by id (nil until read)
 
-	screen  screen
-	list    listModel
-	trainee traineeModel
-	form    formModel
-	confirm *confirmState
+	screen   screen
+	list     listModel
+	trainee  traineeModel
+	form     formModel
+	confirm  *confirmState
+	webhooks webhooksModel
 }
 
 // statusPlace is what the status line speaks about: a screen and the
@@ -341,7 +346,7 @@ func networkCause(err error) string {
 // call starts a request of slot s; a previous request of the slot is
 // cancelled (reads) and its answer will be dropped.
 func (m *Model) call(s slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	if s != slotMutate && m.cancels[s] != nil {
+	if s != slotMutate && s != slotWebhookAction && m.cancels[s] != nil {
 		m.cancels[s]()
 	}
 	m.seq++
@@ -440,6 +445,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.mutateResult(msg)
 	case slotTrainers:
 		return m.trainersResult(msg)
+	case slotWebhooks, slotDeliveries, slotWebhookAction:
+		return m.webhooksResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
@@ -477,8 +484,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}
-	if m.screen == screenTrainee {
+	switch m.screen {
+	case screenTrainee:
 		return m.traineeKey(msg)
+	case screenWebhooks:
+		return m.webhooksKey(msg)
 	}
 	return m.listKey(msg)
 }
@@ -587,11 +597,13 @@ func (m *Model) currentHelp() helpKeys {
 	case m.screen == screenForm:
 		return m.keys.formHelp()
 	case m.screen == screenTrainee:
-		return m.keys.traineeHelp(m.trainee.tab)
+		return m.keys.traineeHelp(m.trainee.tab, m.opt.ReadOnly)
+	case m.screen == screenWebhooks:
+		return m.keys.webhooksHelp(m.opt.ReadOnly)
 	case m.list.searching:
 		return m.keys.searchHelp()
 	}
-	return m.keys.listHelp()
+	return m.keys.listHelp(m.opt.ReadOnly)
 }
 
 func (m *Model) render() string {
@@ -604,6 +616,8 @@ func (m *Model) render() string {
 		top, sub, body = m.traineeView()
 	case screenForm:
 		top, sub, body = m.formView()
+	case screenWebhooks:
+		top, sub, body = m.webhooksView()
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
@@ -617,7 +631,7 @@ func (m *Model) render() string {
 		}
 	}
 	// The short help changes with the screen only: drawn once per screen.
-	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.form.discarding, m.width)
+	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.form.discarding, m.width, m.opt.ReadOnly)
 	if hkey != m.helpKey {
 		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
 	}

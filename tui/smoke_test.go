@@ -164,6 +164,10 @@ func TestSmokeInTmux(t *testing.T) {
 	s.waitFor("weight data", weightTabParts...)
 	s.keys("Escape")
 	s.waitFor("back to the list", "[live]", "/ park")
+	s.keys("w")
+	s.waitFor("webhooks screen", "Webhooks", "No webhooks")
+	s.keys("Escape")
+	s.waitFor("back to the list again", "[live]", "/ park")
 	s.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {

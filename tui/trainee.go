@@ -221,6 +221,8 @@ func (m *Model) traineeKey(msg tea.KeyPressMsg) tea.Cmd {
 		tm.scroll[tm.tab] += m.contentHeight()
 	case key.Matches(msg, k.Top):
 		tm.scroll[tm.tab] = 0
+	case m.opt.ReadOnly && (key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
+		m.readOnlyRefusal("changing trainees")
 	case key.Matches(msg, k.Edit):
 		return m.openForm(tm.t, screenTrainee)
 	case key.Matches(msg, k.Delete):

@@ -40,6 +40,11 @@ type Client interface {
 	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
 	Trainers(ctx context.Context) ([]api.TrainerSummary, error)
+
+	Webhooks(ctx context.Context) ([]*api.Webhook, error)
+	WebhookDeliveries(ctx context.Context, id int64, page, size int) (*api.WebhookDeliveries, error)
+	TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error)
+	Redeliver(ctx context.Context, eventID string) (int, error)
 }
 
 var _ Client = (*client.Client)(nil)
@@ -71,6 +76,10 @@ type Options struct {
 	Server string
 	// NoAPIKey says that no key is configured: the status line says so.
 	NoAPIKey bool
+	// ReadOnly says the key may only read (scope read, from
+	// GET /public-api/keys/current at start): changes are hidden from the
+	// help and refused with a message instead of a 403.
+	ReadOnly bool
 }
 
 func (o Options) withDefaults() Options {

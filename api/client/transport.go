@@ -55,6 +55,9 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 				result = re
 			case status == http.StatusInternalServerError && hdr.Get(api.HeaderErrorReason) == api.ReasonTraineeNotFound:
 				result = &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
+			case status == http.StatusInternalServerError &&
+				(hdr.Get(api.HeaderErrorReason) == api.ReasonWebhookNotFound || hdr.Get(api.HeaderErrorReason) == api.ReasonEventNotFound):
+				result = &NotFoundError{CallInfo: ci, Reason: hdr.Get(api.HeaderErrorReason)}
 			case status >= 500:
 				result, retry = &ServerError{ci}, true
 			default:

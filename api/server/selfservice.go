@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -15,46 +14,23 @@ import (
 // WebhookTestTimeout bounds the one attempt of POST /webhooks/{id}/test.
 const WebhookTestTimeout = 10 * time.Second
 
-// DefaultFeedPoll is how often a long-polling feed request looks at the
-// database when nothing woke it: events committed by other instances
-// arrive within it.
-const DefaultFeedPoll = time.Second
+// DefaultFeedPoll is how often an instance looks at the database for new
+// events of a company that has waiting feed requests: events committed by
+// other instances reach them within it. It is one small indexed query per
+// company with waiters, however many requests wait.
+const DefaultFeedPoll = 250 * time.Millisecond
 
 // WithWebhookClient sets the client of webhook tests (default
 // api.NewWebhookClient).
 func WithWebhookClient(c *http.Client) Option { return func(x *Handler) { x.webhookClient = c } }
 
-// WithFeedPoll sets how often a waiting feed request polls the database.
+// WithFeedPoll sets how often waiting feed requests' companies are polled.
 func WithFeedPoll(d time.Duration) Option { return func(x *Handler) { x.feedPoll = d } }
 
-// NotifyEvent wakes the feed requests waiting for events: call it when
-// this process commits a change that recorded an event (store.OnEvent).
-func (h *Handler) NotifyEvent(int64) { h.feed.notify() }
-
-// feedWaiters wakes every waiting feed request at once: notify closes the
-// channel that waiters hold and replaces it.
-type feedWaiters struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func (f *feedWaiters) wait() <-chan struct{} {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.ch == nil {
-		f.ch = make(chan struct{})
-	}
-	return f.ch
-}
-
-func (f *feedWaiters) notify() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.ch != nil {
-		close(f.ch)
-		f.ch = nil
-	}
-}
+// NotifyEvent wakes the feed requests of a company waiting for events:
+// call it when this process commits a change that recorded an event
+// (store.OnEvent).
+func (h *Handler) NotifyEvent(companyID int64) { h.feed.notify(companyID) }
 
 func (h *Handler) currentKey(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
@@ -94,14 +70,9 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	secret := api.GenerateWebhookSecret()
-	wh, err := h.store.CreateWebhook(r.Context(), p.CompanyID, url, events, secret)
+	wh, err := h.store.CreateWebhookEnabled(r.Context(), p.CompanyID, url, events, secret, enabled)
 	if err != nil {
 		return err
-	}
-	if !enabled {
-		if wh, err = h.store.UpdateWebhook(r.Context(), p.CompanyID, wh.ID, api.WebhookPatch{Enabled: &enabled}); err != nil {
-			return err
-		}
 	}
 	return h.writeWebhook(w, wh, secret, nil)
 }
@@ -233,7 +204,7 @@ func (h *Handler) redeliverEvent(w http.ResponseWriter, r *http.Request) error {
 
 // listEvents serves the feed. With wait=N and no event to return yet, it
 // holds the request up to N seconds: a commit of this process wakes it at
-// once, and it looks at the database every feedPoll for other instances'.
+// once, and the company's poller (feedWaiters) finds other instances'.
 func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 	q, err := api.ParseEventQuery(r.URL.Query())
 	if err != nil {
@@ -247,9 +218,18 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 		defer t.Stop()
 		deadline = t.C
 	}
-	var tick *time.Ticker
+	if deadline != nil {
+		leave, err := h.feed.join(ctx, p.CompanyID)
+		if err != nil {
+			return err
+		}
+		defer leave()
+	}
 	for {
-		woken := h.feed.wait() // before the read, so no commit falls between
+		var woken <-chan struct{}
+		if deadline != nil {
+			woken = h.feed.wait(p.CompanyID) // before the read, so no commit falls between
+		}
 		ask := q
 		ask.Limit++ // one more says whether more follow
 		evs, err := h.store.Events(ctx, p.CompanyID, ask)
@@ -259,13 +239,8 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 		if len(evs) > 0 || deadline == nil {
 			return h.writeEvents(w, q, evs)
 		}
-		if tick == nil {
-			tick = time.NewTicker(h.feedPoll)
-			defer tick.Stop()
-		}
 		select {
 		case <-woken:
-		case <-tick.C:
 		case <-deadline:
 			deadline = nil // one last read
 		case <-ctx.Done():

@@ -36,7 +36,7 @@ type Handler struct {
 
 	webhookClient *http.Client
 	feedPoll      time.Duration
-	feed          feedWaiters
+	feed          feedWaiters // waiting feed requests, and their pollers
 
 	root   *http.ServeMux // every route; /public-api/ leads to authenticate
 	public *http.ServeMux // the routes under /public-api/, after authentication
@@ -69,6 +69,7 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	if h.feedPoll <= 0 {
 		h.feedPoll = DefaultFeedPoll
 	}
+	h.feed = feedWaiters{latest: st.LatestEventID, poll: h.feedPoll, log: h.log}
 	h.routes()
 	return h
 }

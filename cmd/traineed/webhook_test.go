@@ -163,6 +163,8 @@ func TestServeWebhookFlags(t *testing.T) {
 		{"--webhook-timeout", "2s", "--webhook-lease", "1s"},
 		{"--webhook-concurrency", "0"},
 		{"--webhook-poll-interval", "0s"},
+		{"--webhook-retention", "24h"}, // the event feed keeps 30 days
+		{"--webhook-retention", "-1h"},
 	} {
 		if _, errOut, code := traineed(t, db, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...); code != 2 {
 			t.Errorf("serve %v: exit %d, want 2 (%s)", args, code, errOut)

@@ -15,13 +15,14 @@ import (
 
 // Exit statuses of commands.md. This is the only place that maps errors to them.
 const (
-	ExitOK       = 0 // success
-	ExitFailure  = 1 // any other failure (network, unreadable response, file errors)
-	ExitUsage    = 2 // usage error: bad flag, bad date, missing argument, refused confirmation
-	ExitAuth     = 3 // authentication refused (401)
-	ExitNotFound = 4 // trainee not found (500 marked trainee-not-found)
-	ExitRejected = 5 // request rejected (400 and other 4xx)
-	ExitServer   = 6 // server error after retries
+	ExitOK        = 0 // success
+	ExitFailure   = 1 // any other failure (network, unreadable response, file errors)
+	ExitUsage     = 2 // usage error: bad flag, bad date, missing argument, refused confirmation
+	ExitAuth      = 3 // authentication refused (401)
+	ExitNotFound  = 4 // trainee, webhook or event not found (500 marked *-not-found)
+	ExitRejected  = 5 // request rejected (400 and other 4xx)
+	ExitServer    = 6 // server error after retries
+	ExitForbidden = 7 // forbidden (403): a write with a read-only key
 	// ExitInterrupted is the status of a command the user interrupted
 	// (Ctrl-C), as shells and other tools give: 128 + SIGINT.
 	ExitInterrupted = 130
@@ -64,6 +65,7 @@ func ExitCode(err error) int {
 		status   *StatusError
 		auth     *client.AuthRefusedError
 		notFound *client.TraineeNotFoundError
+		other    *client.NotFoundError
 		rejected *client.RejectedError
 		server   *client.ServerError
 	)
@@ -78,10 +80,14 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &usage), errors.As(err, &fields):
 		return ExitUsage
+	case errors.As(err, new(*ReadOnlyError)):
+		return ExitForbidden
 	case errors.As(err, &auth), errors.As(err, &noKey):
 		return ExitAuth
-	case errors.As(err, &notFound):
+	case errors.As(err, &notFound), errors.As(err, &other):
 		return ExitNotFound
+	case errors.As(err, &rejected) && rejected.Status == 403:
+		return ExitForbidden
 	case errors.As(err, &rejected):
 		return ExitRejected
 	case errors.As(err, &server):
@@ -133,15 +139,21 @@ func Detail(err error) ErrorDetail {
 		ci       *client.CallInfo
 		auth     *client.AuthRefusedError
 		notFound *client.TraineeNotFoundError
+		other    *client.NotFoundError
 		rejected *client.RejectedError
 		server   *client.ServerError
 		network  *client.NetworkError
 	)
 	switch {
+	case errors.As(err, new(*ReadOnlyError)):
+		code := api.CodeReadOnlyKey
+		d.ErrorCode = &code
 	case errors.As(err, &auth):
 		ci = &auth.CallInfo
 	case errors.As(err, &notFound):
 		ci = &notFound.CallInfo
+	case errors.As(err, &other):
+		ci = &other.CallInfo
 	case errors.As(err, &rejected):
 		ci = &rejected.CallInfo
 		if rejected.ErrorCode != 0 {
@@ -207,13 +219,17 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	if errors.As(err, &noKey) {
 		fmt.Fprintln(w, "hint: save one with `traineectl config set-profile NAME --api-key-stdin` (or the prompt on a terminal), or set TRAINEECTL_API_KEY; keys come from `traineed key create`")
 	}
+	if client.IsReadOnly(err) {
+		fmt.Fprintln(w, "hint: this API key is read-only (scope read); use a full key for changes (`traineectl whoami` shows the key's scope)")
+	}
 	var usage *UsageError
 	if errors.As(err, &usage) {
 		fmt.Fprintln(w, "Run with --help for usage.")
 	}
 	if d.RequestID != "" && !errors.As(err, &usage) {
 		var nf *client.TraineeNotFoundError
-		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) {
+		var onf *client.NotFoundError
+		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) && !errors.As(err, &onf) {
 			fmt.Fprintf(w, "request id: %s (quote it to support)\n", d.RequestID)
 		}
 	}

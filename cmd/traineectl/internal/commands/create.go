@@ -177,6 +177,9 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 	if err != nil {
 		return err
 	}
+	if err := f.RequireFullKey(ctx, "traineectl create"); err != nil {
+		return err
+	}
 	c, err := f.Client()
 	if err != nil {
 		return err

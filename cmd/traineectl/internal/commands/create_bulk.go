@@ -66,6 +66,9 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 	if o.DryRun {
 		return bulkDryRun(f, rows, journalPath)
 	}
+	if err := f.RequireFullKey(ctx, "traineectl create -f"); err != nil {
+		return err
+	}
 	s, err := f.Settings()
 	if err != nil {
 		return err

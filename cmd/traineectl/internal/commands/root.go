@@ -80,8 +80,9 @@ the default (http://127.0.0.1:8080 for the address).
 Dates may be written dd-MM-yyyy, yyyy-MM-dd, today or yesterday.
 
 Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
-4 trainee not found, 5 request rejected, 6 server error after retries,
-130 interrupted (Ctrl-C).`
+4 not found (trainee, webhook or event), 5 request rejected, 6 server error
+after retries, 7 forbidden (a change with a read-only key), 130 interrupted
+(Ctrl-C).`
 
 const rootExample = `  # Save your server and key once
   traineectl config set-profile prod --base-url https://trainees.example.com   # then type the key
@@ -141,6 +142,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	root.AddGroup(&cobra.Group{ID: "trainees", Title: "Trainees:"},
 		&cobra.Group{ID: "tracked", Title: "Tracked data:"},
 		&cobra.Group{ID: "automations", Title: "Automations:"},
+		&cobra.Group{ID: "integrations", Title: "Webhooks and events:"},
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
@@ -156,7 +158,11 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	auto := newAutomationsCmd(f)
 	auto.GroupID = "automations"
 	root.AddCommand(auto)
-	for _, c := range []*cobra.Command{newConfigCmd(f), newCompletionCmd(f), newVersionCmd(f)} {
+	for _, c := range []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)} {
+		c.GroupID = "integrations"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/tui"
 )
@@ -54,11 +55,21 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 	if err != nil {
 		return err
 	}
+	// The key's scope decides which actions the TUI offers. When it cannot
+	// be read (a 401, an older server, the network) the TUI starts anyway
+	// and its first request reports the problem.
+	readOnly := false
+	if c.HasAPIKey() {
+		if k, err := c.CurrentKey(ctx); err == nil && k != nil {
+			readOnly = k.Scope == api.KeyScopeRead
+		}
+	}
 	err = tui.Run(ctx, c, tui.Options{
 		Today:    f.Today,
 		NoColor:  ios.NoColor,
 		Server:   s.BaseURL,
 		NoAPIKey: !c.HasAPIKey(),
+		ReadOnly: readOnly,
 	}, ios.In, ios.Out)
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return err

@@ -1,0 +1,194 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/traineed/traineed/api"
+)
+
+// NotFoundError is the 500 marked webhook-not-found or event-not-found: no
+// such webhook or event in the caller's company. It is never retried.
+type NotFoundError struct {
+	CallInfo
+	Reason string // api.ReasonWebhookNotFound or api.ReasonEventNotFound
+}
+
+func (e *NotFoundError) Error() string {
+	what := strings.TrimSuffix(e.Reason, "-not-found")
+	id := e.URL
+	if u, err := url.Parse(e.URL); err == nil {
+		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+		for i, p := range parts {
+			if (p == "webhooks" || p == "events") && i+1 < len(parts) {
+				id = parts[i+1]
+			}
+		}
+	}
+	return fmt.Sprintf("%s %s not found", what, id)
+}
+
+// IsReadOnly reports whether err is the 403 of a read-only key (errorCode
+// 1014).
+func IsReadOnly(err error) bool {
+	var re *RejectedError
+	return errors.As(err, &re) && re.Status == http.StatusForbidden && re.ErrorCode == api.CodeReadOnlyKey
+}
+
+// CurrentKey describes the calling key (GET /public-api/keys/current).
+func (c *Client) CurrentKey(ctx context.Context) (*api.CurrentKey, error) {
+	var out api.CurrentKeyEnvelope
+	if err := c.getJSON(ctx, api.PathCurrentKey, nil, 0, &out); err != nil {
+		return nil, err
+	}
+	return out.Key, nil
+}
+
+func webhookPath(id int64) string { return api.PathWebhooks + "/" + strconv.FormatInt(id, 10) }
+
+// Webhooks lists the company's webhooks.
+func (c *Client) Webhooks(ctx context.Context) ([]*api.Webhook, error) {
+	var out api.WebhookList
+	if err := c.getJSON(ctx, api.PathWebhooks, nil, 0, &out); err != nil {
+		return nil, err
+	}
+	return out.Webhooks, nil
+}
+
+// Webhook returns one webhook.
+func (c *Client) Webhook(ctx context.Context, id int64) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodGet, webhookPath(id), nil)
+	if err != nil {
+		return nil, err
+	}
+	return env.Webhook, nil
+}
+
+// WebhookInput is the body of a webhook create or update; nil fields are
+// not sent.
+type WebhookInput struct {
+	URL     *string  `json:"url,omitempty"`
+	Events  []string `json:"events,omitempty"`
+	Enabled *bool    `json:"enabled,omitempty"`
+}
+
+// CreateWebhook adds a webhook; the envelope carries its secret, the only
+// time it is shown.
+func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*api.WebhookEnvelope, error) {
+	return c.webhook(ctx, http.MethodPost, api.PathWebhooks, in)
+}
+
+// UpdateWebhook changes a webhook.
+func (c *Client) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodPut, webhookPath(id), in)
+	if err != nil {
+		return nil, err
+	}
+	return env.Webhook, nil
+}
+
+// DeleteWebhook deletes a webhook and returns it as it was.
+func (c *Client) DeleteWebhook(ctx context.Context, id int64) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodDelete, webhookPath(id), nil)
+	if err != nil {
+		return nil, err
+	}
+	return env.Webhook, nil
+}
+
+// RotateWebhookSecret gives a webhook a new secret (in the envelope, shown
+// once); the old one signs beside it for 24 hours.
+func (c *Client) RotateWebhookSecret(ctx context.Context, id int64) (*api.WebhookEnvelope, error) {
+	return c.webhook(ctx, http.MethodPost, webhookPath(id)+"/rotate-secret", nil)
+}
+
+// TestWebhook sends a webhook.test event now and returns the attempt.
+func (c *Client) TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error) {
+	b, err := c.Do(ctx, http.MethodPost, webhookPath(id)+"/test", nil, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out api.WebhookTestResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("decode test response: %w", err)
+	}
+	return &out, nil
+}
+
+// WebhookDeliveries returns one page of a webhook's attempts, newest first.
+func (c *Client) WebhookDeliveries(ctx context.Context, id int64, page, size int) (*api.WebhookDeliveries, error) {
+	q := url.Values{}
+	if page > 0 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	if size > 0 {
+		q.Set("size", strconv.Itoa(size))
+	}
+	var out api.WebhookDeliveries
+	if err := c.getJSON(ctx, webhookPath(id)+"/deliveries", q, 0, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Redeliver schedules an event again and returns how many deliveries it
+// made.
+func (c *Client) Redeliver(ctx context.Context, eventID string) (int, error) {
+	b, err := c.Do(ctx, http.MethodPost, api.PathEvents+"/"+url.PathEscape(eventID)+"/redeliver", nil, nil, 0)
+	if err != nil {
+		return 0, err
+	}
+	var out api.RedeliverResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		return 0, fmt.Errorf("decode redeliver response: %w", err)
+	}
+	return out.Deliveries, nil
+}
+
+// EventParams is the query of the event feed; zero values are not sent.
+type EventParams struct {
+	After string
+	Types []string
+	Limit int
+	Wait  int // seconds of long-poll
+}
+
+// Events reads the feed after p.After.
+func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, error) {
+	q := url.Values{}
+	if p.After != "" {
+		q.Set("after", p.After)
+	}
+	if len(p.Types) > 0 {
+		q.Set("type", strings.Join(p.Types, ","))
+	}
+	if p.Limit > 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Wait > 0 {
+		q.Set("wait", strconv.Itoa(p.Wait))
+	}
+	var out api.EventPage
+	if err := c.getJSON(ctx, api.PathEvents, q, 0, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func (c *Client) webhook(ctx context.Context, method, path string, body any) (*api.WebhookEnvelope, error) {
+	b, err := c.Do(ctx, method, path, nil, body, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out api.WebhookEnvelope
+	if err := json.Unmarshal(b, &out); err != nil || out.Webhook == nil {
+		return nil, fmt.Errorf("decode webhook response of %s %s: %v", method, path, err)
+	}
+	return &out, nil
+}

@@ -1,0 +1,280 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// The Webhooks screen: the company's webhooks, the recent deliveries of the
+// selected one (status code, latency, error), t to send a test, r to
+// redeliver the selected delivery's event. w opens it from the list, esc
+// goes back.
+
+// webhookDeliveriesShown is how many attempts the screen asks for.
+const webhookDeliveriesShown = 50
+
+type webhooksModel struct {
+	hooks      []*api.Webhook
+	loaded     bool
+	cursor     int // the selected webhook
+	deliveries []*api.WebhookAttempt
+	forHook    int64 // the webhook deliveries belong to
+	dcursor    int   // the selected delivery
+	focus      int   // 0: webhooks, 1: deliveries
+	back       screen
+}
+
+func (w *webhooksModel) selected() *api.Webhook {
+	if w.cursor < 0 || w.cursor >= len(w.hooks) {
+		return nil
+	}
+	return w.hooks[w.cursor]
+}
+
+func (w *webhooksModel) selectedDelivery() *api.WebhookAttempt {
+	if w.dcursor < 0 || w.dcursor >= len(w.deliveries) {
+		return nil
+	}
+	return w.deliveries[w.dcursor]
+}
+
+// webhookAction is the answer to a test or a redelivery.
+type webhookAction struct {
+	test      *api.WebhookTestResult
+	eventID   string
+	scheduled int
+}
+
+// openWebhooks shows the screen and loads the webhooks.
+func (m *Model) openWebhooks() tea.Cmd {
+	m.webhooks.back = m.screen
+	m.screen = screenWebhooks
+	return m.loadWebhooks()
+}
+
+func (m *Model) loadWebhooks() tea.Cmd {
+	c := m.c
+	return m.call(slotWebhooks, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) })
+}
+
+func (m *Model) loadDeliveries() tea.Cmd {
+	w := m.webhooks.selected()
+	if w == nil {
+		m.webhooks.deliveries, m.webhooks.forHook = nil, 0
+		return nil
+	}
+	c, id := m.c, w.ID
+	return m.call(slotDeliveries, func(ctx context.Context) (any, error) {
+		return c.WebhookDeliveries(ctx, id, 0, webhookDeliveriesShown)
+	})
+}
+
+func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
+	w := &m.webhooks
+	if msg.err != nil {
+		m.setError(msg.err)
+		return nil
+	}
+	switch msg.slot {
+	case slotWebhooks:
+		var keep int64
+		if s := w.selected(); s != nil {
+			keep = s.ID
+		}
+		w.hooks, w.loaded = msg.val.([]*api.Webhook), true
+		w.cursor = 0
+		for i, h := range w.hooks {
+			if h.ID == keep {
+				w.cursor = i
+			}
+		}
+		return m.loadDeliveries()
+	case slotDeliveries:
+		page := msg.val.(*api.WebhookDeliveries)
+		if s := w.selected(); s != nil {
+			if w.forHook != s.ID {
+				w.dcursor = 0
+			}
+			w.forHook = s.ID
+		}
+		w.deliveries = page.Deliveries
+		w.dcursor = min(w.dcursor, max(len(w.deliveries)-1, 0))
+	case slotWebhookAction:
+		a := msg.val.(webhookAction)
+		if a.test != nil {
+			r := a.test
+			if r.OK {
+				m.setStatus(statusOK, "Test %s: %d in %.1f ms.", r.EventID, *r.StatusCode, r.LatencyMs)
+			} else {
+				what := "no answer"
+				if r.StatusCode != nil {
+					what = strconv.Itoa(*r.StatusCode)
+				}
+				if r.Error != nil {
+					what += ": " + *r.Error
+				}
+				m.setStatus(statusError, "Test %s failed (%s) in %.1f ms.", r.EventID, what, r.LatencyMs)
+			}
+			return nil
+		}
+		if a.scheduled == 0 {
+			m.setStatus(statusInfo, "No webhook is subscribed to %s any more: nothing scheduled.", a.eventID)
+			return nil
+		}
+		m.setStatus(statusOK, "Redelivery of %s scheduled (%d).", a.eventID, a.scheduled)
+		return m.loadDeliveries()
+	}
+	return nil
+}
+
+// readOnlyRefusal refuses a change on a read-only key, saying why.
+func (m *Model) readOnlyRefusal(what string) bool {
+	if !m.opt.ReadOnly {
+		return false
+	}
+	m.setStatus(statusError, "This API key is read-only: %s needs a full key.", what)
+	return true
+}
+
+func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, w := m.keys, &m.webhooks
+	switch {
+	case key.Matches(msg, k.Back):
+		m.screen = w.back
+		m.forget(slotWebhooks, slotDeliveries)
+		return nil
+	case key.Matches(msg, k.NextTab), key.Matches(msg, k.PrevTab):
+		w.focus = 1 - w.focus
+		return nil
+	case key.Matches(msg, k.Up), key.Matches(msg, k.Down):
+		d := 1
+		if key.Matches(msg, k.Up) {
+			d = -1
+		}
+		if w.focus == 1 {
+			w.dcursor = clamp(w.dcursor+d, 0, len(w.deliveries)-1)
+			return nil
+		}
+		before := w.cursor
+		w.cursor = clamp(w.cursor+d, 0, len(w.hooks)-1)
+		if w.cursor != before {
+			w.deliveries, w.dcursor = nil, 0
+			return m.loadDeliveries()
+		}
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return m.loadWebhooks()
+	case key.Matches(msg, k.Test):
+		s := w.selected()
+		if s == nil || m.readOnlyRefusal("sending a test") {
+			return nil
+		}
+		m.setStatus(statusInfo, "Sending a test to webhook %d…", s.ID)
+		c, id := m.c, s.ID
+		return m.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+			r, err := c.TestWebhook(ctx, id)
+			return webhookAction{test: r}, err
+		})
+	case key.Matches(msg, k.Redeliver):
+		d := w.selectedDelivery()
+		if d == nil {
+			m.setStatus(statusInfo, "No delivery selected: tab moves to the deliveries.")
+			return nil
+		}
+		if m.readOnlyRefusal("redelivering an event") {
+			return nil
+		}
+		m.setStatus(statusInfo, "Redelivering %s…", d.EventID)
+		c, ev := m.c, d.EventID
+		return m.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+			n, err := c.Redeliver(ctx, ev)
+			return webhookAction{eventID: ev, scheduled: n}, err
+		})
+	}
+	return nil
+}
+
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}
+
+func (m *Model) webhooksView() (top, sub, body string) {
+	w, th := &m.webhooks, m.th
+	count := ""
+	if w.loaded {
+		count = fmt.Sprintf("%d webhooks", len(w.hooks))
+	}
+	top = m.titleBar(th.title.Render("Webhooks"), m.spinnerView()+" "+count+" ")
+	sub = th.dim.Render("tab switches between webhooks and deliveries")
+	if m.opt.ReadOnly {
+		sub = th.warnText.Render("read-only key: t and r are off")
+	}
+	var b strings.Builder
+	switch {
+	case !w.loaded:
+		b.WriteString("\n  " + m.spin.View() + " Loading webhooks…\n")
+		return top, sub, b.String()
+	case len(w.hooks) == 0:
+		b.WriteString("\n  " + th.dim.Render("No webhooks: add one with `traineectl webhooks add --url URL`.") + "\n")
+		return top, sub, b.String()
+	}
+	b.WriteString(th.header.Render(fmt.Sprintf("  %-5s %-9s %-32s %s", "ID", "STATE", "EVENTS", "URL")) + "\n")
+	for i, h := range w.hooks {
+		evs := strings.Join(h.Events, ",")
+		if len(h.Events) == len(api.WebhookEventTypes) {
+			evs = "all"
+		}
+		line := fmt.Sprintf("  %-5d %-9s %-32s %s", h.ID, h.State, evs, h.URL)
+		if i == w.cursor {
+			st := th.selected
+			if w.focus != 0 {
+				st = th.accent
+			}
+			line = st.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n")
+	sel := w.selected()
+	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
+	if len(w.deliveries) == 0 || w.forHook != sel.ID {
+		if m.loading(slotDeliveries) {
+			b.WriteString("  " + m.spin.View() + " Loading…\n")
+		} else {
+			b.WriteString("  " + th.dim.Render("No deliveries yet.") + "\n")
+		}
+		return top, sub, b.String()
+	}
+	b.WriteString(th.header.Render(fmt.Sprintf("  %-28s %-17s %3s %6s %10s %-9s %s", "EVENT", "TYPE", "#", "STATUS", "LATENCY", "STATE", "ERROR")) + "\n")
+	for i, a := range w.deliveries {
+		status, latency, errText := "-", "-", ""
+		if a.StatusCode != nil {
+			status = strconv.Itoa(*a.StatusCode)
+		}
+		if a.LatencyMs != nil {
+			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+		}
+		if a.Error != nil {
+			errText = *a.Error
+		}
+		line := fmt.Sprintf("  %-28s %-17s %3d %6s %10s %-9s %s", a.EventID, a.Type, a.Attempt, status, latency, a.State, errText)
+		switch {
+		case i == w.dcursor && w.focus == 1:
+			line = th.selected.Render(line)
+		case a.State == api.DeliveryFailed:
+			line = th.errText.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return top, sub, b.String()
+}
