@@ -16,6 +16,7 @@ type keyMap struct {
 	Yes, No                                 key.Binding
 	SearchDone, SearchClear                 key.Binding
 	StatusTab                               key.Binding // tab on the list: the next status
+	Automations                             key.Binding // a on the list: the automations screen
 }
 
 func newKeyMap() keyMap {
@@ -56,6 +57,7 @@ func newKeyMap() keyMap {
 		SearchDone:  b([]string{"enter"}, "enter", "keep the search"),
 		SearchClear: b([]string{"esc"}, "esc", "clear the search"),
 		StatusTab:   b([]string{"tab"}, "tab", "status"),
+		Automations: b([]string{"a"}, "a", "automations"),
 	}
 }
 
@@ -69,15 +71,16 @@ func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
 func (k keyMap) listHelp() helpKeys {
-	sort, nw := k.Sort, k.New
+	sort, nw, autos := k.Sort, k.New, k.Automations
 	sort.SetHelp("s", "sort")
 	nw.SetHelp("n", "new")
+	autos.SetHelp("a", "autos") // the short line fits 80 columns
 	return helpKeys{
-		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, k.Help, k.Quit},
+		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, autos, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
-			{k.New, k.Edit, k.Delete, k.Restore, k.Refresh},
+			{k.New, k.Edit, k.Delete, k.Restore, k.Refresh, k.Automations},
 			{k.Help, k.Back, k.Quit},
 		},
 	}

@@ -30,6 +30,8 @@ const (
 	screenList screen = iota
 	screenTrainee
 	screenForm
+	screenAutomations
+	screenRuns
 )
 
 // slot names a kind of request. Only the latest request of a slot counts:
@@ -44,6 +46,8 @@ const (
 	slotNutrition
 	slotSteps
 	slotMutate
+	slotAutomations
+	slotRuns
 	slotCount
 )
 
@@ -102,6 +106,7 @@ type Model struct {
 	list    listModel
 	trainee traineeModel
 	form    formModel
+	autos   automationsModel
 	confirm *confirmState
 }
 
@@ -339,6 +344,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.listResult(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
+	case slotAutomations, slotRuns:
+		return m.automationsResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
@@ -376,8 +383,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}
-	if m.screen == screenTrainee {
+	switch m.screen {
+	case screenTrainee:
 		return m.traineeKey(msg)
+	case screenAutomations:
+		return m.automationsKey(msg)
+	case screenRuns:
+		return m.runsKey(msg)
 	}
 	return m.listKey(msg)
 }
@@ -493,6 +505,12 @@ func (m *Model) render() string {
 	case screenForm:
 		top, sub, body = m.formView()
 		hk = m.keys.formHelp()
+	case screenAutomations:
+		top, sub, body = m.automationsView()
+		hk = m.keys.automationsHelp()
+	case screenRuns:
+		top, sub, body = m.runsView()
+		hk = m.keys.runsHelp()
 	}
 	if m.confirm != nil {
 		body = m.confirmView()

@@ -39,6 +39,8 @@ type Client interface {
 	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string) (*api.Measurements, error)
 	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
+	Automations(ctx context.Context, page, size int) (*api.AutomationPage, error)
+	AutomationRuns(ctx context.Context, id int64, page, size int) (*api.AutomationRunPage, error)
 }
 
 var _ Client = (*client.Client)(nil)
