@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -642,10 +644,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))
-		var runs []struct {
-			ID        int64 `bun:"id"`
-			TraineeID int64 `bun:"trainee_id"`
-		}
+		var runs []firedRun
 		err = s.insertSelect(ctx, tx, "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)",
 			sel, "ON CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING RETURNING id, trainee_id", &runs)
 		if err != nil || len(runs) == 0 {
@@ -663,10 +662,16 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		for _, t := range trainees {
 			byID[t.ID] = t.toAPI()
 		}
-		for _, r := range runs {
-			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-			if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+		if a.ActionType == api.ActionWebhook {
+			if deliveries, err = s.fireWebhooks(ctx, tx, a, runs, byID, stamp); err != nil {
 				return err
+			}
+		} else {
+			for _, r := range runs {
+				run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
+				if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+					return err
+				}
 			}
 		}
 		fired = len(runs)
@@ -682,6 +687,62 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		s.wakeDispatcher()
 	}
 	return fired, nil
+}
+
+// firedRun is a run an evaluation inserted.
+type firedRun struct {
+	ID        int64 `bun:"id"`
+	TraineeID int64 `bun:"trainee_id"`
+}
+
+// fireWebhooks is act for a batch of runs of one WEBHOOK automation, in a
+// few statements whatever the batch's size: the automation.fired events,
+// their deliveries to the automation's endpoint, and the runs' links to
+// them.
+func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, runs []firedRun, byID map[int64]*api.Trainee, now time.Time) ([]int64, error) {
+	var webhookID int64
+	if err := tx.NewSelect().Model((*webhookRow)(nil)).Column("w.id").Where("w.automation_id = ?", a.ID).Scan(ctx, &webhookID); err != nil {
+		return nil, fmt.Errorf("store: the endpoint of WEBHOOK automation %d: %w", a.ID, err)
+	}
+	ref := api.AutomationRef{ID: a.ID, Name: a.Name, Trigger: a.trigger()}
+	evs := make([]*webhookEventRow, len(runs))
+	for i, r := range runs {
+		body, err := json.Marshal(api.AutomationFired{Type: api.EventAutomationFired, Timestamp: now.Unix(),
+			Data: api.AutomationFiredData{Automation: ref, Trainee: byID[r.TraineeID]}})
+		if err != nil {
+			return nil, err
+		}
+		evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: r.TraineeID,
+			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+	}
+	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
+		return nil, err
+	}
+	ds := make([]*webhookDeliveryRow, len(evs))
+	for i, ev := range evs {
+		ds[i] = &webhookDeliveryRow{EventID: ev.ID, WebhookID: webhookID, Status: api.DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+	}
+	if _, err := tx.NewInsert().Model(&ds).Exec(ctx); err != nil {
+		return nil, err
+	}
+	var (
+		when   strings.Builder
+		args   []any
+		ids    = make([]int64, len(ds))
+		runIDs = make([]int64, len(runs))
+	)
+	when.WriteString("CASE id")
+	for i, d := range ds {
+		when.WriteString(" WHEN ? THEN ?")
+		args = append(args, runs[i].ID, d.ID)
+		ids[i], runIDs[i] = d.ID, runs[i].ID
+	}
+	when.WriteString(" END")
+	_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).
+		Set("delivery_id = "+when.String(), args...).
+		Where("r.id IN (?)", bun.In(runIDs)).
+		Exec(ctx)
+	return ids, err
 }
 
 // PruneAutomationRuns deletes the runs of automations deleted before
