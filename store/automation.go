@@ -625,8 +625,9 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 				return ErrBusy
 			}
 		}
-		a, err := s.loadAutomation(ctx, tx, companyID, id)
-		if errors.Is(err, api.ErrNotFound) {
+		a := new(automationRow) // without its run count: not needed here
+		err := s.automationScope(tx, companyID).Where("au.id = ?", id).Scan(ctx, a)
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil // deleted meanwhile
 		}
 		if err != nil {

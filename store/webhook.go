@@ -279,7 +279,17 @@ func (s *Store) Redeliver(ctx context.Context, eventID string) ([]int64, error) 
 			return err
 		}
 		var err error
-		if ids, err = s.scheduleDeliveries(ctx, tx, ev, s.utcNow()); err != nil {
+		if ev.Type == api.EventAutomationFired {
+			// An automation's event goes to the automation's endpoint again.
+			now := s.utcNow()
+			err = tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+				SELECT ?, w.id, ?, 0, ?, ?, ? FROM webhooks AS w
+				WHERE w.automation_id IS NOT NULL AND w.id IN (SELECT d.webhook_id FROM webhook_deliveries AS d WHERE d.event_id = ?)
+				RETURNING id`, ev.ID, api.DeliveryPending, now, now, now, ev.ID).Scan(ctx, &ids)
+		} else {
+			ids, err = s.scheduleDeliveries(ctx, tx, ev, s.utcNow())
+		}
+		if err != nil {
 			return err
 		}
 		if len(ids) == 0 {

@@ -63,6 +63,15 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if runs := e.runs(e.keyA, hook.ID); runs[0].Outcome != api.OutcomeDelivered || runs[0].Error != nil {
 			t.Fatalf("after delivery: %s", mustJSON(runs))
 		}
+		// `traineed webhook redeliver` of an automation's event sends it to
+		// the automation's endpoint again, with the same webhook-id.
+		ids, err := e.store.Redeliver(t.Context(), got[0].ID)
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("redeliver: %v %v", ids, err)
+		}
+		if again := rc.Wait(t, 2, 10*time.Second); again[1].ID != got[0].ID || again[1].Verify(hook.Secret) != nil {
+			t.Fatalf("redelivered %s", again[1].Body)
+		}
 		if len(e.runs(e.keyA, paused.ID)) != 0 {
 			t.Fatal("a disabled automation fired")
 		}
