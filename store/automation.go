@@ -607,15 +607,18 @@ const advisoryAutomations = int64(0x11) << 48
 // whatever the number of evaluators, restarts or clock jumps. On
 // PostgreSQL the transaction holds an advisory lock on the automation: an
 // evaluator that cannot take it gets ErrBusy and leaves the automation to
-// the instance working on it.
-func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int) (int, error) {
+// the instance working on it. Only trainees with an id above after are
+// looked at; the second result is the highest id fired (after when none),
+// where the next batch of the same evaluation starts.
+func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int, after int64) (int, int64, error) {
 	var (
 		fired      int
+		last       = after
 		deliveries []int64
 	)
 	stamp := s.utcNow() // what is recorded; now only decides the company's day
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		fired, deliveries = 0, nil
+		fired, last, deliveries = 0, after, nil
 		if s.dialect == DialectPostgres {
 			var ok bool
 			if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", advisoryAutomations|id).Scan(ctx, &ok); err != nil {
@@ -642,6 +645,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		}
 		m := s.matcher(a, api.Today(now, loc), loc)
 		sel := m.where(s.traineeScope(tx, companyID)).
+			Where("t.id > ?", after).
 			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))
@@ -654,6 +658,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		ids := make([]int64, len(runs))
 		for i, r := range runs {
 			ids[i] = r.TraineeID
+			last = max(last, r.TraineeID)
 		}
 		var trainees []*traineeRow
 		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &trainees); err != nil {
@@ -679,15 +684,15 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		return nil
 	})
 	if errors.Is(err, ErrBusy) {
-		return 0, ErrBusy
+		return 0, after, ErrBusy
 	}
 	if err != nil {
-		return 0, err
+		return 0, after, err
 	}
 	if len(deliveries) > 0 {
 		s.wakeDispatcher()
 	}
-	return fired, nil
+	return fired, last, nil
 }
 
 // firedRun is a run an evaluation inserted.

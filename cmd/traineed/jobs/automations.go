@@ -165,8 +165,11 @@ func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
 	}
 	for _, a := range autos {
 		res.Automations++
+		var after int64 // each batch starts past the trainees of the last one
 		err := ev.drain(ctx, func(ctx context.Context, now time.Time) (int, error) {
-			return ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch)
+			n, last, err := ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch, after)
+			after = last
+			return n, err
 		}, &res.Fired)
 		switch {
 		case errors.Is(err, store.ErrBusy):
