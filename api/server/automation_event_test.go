@@ -105,8 +105,17 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if runs := e.runs(e.keyA, deleted.ID); len(runs) != 1 {
 			t.Fatalf("runs %s", mustJSON(runs))
 		}
-		if n := storetest.Count(t, e.store, "automation_runs", "1 = 1"); n != 3 {
-			t.Fatalf("%d runs in all, want 3", n)
+		// TRAINEE_RESTORED: once per restore, not for a PUT that restores
+		// nothing.
+		restored := e.createAutomation(e.keyA, `{"name": "restored", "trigger": {"type": "TRAINEE_RESTORED"}, "conditions": {"status": "expired"},
+			"actionType": "WEBHOOK", "action": {"url": "http://127.0.0.1:9/never"}}`)
+		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"enabled": true}`).expect(t, 200)
+		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"enabled": true}`).expect(t, 200)
+		if runs := e.runs(e.keyA, restored.ID); len(runs) != 1 || runs[0].TraineeID != other.ID {
+			t.Fatalf("restored runs %s", mustJSON(runs))
+		}
+		if n := storetest.Count(t, e.store, "automation_runs", "1 = 1"); n != 4 {
+			t.Fatalf("%d runs in all, want 4", n)
 		}
 	})
 }
