@@ -3,6 +3,7 @@ package jobs_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strconv"
@@ -131,7 +132,11 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	storetest.AddWebhook(b, s, company, url, api.EventTraineeExpired)
 	var day atomic.Int64
-	ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Now: func() time.Time { return base.AddDate(0, 0, int(day.Load())) }})
+	var log *slog.Logger
+	if os.Getenv("TRAINEED_BENCH_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Logger: log, Now: func() time.Time { return base.AddDate(0, 0, int(day.Load())) }})
 	evaluate := func() (jobs.Evaluation, time.Duration) {
 		start := time.Now()
 		res, err := ev.Evaluate(ctx)
