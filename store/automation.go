@@ -503,6 +503,9 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries); err != nil {
 			return err
 		}
+		if a.ActionType == api.ActionDisableTrainee {
+			ch.Disabled = true
+		}
 	}
 	return nil
 }

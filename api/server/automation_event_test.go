@@ -83,7 +83,9 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if len(e.runs(e.keyA, updated.ID)) != 0 {
 			t.Fatal("the status condition did not hold")
 		}
-		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"expirationDate": "01-01-2026"}`).expect(t, 200)
+		if tr := e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"expirationDate": "01-01-2026"}`).expect(t, 200).trainee(t); tr.Enabled {
+			t.Fatal("the response of the change that fired DISABLE_TRAINEE shows the trainee enabled")
+		}
 		runs = e.runs(e.keyA, updated.ID)
 		if len(runs) != 1 || runs[0].TraineeID != other.ID || runs[0].Outcome != api.OutcomeDisabled {
 			t.Fatalf("runs %s", mustJSON(runs))
