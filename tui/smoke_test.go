@@ -183,7 +183,7 @@ func TestSmokeInTmux(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("runs", "Runs of Smoke idle", "It has not fired yet.")
 	s.keys("Escape")
-	s.waitFor("automations again", "Smoke idle")
+	s.waitFor("automations again", "1 automations", "enter runs")
 	s.keys("Escape")
 	s.waitFor("back to the list again", "[live]", "/ park")
 	s.keys("q")
