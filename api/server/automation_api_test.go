@@ -101,8 +101,11 @@ func TestAutomationCRUD(t *testing.T) {
 			e.do(c.method, c.path, e.keyB, body).expectNotFound(t)
 		}
 
-		// Delete: gone, its runs readable.
-		e.do("PUT", path, e.keyA, `{"enabled": true, "trigger": {"type": "TRAINEE_CREATED", "days": null}, "conditions": null}`).expect(t, 200)
+		// Delete: gone, its runs readable. (A new trigger type that takes no
+		// days drops the stored ones.)
+		if u := e.do("PUT", path, e.keyA, `{"enabled": true, "trigger": {"type": "TRAINEE_CREATED"}, "conditions": null}`).expect(t, 200).automation(t); u.Trigger.Days != nil {
+			t.Fatalf("days kept for TRAINEE_CREATED: %+v", u.Trigger)
+		}
 		tr := e.create(e.keyA, newTraineeBody("Run Target"))
 		d := e.do("DELETE", path, e.keyA, nil).expect(t, 200).automation(t)
 		if d.RunCount != 1 || d.LastRunAt == nil {
