@@ -244,7 +244,9 @@ type ActionInput struct {
 
 // ParseAutomation reads a POST body (base nil) or a PUT body merged onto
 // the stored automation (base its Input): members absent from body keep
-// base's value, null clears. Problems are a *ValidationError: 1000 bad
+// base's value, null clears; a new actionType other than WEBHOOK without
+// an action drops the stored URL, and a new trigger type that takes no
+// days without days drops the stored days. Problems are a *ValidationError: 1000 bad
 // JSON, 1001 missing, 1004 unknown value, 1007 name length, 1011 days out
 // of range, 1012 a bad URL or a member the trigger or action does not take,
 // 1013 a reserved action type. A conditions.trainerId is checked by the
@@ -260,6 +262,10 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 	var probe struct {
 		ActionType json.RawMessage `json:"actionType"`
 		Action     json.RawMessage `json:"action"`
+		Trigger    struct {
+			Type json.RawMessage `json:"type"`
+			Days json.RawMessage `json:"days"`
+		} `json:"trigger"`
 	}
 	_ = json.Unmarshal(body, &probe)
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -274,6 +280,11 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 	// action drops the stored URL.
 	if base != nil && probe.ActionType != nil && probe.Action == nil && in.ActionType != nil && *in.ActionType != ActionWebhook && in.Action != nil {
 		in.Action.URL = nil
+	}
+	// Likewise a new trigger type that takes no days drops the stored ones.
+	if base != nil && probe.Trigger.Type != nil && probe.Trigger.Days == nil && in.Trigger != nil && in.Trigger.Type != nil &&
+		*in.Trigger.Type != TriggerExpirationApproaching && *in.Trigger.Type != TriggerInactive {
+		in.Trigger.Days = nil
 	}
 	v := &ValidationError{}
 	s := AutomationSpec{Enabled: true}

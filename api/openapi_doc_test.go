@@ -357,6 +357,9 @@ func TestOpenAPIRoutes(t *testing.T) {
 		"/public-api/trainees/41":                "getTrainee",
 		"/public-api/trainees/41/weight-history": "getWeightHistory",
 		"/healthz":                               "healthz",
+		"/public-api/automations":                "listAutomations",
+		"/public-api/automations/7":              "getAutomation",
+		"/public-api/automations/7/runs":         "listAutomationRuns",
 	} {
 		route, _, err := router.FindRoute(httptest.NewRequest("GET", target, nil))
 		if err != nil {
@@ -429,6 +432,14 @@ func TestOpenAPIRequestValidation(t *testing.T) {
 		{"measurement type", "GET", "/public-api/trainees/41/measurements?type=LEFT_CALF", "", true},
 		{"unknown measurement type", "GET", "/public-api/trainees/41/measurements?type=ELBOW", "", false},
 		{"id 0", "GET", "/public-api/trainees/0", "", false},
+		{"automation create", "POST", "/public-api/automations", `{"name": "CRM", "trigger": {"type": "EXPIRATION_APPROACHING", "days": 7},
+			"conditions": {"trainerId": null, "status": "active"}, "actionType": "WEBHOOK", "action": {"url": "https://crm.example/in"}}`, true},
+		{"automation create without trigger", "POST", "/public-api/automations", `{"name": "CRM", "actionType": "WEBHOOK"}`, false},
+		{"automation merge update", "PUT", "/public-api/automations/7", `{"trigger": {"days": 3}}`, true},
+		{"automation list page", "GET", "/public-api/automations?page=1&size=100", "", true},
+		{"automation runs size 101", "GET", "/public-api/automations/7/runs?size=101", "", false},
+		{"automation dry run", "POST", "/public-api/automations/7/test", "", true},
+		{"automation id 0", "DELETE", "/public-api/automations/0", "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -501,6 +503,9 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries); err != nil {
 			return err
 		}
+		if a.ActionType == api.ActionDisableTrainee {
+			ch.Disabled = true
+		}
 	}
 	return nil
 }
@@ -605,15 +610,18 @@ const advisoryAutomations = int64(0x11) << 48
 // whatever the number of evaluators, restarts or clock jumps. On
 // PostgreSQL the transaction holds an advisory lock on the automation: an
 // evaluator that cannot take it gets ErrBusy and leaves the automation to
-// the instance working on it.
-func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int) (int, error) {
+// the instance working on it. Only trainees with an id above after are
+// looked at; the second result is the highest id fired (after when none),
+// where the next batch of the same evaluation starts.
+func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int, after int64) (int, int64, error) {
 	var (
 		fired      int
+		last       = after
 		deliveries []int64
 	)
 	stamp := s.utcNow() // what is recorded; now only decides the company's day
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		fired, deliveries = 0, nil
+		fired, last, deliveries = 0, after, nil
 		if s.dialect == DialectPostgres {
 			var ok bool
 			if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", advisoryAutomations|id).Scan(ctx, &ok); err != nil {
@@ -623,8 +631,9 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 				return ErrBusy
 			}
 		}
-		a, err := s.loadAutomation(ctx, tx, companyID, id)
-		if errors.Is(err, api.ErrNotFound) {
+		a := new(automationRow) // without its run count: not needed here
+		err := s.automationScope(tx, companyID).Where("au.id = ?", id).Scan(ctx, a)
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil // deleted meanwhile
 		}
 		if err != nil {
@@ -639,13 +648,11 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		}
 		m := s.matcher(a, api.Today(now, loc), loc)
 		sel := m.where(s.traineeScope(tx, companyID)).
+			Where("t.id > ?", after).
 			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))
-		var runs []struct {
-			ID        int64 `bun:"id"`
-			TraineeID int64 `bun:"trainee_id"`
-		}
+		var runs []firedRun
 		err = s.insertSelect(ctx, tx, "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)",
 			sel, "ON CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING RETURNING id, trainee_id", &runs)
 		if err != nil || len(runs) == 0 {
@@ -654,6 +661,7 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		ids := make([]int64, len(runs))
 		for i, r := range runs {
 			ids[i] = r.TraineeID
+			last = max(last, r.TraineeID)
 		}
 		var trainees []*traineeRow
 		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &trainees); err != nil {
@@ -663,25 +671,87 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		for _, t := range trainees {
 			byID[t.ID] = t.toAPI()
 		}
-		for _, r := range runs {
-			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-			if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+		if a.ActionType == api.ActionWebhook {
+			if deliveries, err = s.fireWebhooks(ctx, tx, a, runs, byID, stamp); err != nil {
 				return err
+			}
+		} else {
+			for _, r := range runs {
+				run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
+				if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+					return err
+				}
 			}
 		}
 		fired = len(runs)
 		return nil
 	})
 	if errors.Is(err, ErrBusy) {
-		return 0, ErrBusy
+		return 0, after, ErrBusy
 	}
 	if err != nil {
-		return 0, err
+		return 0, after, err
 	}
 	if len(deliveries) > 0 {
 		s.wakeDispatcher()
 	}
-	return fired, nil
+	return fired, last, nil
+}
+
+// firedRun is a run an evaluation inserted.
+type firedRun struct {
+	ID        int64 `bun:"id"`
+	TraineeID int64 `bun:"trainee_id"`
+}
+
+// fireWebhooks is act for a batch of runs of one WEBHOOK automation, in a
+// few statements whatever the batch's size: the automation.fired events,
+// their deliveries to the automation's endpoint, and the runs' links to
+// them.
+func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, runs []firedRun, byID map[int64]*api.Trainee, now time.Time) ([]int64, error) {
+	var webhookID int64
+	if err := tx.NewSelect().Model((*webhookRow)(nil)).Column("w.id").Where("w.automation_id = ?", a.ID).Scan(ctx, &webhookID); err != nil {
+		return nil, fmt.Errorf("store: the endpoint of WEBHOOK automation %d: %w", a.ID, err)
+	}
+	ref := api.AutomationRef{ID: a.ID, Name: a.Name, Trigger: a.trigger()}
+	evs := make([]*webhookEventRow, len(runs))
+	for i, r := range runs {
+		body, err := json.Marshal(api.AutomationFired{Type: api.EventAutomationFired, Timestamp: now.Unix(),
+			Data: api.AutomationFiredData{Automation: ref, Trainee: byID[r.TraineeID]}})
+		if err != nil {
+			return nil, err
+		}
+		evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: r.TraineeID,
+			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+	}
+	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
+		return nil, err
+	}
+	ds := make([]*webhookDeliveryRow, len(evs))
+	for i, ev := range evs {
+		ds[i] = &webhookDeliveryRow{EventID: ev.ID, WebhookID: webhookID, Status: api.DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+	}
+	if _, err := tx.NewInsert().Model(&ds).Exec(ctx); err != nil {
+		return nil, err
+	}
+	var (
+		when   strings.Builder
+		args   []any
+		ids    = make([]int64, len(ds))
+		runIDs = make([]int64, len(runs))
+	)
+	when.WriteString("CASE id")
+	for i, d := range ds {
+		when.WriteString(" WHEN ? THEN ?")
+		args = append(args, runs[i].ID, d.ID)
+		ids[i], runIDs[i] = d.ID, runs[i].ID
+	}
+	when.WriteString(" END")
+	_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).
+		Set("delivery_id = "+when.String(), args...).
+		Where("r.id IN (?)", bun.In(runIDs)).
+		Exec(ctx)
+	return ids, err
 }
 
 // PruneAutomationRuns deletes the runs of automations deleted before

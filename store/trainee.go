@@ -77,8 +77,9 @@ func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTr
 		if err != nil {
 			return err
 		}
-		out, ch = row.toAPI(), c
-		return nil
+		ch = c
+		out, err = s.result(ctx, tx, c, row)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -200,8 +201,9 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 		if err != nil {
 			return err
 		}
-		out, ch = after.toAPI(), c
-		return nil
+		ch = c
+		out, err = s.result(ctx, tx, c, after)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -231,6 +233,22 @@ type traineeChange struct {
 
 	Deliveries []int64 // the webhook deliveries the change scheduled
 	Recorded   bool    // an event went into the outbox (and the feed)
+	// Disabled: an automation fired by the change soft-deleted the trainee
+	// in the same transaction; After is then not what is stored.
+	Disabled bool
+}
+
+// result is what a change returns to its caller: the trainee as stored
+// when the transaction commits.
+func (s *Store) result(ctx context.Context, tx bun.Tx, ch *traineeChange, row *traineeRow) (*api.Trainee, error) {
+	if ch == nil || !ch.Disabled {
+		return row.toAPI(), nil
+	}
+	r, err := s.loadTrainee(ctx, tx, row.CompanyID, row.ID, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.toAPI(), nil
 }
 
 // saveTrainee is the one function that writes trainee data, inside tx, and

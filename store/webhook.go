@@ -335,7 +335,17 @@ func (s *Store) redeliver(ctx context.Context, companyID *int64, eventID string)
 			return err
 		}
 		var err error
-		if ids, err = s.scheduleDeliveries(ctx, tx, ev, s.utcNow()); err != nil {
+		if ev.Type == api.EventAutomationFired {
+			// An automation's event goes to the automation's endpoint again.
+			now := s.utcNow()
+			err = tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+				SELECT ?, w.id, ?, 0, ?, ?, ? FROM webhooks AS w
+				WHERE w.automation_id IS NOT NULL AND w.id IN (SELECT d.webhook_id FROM webhook_deliveries AS d WHERE d.event_id = ?)
+				RETURNING id`, ev.ID, api.DeliveryPending, now, now, now, ev.ID).Scan(ctx, &ids)
+		} else {
+			ids, err = s.scheduleDeliveries(ctx, tx, ev, s.utcNow())
+		}
+		if err != nil {
 			return err
 		}
 		if len(ids) == 0 {

@@ -20,6 +20,7 @@ type keyMap struct {
 	SearchDone, SearchClear                 key.Binding
 	StatusTab                               key.Binding // tab on the list: the next status
 	Webhooks, Test, Redeliver               key.Binding
+	Automations                             key.Binding // a on the list: the automations screen
 }
 
 func newKeyMap() keyMap {
@@ -65,6 +66,7 @@ func newKeyMap() keyMap {
 		Webhooks:    b([]string{"w"}, "w", "webhooks"),
 		Test:        b([]string{"t"}, "t", "send a test"),
 		Redeliver:   b([]string{"r"}, "r", "redeliver event"),
+		Automations: b([]string{"a"}, "a", "automations"),
 	}
 }
 
@@ -78,19 +80,20 @@ func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
 func (k keyMap) listHelp(readOnly bool) helpKeys {
-	sort, nw := k.Sort, k.New
+	sort, nw, autos := k.Sort, k.New, k.Automations
 	sort.SetHelp("s", "sort")
 	nw.SetHelp("n", "new")
+	autos.SetHelp("a", "autos") // the short line fits 80 columns
 	fullNew, edit, del, restore := k.New, k.Edit, k.Delete, k.Restore
 	for _, b := range []*key.Binding{&nw, &fullNew, &edit, &del, &restore} {
 		b.SetEnabled(!readOnly)
 	}
 	return helpKeys{
-		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, k.Help, k.Quit},
+		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, autos, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
-			{fullNew, edit, del, restore, k.Refresh, k.Webhooks},
+			{fullNew, edit, del, restore, k.Refresh, k.Webhooks, k.Automations},
 			{k.Help, k.Back, k.Quit},
 		},
 	}

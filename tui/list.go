@@ -454,6 +454,8 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Restore):
 		return m.restore(l.selected())
+	case key.Matches(msg, k.Automations):
+		return m.openAutomations()
 	}
 	cmd, _ := m.moveCursor(msg)
 	return cmd

@@ -33,6 +33,8 @@ const (
 	screenTrainee
 	screenForm
 	screenWebhooks
+	screenAutomations
+	screenRuns
 )
 
 // slot names a kind of request. Only the latest request of a slot counts:
@@ -51,6 +53,8 @@ const (
 	slotWebhooks
 	slotDeliveries
 	slotWebhookAction
+	slotAutomations
+	slotRuns
 	slotCount
 )
 
@@ -113,6 +117,7 @@ type Model struct {
 	form     formModel
 	confirm  *confirmState
 	webhooks webhooksModel
+	autos    automationsModel
 }
 
 // statusPlace is what the status line speaks about: a screen and the
@@ -447,6 +452,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.trainersResult(msg)
 	case slotWebhooks, slotDeliveries, slotWebhookAction:
 		return m.webhooksResult(msg)
+	case slotAutomations, slotRuns:
+		return m.automationsResult(msg)
 	default:
 		return m.traineeResult(msg)
 	}
@@ -489,6 +496,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.traineeKey(msg)
 	case screenWebhooks:
 		return m.webhooksKey(msg)
+	case screenAutomations:
+		return m.automationsKey(msg)
+	case screenRuns:
+		return m.runsKey(msg)
 	}
 	return m.listKey(msg)
 }
@@ -600,6 +611,10 @@ func (m *Model) currentHelp() helpKeys {
 		return m.keys.traineeHelp(m.trainee.tab, m.opt.ReadOnly)
 	case m.screen == screenWebhooks:
 		return m.keys.webhooksHelp(m.opt.ReadOnly)
+	case m.screen == screenAutomations:
+		return m.keys.automationsHelp()
+	case m.screen == screenRuns:
+		return m.keys.runsHelp()
 	case m.list.searching:
 		return m.keys.searchHelp()
 	}
@@ -618,6 +633,10 @@ func (m *Model) render() string {
 		top, sub, body = m.formView()
 	case screenWebhooks:
 		top, sub, body = m.webhooksView()
+	case screenAutomations:
+		top, sub, body = m.automationsView()
+	case screenRuns:
+		top, sub, body = m.runsView()
 	}
 	if m.confirm != nil {
 		body = m.confirmView()

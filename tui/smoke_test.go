@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,7 +124,8 @@ func startDemoServer(t *testing.T, dir string) (baseURL, key string) {
 
 // The TUI in a real terminal: tmux runs `traineectl tui` against
 // `traineed serve --demo`; the test types a search, opens the trainee,
-// switches to the Weight tab and quits, reading the screen as a person
+// switches to the Weight tab, opens the Automations screen and an
+// automation's runs, and quits, reading the screen as a person
 // would see it.
 func TestSmokeInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -132,6 +134,19 @@ func TestSmokeInTmux(t *testing.T) {
 	dir := t.TempDir()
 	buildBinaries(t, dir)
 	baseURL, key := startDemoServer(t, dir)
+
+	req, err := http.NewRequest("POST", baseURL+"/public-api/automations", strings.NewReader(
+		`{"name": "Smoke idle", "trigger": {"type": "INACTIVE", "days": 14}, "actionType": "DISABLE_TRAINEE", "enabled": false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("create an automation: %v %v", res, err)
+	}
+	res.Body.Close()
 
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -166,6 +181,14 @@ func TestSmokeInTmux(t *testing.T) {
 	s.waitFor("back to the list", "[live]", "/ park")
 	s.keys("w")
 	s.waitFor("webhooks screen", "Webhooks", "No webhooks")
+	s.keys("Escape")
+	s.waitFor("back to the list from the webhooks", "[live]", "/ park")
+	s.keys("a")
+	s.waitFor("automations", "Automations", "1 automations", "Smoke idle", "INACTIVE 14d", "never")
+	s.keys("Enter")
+	s.waitFor("runs", "Runs of Smoke idle", "It has not fired yet.")
+	s.keys("Escape")
+	s.waitFor("automations again", "1 automations", "enter runs")
 	s.keys("Escape")
 	s.waitFor("back to the list again", "[live]", "/ park")
 	s.keys("q")

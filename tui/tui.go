@@ -45,6 +45,8 @@ type Client interface {
 	WebhookDeliveries(ctx context.Context, id int64, page, size int) (*api.WebhookDeliveries, error)
 	TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error)
 	Redeliver(ctx context.Context, eventID string) (int, error)
+	Automations(ctx context.Context, page, size int) (*api.AutomationPage, error)
+	AutomationRuns(ctx context.Context, id int64, page, size int) (*api.AutomationRunPage, error)
 }
 
 var _ Client = (*client.Client)(nil)

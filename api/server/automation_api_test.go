@@ -101,8 +101,11 @@ func TestAutomationCRUD(t *testing.T) {
 			e.do(c.method, c.path, e.keyB, body).expectNotFound(t)
 		}
 
-		// Delete: gone, its runs readable.
-		e.do("PUT", path, e.keyA, `{"enabled": true, "trigger": {"type": "TRAINEE_CREATED", "days": null}, "conditions": null}`).expect(t, 200)
+		// Delete: gone, its runs readable. (A new trigger type that takes no
+		// days drops the stored ones.)
+		if u := e.do("PUT", path, e.keyA, `{"enabled": true, "trigger": {"type": "TRAINEE_CREATED"}, "conditions": null}`).expect(t, 200).automation(t); u.Trigger.Days != nil {
+			t.Fatalf("days kept for TRAINEE_CREATED: %+v", u.Trigger)
+		}
 		tr := e.create(e.keyA, newTraineeBody("Run Target"))
 		d := e.do("DELETE", path, e.keyA, nil).expect(t, 200).automation(t)
 		if d.RunCount != 1 || d.LastRunAt == nil {
@@ -165,5 +168,49 @@ func TestAutomationValidation(t *testing.T) {
 		if n := storetest.Count(t, e.store, "automations", "1 = 1"); n != 0 {
 			t.Fatalf("%d automations stored by rejected requests", n)
 		}
+	})
+}
+
+// The dry run lists whom an automation would fire for on the company's
+// today, paged like search, and fires nothing.
+func TestAutomationDryRun(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		// fixedNow is 21-11-2026 in company A (UTC).
+		soon := newTraineeBody("Ends Soon")
+		soon["expirationDate"] = "25-11-2026"
+		later := newTraineeBody("Ends Later")
+		later["expirationDate"] = "25-12-2026"
+		s := e.create(e.keyA, soon)
+		e.create(e.keyA, later)
+		tom := newTraineeBody("Tom's Client")
+		tom["expirationDate"] = "24-11-2026"
+		tom["trainerId"] = e.trainerA[1]
+		tc := e.create(e.keyA, tom)
+		bSoon := newTraineeBody("B Ends Soon")
+		bSoon["expirationDate"] = "25-11-2026"
+		e.create(e.keyB, bSoon)
+
+		a := e.createAutomation(e.keyA, `{"name": "week before", "trigger": {"type": "EXPIRATION_APPROACHING", "days": 7}, "actionType": "DISABLE_TRAINEE"}`)
+		var page api.TraineePage
+		e.do("POST", fmt.Sprintf("/public-api/automations/%d/test?size=1", a.ID), e.keyA, nil).expect(t, 200).JSON(t, &page)
+		if page.Page.TotalElements != 2 || page.Page.TotalPages != 2 || len(page.Content) != 1 || page.Content[0].ID != s.ID {
+			t.Fatalf("dry run %s", mustJSON(page))
+		}
+		e.do("POST", fmt.Sprintf("/public-api/automations/%d/test?page=1&size=1", a.ID), e.keyA, `{}`).expect(t, 200).JSON(t, &page)
+		if len(page.Content) != 1 || page.Content[0].ID != tc.ID {
+			t.Fatalf("dry run page 1 %s", mustJSON(page))
+		}
+		e.do("PUT", fmt.Sprintf("/public-api/automations/%d", a.ID), e.keyA, fmt.Sprintf(`{"conditions": {"trainerId": %d}}`, e.trainerA[1])).expect(t, 200)
+		e.do("POST", fmt.Sprintf("/public-api/automations/%d/test", a.ID), e.keyA, nil).expect(t, 200).JSON(t, &page)
+		if page.Page.TotalElements != 1 || page.Content[0].ID != tc.ID {
+			t.Fatalf("dry run with a trainer condition %s", mustJSON(page))
+		}
+		if n := storetest.Count(t, e.store, "automation_runs", "1 = 1"); n != 0 {
+			t.Fatalf("the dry run fired %d runs", n)
+		}
+		if tr := e.do("GET", fmt.Sprintf("/public-api/trainees/%d", tc.ID), e.keyA, nil).expect(t, 200).trainee(t); !tr.Enabled {
+			t.Fatal("the dry run disabled a trainee")
+		}
+		e.do("POST", fmt.Sprintf("/public-api/automations/%d/test?size=0", a.ID), e.keyA, nil).expectError(t, api.CodeInvalidParameter, "size")
 	})
 }

@@ -63,6 +63,15 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if runs := e.runs(e.keyA, hook.ID); runs[0].Outcome != api.OutcomeDelivered || runs[0].Error != nil {
 			t.Fatalf("after delivery: %s", mustJSON(runs))
 		}
+		// `traineed webhook redeliver` of an automation's event sends it to
+		// the automation's endpoint again, with the same webhook-id.
+		ids, err := e.store.Redeliver(t.Context(), got[0].ID)
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("redeliver: %v %v", ids, err)
+		}
+		if again := rc.Wait(t, 2, 10*time.Second); again[1].ID != got[0].ID || again[1].Verify(hook.Secret) != nil {
+			t.Fatalf("redelivered %s", again[1].Body)
+		}
 		if len(e.runs(e.keyA, paused.ID)) != 0 {
 			t.Fatal("a disabled automation fired")
 		}
@@ -74,7 +83,9 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if len(e.runs(e.keyA, updated.ID)) != 0 {
 			t.Fatal("the status condition did not hold")
 		}
-		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"expirationDate": "01-01-2026"}`).expect(t, 200)
+		if tr := e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"expirationDate": "01-01-2026"}`).expect(t, 200).trainee(t); tr.Enabled {
+			t.Fatal("the response of the change that fired DISABLE_TRAINEE shows the trainee enabled")
+		}
 		runs = e.runs(e.keyA, updated.ID)
 		if len(runs) != 1 || runs[0].TraineeID != other.ID || runs[0].Outcome != api.OutcomeDisabled {
 			t.Fatalf("runs %s", mustJSON(runs))
@@ -96,8 +107,17 @@ func TestAutomationEventTriggers(t *testing.T) {
 		if runs := e.runs(e.keyA, deleted.ID); len(runs) != 1 {
 			t.Fatalf("runs %s", mustJSON(runs))
 		}
-		if n := storetest.Count(t, e.store, "automation_runs", "1 = 1"); n != 3 {
-			t.Fatalf("%d runs in all, want 3", n)
+		// TRAINEE_RESTORED: once per restore, not for a PUT that restores
+		// nothing.
+		restored := e.createAutomation(e.keyA, `{"name": "restored", "trigger": {"type": "TRAINEE_RESTORED"}, "conditions": {"status": "expired"},
+			"actionType": "WEBHOOK", "action": {"url": "http://127.0.0.1:9/never"}}`)
+		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"enabled": true}`).expect(t, 200)
+		e.do("PUT", fmt.Sprintf("/public-api/trainees/%d", other.ID), e.keyA, `{"enabled": true}`).expect(t, 200)
+		if runs := e.runs(e.keyA, restored.ID); len(runs) != 1 || runs[0].TraineeID != other.ID {
+			t.Fatalf("restored runs %s", mustJSON(runs))
+		}
+		if n := storetest.Count(t, e.store, "automation_runs", "1 = 1"); n != 4 {
+			t.Fatalf("%d runs in all, want 4", n)
 		}
 	})
 }

@@ -13,7 +13,8 @@ import (
 func newWebhookCmd(e *env) *cobra.Command {
 	c := &cobra.Command{Use: "webhook", Short: "Configure outbound webhooks and inspect their deliveries",
 		Long: `A webhook sends every change of a company's trainees (trainee.created, trainee.updated,
-trainee.deleted, trainee.restored) to an http or https URL, signed as Standard Webhooks
+trainee.deleted, trainee.restored) and the day a trainee's program ends (trainee.expired)
+to an http or https URL, signed as Standard Webhooks
 specifies with the webhook's secret, which is shown once, when it is added. The server
 (traineed serve) delivers the events at least once, retrying after 5 s, 5 min, 30 min,
 2 h, 5 h, 10 h and 10 h before it marks a delivery failed.`}

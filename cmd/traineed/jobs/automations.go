@@ -165,9 +165,15 @@ func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
 	}
 	for _, a := range autos {
 		res.Automations++
+		var after int64 // each batch starts past the trainees of the last one
+		start, fired := time.Now(), res.Fired
 		err := ev.drain(ctx, func(ctx context.Context, now time.Time) (int, error) {
-			return ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch)
+			n, last, err := ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch, after)
+			after = last
+			return n, err
 		}, &res.Fired)
+		ev.log.Debug("automations: evaluated an automation", "automation", a.ID, "company", a.CompanyID,
+			"fired", res.Fired-fired, "duration_ms", time.Since(start).Milliseconds())
 		switch {
 		case errors.Is(err, store.ErrBusy):
 			res.Busy++

@@ -1,0 +1,55 @@
+package store_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
+)
+
+// A deleted automation's runs stay readable for api.RunRetention, then
+// are gone from reads and pruned; an automation of another company is
+// not found, its runs included.
+func TestAutomationRunRetention(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ten := storetest.SetupTenants(t, s)
+		now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+		store.SetNow(s, func() time.Time { return now })
+		a, err := s.CreateAutomation(ctx, ten.A, api.AutomationSpec{Name: "created", Enabled: true,
+			TriggerType: api.TriggerTraineeCreated, ActionType: api.ActionDisableTrainee}, api.GenerateWebhookSecret())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := storetest.MustCreate(t, s, ten.A, storetest.NewTrainee("Gone Soon", "gone@retention.example"))
+		if storetest.MustGet(t, s, ten.A, tr.ID).Enabled {
+			t.Fatal("TRAINEE_CREATED with DISABLE_TRAINEE did not soft-delete")
+		}
+		if _, _, err := s.AutomationRuns(ctx, ten.B, a.ID, 0, 10); !errors.Is(err, api.ErrNotFound) {
+			t.Fatalf("another company's runs: %v", err)
+		}
+		if _, err := s.DeleteAutomation(ctx, ten.B, a.ID); !errors.Is(err, api.ErrNotFound) {
+			t.Fatalf("another company's delete: %v", err)
+		}
+		if _, err := s.DeleteAutomation(ctx, ten.A, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(api.RunRetention - time.Minute)
+		runs, total, err := s.AutomationRuns(ctx, ten.A, a.ID, 0, 10)
+		if err != nil || total != 1 || len(runs) != 1 || runs[0].Outcome != api.OutcomeDisabled {
+			t.Fatalf("runs before the retention ends: %v %d %v", runs, total, err)
+		}
+		if n, err := s.PruneAutomationRuns(ctx, now.Add(-api.RunRetention)); err != nil || n != 0 {
+			t.Fatalf("pruned %d early: %v", n, err)
+		}
+		now = now.Add(2 * time.Minute)
+		if _, _, err := s.AutomationRuns(ctx, ten.A, a.ID, 0, 10); !errors.Is(err, api.ErrNotFound) {
+			t.Fatalf("runs after the retention: %v", err)
+		}
+		if n, err := s.PruneAutomationRuns(ctx, now.Add(-api.RunRetention)); err != nil || n != 1 {
+			t.Fatalf("pruned %d: %v", n, err)
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// The Automations screen: a from the list shows the company's automations
+// with their run count and last run; enter shows an automation's recent
+// runs; esc goes back each step.
+func TestAutomationsScreen(t *testing.T) {
+	s := newServer(t)
+	c := s.client(s.Key)
+	ctx := context.Background()
+	hook, err := c.CreateAutomation(ctx, map[string]any{"name": "CRM new client", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+		"actionType": "WEBHOOK", "action": map[string]any{"url": "http://127.0.0.1:9/crm"}})
+	must(t, err)
+	_, err = c.CreateAutomation(ctx, map[string]any{"name": "Idle two weeks", "enabled": false,
+		"trigger": map[string]any{"type": "INACTIVE", "days": 14}, "actionType": "DISABLE_TRAINEE"})
+	must(t, err)
+	for i := range 2 {
+		_, err := c.CreateTrainee(ctx, api.CreateRequest{Name: fmt.Sprintf("New Client %d", i), Email: fmt.Sprintf("new%d@auto.example", i), Password: "long enough"})
+		must(t, err)
+	}
+
+	d := newDriver(t, c, Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 24})
+	d.expect(t, "a autos")
+	d.press("a")
+	d.expect(t, "Automations", "2 automations", "CRM new client", "enabled", "TRAINEE_CREATED", "Idle two weeks", "disabled",
+		"INACTIVE 14d", "never", "enter runs")
+	d.press("enter")
+	d.expect(t, "Runs of CRM new client", fmt.Sprintf("#%d", hook.ID), "2 of 2 runs", "event:evt_", "pending")
+	d.press("esc")
+	d.expect(t, "Automations", "Idle two weeks")
+	d.press("down", "enter")
+	d.expect(t, "Runs of Idle two weeks", "It has not fired yet.")
+	d.press("esc", "esc")
+	d.expect(t, "Trainees", "/ to search")
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
