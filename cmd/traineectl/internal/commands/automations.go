@@ -35,7 +35,6 @@ func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
       --action WEBHOOK --url https://crm.example/hooks/traineed
   traineectl automations list
   traineectl automations runs 7`,
-		Args: cmdutil.ExactArgs(0, "arguments"),
 	}
 	c.AddCommand(newAutomationsListCmd(f), newAutomationsGetCmd(f), newAutomationsCreateCmd(f), newAutomationsUpdateCmd(f),
 		newAutomationsEnableCmd(f, true), newAutomationsEnableCmd(f, false), newAutomationsDeleteCmd(f),

@@ -32,13 +32,6 @@ another one for one command.`,
   traineectl config get base-url
   traineectl config delete-profile old
   traineectl --profile prod search ada`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return unknownSubcommand(cmd, args[0])
-			}
-			return cmd.Help()
-		},
 	}
 	cmd.AddCommand(newConfigSetProfileCmd(f), newConfigUseCmd(f), newConfigListCmd(f),
 		newConfigDeleteProfileCmd(f), newConfigCurrentCmd(f), newConfigGetCmd(f))

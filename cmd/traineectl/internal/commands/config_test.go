@@ -175,6 +175,21 @@ func TestConfigUnknownSubcommand(t *testing.T) {
 	h.run("bogus").expect(t, 2)
 }
 
+// Every command group refuses a subcommand it does not have, as config
+// does, and shows its help when called alone.
+func TestGroupsRefuseUnknownSubcommands(t *testing.T) {
+	h := newHarness(t, "", "")
+	for _, group := range []string{"config", "automations", "webhooks", "events", "trainers"} {
+		r := h.run(group, "bogus").expect(t, 2)
+		if !strings.Contains(r.err, `unknown command "bogus" for "traineectl `+group+`"`) || r.out != "" {
+			t.Errorf("%s bogus: %s", group, r)
+		}
+		if r = h.run(group).expect(t, 0); !strings.Contains(r.out, "Available Commands") {
+			t.Errorf("%s alone:\n%s", group, r.out)
+		}
+	}
+}
+
 // The key can come from stdin or a prompt that does not echo, never only
 // from the command line.
 func TestConfigKeyFromStdinAndPrompt(t *testing.T) {

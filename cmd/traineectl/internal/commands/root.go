@@ -167,6 +167,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		root.AddCommand(c)
 	}
 	root.SetHelpCommandGroupID("setup")
+	refuseUnknownSubcommands(root)
 	wrapRunE(root)
 	return root
 }
@@ -284,4 +285,37 @@ func printTrainees(ctx context.Context, f *cmdutil.Factory, ts []*api.Trainee, s
 		names = f.TrainerNames(ctx)
 	}
 	return output.Trainees(f.IOStreams, f.OutputOptions(), ts, f.Today(), single, names)
+}
+
+// refuseUnknownSubcommands makes every command group (a command with
+// subcommands and nothing to run itself, such as config, automations,
+// webhooks, events or trainers) print its help when called alone and
+// refuse an unknown subcommand with a usage error (exit 2), as the root
+// does; cobra's default prints the help and exits 0.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		if sub.HasSubCommands() && sub.RunE == nil && sub.Run == nil {
+			sub.Args = cobra.ArbitraryArgs
+			sub.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return unknownSubcommand(cmd, args[0])
+				}
+				return cmd.Help()
+			}
+		}
+		refuseUnknownSubcommands(sub)
+	}
+}
+
+// unknownSubcommand is the usage error of a command group given a
+// subcommand it does not have, with cobra's suggestion.
+func unknownSubcommand(cmd *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if sugg := cmd.SuggestionsFor(name); len(sugg) > 0 {
+		msg += fmt.Sprintf(": did you mean %q?", sugg[0])
+	}
+	return cmdutil.Usagef("%s", msg)
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -20,29 +19,9 @@ func newTrainersCmd(f *cmdutil.Factory) *cobra.Command {
 trainerId names. Tables of trainees show trainers by name.`,
 		Example: `  traineectl trainers list
   traineectl trainers list --jq '.[] | select(.name == "Coach Carter") | .id'`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return unknownSubcommand(cmd, args[0])
-			}
-			return cmd.Help()
-		},
 	}
 	cmd.AddCommand(newTrainersListCmd(f))
 	return cmd
-}
-
-// unknownSubcommand is the usage error of a command group given a
-// subcommand it does not have, with cobra's suggestion.
-func unknownSubcommand(cmd *cobra.Command, name string) error {
-	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
-	if cmd.SuggestionsMinimumDistance <= 0 {
-		cmd.SuggestionsMinimumDistance = 2
-	}
-	if sugg := cmd.SuggestionsFor(name); len(sugg) > 0 {
-		msg += fmt.Sprintf(": did you mean %q?", sugg[0])
-	}
-	return cmdutil.Usagef("%s", msg)
 }
 
 // TrainersListOptions are the inputs of `traineectl trainers list`: none.

@@ -24,7 +24,7 @@ func newWebhooksCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "webhooks <command>",
 		Short: "Manage your company's webhooks",
 		Long: `A webhook sends your company's trainee events (trainee.created, trainee.updated,
-trainee.deleted, trainee.restored) to an http or https URL, signed as Standard
+trainee.deleted, trainee.restored, trainee.expired) to an http or https URL, signed as Standard
 Webhooks specifies with the webhook's secret. The secret is shown when the
 webhook is added and when it is rotated, never again.
 
