@@ -1,0 +1,363 @@
+package commands
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// EventsListenOptions are the inputs of `events listen`.
+type EventsListenOptions struct {
+	ForwardTo string
+	Types     []string
+	// Since chooses where to start: "" resumes after the last event this
+	// profile's listener saw (or starts now the first time), "now" skips
+	// what is already there, "all" starts at the oldest event kept, an
+	// event id starts after it.
+	Since string
+	// Wait is the long-poll of each feed request, in seconds.
+	Wait int
+	// StatePath is the listener's state file (cursor and secret); "" is
+	// under the configuration directory, one per profile and server.
+	StatePath string
+}
+
+// ListenTimeout bounds one forward to the local URL.
+const ListenTimeout = 10 * time.Second
+
+func newEventsListenCmd(f *cmdutil.Factory) *cobra.Command {
+	var o EventsListenOptions
+	var types string
+	cmd := &cobra.Command{
+		Use:   "listen [--forward-to URL] [--events LIST] [--since now|all|EVENT-ID]",
+		Short: "Follow the event feed, print each event, and forward it to a local URL",
+		Long: `Follow your company's event feed (long-polling it) and print each event as it
+arrives: a line per event on a terminal; with -o json one JSON object per
+line, with -o yaml one YAML document per event, with -o csv a header and one
+row per event.
+
+With --forward-to, every event is also POSTed to that URL exactly as a webhook
+delivery is: the same body and webhook-id, signed as Standard Webhooks
+specifies with a secret printed at start (kept in the state file, so it stays
+the same across restarts). Each forward's status and latency is reported; a
+forward that fails is reported and not retried.
+
+Where it starts: after the last event a previous "events listen" of the same
+profile and server saw (so a restart loses and repeats nothing), or, the first
+time, at the end of the feed. --since now skips to the end, --since all starts
+at the oldest event kept, --since EVENT-ID after that event. Ctrl-C prints a
+summary. When the server cannot be reached it keeps trying (1 s, 5 s, then
+every 30 s).`,
+		Example: `  traineectl events listen
+  traineectl events listen --forward-to http://127.0.0.1:3000/webhooks
+  traineectl events listen --events trainee.created,trainee.deleted -o json | jq .id`,
+		Args: cmdutil.ExactArgs(0, "none"),
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.Types, err = parseTypesFlag(types); err != nil {
+				return err
+			}
+			if o.ForwardTo != "" {
+				if err := api.ValidateWebhookURL(o.ForwardTo); err != nil {
+					return cmdutil.Usagef("--forward-to: %v", err)
+				}
+			}
+			switch {
+			case o.Since == "", o.Since == "now", o.Since == "all", strings.HasPrefix(o.Since, api.WebhookEventIDPrefix):
+			default:
+				return cmdutil.Usagef("--since takes now, all or an event id (evt_...), not %q", o.Since)
+			}
+			if o.Wait < 1 || o.Wait > api.MaxEventWait {
+				return cmdutil.Usagef("--wait must be 1 to %d seconds", api.MaxEventWait)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runEventsListen(ctx, f, &o)
+		},
+	}
+	cmd.Flags().StringVar(&o.ForwardTo, "forward-to", "", "POST each event, signed, to this URL")
+	cmd.Flags().StringVar(&types, "events", "", "only these comma-separated event types")
+	cmd.Flags().StringVar(&o.Since, "since", "", "where to start: now, all or an event id (default: after the last event seen)")
+	cmd.Flags().IntVar(&o.Wait, "wait", 25, "long-poll of each feed request, in seconds (1 to 30)")
+	cmd.Flags().StringVar(&o.StatePath, "state-file", "", "where to keep the cursor and secret (default: under the configuration directory, per profile)")
+	_ = cmd.RegisterFlagCompletionFunc("events", fixedValues(api.WebhookEventTypes...))
+	_ = cmd.RegisterFlagCompletionFunc("since", fixedValues("now", "all"))
+	return cmd
+}
+
+// listenState is what a listener keeps between runs.
+type listenState struct {
+	After  string `json:"after"`
+	Secret string `json:"secret"`
+}
+
+// listenStatePath is the state file of the settings: one per profile and
+// server, beside the configuration file.
+func listenStatePath(f *cmdutil.Factory, s cmdutil.Settings) (string, error) {
+	cfg, err := f.ConfigPath()
+	if err != nil {
+		return "", err
+	}
+	name := s.Profile
+	if name == "" {
+		name = "default"
+	}
+	h := sha256.Sum256([]byte(s.BaseURL))
+	return filepath.Join(filepath.Dir(cfg), "listen", name+"-"+hex.EncodeToString(h[:4])+".json"), nil
+}
+
+func loadListenState(path string) (*listenState, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &listenState{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var st listenState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("listen state %s: %w", path, err)
+	}
+	return &st, nil
+}
+
+// save writes the state atomically (a temporary file renamed over it).
+func (st *listenState) save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(st)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// listenLine is one event under -o json.
+type listenLine struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	CreatedAt time.Time       `json:"createdAt"`
+	Payload   json.RawMessage `json:"payload"`
+	Forward   *forwardResult  `json:"forward,omitempty"`
+}
+
+type forwardResult struct {
+	OK         bool    `json:"ok"`
+	StatusCode *int    `json:"statusCode"`
+	LatencyMs  float64 `json:"latencyMs"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// listenRetry is the wait before each retry of a feed request that failed
+// for a reason other than the request itself (the network, a 5xx after the
+// client's own retries); the last repeats.
+var listenRetry = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second}
+
+func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOptions) error {
+	s, err := f.Settings()
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	path := o.StatePath
+	if path == "" {
+		if path, err = listenStatePath(f, s); err != nil {
+			return err
+		}
+	}
+	st, err := loadListenState(path)
+	if err != nil {
+		return err
+	}
+	if st.Secret == "" {
+		st.Secret = api.GenerateWebhookSecret()
+	}
+	ios := f.IOStreams
+	switch {
+	case o.Since == "all":
+		st.After = ""
+	case strings.HasPrefix(o.Since, api.WebhookEventIDPrefix):
+		st.After = o.Since
+	case o.Since == "now" || st.After == "" && o.Since == "":
+		// Skip to the end of the feed.
+		after := ""
+		for {
+			page, err := c.Events(ctx, client.EventParams{After: after, Limit: api.MaxEventLimit})
+			if err != nil {
+				return err
+			}
+			after = page.Next
+			if !page.HasMore {
+				break
+			}
+		}
+		st.After = after
+	}
+	if err := st.save(path); err != nil {
+		return err
+	}
+	if o.ForwardTo != "" {
+		fmt.Fprintf(ios.ErrOut, "Ready! Forwarding to %s. Webhook signing secret: %s (^C to quit)\n", o.ForwardTo, st.Secret)
+	} else {
+		fmt.Fprintln(ios.ErrOut, "Ready! Listening for events (^C to quit)")
+	}
+	format := f.OutputFormat()
+	if format == output.CSV {
+		if err := csvLine(ios, listenCSVHeader); err != nil {
+			return err
+		}
+	}
+	fwd := api.NewWebhookClient(2)
+	var received, forwarded, failed int
+	summary := func() {
+		msg := fmt.Sprintf("%d events received", received)
+		if o.ForwardTo != "" {
+			msg += fmt.Sprintf(", %d forwarded, %d forwards failed", forwarded, failed)
+		}
+		fmt.Fprintf(ios.ErrOut, "%s; resume after %s\n", msg, orNone(st.After))
+	}
+	fails := 0
+	for {
+		page, err := c.Events(ctx, client.EventParams{After: st.After, Types: o.Types, Limit: api.DefaultEventLimit, Wait: o.Wait})
+		if ctx.Err() != nil {
+			summary()
+			return nil
+		}
+		if err != nil {
+			var nerr *client.NetworkError
+			var serr *client.ServerError
+			if !errors.As(err, &nerr) && !errors.As(err, &serr) {
+				summary()
+				return err
+			}
+			d := listenRetry[min(fails, len(listenRetry)-1)]
+			fails++
+			fmt.Fprintf(ios.ErrOut, "warning: %v; retrying in %s\n", err, d)
+			select {
+			case <-ctx.Done():
+				summary()
+				return nil
+			case <-time.After(d):
+			}
+			continue
+		}
+		fails = 0
+		for _, e := range page.Events {
+			received++
+			line := listenLine{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Payload: e.Payload}
+			if o.ForwardTo != "" {
+				// Not cancelled by Ctrl-C: the event in hand is finished,
+				// so that the cursor and the receiver agree.
+				res := api.SendWebhook(context.WithoutCancel(ctx), fwd, ListenTimeout, o.ForwardTo, []string{st.Secret}, e.ID, time.Now().UTC(), e.Payload)
+				fr := &forwardResult{OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000, Error: res.Err}
+				if res.StatusCode != 0 {
+					code := res.StatusCode
+					fr.StatusCode = &code
+				}
+				line.Forward = fr
+				if fr.OK {
+					forwarded++
+				} else {
+					failed++
+				}
+			}
+			if err := printListenLine(ios, format, line); err != nil {
+				return err
+			}
+			st.After = e.ID
+			if err := st.save(path); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// listenCSVHeader is the header of `events listen -o csv`.
+var listenCSVHeader = []string{"id", "type", "createdAt", "forwardOk", "forwardStatus", "forwardLatencyMs", "forwardError"}
+
+// printListenLine prints one event as it arrives: a JSON object on one
+// line, a YAML document, a CSV row, or a line of text.
+func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLine) error {
+	switch format {
+	case output.JSON:
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(ios.Out, "%s\n", b)
+		return err
+	case output.YAML:
+		if _, err := fmt.Fprintln(ios.Out, "---"); err != nil {
+			return err
+		}
+		return output.WriteYAML(ios.Out, l)
+	case output.CSV:
+		row := []string{l.ID, l.Type, l.CreatedAt.UTC().Format(time.RFC3339Nano), "", "", "", ""}
+		if fr := l.Forward; fr != nil {
+			row[3], row[5], row[6] = strconv.FormatBool(fr.OK), num(fr.LatencyMs), fr.Error
+			if fr.StatusCode != nil {
+				row[4] = strconv.Itoa(*fr.StatusCode)
+			}
+		}
+		return csvLine(ios, row)
+	}
+	_, err := fmt.Fprintln(ios.Out, listenText(l))
+	return err
+}
+
+// csvLine writes one CSV record at once (the stream is read as it comes).
+func csvLine(ios *iostreams.IOStreams, rec []string) error {
+	w := csv.NewWriter(ios.Out)
+	if err := w.Write(rec); err != nil {
+		return err
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "the start"
+	}
+	return s
+}
+
+// listenText is one event's line on a terminal.
+func listenText(l listenLine) string {
+	s := fmt.Sprintf("%s  %-17s %s", l.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"), l.Type, l.ID)
+	if fr := l.Forward; fr != nil {
+		status := "-"
+		if fr.StatusCode != nil {
+			status = strconv.Itoa(*fr.StatusCode) + " " + http.StatusText(*fr.StatusCode)
+		}
+		s += fmt.Sprintf("  → %s (%.1f ms)", status, fr.LatencyMs)
+		if fr.Error != "" {
+			s += "  " + fr.Error
+		}
+	}
+	return s
+}
