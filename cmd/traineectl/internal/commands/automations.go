@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -196,41 +197,14 @@ func readAutomationFile(f *cmdutil.Factory, path string) (map[string]any, error)
 }
 
 // completeAutomationIDs offers the company's automation ids, with their
-// names; nothing on an error or after the completion deadline.
+// names.
 func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		const noFiles = cobra.ShellCompDirectiveNoFileComp
-		if !multi && len(args) > 0 || !isDigits(toComplete) {
-			return nil, noFiles
-		}
-		if err := bindGlobal(f, cmd); err != nil {
-			return nil, noFiles
-		}
-		ctx := cmd.Context()
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		ctx, cancel := context.WithTimeout(ctx, f.CompletionDeadline())
-		defer cancel()
-		c, err := f.CompletionClient()
-		if err != nil {
-			return nil, noFiles
-		}
+	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
 		as, err := c.AllAutomations(ctx)
-		if err != nil {
-			return nil, noFiles
+		out := make([]idCandidate, len(as))
+		for i, a := range as {
+			out[i] = idCandidate{a.ID, a.Name}
 		}
-		offered := map[string]bool{}
-		for _, a := range args {
-			offered[a] = true
-		}
-		var out []cobra.Completion
-		for _, a := range as {
-			id := strconv.FormatInt(a.ID, 10)
-			if !offered[id] && strings.HasPrefix(id, toComplete) {
-				out = append(out, cobra.CompletionWithDesc(id, a.Name))
-			}
-		}
-		return out, noFiles
-	}
+		return out, err
+	})
 }

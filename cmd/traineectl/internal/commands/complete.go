@@ -50,15 +50,19 @@ func completeProfiles(f *cmdutil.Factory, onlyArg bool) cobra.CompletionFunc {
 // completionPages bounds how many pages of 100 an id completion reads.
 const completionPages = 5
 
-// completeTraineeIDs offers trainee ids with their names as descriptions.
-// Shells keep only the candidates that start with the typed word, so only
-// ids can be offered: digits (or nothing) list the trainees whose id starts
-// with them, among the first completionPages×100 of the status; a whole id
-// is also read directly, so that it is offered whenever it exists (and is
-// of the status). Other text offers nothing and sends nothing. The lookup
-// gives up after cmdutil.CompletionTimeout and offers nothing on an error
-// of the search.
-func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.CompletionFunc {
+// idCandidate is an id a completion may offer, with its description.
+type idCandidate struct {
+	id   int64
+	desc string
+}
+
+// completeIDs is the skeleton of every id completion: only digits (or
+// nothing) are completed, since shells keep only the candidates that start
+// with the typed word; list runs under the completion deadline with the
+// completion client, and offers nothing on an error; an id already on the
+// command line (multi) or already offered is left out.
+func completeIDs(f *cmdutil.Factory, multi bool,
+	list func(ctx context.Context, c *client.Client, toComplete string) ([]idCandidate, error)) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		const noFiles = cobra.ShellCompDirectiveNoFileComp
 		if !multi && len(args) > 0 || !isDigits(toComplete) {
@@ -77,23 +81,38 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 		if err != nil {
 			return nil, noFiles
 		}
+		cands, err := list(ctx, c, toComplete)
+		if err != nil {
+			return nil, noFiles
+		}
 		offered := map[string]bool{}
 		for _, a := range args {
 			offered[a] = true
 		}
 		var out []cobra.Completion
-		offer := func(t *api.Trainee) {
-			id := strconv.FormatInt(t.ID, 10)
-			if offered[id] || !strings.HasPrefix(id, toComplete) {
-				return
+		for _, cand := range cands {
+			id := strconv.FormatInt(cand.id, 10)
+			if !offered[id] && strings.HasPrefix(id, toComplete) {
+				offered[id] = true
+				out = append(out, cobra.CompletionWithDesc(id, cand.desc))
 			}
-			offered[id] = true
-			out = append(out, cobra.CompletionWithDesc(id, t.Name))
 		}
+		return out, noFiles
+	}
+}
+
+// completeTraineeIDs offers trainee ids with their names as descriptions:
+// digits (or nothing) list the trainees whose id starts with them, among
+// the first completionPages×100 of the status; a whole id is also read
+// directly, so that it is offered whenever it exists (and is of the
+// status).
+func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.CompletionFunc {
+	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, toComplete string) ([]idCandidate, error) {
+		var out []idCandidate
 		if id, ok := api.ParseID(toComplete); ok {
 			// A whole id: found even beyond the pages read below.
 			if t, err := c.Trainee(ctx, id); err == nil && t != nil && hasStatus(t, status, f.Today()) {
-				offer(t)
+				out = append(out, idCandidate{t.ID, t.Name})
 			}
 		}
 		p := client.SearchParams{Status: status, Size: 100}
@@ -101,17 +120,17 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 			p.Page = page
 			pg, err := c.SearchTrainees(ctx, p)
 			if err != nil {
-				return nil, noFiles
+				return nil, err
 			}
 			for _, t := range pg.Content {
-				offer(t)
+				out = append(out, idCandidate{t.ID, t.Name})
 			}
 			if page+1 >= pg.Page.TotalPages {
 				break
 			}
 		}
-		return out, noFiles
-	}
+		return out, nil
+	})
 }
 
 // hasStatus reports whether t belongs in a search of status.

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -102,35 +103,14 @@ func secretView(f *cmdutil.Factory, env *api.WebhookEnvelope, verb string) outpu
 		}}
 }
 
+// completeWebhookIDs offers the company's webhook ids, with their URLs.
 func completeWebhookIDs(f *cmdutil.Factory) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		const noFiles = cobra.ShellCompDirectiveNoFileComp
-		if len(args) > 0 || !isDigits(toComplete) {
-			return nil, noFiles
-		}
-		if err := bindGlobal(f, cmd); err != nil {
-			return nil, noFiles
-		}
-		ctx := cmd.Context()
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		ctx, cancel := context.WithTimeout(ctx, f.CompletionDeadline())
-		defer cancel()
-		c, err := f.CompletionClient()
-		if err != nil {
-			return nil, noFiles
-		}
+	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
 		ws, err := c.Webhooks(ctx)
-		if err != nil {
-			return nil, noFiles
+		out := make([]idCandidate, len(ws))
+		for i, w := range ws {
+			out[i] = idCandidate{w.ID, w.URL}
 		}
-		var out []cobra.Completion
-		for _, w := range ws {
-			if s := id(w.ID); strings.HasPrefix(s, toComplete) {
-				out = append(out, cobra.CompletionWithDesc(s, w.URL))
-			}
-		}
-		return out, noFiles
-	}
+		return out, err
+	})
 }
