@@ -79,8 +79,8 @@ type listModel struct {
 	total  int64
 	exact  bool // whether total is exact, not a lower bound
 	pages  int  // totalPages of the last page read
-	next   int // next page to load
-	gen    int // increments with every new query
+	next   int  // next page to load
+	gen    int  // increments with every new query
 	loaded bool
 	keep   bool // keep the cursor where it is when page 0 arrives
 	// toEnd: G was pressed before every page was read: pages are read
