@@ -391,7 +391,7 @@ func ParsePage(q url.Values) (page, size int, err error) {
 // NewPageInfo describes page number of size over total elements.
 func NewPageInfo(number, size int, total int64) PageInfo {
 	pages := int((total + int64(size) - 1) / int64(size))
-	return PageInfo{Size: size, Number: number, TotalElements: total, TotalPages: pages}
+	return PageInfo{Size: size, Number: number, TotalElements: total, TotalPages: pages, TotalExact: true}
 }
 
 // AutomationStore is what the automations endpoints need from storage.

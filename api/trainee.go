@@ -1,5 +1,7 @@
 package api
 
+import "encoding/json"
+
 // Trainee is the full trainee representation of contract section 2. Every
 // field is always present in a response; unset ones are null.
 type Trainee struct {
@@ -61,6 +63,21 @@ type PageInfo struct {
 	Number        int   `json:"number"`
 	TotalElements int64 `json:"totalElements"`
 	TotalPages    int   `json:"totalPages"`
+	// TotalExact is false when TotalElements is only a lower bound: a
+	// search counts its matches up to Search.CountLimit (see there).
+	TotalExact bool `json:"totalExact"`
+}
+
+// UnmarshalJSON reads a page object; one without totalExact (from a
+// server older than the bounded count) is exact.
+func (p *PageInfo) UnmarshalJSON(b []byte) error {
+	type plain PageInfo
+	v := plain{TotalExact: true}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = PageInfo(v)
+	return nil
 }
 
 // TraineePage is the body of a search: Spring Data's PagedModel.
@@ -98,6 +115,27 @@ type Search struct {
 	Sort   string
 	Desc   bool
 	Today  Date // the company's today, for active/expired
+}
+
+// ExactTotalBound is how many matches a search always counts exactly:
+// counting a million matches costs far more than reading a page of them.
+const ExactTotalBound = 1000
+
+// CountLimit is how far a search counts its matches: ExactTotalBound, or
+// up to the end of the requested page when that is further, plus one. A
+// total below it is exact; a total equal to it is a lower bound, reported
+// with totalExact false, and then totalPages is at least Page+2, so a
+// client that follows totalPages still reads on.
+func (s Search) CountLimit() int64 {
+	return max(ExactTotalBound, (int64(s.Page)+1)*int64(s.Size)) + 1
+}
+
+// PageInfo describes the page of this search given total from the store
+// (at most CountLimit).
+func (s Search) PageInfo(total int64) PageInfo {
+	pi := NewPageInfo(s.Page, s.Size, total)
+	pi.TotalExact = total < s.CountLimit()
+	return pi
 }
 
 // NewTrainee is a validated create request, with the password already hashed.

@@ -29,7 +29,7 @@ func benchTrainees(b *testing.B) int {
 
 // bulkLoad adds n trainees to a new company with plain SQL (the API path
 // would take minutes) and returns the company id and the id of one trainee.
-func bulkLoad(b *testing.B, s *store.Store, n int) (company, someID int64) {
+func bulkLoad(b testing.TB, s *store.Store, n int) (company, someID int64) {
 	b.Helper()
 	c, err := s.CreateCompany(ctx, "Bench Gym", "UTC")
 	if err != nil {

@@ -24,8 +24,10 @@ var sortColumns = map[string]string{
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // SearchTrainees returns one page of the company's trainees and how many
-// match in all (see api.Search). The count and the page are read in one
-// snapshot, so the total always agrees with the page.
+// match in all, counted up to q.CountLimit(): a total below it is exact,
+// a total equal to it says that at least that many match (see api.Search).
+// The count and the page are read in one snapshot, so the total always
+// agrees with the page.
 func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Search) ([]*api.Trainee, int64, error) {
 	col, ok := sortColumns[q.Sort]
 	if q.Sort == "" {
@@ -101,7 +103,9 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 	return sel, nil
 }
 
-// searchCount counts the matches; it joins the users only to match q.
+// searchCount counts the matches up to q.CountLimit(); it joins the users
+// only to match q. Counting stops at the limit, so a search whose q
+// matches most of a million trainees costs a bounded scan, not a full one.
 func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
 	count := s.traineeScope(tx, companyID)
 	if q.Query != "" {
@@ -111,8 +115,10 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q a
 	if err != nil {
 		return 0, err
 	}
-	n, err := count.Count(ctx)
-	return int64(n), err
+	var n int64
+	err = tx.NewSelect().TableExpr("(?) AS m", count.ColumnExpr("1").Limit(q.CountLimit())).
+		ColumnExpr("count(*)").Scan(ctx, &n)
+	return n, err
 }
 
 // searchPage reads the page at offset, sorted by col with nulls last in

@@ -333,3 +333,44 @@ func TestSearchPagination(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchBoundedTotal: past api.ExactTotalBound matches a search
+// counts only up to the end of its page (plus one), so totalElements is a
+// lower bound that still promises a next page; near the end of the
+// matches, and whenever they are few, the total is exact.
+func TestSearchBoundedTotal(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		const n = 2500
+		company, _ := bulkLoad(t, s, n)
+		if got := storetest.Count(t, s, "trainees", "company_id = ?", company); got != n {
+			t.Fatalf("loaded %d trainees, want %d", got, n)
+		}
+		for _, c := range []struct {
+			q         api.Search
+			total     int64
+			exact     bool
+			rows, min int // rows on the page; totalPages at least
+		}{
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 20}, api.ExactTotalBound + 1, false, 20, 2},
+			{api.Search{Status: api.StatusAll, Sort: api.SortName, Size: 20, Page: 60}, 61*20 + 1, false, 20, 62},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 24}, n, true, 100, 25},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 23}, 24*100 + 1, false, 100, 25},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 25}, n, true, 0, 25},
+			{api.Search{Query: "b42", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 11, true, 11, 1},
+			{api.Search{Query: "anna", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 114, true, 20, 6},
+		} {
+			got, total, err := s.SearchTrainees(ctx, company, c.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pi := c.q.PageInfo(total)
+			if total != c.total || pi.TotalExact != c.exact || len(got) != c.rows || pi.TotalPages < c.min {
+				t.Errorf("%+v: total %d exact %v, %d rows, %d pages; want %d %v, %d rows, at least %d pages",
+					c.q, total, pi.TotalExact, len(got), pi.TotalPages, c.total, c.exact, c.rows, c.min)
+			}
+			if !c.exact && pi.TotalPages < c.q.Page+2 {
+				t.Errorf("%+v: an inexact total promises no next page (%d pages)", c.q, pi.TotalPages)
+			}
+		}
+	})
+}

@@ -57,7 +57,7 @@ func (c *pagesClient) SearchTrainees(_ context.Context, p client.SearchParams) (
 	to := min(from+p.Size, len(c.all))
 	pages := (len(c.all) + p.Size - 1) / p.Size
 	return &api.TraineePage{Content: c.all[from:to],
-		Page: api.PageInfo{Size: p.Size, Number: p.Page, TotalElements: int64(len(c.all)), TotalPages: pages}}, nil
+		Page: api.PageInfo{Size: p.Size, Number: p.Page, TotalElements: int64(len(c.all)), TotalPages: pages, TotalExact: true}}, nil
 }
 
 // BenchmarkCursorMove is the work of one keystroke in a list of 1,000

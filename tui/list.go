@@ -77,9 +77,10 @@ type listModel struct {
 	chrome  map[string]string // rendered header lines by what they show
 
 	total  int64
-	pages  int // totalPages of the last page read
-	next   int // next page to load
-	gen    int // increments with every new query
+	exact  bool // whether total is exact, not a lower bound
+	pages  int  // totalPages of the last page read
+	next   int  // next page to load
+	gen    int  // increments with every new query
 	loaded bool
 	keep   bool // keep the cursor where it is when page 0 arrives
 	// toEnd: G was pressed before every page was read: pages are read
@@ -375,7 +376,7 @@ func (m *Model) listResult(msg resultMsg) tea.Cmd {
 			l.items = append(l.items, t)
 		}
 	}
-	l.total = lp.pg.Page.TotalElements
+	l.total, l.exact = lp.pg.Page.TotalElements, lp.pg.Page.TotalExact
 	l.pages = lp.pg.Page.TotalPages
 	l.next = lp.page + 1
 	if len(lp.pg.Content) == 0 {
@@ -561,6 +562,9 @@ func (m *Model) listView() (top, sub, body string) {
 	count := ""
 	if l.loaded {
 		count = fmt.Sprintf("%d of %d", len(l.items), l.total)
+		if !l.exact { // a search counts a million matches only up to a bound
+			count += "+"
+		}
 	}
 	top = m.titleBar(tabs, m.spinnerView()+" "+count+" ")
 

@@ -293,3 +293,35 @@ func TestTrainersShowByName(t *testing.T) {
 		t.Errorf("%d trainer reads", n)
 	}
 }
+
+// boundedClient answers like a server that counts a search's matches only
+// up to api.Search.CountLimit: past it the total is a lower bound.
+type boundedClient struct{ *pagesClient }
+
+func (boundedClient) Trainers(context.Context) ([]api.TrainerSummary, error) { return nil, nil }
+
+func (c boundedClient) SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error) {
+	pg, err := c.pagesClient.SearchTrainees(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	s := api.Search{Page: p.Page, Size: p.Size}
+	pg.Page = s.PageInfo(min(int64(len(c.all)), s.CountLimit()))
+	return pg, nil
+}
+
+// TestListInexactTotal: a company past the exact-count bound shows its
+// total as a lower bound, and the list still loads to the last trainee.
+func TestListInexactTotal(t *testing.T) {
+	d := newDriver(t, boundedClient{newPagesClient(1500)}, Options{PageSize: 100})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	d.expect(t, "100 of 1001+")
+	for range 20 {
+		if len(d.m.list.items) == 1500 {
+			break
+		}
+		d.press("end")
+	}
+	d.expect(t, "1500 of 1500", "Trainee 1499 Example")
+	d.expectNot(t, "1500+")
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -324,6 +326,47 @@ func TestSearchAllFollowsPages(t *testing.T) {
 	}
 	if q := s.request(0).Query; q != "size=2" {
 		t.Errorf("first query %q", q)
+	}
+}
+
+// TestSearchAllPastInexactTotals: a server that counts only up to a bound
+// answers totalExact false with a lower-bound totalPages; --all reads on
+// until a short page, and stops at a full last page only when the total is
+// exact.
+func TestSearchAllPastInexactTotals(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int  // trainees in all
+		exact bool // the last page's total is exact
+		reqs  int
+	}{
+		{"short last page", 7, true, 4},
+		{"full last page, exact", 8, true, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStub(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				var content []string
+				for id := page*2 + 1; id <= min(tc.n, page*2+2); id++ {
+					content = append(content, fmt.Sprintf(`{"id":%d}`, id))
+				}
+				// Like the server: below the end, a bound of the page's end plus one.
+				total, exact := (page+1)*2+1, false
+				if total > tc.n {
+					total, exact = tc.n, tc.exact
+				}
+				fmt.Fprintf(w, `{"timestamp":1,"content":[%s],"page":{"size":2,"number":%d,"totalElements":%d,"totalPages":%d,"totalExact":%v}}`,
+					strings.Join(content, ","), page, total, (total+1)/2, exact)
+			})
+			c := newTestClient(s.URL, &sleeper{})
+			all, last, err := c.SearchAllTrainees(context.Background(), client.SearchParams{Size: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) != tc.n || all[tc.n-1].ID != int64(tc.n) || !last.TotalExact || s.attempts() != tc.reqs {
+				t.Errorf("got %d trainees, last %+v, %d requests; want %d, %d requests", len(all), last, s.attempts(), tc.n, tc.reqs)
+			}
+		})
 	}
 }
 

@@ -104,7 +104,8 @@ func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.
 // SearchTraineesUpTo follows the pages of a search from p.Page until it
 // has limit trainees (0: no limit) or the last page is read, and returns
 // at most limit trainees and the page information of the last page read,
-// whose TotalElements says how many match in all. p.Size 0 asks for pages
+// whose TotalElements says how many match in all (at least, when its
+// TotalExact is false). p.Size 0 asks for pages
 // of limit trainees, at most 100.
 func (c *Client) SearchTraineesUpTo(ctx context.Context, p SearchParams, limit int) ([]*api.Trainee, api.PageInfo, error) {
 	if p.Size == 0 {
@@ -129,7 +130,9 @@ func (c *Client) SearchTraineesUpTo(ctx context.Context, p SearchParams, limit i
 		if limit > 0 && len(all) >= limit {
 			return all[:limit], pg.Page, nil
 		}
-		if len(pg.Content) == 0 || pg.Page.Number+1 >= pg.Page.TotalPages {
+		// A page shorter than asked for is the last; an exact total says so
+		// too. An inexact one (totalExact false) is only a lower bound.
+		if len(pg.Content) < p.Size || pg.Page.TotalExact && pg.Page.Number+1 >= pg.Page.TotalPages {
 			return all, pg.Page, nil
 		}
 		p.Page = pg.Page.Number + 1

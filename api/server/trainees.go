@@ -127,8 +127,6 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 	if list == nil {
 		list = []*api.Trainee{}
 	}
-	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: api.PageInfo{
-		Size: s.Size, Number: s.Page, TotalElements: total, TotalPages: int((total + int64(s.Size) - 1) / int64(s.Size)),
-	}})
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: s.PageInfo(total)})
 	return nil
 }

@@ -76,22 +76,32 @@ func allLine(n int, last api.PageInfo) string {
 
 // pageLine is the terminal's line after one page: "page X of Y, N
 // trainees", or, past the end, "page 51 of 35: past the last page".
+// An inexact total (totalExact false) reads "page 1 of at least 51, at
+// least 1001 trainees".
 func pageLine(p api.PageInfo) string {
 	total := max(p.TotalPages, 1)
 	if p.Number >= total {
 		return fmt.Sprintf("page %d of %d: past the last page (%s in all; --page counts from 0)", p.Number+1, total, trainees(p.TotalElements))
+	}
+	if !p.TotalExact {
+		return fmt.Sprintf("page %d of at least %d, at least %s", p.Number+1, total, trainees(p.TotalElements))
 	}
 	return fmt.Sprintf("page %d of %d, %s", p.Number+1, total, trainees(p.TotalElements))
 }
 
 // moreLine is the note when fewer trainees were printed than match:
 // "Showing 20 of 144 trainees; use --limit N or --all for more".
-func moreLine(shown int, total int64, limited bool) string {
+// An inexact total reads "Showing 20 of at least 1001 trainees; ...".
+func moreLine(shown int, p api.PageInfo, limited bool) string {
 	hint := "use --limit N or --all for more"
 	if limited {
 		hint = "use a larger --limit or --all for more"
 	}
-	return fmt.Sprintf("Showing %d of %s; %s", shown, trainees(total), hint)
+	of := trainees(p.TotalElements)
+	if !p.TotalExact {
+		of = "at least " + of
+	}
+	return fmt.Sprintf("Showing %d of %s; %s", shown, of, hint)
 }
 
 // SearchOptions are the inputs of `traineectl search` (and list).
@@ -200,7 +210,7 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 			return err
 		}
 		if int64(len(ts)) < last.TotalElements {
-			note(moreLine(len(ts), last.TotalElements, true))
+			note(moreLine(len(ts), last, true))
 		} else if ios.StdoutTTY {
 			note(trainees(int64(len(ts))))
 		}
@@ -218,7 +228,7 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 	case ios.StdoutTTY:
 		note(pageLine(pg.Page)) // "page 1 of 8, 144 trainees" says there are more
 	case more:
-		note(moreLine(len(pg.Content), pg.Page.TotalElements, false))
+		note(moreLine(len(pg.Content), pg.Page, false))
 	}
 	return nil
 }
