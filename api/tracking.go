@@ -122,6 +122,7 @@ type Store interface {
 	TrackedStore
 	WebhookStore
 	AutomationStore
+	IdempotencyStore
 }
 
 // Measurement types.

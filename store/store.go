@@ -62,6 +62,8 @@ type Store struct {
 	outbox bool          // record webhook events (benchmarks turn it off for a baseline)
 	wake   chan struct{} // a committed change scheduled webhook deliveries
 
+	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
+
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
 }
@@ -280,7 +282,12 @@ func conflictField(constraint string) string {
 
 // inTx runs fn in one transaction; fn's error (mapped by dbError) rolls it
 // back.
+// Inside an idempotent request (Idempotent) it joins that request's
+// transaction, in a savepoint.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if ok, err := joinTx(ctx, fn); ok {
+		return dbError(err)
+	}
 	return dbError(s.db.RunInTx(ctx, nil, fn))
 }
 

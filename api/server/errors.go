@@ -27,6 +27,10 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusBadRequest, v.Body())
 	case errors.Is(err, api.ErrReadOnlyKey):
 		writeJSON(w, http.StatusForbidden, api.ReadOnlyBody())
+	case errors.Is(err, api.ErrIdempotencyMismatch):
+		writeJSON(w, http.StatusBadRequest, api.IdempotencyMismatchBody())
+	case errors.Is(err, api.ErrIdempotencyInProgress):
+		writeJSON(w, http.StatusConflict, api.IdempotencyInProgressBody())
 	case errors.Is(err, api.ErrUnauthorized):
 		w.WriteHeader(http.StatusUnauthorized)
 	case errors.Is(err, api.ErrNotFound):

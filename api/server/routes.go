@@ -87,6 +87,11 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if !api.WritesAllowed(p.Scope, r.Method) {
 		return api.ErrReadOnlyKey
 	}
+	if r.Method == http.MethodPost {
+		if values := r.Header.Values(api.HeaderIdempotencyKey); len(values) > 0 {
+			return h.idempotent(w, r, p, values)
+		}
+	}
 	return h.dispatch(h.public, w, r)
 }
 

@@ -42,6 +42,9 @@ type Handler struct {
 	public *http.ServeMux // the routes under /public-api/, after authentication
 
 	draining atomic.Bool // set by Drain
+
+	idemLocks             keyLocks // idempotency keys being served on this instance
+	afterIdempotentCommit func()   // tests: between the commit and the answer
 }
 
 // Drain tells the handler that the instance is about to stop: from now on
