@@ -88,6 +88,7 @@ var contractOperations = []struct {
 	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
+	{"GET", "/metrics", false, false, false},
 }
 
 func TestOpenAPIOperations(t *testing.T) {
