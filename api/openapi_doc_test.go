@@ -88,6 +88,7 @@ var contractOperations = []struct {
 	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
+	{"GET", "/metrics", false, false, false},
 }
 
 func TestOpenAPIOperations(t *testing.T) {
@@ -277,13 +278,13 @@ func TestOpenAPIResponseValidation(t *testing.T) {
 			`{"timestamp": "21-11-2026", "trainee": ` + sampleTrainee + `}`, false},
 
 		{"page", "GET", "/public-api/trainees/search?q=ada", 200, rid,
-			`{"timestamp": 1795000000, "content": [` + sampleTrainee + `], "page": {"size": 20, "number": 0, "totalElements": 1, "totalPages": 1}}`, true},
+			`{"timestamp": 1795000000, "content": [` + sampleTrainee + `], "page": {"size": 20, "number": 0, "totalElements": 1, "totalPages": 1, "totalExact": true}}`, true},
 		{"empty page", "GET", "/public-api/trainees/search", 200, rid,
-			`{"timestamp": 1795000000, "content": [], "page": {"size": 20, "number": 3, "totalElements": 0, "totalPages": 0}}`, true},
+			`{"timestamp": 1795000000, "content": [], "page": {"size": 20, "number": 3, "totalElements": 0, "totalPages": 0, "totalExact": true}}`, true},
 		{"page without page", "GET", "/public-api/trainees/search", 200, rid,
 			`{"timestamp": 1795000000, "content": []}`, false},
 		{"page with null content", "GET", "/public-api/trainees/search", 200, rid,
-			`{"timestamp": 1795000000, "content": null, "page": {"size": 20, "number": 0, "totalElements": 0, "totalPages": 0}}`, false},
+			`{"timestamp": 1795000000, "content": null, "page": {"size": 20, "number": 0, "totalElements": 0, "totalPages": 0, "totalExact": true}}`, false},
 
 		{"error body", "POST", "/public-api/trainees", 400, rid,
 			`{"errorCode": 1001, "message": "name is required", "field": "name", "errors": [{"errorCode": 1001, "message": "name is required", "field": "name"}, {"errorCode": 1003, "message": "", "field": "password"}]}`, true},

@@ -244,3 +244,33 @@ func (s *Store) ReleaseDelivery(ctx context.Context, c *ClaimedDelivery) error {
 // process committed scheduled webhook deliveries, or an endpoint was
 // enabled again: the dispatcher looks at once instead of at its next poll.
 func (s *Store) Wake() <-chan struct{} { return s.wake }
+
+// OutboxStats is the webhook outbox's backlog: deliveries still pending
+// (due or waiting for a retry) across every company, and when the oldest
+// of them was created (zero when none is pending).
+type OutboxStats struct {
+	Pending       int64
+	OldestPending time.Time
+}
+
+// OutboxStats counts the pending deliveries of every company, for the
+// server's metrics.
+func (s *Store) OutboxStats(ctx context.Context) (OutboxStats, error) {
+	var row struct {
+		N      int64      `bun:"n"`
+		Oldest *time.Time `bun:"oldest"`
+	}
+	err := s.db.NewSelect().
+		Model((*webhookDeliveryRow)(nil)).
+		ColumnExpr("COUNT(*) AS n, MIN(d.created_at) AS oldest").
+		Where("d.status = ?", api.DeliveryPending).
+		Scan(ctx, &row)
+	if err != nil {
+		return OutboxStats{}, err
+	}
+	st := OutboxStats{Pending: row.N}
+	if row.Oldest != nil {
+		st.OldestPending = *row.Oldest
+	}
+	return st, nil
+}

@@ -316,3 +316,7 @@ func (s *Store) location(name string) (*time.Location, error) {
 	s.locations.Store(name, loc)
 	return loc, nil
 }
+
+// PoolStats returns the statistics of the store's connection pool (open,
+// in use, idle, waits), for the server's metrics.
+func (s *Store) PoolStats() sql.DBStats { return s.db.DB.Stats() }

@@ -41,7 +41,7 @@ type env struct {
 
 // newEnv starts the handler over s: company A (UTC, two trainers) and
 // company B (Pacific/Auckland, one trainer), each with a key.
-func newEnv(t testing.TB, s *store.Store) *env {
+func newEnv(t testing.TB, s *store.Store, opts ...server.Option) *env {
 	t.Helper()
 	ctx := context.Background()
 	e := &env{t: t, store: s}
@@ -60,7 +60,7 @@ func newEnv(t testing.TB, s *store.Store) *env {
 	e.trainerB = tb.ID
 	e.keyA = e.newKey(a.ID)
 	e.keyB = e.newKey(b.ID)
-	h := server.NewHandler(s, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return fixedNow }))
+	h := server.NewHandler(s, append([]server.Option{server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return fixedNow })}, opts...)...)
 	e.handler = h
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)

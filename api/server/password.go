@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -28,6 +29,13 @@ var DefaultPasswordParams = PasswordParams{MemoryKiB: 19 * 1024, Time: 2, Thread
 type Hasher struct {
 	params PasswordParams
 	sem    chan struct{}
+	onWait func(time.Duration) // the queue's wait, for the metrics
+}
+
+// observed returns a hasher sharing h's slots that reports each hash's
+// wait for a slot to onWait.
+func (h *Hasher) observed(onWait func(time.Duration)) *Hasher {
+	return &Hasher{params: h.params, sem: h.sem, onWait: onWait}
 }
 
 // DefaultHashConcurrency is how many passwords are hashed at once by
@@ -53,10 +61,14 @@ func (h *Hasher) Concurrency() int { return cap(h.sem) }
 
 // Hash returns the PHC string of password: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
 func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
+	start := time.Now()
 	select {
 	case h.sem <- struct{}{}:
 	case <-ctx.Done():
 		return "", ctx.Err()
+	}
+	if h.onWait != nil {
+		h.onWait(time.Since(start))
 	}
 	defer func() { <-h.sem }()
 	salt := make([]byte, 16)

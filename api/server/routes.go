@@ -27,6 +27,9 @@ func (h *Handler) routes() {
 	h.root.Handle("GET /readyz", h.handle(h.readyz))
 	h.root.Handle("GET /openapi.yaml", h.handle(h.document))
 	h.root.Handle("/public-api/", h.handle(h.authenticate))
+	if h.metrics != nil && h.metricsEndpoint {
+		h.root.Handle("GET /metrics", h.metrics.endpoint)
+	}
 
 	for pattern, fn := range map[string]handlerFunc{
 		"POST " + api.PathTrainees:                         h.createTrainee,
@@ -107,6 +110,9 @@ var literalPaths = map[string]string{
 // returns the *routeError (404, or 405 with Allow) the mux would answer.
 func (h *Handler) dispatch(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) error {
 	next, pattern := mux.Handler(r)
+	if rec, ok := w.(*recorder); ok {
+		rec.pattern = pattern // "" (no route) is counted as unmatched
+	}
 	if pattern == "" {
 		return newRouteError(next, r)
 	}

@@ -45,6 +45,9 @@ type Handler struct {
 
 	idemLocks             keyLocks // idempotency keys being served on this instance
 	afterIdempotentCommit func()   // tests: between the commit and the answer
+
+	metrics         *Metrics // nil: no metrics
+	metricsEndpoint bool     // serve GET /metrics
 }
 
 // Drain tells the handler that the instance is about to stop: from now on
@@ -65,6 +68,9 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	}
 	if h.hasher == nil {
 		h.hasher = NewHasher(DefaultPasswordParams)
+	}
+	if h.metrics != nil {
+		h.hasher = h.hasher.observed(h.metrics.observeHashWait)
 	}
 	if h.webhookClient == nil {
 		h.webhookClient = api.NewWebhookClient(2)
@@ -124,6 +130,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			attrs = append(attrs, "company_id", rec.companyID)
 		}
 		h.log.Info("request", attrs...)
+		if h.metrics != nil {
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			h.metrics.observe(rec.pattern, r.Method, status, time.Since(start))
+		}
 	}()
 	if err := h.dispatch(h.root, rec, r); err != nil {
 		h.writeError(rec, r, err)
@@ -137,6 +150,7 @@ type recorder struct {
 	bytes     int
 	wrote     bool
 	companyID int64
+	pattern   string // the route's ServeMux pattern, for the metrics
 }
 
 func (r *recorder) WriteHeader(code int) {

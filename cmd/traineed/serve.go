@@ -41,6 +41,7 @@ type serveOptions struct {
 	automations     bool
 	evalInterval    time.Duration
 	evalBatch       int
+	metricsAddr     string
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -71,6 +72,11 @@ there, a fresh key for it is created and printed, and the demo keys of earlier
 starts are disabled (stderr says which). A start that cannot listen creates
 no key.
 
+Prometheus metrics (requests by route pattern, the database pool, the password
+hashing queue, the webhook outbox and deliveries, the automations, build info)
+are served at GET /metrics without a key, on the main address, or alone on
+--metrics-addr (the main address then answers 404 there).
+
 Logs are text on a terminal and JSON lines otherwise; --log-format chooses.`
 
 func newServeCmd(e *env) *cobra.Command {
@@ -100,6 +106,8 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
 	c.Flags().IntVar(&o.evalBatch, "automations-batch", jobs.DefaultEvaluationBatch, "trainees fired per transaction of an evaluation")
 	_ = c.Flags().MarkHidden("automations-batch") // tests make evaluations long with tiny batches
+	c.Flags().StringVar(&o.metricsAddr, "metrics-addr", os.Getenv("TRAINEED_METRICS_ADDR"),
+		"serve GET /metrics on this address instead of the main one (env TRAINEED_METRICS_ADDR)")
 	return c
 }
 
@@ -145,7 +153,17 @@ func runServe(e *env, o *serveOptions) error {
 		}
 		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
 	}
+	metrics := newServerMetrics(s)
+	cfg.OnAttempt = metrics.onAttempt
 	var background []shutdowner
+	if o.metricsAddr != "" {
+		msrv, err := serveMetrics(log, o.metricsAddr, metrics)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		background = append(background, msrv)
+	}
 	if o.webhooks.dispatch {
 		d, err := jobs.NewDispatcher(s, cfg)
 		if err != nil {
@@ -156,7 +174,7 @@ func runServe(e *env, o *serveOptions) error {
 		background = append(background, d)
 	}
 	if o.automations {
-		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log})
+		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log, OnEvaluation: metrics.onEvaluation})
 		ev.Start()
 		background = append(background, ev)
 	}
@@ -164,9 +182,30 @@ func runServe(e *env, o *serveOptions) error {
 	if hashers == 0 {
 		hashers = server.DefaultHashConcurrency()
 	}
-	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)))
+	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)),
+		server.WithMetrics(metrics.http, o.metricsAddr == ""))
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
+}
+
+// serveMetrics serves GET /metrics alone on addr, until shut down with the
+// other background services.
+func serveMetrics(log *slog.Logger, addr string, m *serverMetrics) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.http.Endpoint())
+	srv := server.NewHTTPServer(ln.Addr().String(), mux)
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err)
+		}
+	}()
+	return srv, nil
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.

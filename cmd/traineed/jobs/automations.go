@@ -24,6 +24,9 @@ type EvaluatorConfig struct {
 	// Batch is how many trainees one transaction fires an automation for.
 	Batch  int
 	Logger *slog.Logger
+	// OnEvaluation, when set, is told what each evaluation of the loop
+	// did (for the metrics).
+	OnEvaluation func(Evaluation, error)
 	// Now is the clock that decides each company's "today" (default
 	// time.Now): tests move it instead of waiting for days to pass.
 	Now func() time.Time
@@ -97,8 +100,12 @@ func (ev *Evaluator) loop() {
 	defer prune.Stop()
 	ev.prune()
 	for {
-		if _, err := ev.Evaluate(ev.ctx); err != nil && ev.ctx.Err() == nil {
+		res, err := ev.Evaluate(ev.ctx)
+		if err != nil && ev.ctx.Err() == nil {
 			ev.log.Error("automations: evaluation", "error", err)
+		}
+		if ev.cfg.OnEvaluation != nil && ev.ctx.Err() == nil {
+			ev.cfg.OnEvaluation(res, err)
 		}
 		select {
 		case <-ev.stop:

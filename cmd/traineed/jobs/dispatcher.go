@@ -59,6 +59,9 @@ type DispatcherConfig struct {
 	// that never follows redirects (a 3xx is a failed attempt).
 	Client *http.Client
 	Logger *slog.Logger
+	// OnAttempt, when set, is told the outcome of each attempt this
+	// dispatcher made: one of the Outcome constants (for the metrics).
+	OnAttempt func(outcome string)
 	// Now is the clock of attempts and pruning (default time.Now).
 	Now func() time.Time
 }
@@ -241,6 +244,7 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 		if err := d.s.ReleaseDelivery(ctx, c); err != nil {
 			d.log.Error("webhook dispatcher: releasing a delivery", "delivery_id", c.DeliveryID, "error", err)
 		}
+		d.outcome(OutcomeReleased)
 		return
 	}
 	state, err := d.s.FinishDelivery(ctx, c, res, d.cfg.Schedule)
@@ -248,11 +252,21 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 	case errors.Is(err, store.ErrLeaseLost):
 		d.log.Warn("webhook dispatcher: delivery deleted or lease lost during the attempt; attempt not recorded",
 			"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID)
+		d.outcome(OutcomeLeaseLost)
 		return
 	case err != nil:
 		// The lease expires and the delivery is attempted again.
 		d.log.Error("webhook dispatcher: recording an attempt", "delivery_id", c.DeliveryID, "error", err)
+		d.outcome(OutcomeNotRecorded)
 		return
+	}
+	switch {
+	case res.OK():
+		d.outcome(OutcomeDelivered)
+	case state == api.DeliveryFailed:
+		d.outcome(OutcomeFailed)
+	default:
+		d.outcome(OutcomeRetry)
 	}
 	attrs := []any{"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID,
 		"attempt", c.Attempts + 1, "status", res.StatusCode, "latency_ms", res.Latency.Milliseconds(), "state", state}
@@ -263,6 +277,22 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 		d.log.Error("webhook delivery failed for good", append(attrs, "error", res.Err)...)
 	default:
 		d.log.Warn("webhook attempt failed; will retry", append(attrs, "error", res.Err)...)
+	}
+}
+
+// The outcomes of an attempt, as DispatcherConfig.OnAttempt gets them.
+const (
+	OutcomeDelivered   = "delivered"    // the receiver answered 2xx
+	OutcomeRetry       = "retry"        // failed; due again on the schedule
+	OutcomeFailed      = "failed"       // failed after the schedule's last retry
+	OutcomeReleased    = "released"     // interrupted by a shutdown; not counted as an attempt
+	OutcomeLeaseLost   = "lease_lost"   // the delivery was deleted or another instance took it
+	OutcomeNotRecorded = "not_recorded" // the database did not record it; sent again after the lease
+)
+
+func (d *Dispatcher) outcome(o string) {
+	if d.cfg.OnAttempt != nil {
+		d.cfg.OnAttempt(o)
 	}
 }
 
