@@ -48,14 +48,31 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
+		offset := int64(q.Page) * int64(q.Size)
+		if offset >= api.ExactTotalBound {
+			// A deep page: one row past the page tells whether more match,
+			// which is all a bounded count would say (q.CountLimit is the
+			// page's end plus one), without a second pass over the offset.
+			if out, err = s.searchPage(ctx, tx, companyID, q, col, offset, q.Size+1); err != nil {
+				return err
+			}
+			if len(out) > q.Size {
+				out, total = out[:q.Size], q.CountLimit()
+				return nil
+			}
+			if len(out) > 0 {
+				total = offset + int64(len(out))
+				return nil
+			}
+			// Past the end: count to say where the end is.
+		}
 		if total, err = s.searchCount(ctx, tx, companyID, q); err != nil {
 			return err
 		}
-		offset := int64(q.Page) * int64(q.Size)
 		if total == 0 || offset >= total {
 			return nil
 		}
-		out, err = s.searchPage(ctx, tx, companyID, q, col, offset)
+		out, err = s.searchPage(ctx, tx, companyID, q, col, offset, q.Size)
 		return err
 	})
 	if err != nil {
@@ -121,9 +138,9 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q a
 	return n, err
 }
 
-// searchPage reads the page at offset, sorted by col with nulls last in
+// searchPage reads limit rows at offset, sorted by col with nulls last in
 // both directions and ties by id, so pages never overlap.
-func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, col string, offset int64) ([]*api.Trainee, error) {
+func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, col string, offset int64, limit int) ([]*api.Trainee, error) {
 	sel, err := searchFilter(s.traineeQuery(tx, companyID), q)
 	if err != nil {
 		return nil, err
@@ -138,7 +155,7 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 		sel = sel.OrderExpr(col + " " + dir + " NULLS LAST").OrderExpr("t.id ASC")
 	}
 	var rows []traineeRow
-	if err := sel.Limit(int64(q.Size)).Offset(offset).Scan(ctx, &rows); err != nil {
+	if err := sel.Limit(int64(limit)).Offset(offset).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := make([]*api.Trainee, len(rows))
