@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -38,9 +39,11 @@ func benchGetByID(b *testing.B, db string, withMetrics bool) {
 		reg := prometheus.NewRegistry()
 		opts = append(opts, server.WithMetrics(server.NewMetrics(reg, reg), true))
 	}
-	s := storetest.SQLite(b)
+	var s *store.Store
 	if db == "postgres" {
 		s = storetest.Postgres(b)
+	} else {
+		s = storetest.SQLite(b)
 	}
 	e := newEnv(b, s, opts...)
 	tr := e.create(e.keyA, newTraineeBody("Bench Person"))
