@@ -163,10 +163,23 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	var mln net.Listener // --metrics-addr's
+	if o.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", o.metricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if mln != nil {
+			mln.Close()
+		}
+	}
 	if o.demo {
 		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 		if err != nil {
-			ln.Close()
+			closeListeners()
 			return err
 		}
 		for _, k := range disabled {
@@ -180,18 +193,13 @@ func runServe(e *env, o *serveOptions) error {
 	// the re-reading of other limits (the rate limiter's) here.
 	defer watchSIGHUP(hup, log, hooks, metrics)()
 	var background []shutdowner
-	if o.metricsAddr != "" {
-		msrv, err := serveMetrics(log, o.metricsAddr, metrics)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		background = append(background, msrv)
+	if mln != nil {
+		background = append(background, serveMetrics(log, mln, metrics))
 	}
 	if o.webhooks.dispatch {
 		d, err := jobs.NewDispatcher(s, cfg)
 		if err != nil {
-			ln.Close()
+			closeListeners()
 			return usageError{err}
 		}
 		d.Start()
@@ -212,13 +220,9 @@ func runServe(e *env, o *serveOptions) error {
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }
 
-// serveMetrics serves GET /metrics alone on addr, until shut down with the
-// other background services.
-func serveMetrics(log *slog.Logger, addr string, m *serverMetrics) (*http.Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
-	}
+// serveMetrics serves GET /metrics alone on ln (--metrics-addr), until
+// shut down with the other background services.
+func serveMetrics(log *slog.Logger, ln net.Listener, m *serverMetrics) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.http.Endpoint())
 	srv := server.NewHTTPServer(ln.Addr().String(), mux)
@@ -229,7 +233,7 @@ func serveMetrics(log *slog.Logger, addr string, m *serverMetrics) (*http.Server
 			log.Error("metrics listener stopped", "error", err)
 		}
 	}()
-	return srv, nil
+	return srv
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
