@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"syscall"
@@ -176,5 +177,23 @@ func TestGrafanaDashboardUsesTheMetrics(t *testing.T) {
 		if !have[name] && !have[base] {
 			t.Errorf("the dashboard queries %s, which traineed does not export", name)
 		}
+	}
+}
+
+// A --metrics-addr that cannot be listened on fails the start before any
+// demo key is made, and says which address.
+func TestServeMetricsAddrTakenMakesNoKey(t *testing.T) {
+	db := storetest.SQLiteURL(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	cmd := exec.Command(binary(t), "serve", "--demo", "--db", db, "--addr", "127.0.0.1:0", "--metrics-addr", ln.Addr().String())
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatal("serve with a taken --metrics-addr succeeded")
+	}
+	if stdout.String() != "" || !strings.Contains(stderr.String(), "--metrics-addr") || !strings.Contains(stderr.String(), "address already in use") {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -42,6 +43,7 @@ type serveOptions struct {
 	evalInterval    time.Duration
 	evalBatch       int
 	metricsAddr     string
+	logFile         string
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -77,7 +79,12 @@ hashing queue, the webhook outbox and deliveries, the automations, build info)
 are served at GET /metrics without a key, on the main address, or alone on
 --metrics-addr (the main address then answers 404 there).
 
-Logs are text on a terminal and JSON lines otherwise; --log-format chooses.`
+Logs are text on a terminal and JSON lines otherwise; --log-format chooses.
+They go to stderr, or with --log-file are appended to a file.
+
+SIGHUP reloads without a restart: it reopens the log file by its name (rename
+it, then send SIGHUP: logrotate's postrotate). Each reload is logged, and
+counted in traineed_sighup_reloads_total.`
 
 func newServeCmd(e *env) *cobra.Command {
 	var o serveOptions
@@ -97,6 +104,7 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&o.addr, "addr", def, "address to listen on (env TRAINEED_ADDR)")
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
 	c.Flags().StringVar(&o.logFormat, "log-format", "", "log format: json or text (default: text on a terminal, json otherwise)")
+	c.Flags().StringVar(&o.logFile, "log-file", os.Getenv("TRAINEED_LOG_FILE"), "append the logs to this file instead of stderr; SIGHUP reopens it (env TRAINEED_LOG_FILE)")
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
@@ -114,7 +122,20 @@ func newServeCmd(e *env) *cobra.Command {
 // runServe opens the store, starts the background work and serves until
 // the context ends.
 func runServe(e *env, o *serveOptions) error {
-	log, err := newLogger(e, o.logFormat)
+	hup, releaseHUP := catchSIGHUP()
+	defer releaseHUP()
+	hooks := &reloadHooks{}
+	logOut := e.errOut
+	if o.logFile != "" {
+		lf, err := openLogFile(o.logFile)
+		if err != nil {
+			return usageError{err}
+		}
+		defer lf.Close()
+		logOut = lf
+		hooks.add("log file", lf.Reopen)
+	}
+	log, err := newLogger(logOut, o.logFormat)
 	if err != nil {
 		return err
 	}
@@ -142,10 +163,23 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	var mln net.Listener // --metrics-addr's
+	if o.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", o.metricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if mln != nil {
+			mln.Close()
+		}
+	}
 	if o.demo {
 		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
 		if err != nil {
-			ln.Close()
+			closeListeners()
 			return err
 		}
 		for _, k := range disabled {
@@ -155,19 +189,17 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	metrics := newServerMetrics(s)
 	cfg.OnAttempt = metrics.onAttempt
+	// SIGHUP runs hooks in order: the log file's reopening first. Add
+	// the re-reading of other limits (the rate limiter's) here.
+	defer watchSIGHUP(hup, log, hooks, metrics)()
 	var background []shutdowner
-	if o.metricsAddr != "" {
-		msrv, err := serveMetrics(log, o.metricsAddr, metrics)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		background = append(background, msrv)
+	if mln != nil {
+		background = append(background, serveMetrics(log, mln, metrics))
 	}
 	if o.webhooks.dispatch {
 		d, err := jobs.NewDispatcher(s, cfg)
 		if err != nil {
-			ln.Close()
+			closeListeners()
 			return usageError{err}
 		}
 		d.Start()
@@ -188,13 +220,9 @@ func runServe(e *env, o *serveOptions) error {
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }
 
-// serveMetrics serves GET /metrics alone on addr, until shut down with the
-// other background services.
-func serveMetrics(log *slog.Logger, addr string, m *serverMetrics) (*http.Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
-	}
+// serveMetrics serves GET /metrics alone on ln (--metrics-addr), until
+// shut down with the other background services.
+func serveMetrics(log *slog.Logger, ln net.Listener, m *serverMetrics) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.http.Endpoint())
 	srv := server.NewHTTPServer(ln.Addr().String(), mux)
@@ -205,7 +233,7 @@ func serveMetrics(log *slog.Logger, addr string, m *serverMetrics) (*http.Server
 			log.Error("metrics listener stopped", "error", err)
 		}
 	}()
-	return srv, nil
+	return srv
 }
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -291,18 +319,18 @@ type shutdowner interface {
 	Shutdown(ctx context.Context) error
 }
 
-func newLogger(e *env, format string) (*slog.Logger, error) {
+func newLogger(w io.Writer, format string) (*slog.Logger, error) {
 	if format == "" {
 		format = "json"
-		if f, ok := e.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			format = "text"
 		}
 	}
 	switch format {
 	case "json":
-		return slog.New(slog.NewJSONHandler(e.errOut, nil)), nil
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	case "text":
-		return slog.New(slog.NewTextHandler(e.errOut, nil)), nil
+		return slog.New(slog.NewTextHandler(w, nil)), nil
 	}
 	return nil, usageError{fmt.Errorf("--log-format must be json or text, not %q", format)}
 }
