@@ -107,6 +107,12 @@ func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload [
 		req.Header.Set(api.HeaderAPIKey, c.apiKey)
 	}
 	req.Header.Set(api.HeaderRequestID, ci.RequestID)
+	if ci.Method == http.MethodPost {
+		// The request id is the idempotency key: a retry after a lost
+		// answer gets the first attempt's answer from a server that keeps
+		// them; older servers ignore the header.
+		req.Header.Set(api.HeaderIdempotencyKey, ci.RequestID)
+	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
