@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,16 @@ type serveOptions struct {
 	automations     bool
 	evalInterval    time.Duration
 	evalBatch       int
+	rateLimit       int // requests a minute per API key; 0: none
+	rateBurst       int
+}
+
+// envInt is the integer of environment variable name, else def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -95,6 +106,10 @@ func newServeCmd(e *env) *cobra.Command {
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
 		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+	c.Flags().IntVar(&o.rateLimit, "rate-limit", envInt("TRAINEED_RATE_LIMIT", server.DefaultRateLimit),
+		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
+	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
+		"requests an API key may make at once above its rate (env TRAINEED_RATE_BURST)")
 	o.webhooks.register(c)
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
@@ -112,6 +127,9 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	if o.hashConcurrency < 0 {
 		return usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
+	}
+	if o.rateLimit < 0 || o.rateBurst < 1 {
+		return usageError{fmt.Errorf("--rate-limit must be 0 or more and --rate-burst 1 or more, not %d and %d", o.rateLimit, o.rateBurst)}
 	}
 	if o.shutdownDelay < 0 {
 		return usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
@@ -164,7 +182,11 @@ func runServe(e *env, o *serveOptions) error {
 	if hashers == 0 {
 		hashers = server.DefaultHashConcurrency()
 	}
-	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)))
+	opts := []server.Option{server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers))}
+	if o.rateLimit > 0 {
+		opts = append(opts, server.WithRateLimiter(server.NewMemoryLimiter(o.rateLimit, o.rateBurst)))
+	}
+	h := server.NewHandler(s, opts...)
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }
