@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/traineed/traineed/api"
@@ -120,3 +121,13 @@ func (h *Handler) rateLimit(w http.ResponseWriter, keyID int64) error {
 }
 
 func ceilSeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
+
+var limiterFailOpen atomic.Int64
+
+// CountLimiterFailOpen records one request let through because a shared
+// limiter (Redis) did not answer.
+func CountLimiterFailOpen() { limiterFailOpen.Add(1) }
+
+// LimiterFailOpenTotal is how many requests were let through because a
+// shared limiter did not answer (for the metrics).
+func LimiterFailOpenTotal() int64 { return limiterFailOpen.Load() }

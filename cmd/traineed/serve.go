@@ -44,6 +44,7 @@ type serveOptions struct {
 	evalBatch       int
 	rateLimit       int // requests a minute per API key; 0: none
 	rateBurst       int
+	redisURL        string
 }
 
 // envInt is the integer of environment variable name, else def.
@@ -110,6 +111,8 @@ func newServeCmd(e *env) *cobra.Command {
 		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
 	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
 		"requests an API key may make at once above its rate (env TRAINEED_RATE_BURST)")
+	c.Flags().StringVar(&o.redisURL, "redis", os.Getenv("TRAINEED_REDIS"),
+		"Redis URL (redis://HOST:PORT/DB) sharing the rate limit among every instance; when it does not answer, each instance limits alone (env TRAINEED_REDIS)")
 	o.webhooks.register(c)
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
@@ -183,7 +186,15 @@ func runServe(e *env, o *serveOptions) error {
 		hashers = server.DefaultHashConcurrency()
 	}
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers))}
-	if o.rateLimit > 0 {
+	switch {
+	case o.rateLimit > 0 && o.redisURL != "":
+		rl, rdb, err := newRedisLimiter(o.redisURL, "traineed:rl:", o.rateLimit, o.rateBurst, log)
+		if err != nil {
+			return usageError{fmt.Errorf("--redis: %w", err)}
+		}
+		defer rdb.Close()
+		opts = append(opts, server.WithRateLimiter(rl))
+	case o.rateLimit > 0:
 		opts = append(opts, server.WithRateLimiter(server.NewMemoryLimiter(o.rateLimit, o.rateBurst)))
 	}
 	h := server.NewHandler(s, opts...)
