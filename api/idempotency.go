@@ -84,3 +84,7 @@ type IdempotencyStore interface {
 	Idempotent(ctx context.Context, companyID int64, key string, fingerprint [32]byte,
 		run func(ctx context.Context) *IdempotentAnswer) (*IdempotentAnswer, error)
 }
+
+// ErrRateLimited is a request over its API key's rate limit: a 429 with
+// Retry-After and an empty body.
+var ErrRateLimited = errors.New("rate limit exceeded")

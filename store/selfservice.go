@@ -160,19 +160,28 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, companyID, id int64, se
 		return nil, time.Time{}, err
 	}
 	keepUntil := s.utcNow().Add(keepFor)
-	res, err := s.db.NewUpdate().
-		Model((*webhookRow)(nil)).
-		Set("previous_secret = secret").
-		Set("previous_secret_expires_at = ?", keepUntil.UTC()).
-		Set("secret = ?", secret).
-		Where("w.company_id = ?", companyID).
-		Where("w.id = ?", id).
-		Exec(ctx)
-	if err := affectedOne(res, err); err != nil {
+	var wh *api.Webhook
+	// One transaction, so that inside an idempotent request (which holds
+	// the write lock) the update and the read join it.
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().
+			Model((*webhookRow)(nil)).
+			Set("previous_secret = secret").
+			Set("previous_secret_expires_at = ?", keepUntil.UTC()).
+			Set("secret = ?", secret).
+			Where("w.company_id = ?", companyID).
+			Where("w.id = ?", id).
+			Exec(ctx)
+		if err := affectedOne(res, err); err != nil {
+			return err
+		}
+		wh, err = s.webhook(ctx, tx, companyID, id)
+		return err
+	})
+	if err != nil {
 		return nil, time.Time{}, err
 	}
-	wh, err := s.Webhook(ctx, companyID, id)
-	return wh, keepUntil, err
+	return wh, keepUntil, nil
 }
 
 // WebhookTarget returns an endpoint's URL and the secrets that sign for it

@@ -34,11 +34,14 @@ const maxLoggedBody = 64 << 10
 // Every call is one logical request with its own X-Request-Id, sent up to
 // three times: a connection failure or a 5xx (other than the 500 marked
 // X-Error-Reason: trainee-not-found) is retried after 1 s and then 5 s; a
-// 4xx never is. This holds for every method, as commands.md pins it; note
-// that a create whose response was lost and that is retried may answer 400
-// with errorCode 1008 (e-mail already in use) although the first attempt
-// created the trainee: the API is not idempotent, so a caller that needs
-// at-most-once creation deduplicates on its side before calling.
+// 4xx never is. This holds for every method, as commands.md pins it. Every
+// POST carries its X-Request-Id as Idempotency-Key too, so a server that
+// keeps idempotent answers (traineed since issue 16) answers a retried
+// create with the first attempt's answer. On a server without the
+// feature a create whose response was lost and that is retried may answer
+// 400 with errorCode 1008 (e-mail already in use) although the first
+// attempt created the trainee, so a caller that needs at-most-once
+// creation against such servers settles that case on its side.
 type Client struct {
 	base      string
 	apiKey    string

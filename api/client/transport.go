@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		u += "?" + query.Encode()
 	}
 	ci := CallInfo{Method: method, URL: u, RequestID: c.newID()}
+	rateWaits := 0
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
 		status, hdr, respBody, err := c.attempt(ctx, ci, payload)
@@ -47,6 +49,16 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 			switch {
 			case status >= 200 && status < 300:
 				return respBody, nil
+			case status == http.StatusTooManyRequests && rateWaits < MaxRateLimitWaits:
+				// Over the key's rate limit: wait what the server says (at
+				// most MaxRateLimitWait), then send again; this is not one
+				// of the retries.
+				rateWaits++
+				attempt--
+				if err := c.sleep(ctx, retryAfter(hdr.Get("Retry-After"), c.now())); err != nil {
+					return nil, err
+				}
+				continue
 			case status == http.StatusUnauthorized:
 				result = &AuthRefusedError{ci}
 			case status >= 400 && status < 500:
@@ -107,6 +119,12 @@ func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload [
 		req.Header.Set(api.HeaderAPIKey, c.apiKey)
 	}
 	req.Header.Set(api.HeaderRequestID, ci.RequestID)
+	if ci.Method == http.MethodPost {
+		// The request id is the idempotency key: a retry after a lost
+		// answer gets the first attempt's answer from a server that keeps
+		// them; older servers ignore the header.
+		req.Header.Set(api.HeaderIdempotencyKey, ci.RequestID)
+	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
@@ -266,4 +284,23 @@ func (c *Client) traceError(err error, d time.Duration) {
 		return
 	}
 	fmt.Fprintf(c.verbose, "< error after %s: %v\n", d.Round(time.Millisecond), err)
+}
+
+// A 429 is waited for and sent again at most MaxRateLimitWaits times, each
+// wait its Retry-After capped at MaxRateLimitWait.
+const (
+	MaxRateLimitWaits = 2
+	MaxRateLimitWait  = 60 * time.Second
+)
+
+// retryAfter reads a Retry-After (seconds, or an HTTP date) into a wait of
+// 1 s to MaxRateLimitWait; 1 s when it is absent or unreadable.
+func retryAfter(v string, now time.Time) time.Duration {
+	d := time.Second
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		d = time.Duration(n) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = t.Sub(now)
+	}
+	return min(max(d, time.Second), MaxRateLimitWait)
 }

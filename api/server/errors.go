@@ -31,6 +31,8 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusBadRequest, api.IdempotencyMismatchBody())
 	case errors.Is(err, api.ErrIdempotencyInProgress):
 		writeJSON(w, http.StatusConflict, api.IdempotencyInProgressBody())
+	case errors.Is(err, api.ErrRateLimited):
+		w.WriteHeader(http.StatusTooManyRequests)
 	case errors.Is(err, api.ErrUnauthorized):
 		w.WriteHeader(http.StatusUnauthorized)
 	case errors.Is(err, api.ErrNotFound):

@@ -82,6 +82,9 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
 	w.Header().Set("Cache-Control", "no-store")
+	if err := h.rateLimit(w, p.KeyID); err != nil {
+		return err
+	}
 	if allow, ok := literalPaths[r.URL.Path]; ok && !slices.Contains(strings.Split(allow, ", "), r.Method) {
 		return &routeError{status: http.StatusMethodNotAllowed, allow: allow}
 	}

@@ -43,6 +43,9 @@ type Handler struct {
 
 	draining atomic.Bool // set by Drain
 
+	limiter  RateLimiter      // nil: no rate limit
+	limitNow func() time.Time // the limiter's clock (tests)
+
 	idemLocks             keyLocks // idempotency keys being served on this instance
 	afterIdempotentCommit func()   // tests: between the commit and the answer
 
@@ -74,6 +77,9 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	}
 	if h.webhookClient == nil {
 		h.webhookClient = api.NewWebhookClient(2)
+	}
+	if h.limitNow == nil {
+		h.limitNow = time.Now
 	}
 	if h.feedPoll <= 0 {
 		h.feedPoll = DefaultFeedPoll

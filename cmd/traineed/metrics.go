@@ -65,6 +65,10 @@ func newServerMetrics(s *store.Store) *serverMetrics {
 		m.reloads.WithLabelValues(r)
 	}
 	reg.MustRegister(m.attempts, m.evaluations, m.runs, m.expirations, m.reloads,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "traineed_rate_limit_fail_open_total",
+			Help: "Requests decided by the instance's own limiter because the shared Redis limiter did not answer (fail open).",
+		}, func() float64 { return float64(server.LimiterFailOpenTotal()) }),
 		storeCollector{s}, buildInfo(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,6 +45,18 @@ type serveOptions struct {
 	evalBatch       int
 	metricsAddr     string
 	logFile         string
+	rateLimit       int // requests a minute per API key; 0: none
+	rateBurst       int
+	redisURL        string
+	limitsFile      string // --limits-file: the rate limit, re-read on SIGHUP
+}
+
+// envInt is the integer of environment variable name, else def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
 }
 
 const serveLong = `Serves /public-api/, /healthz and /readyz. Logs (one JSON line per request) go
@@ -83,8 +96,9 @@ Logs are text on a terminal and JSON lines otherwise; --log-format chooses.
 They go to stderr, or with --log-file are appended to a file.
 
 SIGHUP reloads without a restart: it reopens the log file by its name (rename
-it, then send SIGHUP: logrotate's postrotate). Each reload is logged, and
-counted in traineed_sighup_reloads_total.`
+it, then send SIGHUP: logrotate's postrotate) and re-reads --limits-file,
+the rate limits. Each reload is logged, and counted in
+traineed_sighup_reloads_total.`
 
 func newServeCmd(e *env) *cobra.Command {
 	var o serveOptions
@@ -109,6 +123,14 @@ func newServeCmd(e *env) *cobra.Command {
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
 		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+	c.Flags().IntVar(&o.rateLimit, "rate-limit", envInt("TRAINEED_RATE_LIMIT", server.DefaultRateLimit),
+		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
+	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
+		"requests an API key may make at once above its rate (env TRAINEED_RATE_BURST)")
+	c.Flags().StringVar(&o.limitsFile, "limits-file", os.Getenv("TRAINEED_LIMITS_FILE"),
+		"YAML file with rate-limit and rate-burst, read at start over the two flags and again on SIGHUP (env TRAINEED_LIMITS_FILE)")
+	c.Flags().StringVar(&o.redisURL, "redis", os.Getenv("TRAINEED_REDIS"),
+		"Redis URL (redis://HOST:PORT/DB) sharing the rate limit among every instance; when it does not answer, each instance limits alone (env TRAINEED_REDIS)")
 	o.webhooks.register(c)
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
@@ -141,6 +163,18 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	if o.hashConcurrency < 0 {
 		return usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
+	}
+	if o.limitsFile != "" {
+		l, err := readLimits(o.limitsFile)
+		if err != nil {
+			return usageError{err}
+		}
+		if o.rateLimit != 0 {
+			o.rateLimit, o.rateBurst = l.RateLimit, l.RateBurst
+		}
+	}
+	if o.rateLimit < 0 || o.rateBurst < 1 {
+		return usageError{fmt.Errorf("--rate-limit must be 0 or more and --rate-burst 1 or more, not %d and %d", o.rateLimit, o.rateBurst)}
 	}
 	if o.shutdownDelay < 0 {
 		return usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
@@ -189,8 +223,9 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	metrics := newServerMetrics(s)
 	cfg.OnAttempt = metrics.onAttempt
-	// SIGHUP runs hooks in order: the log file's reopening first. Add
-	// the re-reading of other limits (the rate limiter's) here.
+	// SIGHUP runs hooks in order: the log file's reopening first, then
+	// the limits file's re-reading (added below, with the limiter; the
+	// hooks are read at each signal).
 	defer watchSIGHUP(hup, log, hooks, metrics)()
 	var background []shutdowner
 	if mln != nil {
@@ -214,8 +249,30 @@ func runServe(e *env, o *serveOptions) error {
 	if hashers == 0 {
 		hashers = server.DefaultHashConcurrency()
 	}
-	h := server.NewHandler(s, server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)),
-		server.WithMetrics(metrics.http, o.metricsAddr == ""))
+	opts := []server.Option{server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)),
+		server.WithMetrics(metrics.http, o.metricsAddr == "")}
+	var limiter interface {
+		server.RateLimiter
+		limitSetter
+	}
+	switch {
+	case o.rateLimit > 0 && o.redisURL != "":
+		rl, rdb, err := newRedisLimiter(o.redisURL, "traineed:rl:", o.rateLimit, o.rateBurst, log)
+		if err != nil {
+			return usageError{fmt.Errorf("--redis: %w", err)}
+		}
+		defer rdb.Close()
+		limiter = rl
+	case o.rateLimit > 0:
+		limiter = server.NewMemoryLimiter(o.rateLimit, o.rateBurst)
+	}
+	if limiter != nil {
+		opts = append(opts, server.WithRateLimiter(limiter))
+		if o.limitsFile != "" {
+			hooks.add("limits", reloadLimits(o.limitsFile, limiter))
+		}
+	}
+	h := server.NewHandler(s, opts...)
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }

@@ -459,74 +459,84 @@ func TestBulkUsageErrors(t *testing.T) {
 // as created; a create that never reached the database is reported failed,
 // and the next run sends it again.
 func TestBulkLostAnswers(t *testing.T) {
-	s := newImportServer(t)
-	h := newHarness(t, s.url, s.key)
-	var mu sync.Mutex
-	lost := map[string]bool{"lost@example.com": true}
-	down := map[string]bool{"down@example.com": true}
-	s.misbehave = func(w http.ResponseWriter, r *http.Request, body []byte, next http.Handler) bool {
-		if r.Method != http.MethodPost {
-			return false
-		}
-		var b struct{ Email string }
-		_ = json.Unmarshal(body, &b)
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case lost[b.Email]:
-			delete(lost, b.Email)
-			next.ServeHTTP(httptest.NewRecorder(), r) // created, answer thrown away
-			w.WriteHeader(http.StatusBadGateway)
-			return true
-		case down[b.Email]:
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return true
-		}
-		return false
-	}
-	in := writeFile(t, "c.csv", "name,email,password\nLost,lost@example.com,S3cret-pass\nDown,down@example.com,S3cret-pass\nFine,fine@example.com,S3cret-pass\n")
-	r := h.run("create", "-f", in, "-o", "json", "--parallel", "1").expect(t, 5)
-	recs := decode[[]bulkimport.Record](t, r)
-	ts := s.trainees(t)
-	if len(recs) != 3 || recs[0].Status != "created" || recs[0].TraineeID == nil || *recs[0].TraineeID != ts["lost@example.com"].ID ||
-		recs[1].Status != "failed" || recs[2].Status != "created" {
-		t.Fatalf("records: %s", r)
-	}
-	if !strings.Contains(recs[0].Message, "found by its e-mail") || !strings.Contains(recs[1].Message, "not created") {
-		t.Errorf("messages: %q, %q", recs[0].Message, recs[1].Message)
-	}
-	if len(ts) != 2 || ts["down@example.com"] != nil {
-		t.Errorf("trainees: %v", ts)
-	}
-	if !strings.Contains(r.err, "row 3: failed: server error: 503") {
-		t.Errorf("stderr: %s", r.err)
-	}
-	// Every attempt of a create carried the row's request id.
-	lostPosts := 0
-	for _, p := range s.posts() {
-		if p.email == "lost@example.com" {
-			lostPosts++
-			if p.requestID != bulkimport.DeriveRequestID("lost@example.com") {
-				t.Errorf("attempt of the lost create with X-Request-Id %q", p.requestID)
+	// keyed: the server keeps idempotent answers, so the retry of the lost
+	// create gets its answer replayed; unkeyed: a server without the
+	// feature (the header is dropped), where the lookup settles it.
+	for _, keyed := range []bool{true, false} {
+		t.Run(map[bool]string{true: "idempotency-key", false: "lookup"}[keyed], func(t *testing.T) {
+			s := newImportServer(t)
+			h := newHarness(t, s.url, s.key)
+			var mu sync.Mutex
+			lost := map[string]bool{"lost@example.com": true}
+			down := map[string]bool{"down@example.com": true}
+			s.misbehave = func(w http.ResponseWriter, r *http.Request, body []byte, next http.Handler) bool {
+				if !keyed {
+					r.Header.Del(api.HeaderIdempotencyKey)
+				}
+				if r.Method != http.MethodPost {
+					return false
+				}
+				var b struct{ Email string }
+				_ = json.Unmarshal(body, &b)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case lost[b.Email]:
+					delete(lost, b.Email)
+					next.ServeHTTP(httptest.NewRecorder(), r) // created, answer thrown away
+					w.WriteHeader(http.StatusBadGateway)
+					return true
+				case down[b.Email]:
+					w.WriteHeader(http.StatusServiceUnavailable)
+					return true
+				}
+				return false
 			}
-		}
-	}
-	if lostPosts != 2 {
-		t.Errorf("the lost create was sent %d times, want 2 (the client's retry)", lostPosts)
-	}
+			in := writeFile(t, "c.csv", "name,email,password\nLost,lost@example.com,S3cret-pass\nDown,down@example.com,S3cret-pass\nFine,fine@example.com,S3cret-pass\n")
+			r := h.run("create", "-f", in, "-o", "json", "--parallel", "1").expect(t, 5)
+			recs := decode[[]bulkimport.Record](t, r)
+			ts := s.trainees(t)
+			if len(recs) != 3 || recs[0].Status != "created" || recs[0].TraineeID == nil || *recs[0].TraineeID != ts["lost@example.com"].ID ||
+				recs[1].Status != "failed" || recs[2].Status != "created" {
+				t.Fatalf("records: %s", r)
+			}
+			if strings.Contains(recs[0].Message, "found by its e-mail") != !keyed || !strings.Contains(recs[1].Message, "not created") {
+				t.Errorf("messages: %q, %q", recs[0].Message, recs[1].Message)
+			}
+			if len(ts) != 2 || ts["down@example.com"] != nil {
+				t.Errorf("trainees: %v", ts)
+			}
+			if !strings.Contains(r.err, "row 3: failed: server error: 503") {
+				t.Errorf("stderr: %s", r.err)
+			}
+			// Every attempt of a create carried the row's request id.
+			lostPosts := 0
+			for _, p := range s.posts() {
+				if p.email == "lost@example.com" {
+					lostPosts++
+					if p.requestID != bulkimport.DeriveRequestID("lost@example.com") {
+						t.Errorf("attempt of the lost create with X-Request-Id %q", p.requestID)
+					}
+				}
+			}
+			if lostPosts != 2 {
+				t.Errorf("the lost create was sent %d times, want 2 (the client's retry)", lostPosts)
+			}
 
-	mu.Lock()
-	delete(down, "down@example.com")
-	mu.Unlock()
-	r = h.run("create", "-f", in, "-o", "json").expect(t, 0)
-	recs = decode[[]bulkimport.Record](t, r)
-	if recs[1].Status != "created" || len(s.trainees(t)) != 3 {
-		t.Errorf("second run: %s", r)
-	}
-	reqs := s.requests()
-	if len(reqs) != 2 || reqs[0].method != http.MethodGet || !strings.Contains(reqs[0].query, "q=down%40example.com") ||
-		reqs[1].method != http.MethodPost || reqs[1].email != "down@example.com" {
-		t.Errorf("second run: want a lookup then the create of the uncertain row, got %+v", reqs)
+			mu.Lock()
+			delete(down, "down@example.com")
+			mu.Unlock()
+			r = h.run("create", "-f", in, "-o", "json").expect(t, 0)
+			recs = decode[[]bulkimport.Record](t, r)
+			if recs[1].Status != "created" || len(s.trainees(t)) != 3 {
+				t.Errorf("second run: %s", r)
+			}
+			reqs := s.requests()
+			if len(reqs) != 2 || reqs[0].method != http.MethodGet || !strings.Contains(reqs[0].query, "q=down%40example.com") ||
+				reqs[1].method != http.MethodPost || reqs[1].email != "down@example.com" {
+				t.Errorf("second run: want a lookup then the create of the uncertain row, got %+v", reqs)
+			}
+		})
 	}
 }
 
