@@ -117,5 +117,8 @@ func (s Summary) Text() string {
 	if s.Answered > 0 && s.Duration > 0 {
 		fmt.Fprintf(&b, " (%.1f rows/s)", float64(s.Answered)/s.Duration.Seconds())
 	}
+	if s.Throttled > 0 {
+		fmt.Fprintf(&b, "; the API key's rate limit refused %d sends, sent again: slowed to %d at a time", s.Throttled, s.Parallel)
+	}
 	return b.String()
 }

@@ -62,8 +62,12 @@ type Options struct {
 	API     API
 	Journal *Journal
 	Results *Results // nil: no results file
-	// Parallel is the number of rows in flight at once (default 4).
+	// Parallel is the number of rows in flight at once (default 4); a
+	// 429 from the server halves it for the rest of the run.
 	Parallel int
+	// ThrottleWait is the pause before a row refused with 429 is sent
+	// again (default 1 s), on top of the client's Retry-After waits.
+	ThrottleWait time.Duration
 	// Grace is how long requests under way may still finish once ctx is
 	// cancelled (default 10 s); no new row starts.
 	Grace time.Duration
@@ -86,7 +90,12 @@ type Summary struct {
 	NotAttempted int // not started: the run was stopped
 	Processed    int // rows that needed the server (sent or looked up)
 	Answered     int // rows the server settled: created, rejected or found by a lookup
-	Duration     time.Duration
+	// Throttled counts the sends refused for the key's rate limit (429)
+	// and made again; Parallel is the parallelism the run ended with,
+	// lower than Options.Parallel when it was throttled.
+	Throttled int
+	Parallel  int
+	Duration  time.Duration
 }
 
 // Failures is every row not created: failed, invalid and unknown.
@@ -108,7 +117,7 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 			return Summary{}, nil, errors.New("generated passwords need a results file")
 		}
 	}
-	r := &runner{o: o, sum: Summary{Rows: len(rows)}}
+	r := &runner{o: o, sum: Summary{Rows: len(rows), Parallel: o.Parallel}, slots: newSlots(o.Parallel)}
 	start := o.Now()
 
 	// Requests under way may finish after ctx ends, for a while: an answer
@@ -141,6 +150,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.Grace <= 0 {
 		o.Grace = 10 * time.Second
+	}
+	if o.ThrottleWait <= 0 {
+		o.ThrottleWait = time.Second
 	}
 	if o.GeneratePassword == nil {
 		o.GeneratePassword = GeneratePassword
@@ -189,7 +201,9 @@ func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
 				r.mu.Lock()
 				r.sum.Processed++
 				r.mu.Unlock()
+				r.slots.acquire()
 				rec, err := r.process(reqCtx, row)
+				r.slots.release()
 				if err == nil && (rec.Status == StatusCreated || rec.Status == StatusAlreadyDone || rec.Status == StatusFailed) {
 					r.mu.Lock()
 					r.sum.Answered++
@@ -222,6 +236,7 @@ type runner struct {
 	records []Record
 	err     error  // the first error that stopped the run
 	stop    func() // stops starting rows
+	slots   *slots // the parallelism, lowered on 429
 }
 
 // abort records the error that stops the run, and stops starting rows.
@@ -368,7 +383,7 @@ func (r *runner) process(ctx context.Context, row *Row) (Record, error) {
 	if err := j.Sent(row.RequestID, row.Num, row.Email); err != nil {
 		return rec, err
 	}
-	t, err := r.o.API.Create(ctx, row.RequestID, req)
+	t, err := r.create(ctx, row, req)
 	if err != nil {
 		return r.createFailed(ctx, row, rec, earlier, err)
 	}

@@ -1,0 +1,95 @@
+package bulkimport
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+)
+
+// maxThrottledSends bounds how many times one row is sent again after the
+// server kept refusing it for the key's rate limit (429, after the
+// client's own Retry-After waits); then it fails like any refused row.
+const maxThrottledSends = 5
+
+// slots is the import's parallelism, lowered while the server answers 429:
+// each row holds a slot while it is processed, and halving the slots (at
+// least one) makes the other workers wait for their turn instead of
+// failing rows on the rate limit.
+type slots struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	allowed int
+	busy    int
+}
+
+func newSlots(n int) *slots {
+	s := &slots{allowed: n}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func (s *slots) acquire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.busy >= s.allowed {
+		s.cond.Wait()
+	}
+	s.busy++
+}
+
+func (s *slots) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.busy--
+	s.cond.Broadcast()
+}
+
+// halve lowers the parallelism (never below one) and returns it.
+func (s *slots) halve() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.allowed = max(1, s.allowed/2)
+	return s.allowed
+}
+
+// Allowed is the parallelism now.
+func (s *slots) Allowed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.allowed
+}
+
+// rateLimited reports whether err is the server's 429.
+func rateLimited(err error) bool {
+	var re *client.RejectedError
+	return errors.As(err, &re) && re.Status == http.StatusTooManyRequests
+}
+
+// create sends the row's create; while the server answers 429 it lowers
+// the import's parallelism, waits ThrottleWait and sends it again, at most
+// maxThrottledSends times. A 429 changed nothing on the server (and the
+// create carries its idempotency key), so sending again is safe.
+func (r *runner) create(ctx context.Context, row *Row, req api.CreateRequest) (*api.Trainee, error) {
+	t, err := r.o.API.Create(ctx, row.RequestID, req)
+	for n := 0; rateLimited(err) && n < maxThrottledSends; n++ {
+		allowed := r.slots.halve()
+		r.mu.Lock()
+		r.sum.Throttled++
+		r.sum.Parallel = allowed
+		r.mu.Unlock()
+		timer := time.NewTimer(r.o.ThrottleWait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, err
+		case <-timer.C:
+		}
+		t, err = r.o.API.Create(ctx, row.RequestID, req)
+	}
+	return t, err
+}
