@@ -67,11 +67,11 @@ func bulkLoad(b testing.TB, s *store.Store, n int) (company, someID int64) {
 		}
 	}
 	_, err = store.DB(s).NewRaw(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled,
-		created_by_type, force_password_change, weight_unit, created_at, updated_at)
+		created_by_type, force_password_change, weight_unit, created_at, updated_at, search_name, email, phone)
 		SELECT ?, u.id,
 			CASE WHEN u.id % 3 = 0 THEN NULL ELSE 20250000 + (u.id % 24 + 1) * 100 + u.id % 28 + 1 END,
 			CASE WHEN u.id % 4 = 0 THEN NULL ELSE 20260000 + (u.id % 5 + 1) * 100 + u.id % 28 + 1 END,
-			u.id % 50 <> 0, 'ADMIN', FALSE, 'KG', ?, ?
+			u.id % 50 <> 0, 'ADMIN', FALSE, 'KG', ?, ?, u.search_name, u.email, u.phone
 		FROM users u WHERE u.email LIKE '%@bench.example.com'`, c.ID, now, now).Exec(ctx)
 	if err != nil {
 		b.Fatal(err)
