@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -133,7 +135,7 @@ func statusWhere(q api.Search) (string, []any, error) {
 
 // searchFilter adds the WHERE of a search (status and q) to a query over
 // traineeScope.
-func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) {
+func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.SelectQuery, error) {
 	where, args, err := statusWhere(q)
 	if err != nil {
 		return nil, err
@@ -142,7 +144,13 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 		sel = sel.Where(where, args...)
 	}
 	if q.Query != "" {
-		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
+		lower := strings.ToLower(q.Query)
+		if dialect == DialectPostgres && q.Digits == "" && utf8.RuneCountInString(lower) <= 2 {
+			// No trigram to look up: the index of short grams serves it
+			// (see migration 000007); the LIKE below stays the definition.
+			sel = sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lower)
+		}
+		pattern := "%" + likeEscaper.Replace(lower) + "%"
 		if q.Digits != "" {
 			sel = sel.Where(`(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`,
 				pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
@@ -157,7 +165,7 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 // the limit, so a search whose q matches most of a million trainees costs
 // a bounded scan, not a full one.
 func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
-	count, err := searchFilter(s.traineeScope(tx, companyID), q)
+	count, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
 	if err != nil {
 		return 0, err
 	}
@@ -173,6 +181,7 @@ type searchPart struct {
 	where string // "" for none
 	args  []any
 	order string
+	null  bool // the null part of a nullable sort
 }
 
 // searchParts are the ordered parts of q's rows, nulls last, ties by id
@@ -218,24 +227,50 @@ func searchParts(q api.Search, srt searchSort) []searchPart {
 		return []searchPart{p}
 	}
 	nonNull := searchPart{where: col + " IS NOT NULL", order: order}
-	null := searchPart{where: col + " IS NULL", order: "t.id ASC"}
+	null := searchPart{where: col + " IS NULL", order: "t.id ASC", null: true}
+	var parts []searchPart
 	switch {
 	case c == nil:
-		return []searchPart{nonNull, null}
+		parts = []searchPart{nonNull, null}
 	case c.Null:
 		null.where += " AND t.id > ?"
 		null.args = []any{c.ID}
-		return []searchPart{null}
+		parts = []searchPart{null}
+	default:
+		a := after()
+		nonNull.where, nonNull.args = a.where, a.args // implies NOT NULL
+		parts = []searchPart{nonNull, null}
 	}
-	a := after()
-	nonNull.where, nonNull.args = a.where, a.args // implies NOT NULL
-	return []searchPart{nonNull, null}
+	if srt.col != "expiration_date" {
+		return parts
+	}
+	// The status's own condition on expiration_date, split by part so
+	// that the non-null part is an index range: active is "IS NULL OR
+	// > today", which no index serves as one; expired has no null part.
+	out := parts[:0]
+	for _, p := range parts {
+		switch {
+		case q.Status == api.StatusActive && !p.null:
+			p.where += " AND " + col + " > ?"
+			p.args = append(slices.Clip(p.args), q.Today.Int())
+		case q.Status == api.StatusExpired && p.null:
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 { // expired after a null: nothing follows
+		out = append(out, searchPart{where: "FALSE", order: "t.id ASC"})
+	}
+	return out
 }
 
 // searchPage reads limit rows of q from its offset (q.Cursor's row, or
 // q.Offset() rows in), sorted by srt with nulls last in both directions
-// and ties by id, so pages never overlap. Each part reads trainees alone
-// up to the rows the page can need; the users are joined to the page.
+// and ties by id, so pages never overlap. Each part picks the ids of the
+// rows the page can need from trainees alone, reading only columns that
+// the covering indexes of migration 000007 hold (an index-only scan on
+// PostgreSQL: filtering q costs no heap fetch); the page's rows and their
+// users are read by id.
 func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
 	var offset int64
 	if q.Cursor == nil {
@@ -244,29 +279,35 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	parts := searchParts(q, srt)
 	inner := make([]*bun.SelectQuery, len(parts))
 	for i, p := range parts {
-		sel, err := searchFilter(s.traineeScope(tx, companyID), q)
+		sel, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
 		if err != nil {
 			return nil, err
 		}
-		sel = sel.ColumnExpr("t.*").ColumnExpr("? AS part", i)
+		sel = sel.ColumnExpr("t.id, t."+srt.col+" AS k, ? AS part", i)
 		if p.where != "" {
 			sel = sel.Where(p.where, p.args...)
 		}
 		inner[i] = sel.OrderExpr(p.order).Limit(offset + int64(limit))
 	}
-	var from *bun.SelectQuery
+	var keys *bun.SelectQuery
 	if len(inner) == 1 {
-		from = tx.NewSelect().TableExpr("(?) AS t", inner[0])
+		keys = inner[0]
 	} else {
-		from = tx.NewSelect().TableExpr("(SELECT * FROM (?) AS a UNION ALL SELECT * FROM (?) AS b) AS t", inner[0], inner[1])
+		keys = tx.NewSelect().ColumnExpr("*").TableExpr("(SELECT * FROM (?) AS a UNION ALL SELECT * FROM (?) AS b) AS ab", inner[0], inner[1])
 	}
-	order := parts[0].order
+	order := "k.k ASC"
+	if q.Desc {
+		order = "k.k DESC"
+	}
+	if srt.ties {
+		order += ", k.id ASC" // a null part has nulls only: by id
+	}
 	if len(parts) > 1 {
-		order = "t.part ASC, " + order
+		order = "k.part ASC, " + order
 	}
 	var rows []traineeRow
-	err := from.ColumnExpr(traineeColumns).
-		Join("JOIN users AS u ON u.id = t.user_id").
+	err := s.traineeQuery(tx, companyID).
+		Join("JOIN (?) AS k ON k.id = t.id", keys).
 		OrderExpr(order).
 		Limit(int64(limit)).Offset(offset).
 		Scan(ctx, &rows)
