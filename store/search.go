@@ -277,6 +277,19 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 		offset = q.Offset()
 	}
 	parts := searchParts(q, srt)
+	order := func(alias string) string {
+		o := alias + ".k ASC"
+		if q.Desc {
+			o = alias + ".k DESC"
+		}
+		if srt.ties {
+			o += ", " + alias + ".id ASC" // a null part has nulls only: by id
+		}
+		if len(parts) > 1 {
+			o = alias + ".part ASC, " + o
+		}
+		return o
+	}
 	inner := make([]*bun.SelectQuery, len(parts))
 	for i, p := range parts {
 		sel, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
@@ -287,29 +300,22 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 		if p.where != "" {
 			sel = sel.Where(p.where, p.args...)
 		}
-		inner[i] = sel.OrderExpr(p.order).Limit(offset + int64(limit))
+		inner[i] = sel.OrderExpr(p.order)
 	}
+	// The page's keys: the offset is skipped here, before any join.
 	var keys *bun.SelectQuery
 	if len(inner) == 1 {
-		keys = inner[0]
+		keys = inner[0].Limit(int64(limit)).Offset(offset)
 	} else {
-		keys = tx.NewSelect().ColumnExpr("*").TableExpr("(SELECT * FROM (?) AS a UNION ALL SELECT * FROM (?) AS b) AS ab", inner[0], inner[1])
-	}
-	order := "k.k ASC"
-	if q.Desc {
-		order = "k.k DESC"
-	}
-	if srt.ties {
-		order += ", k.id ASC" // a null part has nulls only: by id
-	}
-	if len(parts) > 1 {
-		order = "k.part ASC, " + order
+		keys = tx.NewSelect().ColumnExpr("ab.*").
+			TableExpr("(SELECT * FROM (?) AS a UNION ALL SELECT * FROM (?) AS b) AS ab",
+				inner[0].Limit(offset+int64(limit)), inner[1].Limit(offset+int64(limit))).
+			OrderExpr(order("ab")).Limit(int64(limit)).Offset(offset)
 	}
 	var rows []traineeRow
 	err := s.traineeQuery(tx, companyID).
 		Join("JOIN (?) AS k ON k.id = t.id", keys).
-		OrderExpr(order).
-		Limit(int64(limit)).Offset(offset).
+		OrderExpr(order("k")).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
