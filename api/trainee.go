@@ -66,6 +66,10 @@ type PageInfo struct {
 	// TotalExact is false when TotalElements is only a lower bound: a
 	// search counts its matches up to Search.CountLimit (see there).
 	TotalExact bool `json:"totalExact"`
+	// NextCursor, when the server gives one, asks for the page after this
+	// one (the search's cursor parameter); nil on the last page and from
+	// servers without keyset cursors.
+	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
 // UnmarshalJSON reads a page object; one without totalExact (from a
