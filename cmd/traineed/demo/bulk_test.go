@@ -129,4 +129,3 @@ func TestAddTrainees(t *testing.T) {
 		}
 	})
 }
-
