@@ -48,6 +48,9 @@ type SearchParams struct {
 	Page   int    // 0-based
 	Size   int    // 1..100, default 20
 	Sort   string // id, name, email, expirationDate, lastTrained, optionally ",asc" or ",desc"
+	// Cursor is a page's nextCursor: the search reads the page after that
+	// one (Page must then be 0; Query, Status and Sort those of its search).
+	Cursor string
 }
 
 func (p SearchParams) values() url.Values {
@@ -66,6 +69,9 @@ func (p SearchParams) values() url.Values {
 	}
 	if p.Sort != "" {
 		v.Set("sort", p.Sort)
+	}
+	if p.Cursor != "" {
+		v.Set("cursor", p.Cursor)
 	}
 	return v
 }
