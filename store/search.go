@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -120,6 +121,46 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 	return sel, nil
 }
 
+// qMatch narrows a search with q, on SQLite, to the users that the FTS5
+// trigram index users_fts (migration 20260101000008_fts) says may match:
+// it is a superset prefilter, and searchFilter's LIKE rechecks every
+// candidate, so the result is the same as PostgreSQL's (which serves the
+// LIKE from pg_trgm indexes). The index holds lower() of search_name and
+// of the e-mail, each followed by two char(1), and the phone.
+//
+// A q of three characters or more is one FTS5 phrase (the string quoted,
+// so no character of q is query syntax): its trigrams in a row, in the
+// name or the e-mail, or q's digits in the phone. A q of one or two
+// characters has no trigram of its own: every occurrence of it begins a
+// trigram of the padded text, so the users are those of the indexed terms
+// that begin with q (a range of the term dictionary, users_fts_terms).
+// q with a NUL or that is not UTF-8 is left to the scan.
+func (s *Store) qMatch(sel *bun.SelectQuery, q api.Search) *bun.SelectQuery {
+	if s.dialect != DialectSQLite || q.Query == "" {
+		return sel
+	}
+	lq := strings.ToLower(q.Query)
+	if strings.IndexByte(lq, 0) >= 0 || !utf8.ValidString(lq) {
+		return sel
+	}
+	if n := utf8.RuneCountInString(lq); n < 3 {
+		if q.Digits != "" { // never: Digits has three digits or more
+			return sel
+		}
+		return sel.Where("t.user_id IN (SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone')",
+			lq, lq+strings.Repeat(string(utf8.MaxRune), 3-n))
+	}
+	match := "{search_name email}: " + ftsString(lq)
+	if q.Digits != "" {
+		match += " OR phone: " + ftsString(q.Digits)
+	}
+	return sel.Where("t.user_id IN (SELECT rowid FROM users_fts WHERE users_fts MATCH ?)", match)
+}
+
+// ftsString quotes s as an FTS5 string: between double quotes, with each
+// double quote doubled, every character stands for itself.
+func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
 // searchCount counts the matches up to q.CountLimit(); it joins the users
 // only to match q. Counting stops at the limit, so a search whose q
 // matches most of a million trainees costs a bounded scan, not a full one.
@@ -132,6 +173,7 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q a
 	if err != nil {
 		return 0, err
 	}
+	count = s.qMatch(count, q)
 	var n int64
 	err = tx.NewSelect().TableExpr("(?) AS m", count.ColumnExpr("1").Limit(q.CountLimit())).
 		ColumnExpr("count(*)").Scan(ctx, &n)
@@ -145,6 +187,7 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	if err != nil {
 		return nil, err
 	}
+	sel = s.qMatch(sel, q)
 	dir := "ASC"
 	if q.Desc {
 		dir = "DESC"
