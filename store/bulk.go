@@ -56,9 +56,9 @@ func (s *Store) AddTraineesBulk(ctx context.Context, companyID int64, ts []BulkT
 }
 
 // addTraineeChunk inserts one chunk's users and trainees. The trainee
-// rows are whole traineeRows (their user's e-mail, phone and name set
-// too), so a trainees column that copies one of the user's is filled
-// like any other column of the model.
+// rows are whole traineeRows, the copies of the user's columns that search
+// reads (e-mail, phone, search_name) included, as insertTrainee writes
+// them.
 func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64, ts []BulkTrainee, passwordHash string) error {
 	now := s.utcNow()
 	users := make([]userRow, len(ts))
@@ -90,7 +90,7 @@ func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64,
 			DateOfBirth: dateToInt(t.DateOfBirth), ExpirationDate: dateToInt(t.ExpirationDate), LastTrained: dateToInt(t.LastTrained),
 			Enabled: t.Enabled, CreatedByType: t.CreatedByType, WeightUnit: t.WeightUnit,
 			CreatedAt: now, UpdatedAt: now,
-			Email: users[i].Email, Phone: t.Phone, Name: users[i].Name,
+			Email: users[i].Email, Phone: t.Phone, Name: users[i].Name, SearchName: users[i].SearchName,
 		}
 		if r.UserID == 0 {
 			return fmt.Errorf("store: bulk insert: no user id for %q", users[i].Email)

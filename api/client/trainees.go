@@ -48,8 +48,8 @@ type SearchParams struct {
 	Page   int    // 0-based
 	Size   int    // 1..100, default 20
 	Sort   string // id, name, email, expirationDate, lastTrained, optionally ",asc" or ",desc"
-	// Cursor is a page's nextCursor: the page after that one (sent as
-	// cursor, instead of page).
+	// Cursor is a page's nextCursor: the search reads the page after that
+	// one (Page must then be 0; Query, Status and Sort those of its search).
 	Cursor string
 }
 

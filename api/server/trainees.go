@@ -127,6 +127,8 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 	if list == nil {
 		list = []*api.Trainee{}
 	}
-	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: s.PageInfo(total)})
+	page := s.PageInfo(total)
+	page.NextCursor = s.NextCursor(list, total)
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: page})
 	return nil
 }
