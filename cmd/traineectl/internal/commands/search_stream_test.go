@@ -111,12 +111,11 @@ func TestSearchAllWritesBeforeLastPage(t *testing.T) {
 	target := real.URL
 	out := &lockedBuffer{}
 	var mu sync.Mutex
-	seen := map[int]string{} // page number -> stdout when it was asked for
+	var seen []string // stdout when each page was asked for, in order
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == api.PathSearch {
-			n, _ := strconv.Atoi(r.URL.Query().Get("page"))
 			mu.Lock()
-			seen[n] = out.String()
+			seen = append(seen, out.String())
 			mu.Unlock()
 		}
 		r.URL.Scheme, r.URL.Host, r.Host, r.RequestURI = target.Scheme, target.Host, target.Host, ""
