@@ -161,12 +161,95 @@ func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.Sele
 	return sel, nil
 }
 
+// qMatch narrows a search with q, on SQLite, to the users that the FTS5
+// trigram index users_fts (migration 20260101000008_fts) says may match:
+// it is a superset prefilter, and searchFilter's LIKE rechecks every
+// candidate, so the result is the same as PostgreSQL's (which serves the
+// LIKE from pg_trgm indexes). The index holds lower() of search_name and
+// of the e-mail, each followed by two char(1), and the phone. sorted is
+// the page's sort column, "" for the count.
+//
+// A q of three characters or more is one FTS5 phrase (the string quoted,
+// so no character of q is query syntax): its trigrams in a row, in the
+// name or the e-mail, or q's digits in the phone. The trainees are then
+// read from the candidates (by trainees.user_id), except for a page
+// sorted by id when q has many candidates: there walking the trainees in
+// id order and probing the candidates stops after the page, where the
+// candidates would all be read and sorted.
+//
+// A q of one or two characters has no trigram of its own, but every
+// occurrence of it begins a trigram of the padded text: its candidates
+// are the users of the indexed terms that begin with q (a range of the
+// term dictionary, users_fts_terms). When they are many (a q such as "a"
+// or "an"), the matches are dense and the plain scan finds a page and
+// its bounded count sooner than the prefilter could list them.
+//
+// q with a NUL or that is not UTF-8 is left to the scan.
+func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
+	if s.dialect != DialectSQLite || q.Query == "" {
+		return sel, nil
+	}
+	lq := strings.ToLower(q.Query)
+	if strings.IndexByte(lq, 0) >= 0 || !utf8.ValidString(lq) {
+		return sel, nil
+	}
+	if n := utf8.RuneCountInString(lq); n < 3 {
+		if q.Digits != "" { // never: Digits has three digits or more
+			return sel, nil
+		}
+		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
+		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
+		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil || dense {
+			return sel, err
+		}
+		return sel.Where("t.user_id IN ("+terms+")", args...), nil
+	}
+	match := "{search_name email}: " + ftsString(lq)
+	if q.Digits != "" {
+		match += " OR phone: " + ftsString(q.Digits)
+	}
+	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
+	if sorted == "t.id" {
+		dense, err := s.ftsMany(ctx, tx, candidates, []any{match}, ftsWalkLimit)
+		if err != nil {
+			return nil, err
+		}
+		if dense { // the unary + keeps SQLite from reading t by user_id
+			return sel.Where("+t.user_id IN ("+candidates+")", match), nil
+		}
+	}
+	return sel.Where("t.user_id IN ("+candidates+")", match), nil
+}
+
+// The candidate counts from which qMatch leaves the FTS5 list: a short
+// q's term instances (from there, the plain scan), and a longer q's users
+// for a page by id (from there, the walk in id order). Variables for the
+// tests, which force each way.
+var (
+	ftsShortLimit = 2000
+	ftsWalkLimit  = 500
+)
+
+// ftsMany says whether the query of candidates returns limit rows or more.
+func (s *Store) ftsMany(ctx context.Context, tx bun.Tx, candidates string, args []any, limit int) (bool, error) {
+	var n int
+	err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", append(args, limit)...).Scan(ctx, &n)
+	return n >= limit, err
+}
+
+// ftsString quotes s as an FTS5 string: between double quotes, with each
+// double quote doubled, every character stands for itself.
+func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
 // searchCount counts the matches up to q.CountLimit(). Counting stops at
 // the limit, so a search whose q matches most of a million trainees costs
 // a bounded scan, not a full one.
 func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
 	count, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
 	if err != nil {
+		return 0, err
+	}
+	if count, err = s.qMatch(ctx, tx, count, q, ""); err != nil {
 		return 0, err
 	}
 	var n int64
@@ -294,6 +377,9 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	for i, p := range parts {
 		sel, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
 		if err != nil {
+			return nil, err
+		}
+		if sel, err = s.qMatch(ctx, tx, sel, q, "t."+srt.col); err != nil {
 			return nil, err
 		}
 		sel = sel.ColumnExpr("t.id, t."+srt.col+" AS k, ? AS part", i)
