@@ -292,37 +292,36 @@ func searchParts(q api.Search, srt searchSort) []searchPart {
 			value = c.Str
 		}
 	}
-	// after is the keyset condition: after the cursor's row in this order.
-	// A tie-broken key is bounded by its value too (<= or >=), so that
-	// the index range starts at the cursor.
-	after := func() searchPart {
+	// after are the keyset parts: the rows after the cursor's row in this
+	// order. A tie-broken key is two index ranges read in turn: the rest
+	// of the cursor's value (key = v, id after it), then the values after
+	// it; neither filters a tie group row by row.
+	after := func() []searchPart {
 		if !srt.ties {
-			return searchPart{where: col + " " + cmp + " ?", args: []any{value}}
+			return []searchPart{{where: col + " " + cmp + " ?", args: []any{value}, order: order}}
 		}
-		return searchPart{where: col + " " + cmp + "= ? AND (" + col + " " + cmp + " ? OR t.id > ?)", args: []any{value, value, c.ID}}
+		return []searchPart{
+			{where: col + " = ? AND t.id > ?", args: []any{value, c.ID}, order: "t.id ASC"},
+			{where: col + " " + cmp + " ?", args: []any{value}, order: order},
+		}
 	}
 	if !srt.nullable {
-		p := searchPart{order: order}
 		if c != nil {
-			a := after()
-			p.where, p.args = a.where, a.args
+			return after()
 		}
-		return []searchPart{p}
+		return []searchPart{{order: order}}
 	}
-	nonNull := searchPart{where: col + " IS NOT NULL", order: order}
 	null := searchPart{where: col + " IS NULL", order: "t.id ASC", null: true}
 	var parts []searchPart
 	switch {
 	case c == nil:
-		parts = []searchPart{nonNull, null}
+		parts = []searchPart{{where: col + " IS NOT NULL", order: order}, null}
 	case c.Null:
 		null.where += " AND t.id > ?"
 		null.args = []any{c.ID}
 		parts = []searchPart{null}
 	default:
-		a := after()
-		nonNull.where, nonNull.args = a.where, a.args // implies NOT NULL
-		parts = []searchPart{nonNull, null}
+		parts = append(after(), null) // after() implies NOT NULL
 	}
 	if srt.col != "expiration_date" {
 		return parts
@@ -393,9 +392,14 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	if len(inner) == 1 {
 		keys = inner[0].Limit(int64(limit)).Offset(offset)
 	} else {
+		union := make([]string, len(inner))
+		args := make([]any, len(inner))
+		for i, sel := range inner {
+			union[i] = fmt.Sprintf("SELECT * FROM (?) AS p%d", i)
+			args[i] = sel.Limit(offset + int64(limit))
+		}
 		keys = tx.NewSelect().ColumnExpr("ab.*").
-			TableExpr("(SELECT * FROM (?) AS a UNION ALL SELECT * FROM (?) AS b) AS ab",
-				inner[0].Limit(offset+int64(limit)), inner[1].Limit(offset+int64(limit))).
+			TableExpr("("+strings.Join(union, " UNION ALL ")+") AS ab", args...).
 			OrderExpr(order("ab")).Limit(int64(limit)).Offset(offset)
 	}
 	var rows []traineeRow
