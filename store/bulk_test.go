@@ -19,6 +19,9 @@ func TestAddTraineesBulk(t *testing.T) {
 			var ts []store.BulkTrainee
 			for i := from; i < from+n; i++ {
 				tr := store.BulkTrainee{Name: fmt.Sprintf(" Bulk Zoë %d ", i), Email: fmt.Sprintf("Bulk%d@Example.com", i), Enabled: i%10 != 0}
+				if i%3 == 0 {
+					tr.Phone = ptr(fmt.Sprintf("+4479%08d", i))
+				}
 				if i%2 == 0 {
 					tr.TrainerID = &ten.TrainerA2
 					exp := date(t, "01-02-2027")
@@ -59,6 +62,15 @@ func TestAddTraineesBulk(t *testing.T) {
 		}
 		if n := storetest.Count(t, s, "trainees", "company_id = ?", ten.B); n != 0 {
 			t.Errorf("company B has %d trainees", n)
+		}
+		// The trainees' copies of the users' search columns are the users'.
+		var differ, phoned int
+		err = storetest.DB(t, s).NewRaw(`SELECT
+			count(CASE WHEN t.email <> u.email OR t.search_name <> u.search_name OR COALESCE(t.phone, '') <> COALESCE(u.phone, '') THEN 1 END),
+			count(t.phone)
+			FROM trainees t JOIN users u ON u.id = t.user_id`).Scan(ctx, &differ, &phoned)
+		if err != nil || differ != 0 || phoned != 1167 {
+			t.Errorf("%d trainees whose search columns differ from their user's, %d with a phone: %v", differ, phoned, err)
 		}
 		found, total, err := s.SearchTrainees(ctx, ten.A, api.Search{Query: "zoë 1234", Status: api.StatusAll, Sort: api.SortID, Size: 5})
 		if err != nil || total != 1 || found[0].Email != "bulk1234@example.com" {

@@ -111,7 +111,7 @@ func TestSearchAllWritesBeforeLastPage(t *testing.T) {
 	target := real.URL
 	out := &lockedBuffer{}
 	var mu sync.Mutex
-	var seen []string // stdout when each page was asked for, in order
+	var seen []string // stdout when each search request came, in order
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == api.PathSearch {
 			mu.Lock()
@@ -143,11 +143,11 @@ func TestSearchAllWritesBeforeLastPage(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) != 5 || seen[0] != "" {
-		t.Fatalf("pages asked for: %d, stdout before the first %q", len(seen), seen[0])
+		t.Fatalf("%d search requests, stdout before the first: %d bytes", len(seen), len(seen[0]))
 	}
-	for page := 1; page < 5; page++ {
-		if n := strings.Count(seen[page], `"email": `); n != page*10 {
-			t.Errorf("when page %d was asked for, stdout held %d trainees, want %d", page, n, page*10)
+	for i := 1; i < 5; i++ {
+		if n := strings.Count(seen[i], `"email": `); n != i*10 {
+			t.Errorf("at search request %d stdout held %d trainees, want %d", i+1, n, i*10)
 		}
 	}
 }
