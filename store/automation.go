@@ -915,22 +915,18 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).OrderExpr("t.id ASC").Scan(ctx, &trainees); err != nil {
 			return err
 		}
-		for _, t := range trainees {
+		evs := make([]*webhookEventRow, len(trainees))
+		for i, t := range trainees {
 			body, err := json.Marshal(api.WebhookEvent{Type: api.EventTraineeExpired, Timestamp: stamp.Unix(),
 				Data: api.WebhookData{Trainee: t.toAPI(), ChangedFields: []string{}}})
 			if err != nil {
 				return err
 			}
-			ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
+			evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
 				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
-			if err := s.insertEvent(ctx, tx, ev); err != nil {
-				return err
-			}
-			d, err := s.scheduleDeliveries(ctx, tx, ev, stamp)
-			if err != nil {
-				return err
-			}
-			deliveries = append(deliveries, d...)
+		}
+		if deliveries, err = s.insertEvents(ctx, tx, companyID, evs, stamp); err != nil {
+			return err
 		}
 		n = len(ids)
 		return nil
