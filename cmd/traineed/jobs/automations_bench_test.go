@@ -111,11 +111,10 @@ func loadBench(b *testing.B, s *store.Store, n int, today api.Date) (int64, int6
 //
 //   - steady: day 1 again, nothing new due (what every minute costs);
 //
-//
 // and then, logged, GET by id's p95 (store.Trainee, one at a time) in
-// alternating windows without and with a firing evaluation (getP95AB).
+// alternating windows without and with a firing evaluation (getP95AB):
 //
-//     TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 10x ./cmd/traineed/jobs/
+//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 10x -v ./cmd/traineed/jobs/
 func BenchmarkEvaluate(b *testing.B) {
 	s := storetest.Postgres(b)
 	base := time.Now().UTC()
