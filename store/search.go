@@ -171,11 +171,12 @@ func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.Sele
 //
 // A q of three characters or more is one FTS5 phrase (the string quoted,
 // so no character of q is query syntax): its trigrams in a row, in the
-// name or the e-mail, or q's digits in the phone. The trainees are then
-// read from the candidates (by trainees.user_id), except for a page
-// sorted by id when q has many candidates: there walking the trainees in
-// id order and probing the candidates stops after the page, where the
-// candidates would all be read and sorted.
+// name or the e-mail, or q's digits in the phone. The count reads the
+// trainees of the candidates (by trainees.user_id) and stops at its
+// bound. A page does too when q has few candidates; with many (from
+// ftsWalkLimit), it walks its part's index in the page's order instead,
+// probing the candidates (a Bloom filter and the list), and stops after
+// the page, where reading every candidate's trainee would sort them all.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
@@ -186,7 +187,7 @@ func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.Sele
 //
 // q with a NUL or that is not UTF-8 is left to the scan.
 func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
-	if s.dialect != DialectSQLite || q.Query == "" {
+	if s.dialect != DialectSQLite || q.Query == "" || ftsOff {
 		return sel, nil
 	}
 	lq := strings.ToLower(q.Query)
@@ -209,7 +210,7 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q a
 		match += " OR phone: " + ftsString(q.Digits)
 	}
 	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
-	if sorted == "t.id" {
+	if sorted != "" {
 		dense, err := s.ftsMany(ctx, tx, candidates, []any{match}, ftsWalkLimit)
 		if err != nil {
 			return nil, err
@@ -223,12 +224,16 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q a
 
 // The candidate counts from which qMatch leaves the FTS5 list: a short
 // q's term instances (from there, the plain scan), and a longer q's users
-// for a page by id (from there, the walk in id order). Variables for the
+// for a page (from there, the walk in the page's order). Variables for the
 // tests, which force each way.
 var (
 	ftsShortLimit = 2000
 	ftsWalkLimit  = 500
 )
+
+// ftsOff turns the prefilter off, for the benchmark that compares it with
+// the scan.
+var ftsOff bool
 
 // ftsMany says whether the query of candidates returns limit rows or more.
 func (s *Store) ftsMany(ctx context.Context, tx bun.Tx, candidates string, args []any, limit int) (bool, error) {
