@@ -24,7 +24,7 @@ var sortKeys = map[string]bool{SortID: true, SortName: true, SortEmail: true, So
 // every bad parameter is a 1012.
 func ParseSearch(q url.Values, today Date) (Search, error) {
 	v := &ValidationError{}
-	for _, name := range []string{"q", "status", "page", "size", "sort"} {
+	for _, name := range []string{"q", "status", "page", "size", "sort", "cursor"} {
 		if !checkParam(v, name, q.Get(name)) {
 			q = cloneWithout(q, name) // reported; nothing else to say about it
 		}
@@ -63,6 +63,19 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 			v.Add(CodeInvalidParameter, "sort", "sort direction must be asc or desc")
 		}
 		s.Sort, s.Desc = key, dir == "desc"
+	}
+	if q.Has("cursor") {
+		c, err := DecodeCursor(q.Get("cursor"))
+		switch {
+		case q.Has("page"):
+			v.Add(CodeInvalidParameter, "cursor", "cursor and page cannot be given together")
+		case err != nil:
+			v.Add(CodeInvalidParameter, "cursor", "cursor is not a cursor this server gave")
+		case c.Sort != s.Sort || c.Desc != s.Desc || c.Fingerprint != SearchFingerprint(s):
+			v.Add(CodeInvalidParameter, "cursor", "cursor belongs to another search: q, status and sort must be those of the search that gave it")
+		default:
+			s.Cursor = &c
+		}
 	}
 	return s, v.Err()
 }

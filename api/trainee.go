@@ -66,6 +66,9 @@ type PageInfo struct {
 	// TotalExact is false when TotalElements is only a lower bound: a
 	// search counts its matches up to Search.CountLimit (see there).
 	TotalExact bool `json:"totalExact"`
+	// NextCursor reads the next page of a search (its cursor parameter);
+	// nil (null) on the last page, and in every list other than a search.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // UnmarshalJSON reads a page object; one without totalExact (from a
@@ -115,6 +118,9 @@ type Search struct {
 	Sort   string
 	Desc   bool
 	Today  Date // the company's today, for active/expired
+	// Cursor, when set, replaces Page: the search reads the page after
+	// the one that gave the cursor (see Cursor).
+	Cursor *Cursor
 }
 
 // ExactTotalBound is how many matches a search always counts exactly:
@@ -127,13 +133,13 @@ const ExactTotalBound = 1000
 // with totalExact false, and then totalPages is at least Page+2, so a
 // client that follows totalPages still reads on.
 func (s Search) CountLimit() int64 {
-	return max(ExactTotalBound, (int64(s.Page)+1)*int64(s.Size)) + 1
+	return max(ExactTotalBound, s.Offset()+int64(s.Size)) + 1
 }
 
 // PageInfo describes the page of this search given total from the store
 // (at most CountLimit).
 func (s Search) PageInfo(total int64) PageInfo {
-	pi := NewPageInfo(s.Page, s.Size, total)
+	pi := NewPageInfo(int(s.Offset()/int64(s.Size)), s.Size, total)
 	pi.TotalExact = total < s.CountLimit()
 	return pi
 }

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
@@ -67,11 +70,11 @@ func bulkLoad(b testing.TB, s *store.Store, n int) (company, someID int64) {
 		}
 	}
 	_, err = store.DB(s).NewRaw(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled,
-		created_by_type, force_password_change, weight_unit, created_at, updated_at)
+		created_by_type, force_password_change, weight_unit, created_at, updated_at, search_name, email, phone)
 		SELECT ?, u.id,
 			CASE WHEN u.id % 3 = 0 THEN NULL ELSE 20250000 + (u.id % 24 + 1) * 100 + u.id % 28 + 1 END,
 			CASE WHEN u.id % 4 = 0 THEN NULL ELSE 20260000 + (u.id % 5 + 1) * 100 + u.id % 28 + 1 END,
-			u.id % 50 <> 0, 'ADMIN', FALSE, 'KG', ?, ?
+			u.id % 50 <> 0, 'ADMIN', FALSE, 'KG', ?, ?, u.search_name, u.email, u.phone
 		FROM users u WHERE u.email LIKE '%@bench.example.com'`, c.ID, now, now).Exec(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -91,21 +94,112 @@ func bulkLoad(b testing.TB, s *store.Store, n int) (company, someID int64) {
 	return c.ID, got[0].ID
 }
 
+// benchCompany is the company of benchTrainees trainees the benchmark
+// reads: loaded into a new database, or, when TRAINEED_BENCH_DB names a
+// database (a postgres:// URL or sqlite:PATH, kept between runs), loaded
+// there once and reused by the next runs with the same
+// TRAINEED_BENCH_TRAINEES.
+func benchCompany(b *testing.B, open func(testing.TB) *store.Store, dialect string) (*store.Store, int64, int64) {
+	n := benchTrainees(b)
+	url := os.Getenv("TRAINEED_BENCH_DB")
+	if url == "" || strings.HasPrefix(url, "sqlite:") != (dialect == "sqlite") {
+		s := open(b)
+		company, id := bulkLoad(b, s, n)
+		return s, company, id
+	}
+	s := storetest.Open(b, url)
+	var companies []int64
+	err := store.DB(s).NewRaw(`SELECT c.id FROM companies c WHERE c.name = 'Bench Gym'
+		AND (SELECT count(*) FROM trainees t WHERE t.company_id = c.id) = ?`, n).Scan(ctx, &companies)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(companies) == 0 { // one TRAINEED_BENCH_TRAINEES per database: the e-mails are unique
+		company, id := bulkLoad(b, s, n)
+		return s, company, id
+	}
+	got, _, err := s.SearchTrainees(ctx, companies[0], api.Search{Status: api.StatusAll, Sort: api.SortID, Page: 10, Size: 1})
+	if err != nil || len(got) != 1 {
+		b.Fatalf("bench data: %v, %v", got, err)
+	}
+	fmt.Printf("reusing %d trainees of company %d in TRAINEED_BENCH_DB\n", n, companies[0])
+	return s, companies[0], got[0].ID
+}
+
+// explainHook records the statements of a store call, so that
+// TRAINEED_BENCH_EXPLAIN=1 can print their plans.
+type explainHook struct {
+	on      bool
+	queries []string
+}
+
+func (h *explainHook) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (h *explainHook) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	if h.on && strings.HasPrefix(strings.TrimSpace(e.Query), "SELECT") {
+		h.queries = append(h.queries, e.Query)
+	}
+}
+
+// explain runs f once more and prints EXPLAIN (ANALYZE, BUFFERS) of every
+// SELECT it made (PostgreSQL) or EXPLAIN QUERY PLAN (SQLite).
+func (h *explainHook) explain(b *testing.B, s *store.Store, name string, f func() error) {
+	h.on, h.queries = true, nil
+	err := f()
+	h.on = false
+	if err != nil {
+		b.Fatal(err)
+	}
+	prefix := "EXPLAIN (ANALYZE, BUFFERS) "
+	if s.Dialect() == "sqlite" {
+		prefix = "EXPLAIN QUERY PLAN "
+	}
+	for _, q := range h.queries {
+		var plan []string
+		rows, err := store.DB(s).QueryContext(ctx, prefix+q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				b.Fatal(err)
+			}
+			plan = append(plan, fmt.Sprint(vals[len(vals)-1]))
+		}
+		rows.Close()
+		fmt.Printf("--- %s\n%s\n%s\n", name, q, strings.Join(plan, "\n"))
+	}
+}
+
 // BenchmarkStore measures the trainee reads of the API on a company of
 // benchTrainees trainees and reports p95 latencies:
 //
 //	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Store -benchtime 200x ./store/
+//
+// TRAINEED_BENCH_DB keeps the loaded data between runs (see benchCompany);
+// TRAINEED_BENCH_EXPLAIN=1 prints the plan of every search shape.
 func BenchmarkStore(b *testing.B) {
 	for _, db := range []struct {
 		name string
 		open func(testing.TB) *store.Store
 	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
 		b.Run(db.name, func(b *testing.B) {
-			s := db.open(b)
-			company, id := bulkLoad(b, s, benchTrainees(b))
+			s, company, id := benchCompany(b, db.open, db.name)
+			hook := &explainHook{}
+			store.DB(s).AddQueryHook(hook)
+			explain := os.Getenv("TRAINEED_BENCH_EXPLAIN") == "1"
 			today := api.Date{Year: 2026, Month: 3, Day: 1}
 
 			p95 := func(b *testing.B, f func() error) {
+				if explain {
+					hook.explain(b, s, b.Name(), f)
+				}
 				durations := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
 				for b.Loop() {
@@ -138,6 +232,32 @@ func BenchmarkStore(b *testing.B) {
 				if q.Page > 0 {
 					name += fmt.Sprintf(" page=%d", q.Page)
 				}
+				b.Run(name, func(b *testing.B) {
+					p95(b, func() error { _, _, err := s.SearchTrainees(ctx, company, q); return err })
+				})
+			}
+			// The 1,000th page by cursor: the cursor that page 999 (read
+			// with page=) gives.
+			for _, q := range []api.Search{
+				{Status: api.StatusLive, Sort: api.SortID},
+				{Status: api.StatusLive, Sort: api.SortName},
+				{Status: api.StatusLive, Sort: api.SortLastTrained, Desc: true},
+			} {
+				q.Size, q.Today, q.Page = 20, today, 998
+				page, total, err := s.SearchTrainees(ctx, company, q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				next := q.NextCursor(page, total)
+				if next == nil {
+					b.Fatalf("%+v: no next page", q)
+				}
+				c, err := api.DecodeCursor(*next)
+				if err != nil {
+					b.Fatal(err)
+				}
+				q.Page, q.Cursor = 0, &c
+				name := fmt.Sprintf("search status=%s sort=%s desc=%v cursor of page=999", q.Status, q.Sort, q.Desc)
 				b.Run(name, func(b *testing.B) {
 					p95(b, func() error { _, _, err := s.SearchTrainees(ctx, company, q); return err })
 				})

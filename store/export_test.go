@@ -43,3 +43,11 @@ var errFailAfterEvent = errors.New("fail after the event was written")
 
 // DB is the store's own handle, for the store's tests.
 func DB(s *Store) *bun.DB { return s.db }
+
+// SetFTSLimits sets qMatch's candidate limits (1, 1: never the FTS5 list
+// for a short q, always the walk for a page by id) until restore.
+func SetFTSLimits(short, walk int) (restore func()) {
+	s0, w0 := ftsShortLimit, ftsWalkLimit
+	ftsShortLimit, ftsWalkLimit = short, walk
+	return func() { ftsShortLimit, ftsWalkLimit = s0, w0 }
+}

@@ -4,20 +4,30 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
 )
 
-// sortColumns maps the API's sort keys to columns of traineeQuery.
-var sortColumns = map[string]string{
-	api.SortID:             "t.id",
-	api.SortName:           "u.search_name",
-	api.SortEmail:          "u.email",
-	api.SortExpirationDate: "t.expiration_date",
-	api.SortLastTrained:    "t.last_trained",
+// searchSort is how the store orders a search by one sort key: the
+// trainees column, whether it can be null, and whether it needs id as a
+// tie-break (e-mails are unique, ids are the key).
+type searchSort struct {
+	col      string
+	nullable bool
+	ties     bool
+}
+
+var searchSorts = map[string]searchSort{
+	api.SortID:             {col: "id"},
+	api.SortName:           {col: "search_name", ties: true},
+	api.SortEmail:          {col: "email"},
+	api.SortExpirationDate: {col: "expiration_date", nullable: true, ties: true},
+	api.SortLastTrained:    {col: "last_trained", nullable: true, ties: true},
 }
 
 // likeEscaper escapes LIKE's wildcards and its escape character '\'.
@@ -27,17 +37,28 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // match in all, counted up to q.CountLimit(): a total below it is exact,
 // a total equal to it says that at least that many match (see api.Search).
 // The count and the page are read in one snapshot, so the total always
-// agrees with the page.
+// agrees with the page: q.NextCursor(page, total) is nil exactly when no
+// row follows the page.
+//
+// The search reads trainees alone (search_name, email and phone are
+// copies of the user's), so PostgreSQL walks one index of the sort key
+// and stops after the page; users are joined for the page's rows only.
+// A nullable sort reads its non-null part, then its null part, each an
+// index range. With q.Cursor the page starts after the cursor's row
+// (keyset) instead of at an offset.
 func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Search) ([]*api.Trainee, int64, error) {
-	col, ok := sortColumns[q.Sort]
 	if q.Sort == "" {
-		col, ok = sortColumns[api.SortID], true
+		q.Sort = api.SortID
 	}
+	srt, ok := searchSorts[q.Sort]
 	if !ok {
 		return nil, 0, fmt.Errorf("store: unknown sort %q", q.Sort)
 	}
 	if q.Size <= 0 || q.Page < 0 {
 		return nil, 0, fmt.Errorf("store: invalid page %d or size %d", q.Page, q.Size)
+	}
+	if c := q.Cursor; c != nil && (c.Sort != q.Sort || c.Desc != q.Desc) {
+		return nil, 0, fmt.Errorf("store: cursor of sort %q desc %v for sort %q desc %v", c.Sort, c.Desc, q.Sort, q.Desc)
 	}
 	if _, _, err := statusWhere(q); err != nil {
 		return nil, 0, err
@@ -48,12 +69,12 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		offset := int64(q.Page) * int64(q.Size)
+		offset := q.Offset()
 		if offset >= api.ExactTotalBound {
 			// A deep page: one row past the page tells whether more match,
 			// which is all a bounded count would say (q.CountLimit is the
 			// page's end plus one), without a second pass over the offset.
-			if out, err = s.searchPage(ctx, tx, companyID, q, col, offset, q.Size+1); err != nil {
+			if out, err = s.searchPage(ctx, tx, companyID, q, srt, q.Size+1); err != nil {
 				return err
 			}
 			if len(out) > q.Size {
@@ -69,11 +90,25 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 		if total, err = s.searchCount(ctx, tx, companyID, q); err != nil {
 			return err
 		}
-		if total == 0 || offset >= total {
+		if q.Cursor == nil && (total == 0 || offset >= total) {
 			return nil
 		}
-		out, err = s.searchPage(ctx, tx, companyID, q, col, offset, q.Size)
-		return err
+		if out, err = s.searchPage(ctx, tx, companyID, q, srt, q.Size+1); err != nil {
+			return err
+		}
+		if q.Cursor != nil {
+			// The cursor's offset is where the next row was when the cursor
+			// was made; rows created or deleted before it since then move
+			// the real position. Keep the totals consistent with the page.
+			end := offset + int64(min(len(out), q.Size))
+			if len(out) > q.Size {
+				total = max(total, min(end+1, q.CountLimit()))
+			} else if total > end && total < q.CountLimit() {
+				total = end
+			}
+		}
+		out = out[:min(len(out), q.Size)]
+		return nil
 	})
 	if err != nil {
 		return nil, 0, err
@@ -99,8 +134,8 @@ func statusWhere(q api.Search) (string, []any, error) {
 }
 
 // searchFilter adds the WHERE of a search (status and q) to a query over
-// traineeScope with the users joined as u.
-func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) {
+// traineeScope.
+func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.SelectQuery, error) {
 	where, args, err := statusWhere(q)
 	if err != nil {
 		return nil, err
@@ -109,27 +144,112 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 		sel = sel.Where(where, args...)
 	}
 	if q.Query != "" {
-		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
+		lower := strings.ToLower(q.Query)
+		if dialect == DialectPostgres && q.Digits == "" && utf8.RuneCountInString(lower) <= 2 {
+			// No trigram to look up: the index of short grams serves it
+			// (see migration 000007); the LIKE below stays the definition.
+			sel = sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lower)
+		}
+		pattern := "%" + likeEscaper.Replace(lower) + "%"
 		if q.Digits != "" {
-			sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\' OR u.phone LIKE ? ESCAPE '\')`,
+			sel = sel.Where(`(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`,
 				pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
 		} else {
-			sel = sel.Where(`(u.search_name LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`, pattern, pattern)
+			sel = sel.Where(`(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\')`, pattern, pattern)
 		}
 	}
 	return sel, nil
 }
 
-// searchCount counts the matches up to q.CountLimit(); it joins the users
-// only to match q. Counting stops at the limit, so a search whose q
-// matches most of a million trainees costs a bounded scan, not a full one.
-func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
-	count := s.traineeScope(tx, companyID)
-	if q.Query != "" {
-		count = count.Join("JOIN users AS u ON u.id = t.user_id")
+// qMatch narrows a search with q, on SQLite, to the users that the FTS5
+// trigram index users_fts (migration 20260101000008_fts) says may match:
+// it is a superset prefilter, and searchFilter's LIKE rechecks every
+// candidate, so the result is the same as PostgreSQL's (which serves the
+// LIKE from pg_trgm indexes). The index holds lower() of search_name and
+// of the e-mail, each followed by two char(1), and the phone. sorted is
+// the page's sort column, "" for the count.
+//
+// A q of three characters or more is one FTS5 phrase (the string quoted,
+// so no character of q is query syntax): its trigrams in a row, in the
+// name or the e-mail, or q's digits in the phone. The trainees are then
+// read from the candidates (by trainees.user_id), except for a page
+// sorted by id when q has many candidates: there walking the trainees in
+// id order and probing the candidates stops after the page, where the
+// candidates would all be read and sorted.
+//
+// A q of one or two characters has no trigram of its own, but every
+// occurrence of it begins a trigram of the padded text: its candidates
+// are the users of the indexed terms that begin with q (a range of the
+// term dictionary, users_fts_terms). When they are many (a q such as "a"
+// or "an"), the matches are dense and the plain scan finds a page and
+// its bounded count sooner than the prefilter could list them.
+//
+// q with a NUL or that is not UTF-8 is left to the scan.
+func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
+	if s.dialect != DialectSQLite || q.Query == "" {
+		return sel, nil
 	}
-	count, err := searchFilter(count, q)
+	lq := strings.ToLower(q.Query)
+	if strings.IndexByte(lq, 0) >= 0 || !utf8.ValidString(lq) {
+		return sel, nil
+	}
+	if n := utf8.RuneCountInString(lq); n < 3 {
+		if q.Digits != "" { // never: Digits has three digits or more
+			return sel, nil
+		}
+		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
+		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
+		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil || dense {
+			return sel, err
+		}
+		return sel.Where("t.user_id IN ("+terms+")", args...), nil
+	}
+	match := "{search_name email}: " + ftsString(lq)
+	if q.Digits != "" {
+		match += " OR phone: " + ftsString(q.Digits)
+	}
+	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
+	if sorted == "t.id" {
+		dense, err := s.ftsMany(ctx, tx, candidates, []any{match}, ftsWalkLimit)
+		if err != nil {
+			return nil, err
+		}
+		if dense { // the unary + keeps SQLite from reading t by user_id
+			return sel.Where("+t.user_id IN ("+candidates+")", match), nil
+		}
+	}
+	return sel.Where("t.user_id IN ("+candidates+")", match), nil
+}
+
+// The candidate counts from which qMatch leaves the FTS5 list: a short
+// q's term instances (from there, the plain scan), and a longer q's users
+// for a page by id (from there, the walk in id order). Variables for the
+// tests, which force each way.
+var (
+	ftsShortLimit = 2000
+	ftsWalkLimit  = 500
+)
+
+// ftsMany says whether the query of candidates returns limit rows or more.
+func (s *Store) ftsMany(ctx context.Context, tx bun.Tx, candidates string, args []any, limit int) (bool, error) {
+	var n int
+	err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", append(args, limit)...).Scan(ctx, &n)
+	return n >= limit, err
+}
+
+// ftsString quotes s as an FTS5 string: between double quotes, with each
+// double quote doubled, every character stands for itself.
+func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// searchCount counts the matches up to q.CountLimit(). Counting stops at
+// the limit, so a search whose q matches most of a million trainees costs
+// a bounded scan, not a full one.
+func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
+	count, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
 	if err != nil {
+		return 0, err
+	}
+	if count, err = s.qMatch(ctx, tx, count, q, ""); err != nil {
 		return 0, err
 	}
 	var n int64
@@ -138,24 +258,156 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q a
 	return n, err
 }
 
-// searchPage reads limit rows at offset, sorted by col with nulls last in
-// both directions and ties by id, so pages never overlap.
-func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, col string, offset int64, limit int) ([]*api.Trainee, error) {
-	sel, err := searchFilter(s.traineeQuery(tx, companyID), q)
-	if err != nil {
-		return nil, err
-	}
-	dir := "ASC"
+// searchPart is one ordered range of a search's rows: the whole search,
+// or the non-null or the null part of a nullable sort.
+type searchPart struct {
+	where string // "" for none
+	args  []any
+	order string
+	null  bool // the null part of a nullable sort
+}
+
+// searchParts are the ordered parts of q's rows, nulls last, ties by id
+// ascending, each starting after q.Cursor's row when there is one.
+func searchParts(q api.Search, srt searchSort) []searchPart {
+	col := "t." + srt.col
+	dir, cmp := "ASC", ">"
 	if q.Desc {
-		dir = "DESC"
+		dir, cmp = "DESC", "<"
 	}
-	if col == "t.id" {
-		sel = sel.OrderExpr("t.id " + dir)
+	order := col + " " + dir
+	if srt.ties {
+		order += ", t.id ASC"
+	}
+	c := q.Cursor
+	var value any
+	if c != nil {
+		switch {
+		case c.Null:
+		case srt.col == "id":
+			value = c.ID
+		case srt.nullable:
+			value = c.Int
+		default:
+			value = c.Str
+		}
+	}
+	// after are the keyset parts: the rows after the cursor's row in this
+	// order. A tie-broken key is two index ranges read in turn: the rest
+	// of the cursor's value (key = v, id after it), then the values after
+	// it; neither filters a tie group row by row.
+	after := func() []searchPart {
+		if !srt.ties {
+			return []searchPart{{where: col + " " + cmp + " ?", args: []any{value}, order: order}}
+		}
+		return []searchPart{
+			{where: col + " = ? AND t.id > ?", args: []any{value, c.ID}, order: "t.id ASC"},
+			{where: col + " " + cmp + " ?", args: []any{value}, order: order},
+		}
+	}
+	if !srt.nullable {
+		if c != nil {
+			return after()
+		}
+		return []searchPart{{order: order}}
+	}
+	null := searchPart{where: col + " IS NULL", order: "t.id ASC", null: true}
+	var parts []searchPart
+	switch {
+	case c == nil:
+		parts = []searchPart{{where: col + " IS NOT NULL", order: order}, null}
+	case c.Null:
+		null.where += " AND t.id > ?"
+		null.args = []any{c.ID}
+		parts = []searchPart{null}
+	default:
+		parts = append(after(), null) // after() implies NOT NULL
+	}
+	if srt.col != "expiration_date" {
+		return parts
+	}
+	// The status's own condition on expiration_date, split by part so
+	// that the non-null part is an index range: active is "IS NULL OR
+	// > today", which no index serves as one; expired has no null part.
+	out := parts[:0]
+	for _, p := range parts {
+		switch {
+		case q.Status == api.StatusActive && !p.null:
+			p.where += " AND " + col + " > ?"
+			p.args = append(slices.Clip(p.args), q.Today.Int())
+		case q.Status == api.StatusExpired && p.null:
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 { // expired after a null: nothing follows
+		out = append(out, searchPart{where: "FALSE", order: "t.id ASC"})
+	}
+	return out
+}
+
+// searchPage reads limit rows of q from its offset (q.Cursor's row, or
+// q.Offset() rows in), sorted by srt with nulls last in both directions
+// and ties by id, so pages never overlap. Each part picks the ids of the
+// rows the page can need from trainees alone, reading only columns that
+// the covering indexes of migration 000007 hold (an index-only scan on
+// PostgreSQL: filtering q costs no heap fetch); the page's rows and their
+// users are read by id.
+func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
+	var offset int64
+	if q.Cursor == nil {
+		offset = q.Offset()
+	}
+	parts := searchParts(q, srt)
+	order := func(alias string) string {
+		o := alias + ".k ASC"
+		if q.Desc {
+			o = alias + ".k DESC"
+		}
+		if srt.ties {
+			o += ", " + alias + ".id ASC" // a null part has nulls only: by id
+		}
+		if len(parts) > 1 {
+			o = alias + ".part ASC, " + o
+		}
+		return o
+	}
+	inner := make([]*bun.SelectQuery, len(parts))
+	for i, p := range parts {
+		sel, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
+		if err != nil {
+			return nil, err
+		}
+		if sel, err = s.qMatch(ctx, tx, sel, q, "t."+srt.col); err != nil {
+			return nil, err
+		}
+		sel = sel.ColumnExpr("t.id, t."+srt.col+" AS k, ? AS part", i)
+		if p.where != "" {
+			sel = sel.Where(p.where, p.args...)
+		}
+		inner[i] = sel.OrderExpr(p.order)
+	}
+	// The page's keys: the offset is skipped here, before any join.
+	var keys *bun.SelectQuery
+	if len(inner) == 1 {
+		keys = inner[0].Limit(int64(limit)).Offset(offset)
 	} else {
-		sel = sel.OrderExpr(col + " " + dir + " NULLS LAST").OrderExpr("t.id ASC")
+		union := make([]string, len(inner))
+		args := make([]any, len(inner))
+		for i, sel := range inner {
+			union[i] = fmt.Sprintf("SELECT * FROM (?) AS p%d", i)
+			args[i] = sel.Limit(offset + int64(limit))
+		}
+		keys = tx.NewSelect().ColumnExpr("ab.*").
+			TableExpr("("+strings.Join(union, " UNION ALL ")+") AS ab", args...).
+			OrderExpr(order("ab")).Limit(int64(limit)).Offset(offset)
 	}
 	var rows []traineeRow
-	if err := sel.Limit(int64(limit)).Offset(offset).Scan(ctx, &rows); err != nil {
+	err := s.traineeQuery(tx, companyID).
+		Join("JOIN (?) AS k ON k.id = t.id", keys).
+		OrderExpr(order("k")).
+		Scan(ctx, &rows)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]*api.Trainee, len(rows))

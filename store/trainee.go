@@ -301,6 +301,7 @@ func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, p
 		return dbError(err)
 	}
 	row.UserID = user.ID
+	row.SearchName = user.SearchName // the mirrors (Email, Phone) are row's own
 	row.CreatedAt, row.UpdatedAt = now, now
 	if !row.Enabled {
 		row.DeletedAt = &now
@@ -320,6 +321,7 @@ func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *train
 		after.DeletedAt = nil
 	}
 	after.UpdatedAt = now
+	after.SearchName = searchName(after.Name)
 	if userChanged(before, after) || passwordHash != "" {
 		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).
 			Where("u.id = ?", after.UserID)
@@ -338,6 +340,6 @@ func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *train
 	return dbError(err)
 }
 
-// searchName is what users.search_name holds: the name lower-cased by Go,
+// searchName is what users.search_name and trainees.search_name hold: the name lower-cased by Go,
 // identically for both databases.
-func searchName(name string) string { return strings.ToLower(name) }
+func searchName(name string) string { return api.SearchName(name) }

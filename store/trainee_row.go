@@ -37,10 +37,15 @@ type traineeRow struct {
 	UpdatedAt           time.Time  `bun:"updated_at"`
 	DeletedAt           *time.Time `bun:"deleted_at"`
 
+	// Copies of the user's columns that search matches and sorts by
+	// (mirror): written to both tables in one transaction, read from
+	// trainees. SearchName is searchName(Name), set by the writes.
+	Email      string  `bun:"email" api:"email" mirror:"users"`
+	Phone      *string `bun:"phone" api:"phoneNumber" mirror:"users"`
+	SearchName string  `bun:"search_name"`
+
 	// From users, through the join in traineeQuery.
-	Email string  `bun:"email,scanonly" api:"email"`
-	Phone *string `bun:"phone,scanonly" api:"phoneNumber"`
-	Name  string  `bun:"name,scanonly" api:"name"`
+	Name string `bun:"name,scanonly" api:"name"`
 }
 
 // traineeColumn is one field of traineeRow as its tags describe it.
@@ -48,6 +53,7 @@ type traineeColumn struct {
 	row     int    // field index in traineeRow
 	name    string // the column: trainees' own, or users' when user
 	user    bool   // a users column (scanonly in traineeRow)
+	mirror  bool   // a trainees column that copies the users column of its name
 	trainee int    // field index in api.Trainee, -1 for none
 	patch   *api.PatchField
 }
@@ -72,7 +78,7 @@ var (
 		return strings.Join(cols, ", ")
 	}()
 	// traineeUpdateColumns are the trainees columns an update writes:
-	// every updatable one, and the times.
+	// every updatable one (mirrors included), search_name, and the times.
 	traineeUpdateColumns = func() []string {
 		var out []string
 		for _, c := range traineeMap {
@@ -80,7 +86,7 @@ var (
 				out = append(out, c.name)
 			}
 		}
-		return append(out, "updated_at", "deleted_at")
+		return append(out, "search_name", "updated_at", "deleted_at")
 	}()
 )
 
@@ -98,7 +104,8 @@ func traineeColumnsOf() []traineeColumn {
 			continue
 		}
 		opts := strings.Split(tag, ",")
-		c := traineeColumn{row: i, name: opts[0], user: slices.Contains(opts[1:], "scanonly"), trainee: -1}
+		c := traineeColumn{row: i, name: opts[0], user: slices.Contains(opts[1:], "scanonly"), trainee: -1,
+			mirror: f.Tag.Get("mirror") == "users"}
 		if name := f.Tag.Get("api"); name != "" {
 			ti, ok := byJSON[name]
 			if !ok {
@@ -170,22 +177,24 @@ func patchedRow(before *traineeRow, p api.TraineePatch) *traineeRow {
 	return r
 }
 
-// userChanged reports whether the users columns of a and b differ.
+// userChanged reports whether the users columns (mirrors included) of a
+// and b differ.
 func userChanged(a, b *traineeRow) bool {
 	av, bv := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
 	for _, c := range traineeMap {
-		if c.user && !reflect.DeepEqual(av.Field(c.row).Interface(), bv.Field(c.row).Interface()) {
+		if (c.user || c.mirror) && !reflect.DeepEqual(av.Field(c.row).Interface(), bv.Field(c.row).Interface()) {
 			return true
 		}
 	}
 	return false
 }
 
-// setUserColumns adds a SET for every users column of r to q.
+// setUserColumns adds a SET for every users column of r (mirrors
+// included) to q.
 func setUserColumns(q *bun.UpdateQuery, r *traineeRow) *bun.UpdateQuery {
 	rv := reflect.ValueOf(r).Elem()
 	for _, c := range traineeMap {
-		if c.user {
+		if c.user || c.mirror {
 			q = q.Set(c.name+" = ?", rv.Field(c.row).Interface())
 		}
 	}

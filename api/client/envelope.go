@@ -80,9 +80,3 @@ func DecodeTraineeEnvelope(body []byte) (*api.Trainee, ResponseTimestamp, error)
 	}
 	return env.Trainee, env.Timestamp, nil
 }
-
-type clientPage struct {
-	Timestamp ResponseTimestamp `json:"timestamp"`
-	Content   []*api.Trainee    `json:"content"`
-	Page      api.PageInfo      `json:"page"`
-}

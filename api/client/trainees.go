@@ -48,6 +48,9 @@ type SearchParams struct {
 	Page   int    // 0-based
 	Size   int    // 1..100, default 20
 	Sort   string // id, name, email, expirationDate, lastTrained, optionally ",asc" or ",desc"
+	// Cursor is a page's nextCursor: the search reads the page after that
+	// one (Page must then be 0; Query, Status and Sort those of its search).
+	Cursor string
 }
 
 func (p SearchParams) values() url.Values {
@@ -58,7 +61,7 @@ func (p SearchParams) values() url.Values {
 	if p.Status != "" {
 		v.Set("status", p.Status)
 	}
-	if p.Page != 0 {
+	if p.Page != 0 && p.Cursor == "" {
 		v.Set("page", strconv.Itoa(p.Page))
 	}
 	if p.Size != 0 {
@@ -66,6 +69,9 @@ func (p SearchParams) values() url.Values {
 	}
 	if p.Sort != "" {
 		v.Set("sort", p.Sort)
+	}
+	if p.Cursor != "" {
+		v.Set("cursor", p.Cursor)
 	}
 	return v
 }
@@ -80,23 +86,49 @@ func (p SearchParams) Validate() error {
 
 // SearchTrainees returns one page of a search.
 func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*api.TraineePage, error) {
+	pg, _, err := c.searchPage(ctx, p)
+	return pg, err
+}
+
+// searchPage returns one page of a search, and whether the answer had a
+// nextCursor member (a server with keyset cursors, which sends null on
+// the last page).
+func (c *Client) searchPage(ctx context.Context, p SearchParams) (*api.TraineePage, bool, error) {
 	body, err := c.Do(ctx, http.MethodGet, api.PathSearch, p.values(), nil, 0)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var pg clientPage
+	var pg struct {
+		Timestamp ResponseTimestamp `json:"timestamp"`
+		Content   []*api.Trainee    `json:"content"`
+		Page      json.RawMessage   `json:"page"`
+	}
+	var info api.PageInfo
+	var cursor struct {
+		NextCursor json.RawMessage `json:"nextCursor"` // "null" when sent as null
+	}
 	if err := json.Unmarshal(body, &pg); err != nil {
-		return nil, fmt.Errorf("decode search response: %w", err)
+		return nil, false, fmt.Errorf("decode search response: %w", err)
+	}
+	if len(pg.Page) > 0 {
+		if err := json.Unmarshal(pg.Page, &info); err != nil {
+			return nil, false, fmt.Errorf("decode search response: %w", err)
+		}
+		if err := json.Unmarshal(pg.Page, &cursor); err != nil {
+			return nil, false, fmt.Errorf("decode search response: %w", err)
+		}
 	}
 	if pg.Content == nil {
 		pg.Content = []*api.Trainee{}
 	}
-	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: pg.Page}, nil
+	hasCursor := len(cursor.NextCursor) > 0
+	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: info}, hasCursor, nil
 }
 
 // SearchAllTrainees follows the pages of a search from p.Page to the last
 // and returns every trainee, and the page information of the last page
-// read. p.Size 0 asks for pages of 100.
+// read. p.Size 0 asks for pages of 100. For a large result, SearchPages
+// hands over each page instead of gathering them.
 func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.Trainee, api.PageInfo, error) {
 	return c.SearchTraineesUpTo(ctx, p, 0)
 }
@@ -108,32 +140,80 @@ func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.
 // TotalExact is false). p.Size 0 asks for pages
 // of limit trainees, at most 100.
 func (c *Client) SearchTraineesUpTo(ctx context.Context, p SearchParams, limit int) ([]*api.Trainee, api.PageInfo, error) {
+	all := []*api.Trainee{}
+	last, err := c.SearchPages(ctx, p, limit, func(ts []*api.Trainee, _ api.PageInfo) error {
+		all = append(all, ts...)
+		return nil
+	})
+	if err != nil {
+		return nil, api.PageInfo{}, err
+	}
+	return all, last, nil
+}
+
+// SearchPages follows the pages of a search from p.Page (or p.Cursor)
+// and calls fn with the trainees of each page as it arrives, until it has
+// handed over limit trainees (0: no limit; the last call gets only what
+// is left) or the last page is read, and returns the page information of
+// the last page read. fn's error stops it and is returned. p.Size 0 asks
+// for pages of limit trainees, at most 100. fn may keep ts.
+//
+// When the server gives a nextCursor the pages follow it (keyset paging,
+// where nothing can repeat or go missing); otherwise they follow page
+// numbers, and a trainee that a concurrent create shifted onto the next
+// page is not handed over twice (the de-duplication remembers the last
+// two pages only, so memory stays bounded however many pages there are).
+func (c *Client) SearchPages(ctx context.Context, p SearchParams, limit int, fn func(ts []*api.Trainee, info api.PageInfo) error) (api.PageInfo, error) {
 	if p.Size == 0 {
 		p.Size = 100
 		if limit > 0 && limit < 100 {
 			p.Size = limit
 		}
 	}
-	all := []*api.Trainee{}
-	seen := map[int64]bool{}
+	var prev, cur map[int64]bool // ids of the page before and of this one
+	n := 0
 	for {
-		pg, err := c.SearchTrainees(ctx, p)
+		pg, cursors, err := c.searchPage(ctx, p)
 		if err != nil {
-			return nil, api.PageInfo{}, err
+			return api.PageInfo{}, err
 		}
-		for _, t := range pg.Content {
-			if !seen[t.ID] { // a trainee created meanwhile may shift a page
-				seen[t.ID] = true
-				all = append(all, t)
+		got := len(pg.Content)
+		ts := pg.Content
+		if !cursors {
+			prev, cur = cur, make(map[int64]bool, got)
+			ts = ts[:0:0]
+			for _, t := range pg.Content {
+				if prev[t.ID] || cur[t.ID] { // a trainee created meanwhile may shift a page
+					continue
+				}
+				cur[t.ID] = true
+				ts = append(ts, t)
 			}
 		}
-		if limit > 0 && len(all) >= limit {
-			return all[:limit], pg.Page, nil
+		if limit > 0 && n+len(ts) > limit {
+			ts = ts[:limit-n]
+		}
+		n += len(ts)
+		if len(ts) > 0 {
+			if err := fn(ts, pg.Page); err != nil {
+				return pg.Page, err
+			}
+		}
+		switch {
+		case limit > 0 && n >= limit:
+			return pg.Page, nil
+		case cursors:
+			// A server with cursors says null on the last page.
+			if pg.Page.NextCursor == nil || *pg.Page.NextCursor == "" {
+				return pg.Page, nil
+			}
+			p.Cursor, p.Page = *pg.Page.NextCursor, 0
+			continue
 		}
 		// A page shorter than asked for is the last; an exact total says so
 		// too. An inexact one (totalExact false) is only a lower bound.
-		if len(pg.Content) < p.Size || pg.Page.TotalExact && pg.Page.Number+1 >= pg.Page.TotalPages {
-			return all, pg.Page, nil
+		if got < p.Size || pg.Page.TotalExact && pg.Page.Number+1 >= pg.Page.TotalPages {
+			return pg.Page, nil
 		}
 		p.Page = pg.Page.Number + 1
 	}

@@ -113,6 +113,10 @@ func FuzzSearchQuery(f *testing.F) {
 	f.Add("\xff", "deleted\x00", "2147483648", "101", "lastTrained,asc")
 	f.Add("7700 900", "active", "04", "+5", "expirationDate")
 	f.Add("%_\\'\"", "ALL", " 1", "1e1", ",")
+	// FTS5 query syntax, which SQLite's prefilter must quote (store qMatch).
+	f.Add(`"a" OR b* NEAR(c d) ^e: {f} -g`, "live", "0", "20", "id")
+	f.Add(`""`, "all", "0", "20", "name")
+	f.Add("ł\x01", "live", "0", "20", "id")
 	e, _ := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, q, status, page, size, sort string) {
 		v := url.Values{"q": {q}, "status": {status}, "page": {page}, "size": {size}, "sort": {sort}}

@@ -207,3 +207,69 @@ func TestSearchSortAndPaging(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchCursorWire: page.nextCursor is always present (a string, or
+// null on the last page); following it walks the same trainees as page=;
+// a cursor with another sort, q or status, or with page, is a 1012 on
+// cursor; other paged answers carry nextCursor null.
+func TestSearchCursorWire(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for i := range 7 {
+			e.create(e.keyA, map[string]any{"name": fmt.Sprintf("Walker %d", i%3), "email": fmt.Sprintf("w%d@example.com", i), "password": "12345678"})
+		}
+		params := url.Values{"sort": {"name,desc"}, "size": {"3"}, "q": {"walker"}}
+		var byPage, byCursor []string
+		for page := 0; page < 3; page++ {
+			params.Set("page", fmt.Sprint(page))
+			byPage = append(byPage, names(e.search(e.keyA, params).Content)...)
+		}
+		params.Del("page")
+		var cursors []string
+		for {
+			r := e.do("GET", "/public-api/trainees/search?"+params.Encode(), e.keyA, nil).expect(t, 200)
+			var raw struct {
+				Page map[string]any `json:"page"`
+			}
+			r.JSON(t, &raw)
+			next, present := raw.Page["nextCursor"]
+			if !present {
+				t.Fatalf("page without nextCursor: %v", raw.Page)
+			}
+			var p api.TraineePage
+			r.JSON(t, &p)
+			byCursor = append(byCursor, names(p.Content)...)
+			if want := len(cursors); p.Page.Number != want || p.Page.TotalElements != 7 || !p.Page.TotalExact {
+				t.Errorf("cursor page %d: %+v", want, p.Page)
+			}
+			if next == nil {
+				if len(cursors) != 2 {
+					t.Fatalf("nextCursor null after %d pages", len(cursors)+1)
+				}
+				break
+			}
+			s, ok := next.(string)
+			if !ok || s == "" || len(cursors) > 3 {
+				t.Fatalf("nextCursor %v", next)
+			}
+			cursors = append(cursors, s)
+			params.Set("cursor", s)
+		}
+		if !slices.Equal(byPage, byCursor) || len(byCursor) != 7 {
+			t.Errorf("by cursor %q, by page %q", byCursor, byPage)
+		}
+		for _, bad := range []url.Values{
+			{"sort": {"name"}, "size": {"3"}, "q": {"walker"}, "cursor": {cursors[0]}},
+			{"sort": {"name,desc"}, "q": {"walk"}, "cursor": {cursors[0]}},
+			{"sort": {"name,desc"}, "q": {"walker"}, "status": {"all"}, "cursor": {cursors[0]}},
+			{"sort": {"name,desc"}, "q": {"walker"}, "page": {"1"}, "cursor": {cursors[0]}},
+			{"sort": {"name,desc"}, "q": {"walker"}, "cursor": {"not a cursor"}},
+		} {
+			e.do("GET", "/public-api/trainees/search?"+bad.Encode(), e.keyA, nil).expectError(t, api.CodeInvalidParameter, "cursor")
+		}
+		// Another company's key refuses nothing but finds nothing after it.
+		p := e.search(e.keyB, url.Values{"sort": {"name,desc"}, "q": {"walker"}, "cursor": {cursors[0]}})
+		if len(p.Content) != 0 || p.Page.NextCursor != nil {
+			t.Errorf("company B with A's cursor: %q %+v", names(p.Content), p.Page)
+		}
+	})
+}

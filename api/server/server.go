@@ -94,6 +94,7 @@ type ctxKey int
 const (
 	principalKey ctxKey = iota
 	requestIDKey
+	traineeReadKey // *api.Trainee read with the key (authenticateRead)
 )
 
 // principal returns the authenticated caller; handlers under /public-api

@@ -64,6 +64,9 @@ func (h *Handler) getTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if t, ok := r.Context().Value(traineeReadKey).(*api.Trainee); ok && t.ID == id {
+		return h.writeTrainee(w, t) // read with the key, in its company
+	}
 	t, err := h.store.Trainee(r.Context(), principal(r.Context()).CompanyID, id)
 	if err != nil {
 		return err
@@ -127,6 +130,8 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 	if list == nil {
 		list = []*api.Trainee{}
 	}
-	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: s.PageInfo(total)})
+	page := s.PageInfo(total)
+	page.NextCursor = s.NextCursor(list, total)
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: page})
 	return nil
 }

@@ -39,6 +39,7 @@ type serveOptions struct {
 	demo            bool
 	shutdownDelay   time.Duration
 	hashConcurrency int
+	hashLowPriority bool
 	webhooks        webhookFlags
 	automations     bool
 	evalInterval    time.Duration
@@ -122,7 +123,9 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
-		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+		"passwords hashed at once (0: GOMAXPROCS on low-priority threads; with --hash-low-priority=false GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+	c.Flags().BoolVar(&o.hashLowPriority, "hash-low-priority", true,
+		"hash passwords on their own threads at the lowest CPU priority (Linux), so that requests run first; false: on the requests' goroutines")
 	c.Flags().IntVar(&o.rateLimit, "rate-limit", envInt("TRAINEED_RATE_LIMIT", server.DefaultRateLimit),
 		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
 	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
@@ -211,7 +214,7 @@ func runServe(e *env, o *serveOptions) error {
 		}
 	}
 	if o.demo {
-		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+		key, disabled, err := demoKey(e.ctx, s, server.NewHasherPlain(server.DefaultPasswordParams, 1))
 		if err != nil {
 			closeListeners()
 			return err
@@ -245,11 +248,9 @@ func runServe(e *env, o *serveOptions) error {
 		ev.Start()
 		background = append(background, ev)
 	}
-	hashers := o.hashConcurrency
-	if hashers == 0 {
-		hashers = server.DefaultHashConcurrency()
-	}
-	opts := []server.Option{server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)),
+	hasher := newServeHasher(o)
+	log.Info("password hashing", "concurrency", hasher.Concurrency(), "lowPriority", hasher.LowPriority())
+	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
 		server.RateLimiter
@@ -466,6 +467,22 @@ func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
 	wg.Wait()
 }
 
+// newServeHasher is the hasher of --hash-concurrency and
+// --hash-low-priority.
+func newServeHasher(o *serveOptions) *server.Hasher {
+	n := o.hashConcurrency
+	if !o.hashLowPriority {
+		if n == 0 {
+			n = server.DefaultPlainHashConcurrency()
+		}
+		return server.NewHasherPlain(server.DefaultPasswordParams, n)
+	}
+	if n == 0 {
+		n = server.DefaultHashConcurrency()
+	}
+	return server.NewHasherN(server.DefaultPasswordParams, n)
+}
+
 // demoKey loads the demo data set into an empty database and returns its
 // key; when the demo company exists already it returns a fresh key for it
 // and disables the active demo keys of earlier starts (returned), so that
@@ -519,24 +536,49 @@ func loadDemo(ctx context.Context, s *store.Store, hasher *server.Hasher) (int64
 }
 
 func newDemoCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "demo",
+	var trainees int
+	c := &cobra.Command{
+		Use:   "demo [--trainees N]",
 		Short: "Load the demo data set and print its API key",
 		Long: `Loads a demo company ("Demo Fitness", Europe/London) with trainers and about 60
 varied trainees (some expired, some soft-deleted), each with up to a year of
 tracked data (weights, measurements, meals, steps and workouts, dated back from
 today), and prints its new API key, alone. Every demo trainee's password is "` + demo.Password + `". The data set is
-deterministic, so screenshots and tests are stable.`,
+deterministic, so screenshots and tests are stable.
+
+--trainees N adds N generated trainees to the demo company, for measuring at
+scale: varied names, unique e-mails and phones, dates, some expired, some
+soft-deleted, most with a trainer, no tracked data. They are written in
+multi-row INSERTs of 1,000 (each batch its own transaction), without
+trainee.created events, and share one hash of the demo password (hashed
+once). Progress goes to stderr every 50,000. On PostgreSQL a million take a
+few minutes.`,
+		Example: `  traineed demo
+  traineed demo --trainees 1000000 --db postgres://postgres@127.0.0.1/traineed`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if trainees < 0 {
+				return errors.New("--trainees must be 0 or more")
+			}
 			return e.withStore(func(s *store.Store) error {
-				_, key, err := loadDemo(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+				hash, err := server.NewHasherPlain(server.DefaultPasswordParams, 1).Hash(e.ctx, demo.Password)
 				if err != nil {
 					return err
+				}
+				companyID, key, err := demo.Load(e.ctx, s, hash, time.Now())
+				if err != nil {
+					return err
+				}
+				if trainees > 0 {
+					if err := demo.AddTrainees(e.ctx, s, companyID, trainees, hash, time.Now(), e.errOut); err != nil {
+						return err
+					}
 				}
 				fmt.Fprintln(e.out, key)
 				return nil
 			})
 		},
 	}
+	c.Flags().IntVar(&trainees, "trainees", 0, "also add this many generated trainees (for measuring at scale)")
+	return c
 }

@@ -65,13 +65,13 @@ func loadBench(b *testing.B, s *store.Store, n int, today api.Date) (int64, int6
 	for start := 0; start < len(users); start += 1000 {
 		var sb strings.Builder
 		sb.WriteString(`INSERT INTO trainees (company_id, user_id, expiration_date, last_trained, enabled, created_by_type,
-			force_password_change, weight_unit, created_at, updated_at) VALUES `)
+			force_password_change, weight_unit, created_at, updated_at, email, search_name) VALUES `)
 		var args []any
 		for i := start; i < min(len(users), start+1000); i++ {
 			if i > start {
 				sb.WriteString(", ")
 			}
-			sb.WriteString("(?, ?, ?, ?, ?, 'ADMIN', FALSE, 'KG', ?, ?)")
+			sb.WriteString("(?, ?, ?, ?, ?, 'ADMIN', FALSE, 'KG', ?, ?, ?, ?)")
 			var exp, trained *int
 			if i%3 != 0 {
 				e := today.AddDays(i%1460 - 730).Int()
@@ -81,7 +81,8 @@ func loadBench(b *testing.B, s *store.Store, n int, today api.Date) (int64, int6
 				t := today.AddDays(-(i % 60)).Int()
 				trained = &t
 			}
-			args = append(args, c.ID, users[i], exp, trained, i%50 != 0, created, created)
+			args = append(args, c.ID, users[i], exp, trained, i%50 != 0, created, created,
+				fmt.Sprintf("e%d@evalbench.example.com", i), fmt.Sprintf("bench %d", i)) // the user's (search columns)
 		}
 		if _, err := db.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
 			b.Fatal(err)

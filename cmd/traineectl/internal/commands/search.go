@@ -11,6 +11,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // Values of --status and --sort, for help and completion.
@@ -191,28 +192,44 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 			fmt.Fprintln(ios.ErrOut, line)
 		}
 	}
-	switch {
-	case o.All:
-		ts, last, err := c.SearchAllTrainees(ctx, o.Params)
+	if o.All || o.Limit > 0 {
+		st, err := output.NewTraineeStream(ios, f.OutputOptions(), f.Today(), func() map[int64]string { return f.TrainerNames(ctx) })
 		if err != nil {
 			return err
 		}
-		if ios.StdoutTTY {
-			note(allLine(len(ts), last))
-		}
-		return printTrainees(ctx, f, ts, false)
-	case o.Limit > 0:
-		ts, last, err := c.SearchTraineesUpTo(ctx, o.Params, o.Limit)
+		var ts []*api.Trainee // without a stream: the whole list, printed at the end
+		n := 0
+		last, err := c.SearchPages(ctx, o.Params, o.Limit, func(page []*api.Trainee, _ api.PageInfo) error {
+			n += len(page)
+			if st == nil {
+				ts = append(ts, page...)
+				return nil
+			}
+			return st.Write(page)
+		})
 		if err != nil {
 			return err
 		}
-		if err := printTrainees(ctx, f, ts, false); err != nil {
+		if st != nil {
+			err = st.Close()
+		} else {
+			if o.All && ios.StdoutTTY {
+				note(allLine(n, last)) // before the table, as it always was
+			}
+			err = printTrainees(ctx, f, ts, false)
+		}
+		if err != nil {
 			return err
 		}
-		if int64(len(ts)) < last.TotalElements {
-			note(moreLine(len(ts), last, true))
-		} else if ios.StdoutTTY {
-			note(trainees(int64(len(ts))))
+		switch {
+		case o.All:
+			if st != nil && ios.StdoutTTY {
+				note(allLine(n, last))
+			}
+		case int64(n) < last.TotalElements:
+			note(moreLine(n, last, true))
+		case ios.StdoutTTY:
+			note(trainees(int64(n)))
 		}
 		return nil
 	}

@@ -241,25 +241,29 @@ func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
 }
 
 func writeTSV(w io.Writer, cols []Column, rows [][]string) error {
-	var b strings.Builder
-	line := func(cells []string) {
-		for i, c := range cells {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			b.WriteString(tsvBlank.Replace(c))
-		}
-		b.WriteByte('\n')
-	}
 	header := make([]string, len(cols))
 	for i, c := range cols {
 		header[i] = c.Header
 	}
-	line(header)
+	if err := writeTSVRows(w, len(cols), [][]string{header}); err != nil {
+		return err
+	}
+	return writeTSVRows(w, len(cols), rows)
+}
+
+// writeTSVRows writes rows of n cells (missing ones empty), tab-separated.
+func writeTSVRows(w io.Writer, n int, rows [][]string) error {
+	var b strings.Builder
 	for _, r := range rows {
-		cells := make([]string, len(cols))
-		copy(cells, r)
-		line(cells)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			if i < len(r) {
+				b.WriteString(tsvBlank.Replace(r[i]))
+			}
+		}
+		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
