@@ -249,7 +249,6 @@ func runServe(e *env, o *serveOptions) error {
 		background = append(background, ev)
 	}
 	hasher := newServeHasher(o)
-	log.Info("password hashing", "concurrency", hasher.Concurrency(), "lowPriority", hasher.LowPriority())
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
@@ -405,7 +404,8 @@ func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h *server.Han
 	srv := server.NewHTTPServer(ln.Addr().String(), h)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
-	log.Info("listening", "addr", ln.Addr().String())
+	hashes, low := h.Hashing()
+	log.Info("listening", "addr", ln.Addr().String(), "hashConcurrency", hashes, "hashLowPriority", low)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
