@@ -62,6 +62,7 @@ func BenchmarkScaleKeystroke(b *testing.B) {
 	d.settle()
 	d.press("/")
 	var took []time.Duration
+	slowest := map[time.Duration]string{} // the query of each time, for the log
 	q, pos := 0, 0
 	runes := []rune(scaleQueries[0])
 	for b.Loop() {
@@ -84,6 +85,7 @@ func BenchmarkScaleKeystroke(b *testing.B) {
 			b.Fatal("empty frame")
 		}
 		took = append(took, time.Since(began))
+		slowest[took[len(took)-1]] = string(runes[:pos])
 		if want := strings.TrimSpace(string(runes[:pos])); d.m.list.query != want {
 			b.Fatalf("searched %q, typed %q", d.m.list.query, want)
 		}
@@ -96,4 +98,7 @@ func BenchmarkScaleKeystroke(b *testing.B) {
 	b.ReportMetric(pct(0.95), "p95-ms")
 	b.ReportMetric(float64(took[len(took)-1])/float64(time.Millisecond), "max-ms")
 	b.Logf("%d keystrokes: p50 %.1f ms, p95 %.1f ms, max %.1f ms", len(took), pct(0.5), pct(0.95), pct(1))
+	for _, d := range took[max(0, len(took)-5):] {
+		b.Logf("slow: %q %.1f ms", slowest[d], float64(d)/float64(time.Millisecond))
+	}
 }
