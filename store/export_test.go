@@ -44,12 +44,13 @@ var errFailAfterEvent = errors.New("fail after the event was written")
 // DB is the store's own handle, for the store's tests.
 func DB(s *Store) *bun.DB { return s.db }
 
-// SetFTSLimits sets qMatch's candidate limits (1, 1: never the FTS5 list
-// for a short q, always the walk for a page by id) until restore.
-func SetFTSLimits(short, walk int) (restore func()) {
-	s0, w0 := ftsShortLimit, ftsWalkLimit
-	ftsShortLimit, ftsWalkLimit = short, walk
-	return func() { ftsShortLimit, ftsWalkLimit = s0, w0 }
+// SetFTSLimits sets qMatch's candidate limits until restore: short for a
+// q of one or two characters, walk and dense for longer ones (1, 1, 1:
+// never the FTS5 list; 1, 1, big: always the walk for a page).
+func SetFTSLimits(short, walk, dense int) (restore func()) {
+	s0, w0, d0 := ftsShortLimit, ftsWalkLimit, ftsDenseLimit
+	ftsShortLimit, ftsWalkLimit, ftsDenseLimit = short, walk, dense
+	return func() { ftsShortLimit, ftsWalkLimit, ftsDenseLimit = s0, w0, d0 }
 }
 
 // SetFTSOff turns SQLite's FTS5 prefilter of q off (the scan of before

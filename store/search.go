@@ -173,10 +173,14 @@ func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.Sele
 // so no character of q is query syntax): its trigrams in a row, in the
 // name or the e-mail, or q's digits in the phone. The count reads the
 // trainees of the candidates (by trainees.user_id) and stops at its
-// bound. A page does too when q has few candidates; with many (from
+// bound. A page does too when q has few candidates; with more (from
 // ftsWalkLimit), it walks its part's index in the page's order instead,
 // probing the candidates (a Bloom filter and the list), and stops after
 // the page, where reading every candidate's trainee would sort them all.
+// With many (from ftsDenseLimit: "anna", "nowak" in the benchmark),
+// listing the candidates costs more than it saves: the matches are dense
+// enough for the plain scan of the page's index to find the page and the
+// bounded count soon.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
@@ -210,25 +214,29 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, sel *bun.SelectQuery, q a
 		match += " OR phone: " + ftsString(q.Digits)
 	}
 	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
-	if sorted != "" {
-		dense, err := s.ftsMany(ctx, tx, candidates, []any{match}, ftsWalkLimit)
-		if err != nil {
-			return nil, err
-		}
-		if dense { // the unary + keeps SQLite from reading t by user_id
-			return sel.Where("+t.user_id IN ("+candidates+")", match), nil
-		}
+	var n int
+	err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", match, ftsDenseLimit).Scan(ctx, &n)
+	switch {
+	case err != nil:
+		return nil, err
+	case n >= ftsDenseLimit:
+		return sel, nil
+	case n >= ftsWalkLimit && sorted != "":
+		// The unary + keeps SQLite from reading t by user_id.
+		return sel.Where("+t.user_id IN ("+candidates+")", match), nil
 	}
 	return sel.Where("t.user_id IN ("+candidates+")", match), nil
 }
 
 // The candidate counts from which qMatch leaves the FTS5 list: a short
 // q's term instances (from there, the plain scan), and a longer q's users
-// for a page (from there, the walk in the page's order). Variables for the
+// for a page (from ftsWalkLimit, the walk in the page's order; from
+// ftsDenseLimit, the plain scan). Variables for the
 // tests, which force each way.
 var (
 	ftsShortLimit = 2000
 	ftsWalkLimit  = 500
+	ftsDenseLimit = 2000
 )
 
 // ftsOff turns the prefilter off, for the benchmark that compares it with

@@ -53,9 +53,10 @@ func TestSearchPrefilter(t *testing.T) {
 		}
 		// The fixture is small, so by default every q takes the FTS5 list;
 		// the limits of 1 force the other ways (the plain scan for one or
-		// two characters, the walk in id order for a page by id).
-		for _, limits := range [][2]int{{2000, 500}, {1, 1}} {
-			restore := store.SetFTSLimits(limits[0], limits[1])
+		// two characters and for longer q with many candidates, the walk
+		// in the page's order with the candidates as a probe).
+		for _, limits := range [][3]int{{2000, 500, 2000}, {1, 1, 1 << 30}, {1, 1, 1}} {
+			restore := store.SetFTSLimits(limits[0], limits[1], limits[2])
 			for _, status := range []string{api.StatusLive, api.StatusAll} {
 				for _, query := range queries {
 					for _, sort := range []string{api.SortID, api.SortName} {
