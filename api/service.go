@@ -49,6 +49,16 @@ type TraineeStore interface {
 	Ping(ctx context.Context) error
 }
 
+// KeyTraineeReader is what a store may add to TraineeStore for GET
+// /trainees/{id}: the key lookup and the trainee read in one round trip.
+type KeyTraineeReader interface {
+	// AuthenticateTrainee is Authenticate and then Trainee of the key's
+	// company in one statement: found is false when either is missing
+	// (the caller asks the two questions one by one to tell which), and
+	// a key found is marked used as by Authenticate.
+	AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64) (p *Principal, t *Trainee, found bool, err error)
+}
+
 // Company is a tenant.
 type Company struct {
 	ID        int64     `json:"id"`

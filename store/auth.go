@@ -29,9 +29,53 @@ var authQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 		Model((*apiKeyRow)(nil)).
 		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone, k.scope").
 		Join("JOIN companies AS c ON c.id = k.company_id").
-		Where("k.key_hash = ?", placeholder(1)).
-		Where("NOT k.disabled")
+		Where(enabledKey, placeholder(1))
 }}
+
+var _ api.KeyTraineeReader = (*Store)(nil)
+
+// enabledKey is the condition on api_keys k of a key lookup by hash.
+const enabledKey = "k.key_hash = ? AND NOT k.disabled"
+
+// keyTraineeRow is a trainee and the key that reads it.
+type keyTraineeRow struct {
+	traineeRow
+	KeyID         int64      `bun:"key_id"`
+	KeyCompanyID  int64      `bun:"key_company_id"`
+	KeyLastUsedAt *time.Time `bun:"key_last_used_at"`
+	KeyTimeZone   string     `bun:"key_time_zone"`
+	KeyScope      string     `bun:"key_scope"`
+}
+
+// keyTraineeByID is traineeByID for the company of the enabled key whose
+// hash is $1, and trainee id $2: the trainee scope of the key's company,
+// the key and its company joined.
+var keyTraineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.traineeQuery(s.db, bun.Safe("k.company_id")).
+		Join("JOIN api_keys AS k ON "+enabledKey, placeholder(1)).
+		Join("JOIN companies AS c ON c.id = k.company_id").
+		ColumnExpr("k.id AS key_id, k.company_id AS key_company_id, k.last_used_at AS key_last_used_at, c.time_zone AS key_time_zone, k.scope AS key_scope").
+		Where("t.id = ?", placeholder(2))
+}}
+
+// AuthenticateTrainee is Authenticate and Trainee in one round trip (see
+// api.KeyTraineeReader); like Authenticate, it is never cached.
+func (s *Store) AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64) (*api.Principal, *api.Trainee, bool, error) {
+	var row keyTraineeRow
+	err := s.queryHot(ctx, keyTraineeByID, &row, hash[:], id)
+	if errors.Is(err, api.ErrNotFound) {
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	loc, err := s.location(row.KeyTimeZone)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("store: company %d: time zone %q: %w", row.KeyCompanyID, row.KeyTimeZone, err)
+	}
+	s.touch(row.KeyID, row.KeyLastUsedAt)
+	return &api.Principal{CompanyID: row.KeyCompanyID, KeyID: row.KeyID, Scope: row.KeyScope, Location: loc}, row.toAPI(), true, nil
+}
 
 // Authenticate finds the enabled key whose SHA-256 is hash, and its
 // company. It is the one unscoped lookup, and it is never cached: a key

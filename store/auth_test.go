@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -173,4 +174,59 @@ func open(t *testing.T, url string) *store.Store {
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// AuthenticateTrainee is Authenticate and Trainee in one statement: the
+// trainee of the key's company only, never another's, and nothing for a
+// disabled or unknown key.
+func TestAuthenticateTrainee(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		keyA, keyB := api.GenerateKey(), api.GenerateKey()
+		ka, err := s.CreateKey(ctx, tn.A, "ci", api.HashKey(keyA), api.KeyDisplayPrefix(keyA))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateKey(ctx, tn.B, "ci", api.HashKey(keyB), api.KeyDisplayPrefix(keyB)); err != nil {
+			t.Fatal(err)
+		}
+		nt := storetest.NewTrainee("Anna Alpha", "anna@alpha.example.com")
+		phone := "+441234567890"
+		nt.PhoneNumber = &phone
+		ta := storetest.MustCreate(t, s, tn.A, nt)
+		tb := storetest.MustCreate(t, s, tn.B, storetest.NewTrainee("Bob Beta", "bob@beta.example.com"))
+
+		p, tr, found, err := s.AuthenticateTrainee(ctx, api.HashKey(keyA), ta.ID)
+		if err != nil || !found {
+			t.Fatalf("found %v, %v", found, err)
+		}
+		if p.CompanyID != tn.A || p.KeyID != ka.ID || p.Scope != api.KeyScopeFull || p.Location.String() != "Europe/London" {
+			t.Fatalf("principal %+v", p)
+		}
+		want := storetest.MustGet(t, s, tn.A, ta.ID)
+		if !reflect.DeepEqual(tr, want) {
+			t.Fatalf("trainee\n%+v\nwant (Trainee)\n%+v", tr, want)
+		}
+		for what, c := range map[string]struct {
+			key string
+			id  int64
+		}{
+			"another company's trainee": {keyA, tb.ID},
+			"no such trainee":           {keyA, tb.ID + 1000},
+			"unknown key":               {api.GenerateKey(), ta.ID},
+		} {
+			if p, tr, found, err := s.AuthenticateTrainee(ctx, api.HashKey(c.key), c.id); found || p != nil || tr != nil || err != nil {
+				t.Errorf("%s: %+v, %+v, %v, %v", what, p, tr, found, err)
+			}
+		}
+		if err := s.SetKeyDisabled(ctx, ka.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, found, err := s.AuthenticateTrainee(ctx, api.HashKey(keyA), ta.ID); found || err != nil {
+			t.Errorf("disabled key: found %v, %v", found, err)
+		}
+		if _, tr, found, err := s.AuthenticateTrainee(ctx, api.HashKey(keyB), tb.ID); !found || err != nil || tr.Email != "bob@beta.example.com" {
+			t.Errorf("B's key, B's trainee: %+v, %v, %v", tr, found, err)
+		}
+	})
 }

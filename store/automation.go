@@ -652,33 +652,41 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 			ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))
+		head := "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)"
+		tail := "ON CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING RETURNING id, trainee_id"
 		var runs []firedRun
-		err = s.insertSelect(ctx, tx, "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)",
-			sel, "ON CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING RETURNING id, trainee_id", &runs)
-		if err != nil || len(runs) == 0 {
-			return err
+		if s.dialect == DialectPostgres && a.ActionType == api.ActionWebhook {
+			// One statement inserts the runs, each with the id its
+			// delivery will have, and returns them with their trainees.
+			sel = sel.ColumnExpr("nextval((SELECT pg_get_serial_sequence('webhook_deliveries', 'id'))::regclass)")
+			head = "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome, delivery_id)"
+			if runs, err = s.insertRunsWithTrainees(ctx, tx, companyID, head, sel, tail+", delivery_id"); err != nil {
+				return err
+			}
+		} else {
+			if err := s.insertSelect(ctx, tx, head, sel, tail, &runs); err != nil {
+				return err
+			}
+			if len(runs) > 0 {
+				if err := s.loadFiredTrainees(ctx, tx, companyID, runs); err != nil {
+					return err
+				}
+			}
 		}
-		ids := make([]int64, len(runs))
-		for i, r := range runs {
-			ids[i] = r.TraineeID
+		if len(runs) == 0 {
+			return nil
+		}
+		for _, r := range runs {
 			last = max(last, r.TraineeID)
 		}
-		var trainees []*traineeRow
-		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &trainees); err != nil {
-			return err
-		}
-		byID := make(map[int64]*api.Trainee, len(trainees))
-		for _, t := range trainees {
-			byID[t.ID] = t.toAPI()
-		}
 		if a.ActionType == api.ActionWebhook {
-			if deliveries, err = s.fireWebhooks(ctx, tx, a, runs, byID, stamp); err != nil {
+			if deliveries, err = s.fireWebhooks(ctx, tx, a, runs, stamp); err != nil {
 				return err
 			}
 		} else {
 			for _, r := range runs {
 				run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-				if err := s.act(ctx, tx, a, run, byID[r.TraineeID], stamp, &deliveries); err != nil {
+				if err := s.act(ctx, tx, a, run, r.trainee, stamp, &deliveries); err != nil {
 					return err
 				}
 			}
@@ -698,17 +706,83 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 	return fired, last, nil
 }
 
-// firedRun is a run an evaluation inserted.
+// firedRun is a run an evaluation inserted, with its trainee.
 type firedRun struct {
-	ID        int64 `bun:"id"`
-	TraineeID int64 `bun:"trainee_id"`
+	ID         int64  `bun:"id"`
+	TraineeID  int64  `bun:"trainee_id"`
+	DeliveryID *int64 `bun:"delivery_id"` // on PostgreSQL, chosen with the run
+
+	trainee *api.Trainee
+}
+
+// loadFiredTrainees reads the trainees of runs, in one statement.
+func (s *Store) loadFiredTrainees(ctx context.Context, tx bun.Tx, companyID int64, runs []firedRun) error {
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.TraineeID
+	}
+	var trainees []*traineeRow
+	if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).Scan(ctx, &trainees); err != nil {
+		return err
+	}
+	byID := make(map[int64]*api.Trainee, len(trainees))
+	for _, t := range trainees {
+		byID[t.ID] = t.toAPI()
+	}
+	for i := range runs {
+		runs[i].trainee = byID[runs[i].TraineeID]
+	}
+	return nil
+}
+
+// firedTraineeRow is a trainee read with the run just fired for it.
+type firedTraineeRow struct {
+	traineeRow `bun:",extend"`
+
+	RunID         int64  `bun:"run_id,scanonly"`
+	RunDeliveryID *int64 `bun:"run_delivery_id,scanonly"`
+}
+
+// insertRunsWithTrainees is insertSelect and loadFiredTrainees in one
+// PostgreSQL statement: the insert is a data-modifying WITH, joined to the
+// company's trainees. The runs come back in trainee id order.
+func (s *Store) insertRunsWithTrainees(ctx context.Context, tx bun.Tx, companyID int64, head string, sel *bun.SelectQuery, tail string) ([]firedRun, error) {
+	b, err := sel.AppendQuery(s.db.QueryGen(), nil)
+	if err != nil {
+		return nil, err
+	}
+	outer, err := s.traineeQuery(tx, companyID).
+		ColumnExpr("fired.id AS run_id, fired.delivery_id AS run_delivery_id").
+		Join("JOIN fired ON fired.trainee_id = t.id").
+		OrderExpr("t.id ASC").
+		AppendQuery(s.db.QueryGen(), nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := tx.QueryContext(ctx, "WITH fired AS ("+head+" "+string(b)+" "+tail+") "+string(outer))
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	var rows []*firedTraineeRow
+	if err := s.db.ScanRows(ctx, res, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	runs := make([]firedRun, len(rows))
+	for i, r := range rows {
+		runs[i] = firedRun{ID: r.RunID, TraineeID: r.ID, DeliveryID: r.RunDeliveryID, trainee: r.toAPI()}
+	}
+	return runs, nil
 }
 
 // fireWebhooks is act for a batch of runs of one WEBHOOK automation, in a
 // few statements whatever the batch's size: the automation.fired events,
-// their deliveries to the automation's endpoint, and the runs' links to
-// them.
-func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, runs []firedRun, byID map[int64]*api.Trainee, now time.Time) ([]int64, error) {
+// their deliveries to the automation's endpoint, and (unless the runs
+// already carry them, as on PostgreSQL) the runs' links to them.
+func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, runs []firedRun, now time.Time) ([]int64, error) {
 	var webhookID int64
 	if err := tx.NewSelect().Model((*webhookRow)(nil)).Column("w.id").Where("w.automation_id = ?", a.ID).Scan(ctx, &webhookID); err != nil {
 		return nil, fmt.Errorf("store: the endpoint of WEBHOOK automation %d: %w", a.ID, err)
@@ -717,7 +791,7 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 	evs := make([]*webhookEventRow, len(runs))
 	for i, r := range runs {
 		body, err := json.Marshal(api.AutomationFired{Type: api.EventAutomationFired, Timestamp: now.Unix(),
-			Data: api.AutomationFiredData{Automation: ref, Trainee: byID[r.TraineeID]}})
+			Data: api.AutomationFiredData{Automation: ref, Trainee: r.trainee}})
 		if err != nil {
 			return nil, err
 		}
@@ -727,24 +801,41 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
 		return nil, err
 	}
+	linked := true
 	ds := make([]*webhookDeliveryRow, len(evs))
 	for i, ev := range evs {
 		ds[i] = &webhookDeliveryRow{EventID: ev.ID, WebhookID: webhookID, Status: api.DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+		if runs[i].DeliveryID != nil {
+			ds[i].ID = *runs[i].DeliveryID
+		} else {
+			linked = false
+		}
 	}
-	if _, err := tx.NewInsert().Model(&ds).Exec(ctx); err != nil {
+	if linked {
+		// The ids are the runs' already: inserting them is all.
+		if _, err := tx.NewInsert().Model(&ds).Returning("NULL").Exec(ctx); err != nil {
+			return nil, err
+		}
+	} else if _, err := tx.NewInsert().Model(&ds).Exec(ctx); err != nil {
 		return nil, err
+	}
+	ids := make([]int64, len(ds))
+	for i, d := range ds {
+		ids[i] = d.ID
+	}
+	if linked {
+		return ids, nil
 	}
 	var (
 		when   strings.Builder
 		args   []any
-		ids    = make([]int64, len(ds))
 		runIDs = make([]int64, len(runs))
 	)
 	when.WriteString("CASE id")
 	for i, d := range ds {
 		when.WriteString(" WHEN ? THEN ?")
 		args = append(args, runs[i].ID, d.ID)
-		ids[i], runIDs[i] = d.ID, runs[i].ID
+		runIDs[i] = runs[i].ID
 	}
 	when.WriteString(" END")
 	_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).
@@ -824,22 +915,18 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 		if err := s.traineeQuery(tx, companyID).Where("t.id IN (?)", bun.In(ids)).OrderExpr("t.id ASC").Scan(ctx, &trainees); err != nil {
 			return err
 		}
-		for _, t := range trainees {
+		evs := make([]*webhookEventRow, len(trainees))
+		for i, t := range trainees {
 			body, err := json.Marshal(api.WebhookEvent{Type: api.EventTraineeExpired, Timestamp: stamp.Unix(),
 				Data: api.WebhookData{Trainee: t.toAPI(), ChangedFields: []string{}}})
 			if err != nil {
 				return err
 			}
-			ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
+			evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
 				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
-			if err := s.insertEvent(ctx, tx, ev); err != nil {
-				return err
-			}
-			d, err := s.scheduleDeliveries(ctx, tx, ev, stamp)
-			if err != nil {
-				return err
-			}
-			deliveries = append(deliveries, d...)
+		}
+		if deliveries, err = s.insertEvents(ctx, tx, companyID, evs, stamp); err != nil {
+			return err
 		}
 		n = len(ids)
 		return nil

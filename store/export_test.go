@@ -51,3 +51,7 @@ func SetFTSLimits(short, walk int) (restore func()) {
 	ftsShortLimit, ftsWalkLimit = short, walk
 	return func() { ftsShortLimit, ftsWalkLimit = s0, w0 }
 }
+
+// SetFTSOff turns SQLite's FTS5 prefilter of q off (the scan of before
+// migration 000008) or on again.
+func SetFTSOff(off bool) { ftsOff = off }

@@ -95,3 +95,53 @@ func BenchmarkFTSTriggers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchFTS compares, on one SQLite company of benchTrainees
+// trainees, each search shape of BenchmarkStore (and one- and
+// two-character q) with the FTS5 prefilter and without it (the scan that
+// SQLite did before migration 20260101000008_fts), alternating the two on
+// every iteration so that both see the same machine load; it reports each
+// side's p95 and median:
+//
+//	go test -run '^$' -bench SearchFTS -benchtime 200x ./store/
+func BenchmarkSearchFTS(b *testing.B) {
+	s := storetest.SQLite(b)
+	company, _ := bulkLoad(b, s, benchTrainees(b))
+	defer store.SetFTSOff(false)
+	today := api.Date{Year: 2026, Month: 3, Day: 1}
+	for _, q := range []api.Search{
+		{Query: "anna", Status: api.StatusLive, Sort: api.SortID},
+		{Query: "nowak", Status: api.StatusLive, Sort: api.SortName},
+		{Query: "b4242", Status: api.StatusAll, Sort: api.SortID},
+		{Query: "zz", Status: api.StatusLive, Sort: api.SortID},
+		{Query: "an", Status: api.StatusLive, Sort: api.SortID},
+		{Query: "ł", Status: api.StatusLive, Sort: api.SortID},
+		{Query: "7900 1234", Digits: "79001234", Status: api.StatusLive, Sort: api.SortID},
+		{Query: "anna", Status: api.StatusActive, Sort: api.SortExpirationDate, Desc: true},
+	} {
+		q.Size, q.Today = 20, today
+		b.Run(fmt.Sprintf("q=%q status=%s sort=%s", q.Query, q.Status, q.Sort), func(b *testing.B) {
+			var scan, fts []time.Duration
+			run := func(off bool, into *[]time.Duration) {
+				store.SetFTSOff(off)
+				start := time.Now()
+				if _, _, err := s.SearchTrainees(ctx, company, q); err != nil {
+					b.Fatal(err)
+				}
+				*into = append(*into, time.Since(start))
+			}
+			for b.Loop() {
+				run(true, &scan)
+				run(false, &fts)
+			}
+			for _, side := range []struct {
+				name string
+				d    []time.Duration
+			}{{"scan", scan}, {"fts", fts}} {
+				slices.Sort(side.d)
+				b.ReportMetric(float64(side.d[len(side.d)*95/100].Microseconds())/1000, side.name+"-p95-ms")
+				b.ReportMetric(float64(side.d[len(side.d)/2].Microseconds())/1000, side.name+"-p50-ms")
+			}
+		})
+	}
+}

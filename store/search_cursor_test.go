@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/traineed/traineed/api"
@@ -238,6 +239,30 @@ func TestSearchCursorDeep(t *testing.T) {
 			if len(got) <= api.ExactTotalBound || len(slices.Compact(slices.Sorted(slices.Values(ids(got))))) != len(got) {
 				t.Errorf("%+v: walked %d rows, or some twice", q, len(got))
 			}
+		}
+	})
+}
+
+// TestSearchShortQuery: a q of one or two characters (no trigram; on
+// PostgreSQL the short-grams index serves it) finds exactly what the
+// substring rule finds, multi-byte characters and LIKE's specials included.
+func TestSearchShortQuery(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f := setupSearch(t, s)
+		found := 0
+		for _, query := range []string{"an", "AN", "zo", "ë", "Ł", "łu", "ë ", " m", "@e", ".c", "%", "0%", "_", "r_", `\`, `k\`, "00", "7", "zz", "q"} {
+			for _, status := range []string{api.StatusLive, api.StatusAll} {
+				q := api.Search{Query: strings.TrimSpace(query), Status: status, Sort: api.SortName}
+				got, total := f.search(t, q)
+				want := f.expect(q)
+				if !slices.Equal(ids(got), ids(want)) || total != int64(len(want)) {
+					t.Errorf("q=%q status=%s: got %q (%d), want %q", query, status, names(got), total, names(want))
+				}
+				found += len(want)
+			}
+		}
+		if found < 50 {
+			t.Errorf("the short queries found only %d", found)
 		}
 	})
 }

@@ -118,6 +118,45 @@ func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow)
 	return err
 }
 
+// insertEvents is insertEvent and scheduleDeliveries for events of one
+// type and company, in three statements whatever their number: the feed
+// lock, the events, and their deliveries to every subscribed endpoint.
+func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, evs []*webhookEventRow, now time.Time) ([]int64, error) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	if s.dialect == DialectPostgres {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(companyID)); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
+		return nil, err
+	}
+	lock := ""
+	if s.dialect == DialectPostgres {
+		lock = "FOR KEY SHARE OF w" // as scheduleDeliveries
+	}
+	ids := make([]int64, len(evs))
+	for i, ev := range evs {
+		ids[i] = ev.ID
+	}
+	var out []int64
+	err := tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+		SELECT e.id, w.id, ?, 0, ?, ?, ?
+		FROM webhooks AS w JOIN webhook_events AS e ON e.id IN (?)
+		WHERE w.company_id = ? AND (',' || w.events || ',') LIKE ?
+		ORDER BY e.id, w.id
+		`+lock+`
+		RETURNING id`,
+		api.DeliveryPending, now, now, now, bun.In(ids), companyID, subscribedPattern(evs[0].Type)).
+		Scan(ctx, &out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // subscribedPattern matches ',' || webhooks.events || ',' when the list
 // holds typ.
 func subscribedPattern(typ string) string { return "%," + typ + ",%" }

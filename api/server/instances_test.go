@@ -37,17 +37,25 @@ func TestRevocationAcrossInstances(t *testing.T) {
 	srv2 := httptest.NewServer(server.NewHandler(s2, server.WithHasher(cheapHasher)))
 	defer srv1.Close()
 	defer srv2.Close()
+	// GET by id reads the key and the trainee in one statement: the same
+	// holds for it.
+	tr := storetest.MustCreate(t, s1, co.ID, storetest.NewTrainee("Shared Trainee", "shared@example.com"))
+	byID := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
 	for _, base := range []string{srv1.URL, srv2.URL} {
 		doOn(t, base, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 200)
+		doOn(t, base, "GET", byID, key, nil, nil).expect(t, 200)
 	}
 	// Disabled through instance 1's store: instance 2 refuses it at once.
 	must(t, s1.SetKeyDisabled(ctx, k.ID, true))
 	doOn(t, srv2.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
 	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
+	doOn(t, srv2.URL, "GET", byID, key, nil, nil).expect(t, 401)
 	must(t, s2.SetKeyDisabled(ctx, k.ID, false))
 	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 200)
+	doOn(t, srv1.URL, "GET", byID, key, nil, nil).expect(t, 200)
 	must(t, s2.DeleteKey(ctx, k.ID))
 	doOn(t, srv1.URL, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, 401)
+	doOn(t, srv1.URL, "GET", byID, key, nil, nil).expect(t, 401)
 }
 
 // panicky is the real store with one method that panics.

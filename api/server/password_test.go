@@ -33,14 +33,23 @@ func TestDefaultParamsAreOWASP(t *testing.T) {
 	}
 }
 
-// Hashing leaves a core to the other requests: GOMAXPROCS-1 slots, at
-// least one.
+// Without the low-priority workers, hashing leaves a core to the other
+// requests: GOMAXPROCS-1 slots, at least one. With them, it takes every
+// core (the kernel runs the requests first).
 func TestHashConcurrencyLeavesACore(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	added := int(lowWorkers.n.Load()) // Ps of workers other tests started
 	for procs, want := range map[int]int{1: 1, 2: 1, 3: 2, 8: 7} {
-		runtime.GOMAXPROCS(procs)
-		if got := NewHasher(DefaultPasswordParams).Concurrency(); got != want {
+		runtime.GOMAXPROCS(procs + added)
+		if got := NewHasherPlain(DefaultPasswordParams, DefaultPlainHashConcurrency()).Concurrency(); got != want {
 			t.Errorf("GOMAXPROCS %d: %d hashing slots, want %d", procs, got, want)
+		}
+		want := want
+		if lowPrioritySupported {
+			want = procs
+		}
+		if got := NewHasher(DefaultPasswordParams).Concurrency(); got != want {
+			t.Errorf("GOMAXPROCS %d: %d hashing slots by default, want %d", procs, got, want)
 		}
 	}
 	if NewHasherN(DefaultPasswordParams, 0).Concurrency() != 1 || NewHasherN(DefaultPasswordParams, 5).Concurrency() != 5 {
@@ -67,15 +76,24 @@ func TestHashBoundedAndCancellable(t *testing.T) {
 }
 
 // BenchmarkHashUnbounded is the machine's raw argon2id rate with the
-// production parameters and one hash per core.
+// production parameters and one hash per core (of GOMAXPROCS without the
+// workers' Ps)
+// on the callers' goroutines: the machine's rate.
 func BenchmarkHashUnbounded(b *testing.B) {
-	benchHash(b, NewHasherN(DefaultPasswordParams, runtime.GOMAXPROCS(0)))
+	benchHash(b, NewHasherPlain(DefaultPasswordParams, requestProcs()))
 }
 
 // BenchmarkHashParallel is the argon2id rate with the production parameters
-// and the server's semaphore (DefaultHashConcurrency): the ceiling of
-// creates/s.
+// and the server's default hasher (DefaultHashConcurrency, on the
+// low-priority workers where supported): the ceiling of creates/s.
 func BenchmarkHashParallel(b *testing.B) { benchHash(b, NewHasher(DefaultPasswordParams)) }
+
+// BenchmarkHashPlain is the argon2id rate of the plain hasher's default
+// (DefaultPlainHashConcurrency slots on the callers' goroutines: the rule
+// before the low-priority workers, and serve --hash-low-priority=false).
+func BenchmarkHashPlain(b *testing.B) {
+	benchHash(b, NewHasherPlain(DefaultPasswordParams, DefaultPlainHashConcurrency()))
+}
 
 func benchHash(b *testing.B, h *Hasher) {
 	var mu sync.Mutex

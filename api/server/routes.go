@@ -73,14 +73,18 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 		return api.ErrUnauthorized // none, or several: which one would decide?
 	}
 	key := keys[0]
-	p, err := h.store.Authenticate(r.Context(), api.HashKey(key))
+	p, read, err := h.authenticateRead(r, api.HashKey(key))
 	if err != nil {
 		return err
 	}
 	if rec, ok := w.(*recorder); ok {
 		rec.companyID = p.CompanyID
 	}
-	r = r.WithContext(context.WithValue(r.Context(), principalKey, p))
+	ctx := context.WithValue(r.Context(), principalKey, p)
+	if read != nil {
+		ctx = context.WithValue(ctx, traineeReadKey, read)
+	}
+	r = r.WithContext(ctx)
 	w.Header().Set("Cache-Control", "no-store")
 	if err := h.rateLimit(w, p.KeyID); err != nil {
 		return err
@@ -99,6 +103,37 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	return h.dispatch(h.public, w, r)
+}
+
+// authenticateRead authenticates the key whose hash is hash. For GET (or
+// HEAD) /trainees/{id} it also reads the trainee, in the same round trip
+// when the store can (api.KeyTraineeReader): the read is then in the
+// context, for getTrainee. The key is looked up anew either way (never
+// cached); when the one statement finds nothing, the key is looked up
+// alone to tell a bad key (401) from a missing trainee (404).
+func (h *Handler) authenticateRead(r *http.Request, hash [32]byte) (*api.Principal, *api.Trainee, error) {
+	if id, ok := traineeReadID(r); ok {
+		if kt, ok := h.store.(api.KeyTraineeReader); ok {
+			p, t, found, err := kt.AuthenticateTrainee(r.Context(), hash, id)
+			if err != nil || found {
+				return p, t, err
+			}
+		}
+	}
+	p, err := h.store.Authenticate(r.Context(), hash)
+	return p, nil, err
+}
+
+// traineeReadID is the id of a GET or HEAD /trainees/{id}.
+func traineeReadID(r *http.Request) (int64, bool) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return 0, false
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, api.PathTrainees+"/")
+	if !ok {
+		return 0, false
+	}
+	return api.ParseID(rest)
 }
 
 // literalPaths are the literal paths that a pattern with a wildcard would

@@ -60,6 +60,12 @@ type Handler struct {
 // served in full.
 func (h *Handler) Drain() { h.draining.Store(true) }
 
+// Hashing tells how passwords are hashed: how many at once, and whether
+// on the low-priority threads.
+func (h *Handler) Hashing() (concurrency int, lowPriority bool) {
+	return h.hasher.Concurrency(), h.hasher.LowPriority()
+}
+
 // Draining reports whether Drain was called.
 func (h *Handler) Draining() bool { return h.draining.Load() }
 
@@ -94,6 +100,7 @@ type ctxKey int
 const (
 	principalKey ctxKey = iota
 	requestIDKey
+	traineeReadKey // *api.Trainee read with the key (authenticateRead)
 )
 
 // principal returns the authenticated caller; handlers under /public-api

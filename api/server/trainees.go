@@ -64,6 +64,9 @@ func (h *Handler) getTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if t, ok := r.Context().Value(traineeReadKey).(*api.Trainee); ok && t.ID == id {
+		return h.writeTrainee(w, t) // read with the key, in its company
+	}
 	t, err := h.store.Trainee(r.Context(), principal(r.Context()).CompanyID, id)
 	if err != nil {
 		return err

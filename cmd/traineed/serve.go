@@ -39,6 +39,7 @@ type serveOptions struct {
 	demo            bool
 	shutdownDelay   time.Duration
 	hashConcurrency int
+	hashLowPriority bool
 	webhooks        webhookFlags
 	automations     bool
 	evalInterval    time.Duration
@@ -122,7 +123,9 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
-		"passwords hashed at once (0: GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+		"passwords hashed at once (0: GOMAXPROCS on low-priority threads; with --hash-low-priority=false GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+	c.Flags().BoolVar(&o.hashLowPriority, "hash-low-priority", true,
+		"hash passwords on their own threads at the lowest CPU priority (Linux), so that requests run first; false: on the requests' goroutines")
 	c.Flags().IntVar(&o.rateLimit, "rate-limit", envInt("TRAINEED_RATE_LIMIT", server.DefaultRateLimit),
 		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
 	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
@@ -211,7 +214,7 @@ func runServe(e *env, o *serveOptions) error {
 		}
 	}
 	if o.demo {
-		key, disabled, err := demoKey(e.ctx, s, server.NewHasher(server.DefaultPasswordParams))
+		key, disabled, err := demoKey(e.ctx, s, server.NewHasherPlain(server.DefaultPasswordParams, 1))
 		if err != nil {
 			closeListeners()
 			return err
@@ -245,11 +248,8 @@ func runServe(e *env, o *serveOptions) error {
 		ev.Start()
 		background = append(background, ev)
 	}
-	hashers := o.hashConcurrency
-	if hashers == 0 {
-		hashers = server.DefaultHashConcurrency()
-	}
-	opts := []server.Option{server.WithLogger(log), server.WithHasher(server.NewHasherN(server.DefaultPasswordParams, hashers)),
+	hasher := newServeHasher(o)
+	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
 		server.RateLimiter
@@ -404,7 +404,8 @@ func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h *server.Han
 	srv := server.NewHTTPServer(ln.Addr().String(), h)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
-	log.Info("listening", "addr", ln.Addr().String())
+	hashes, low := h.Hashing()
+	log.Info("listening", "addr", ln.Addr().String(), "hashConcurrency", hashes, "hashLowPriority", low)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -464,6 +465,22 @@ func stopAll(ctx context.Context, log *slog.Logger, background []shutdowner) {
 		})
 	}
 	wg.Wait()
+}
+
+// newServeHasher is the hasher of --hash-concurrency and
+// --hash-low-priority.
+func newServeHasher(o *serveOptions) *server.Hasher {
+	n := o.hashConcurrency
+	if !o.hashLowPriority {
+		if n == 0 {
+			n = server.DefaultPlainHashConcurrency()
+		}
+		return server.NewHasherPlain(server.DefaultPasswordParams, n)
+	}
+	if n == 0 {
+		n = server.DefaultHashConcurrency()
+	}
+	return server.NewHasherN(server.DefaultPasswordParams, n)
 }
 
 // demoKey loads the demo data set into an empty database and returns its
@@ -544,7 +561,7 @@ few minutes.`,
 				return errors.New("--trainees must be 0 or more")
 			}
 			return e.withStore(func(s *store.Store) error {
-				hash, err := server.NewHasher(server.DefaultPasswordParams).Hash(e.ctx, demo.Password)
+				hash, err := server.NewHasherPlain(server.DefaultPasswordParams, 1).Hash(e.ctx, demo.Password)
 				if err != nil {
 					return err
 				}

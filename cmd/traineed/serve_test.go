@@ -417,8 +417,19 @@ func TestServeLogsTextOnATerminal(t *testing.T) {
 		out, _ := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
 		return string(out)
 	}
-	t.Cleanup(func() { tmux("kill-server") })
 	tmux("new-session", "-d", "-s", "srv", "-x", "200", "-y", "20", binary(t), "serve", "--demo", "--db", db, "--addr", "127.0.0.1:0")
+	// Closing the terminal sends SIGHUP, which serve takes as "reopen the
+	// log file": stop the server itself (SIGTERM) before the terminal.
+	pid, _ := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "srv", "#{pane_pid}")))
+	t.Cleanup(func() {
+		if p, err := os.FindProcess(pid); pid > 0 && err == nil {
+			_ = p.Signal(syscall.SIGTERM)
+			for i := 0; i < 100 && p.Signal(syscall.Signal(0)) == nil; i++ {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		tmux("kill-server")
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		screen := tmux("capture-pane", "-p", "-t", "srv")

@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -104,10 +103,19 @@ func loadBench(b *testing.B, s *store.Store, n int, today api.Date) (int64, int6
 }
 
 // BenchmarkEvaluate measures full evaluations of 10 time automations over
-// benchTrainees trainees, and GET by id's p95 alone and while evaluations
-// run back to back:
+// benchSize trainees on PostgreSQL, after a first evaluation that catches
+// up every due occurrence (day 0):
 //
-//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 20x ./cmd/traineed/jobs/
+//   - firing: the next day's evaluation (day 1: ~6,900 runs), each
+//     iteration on the same data (what day 1 wrote is deleted and the
+//     tables vacuumed between iterations, off the clock);
+//
+//   - steady: day 1 again, nothing new due (what every minute costs);
+//
+// and then, logged, GET by id's p95 (store.Trainee, one at a time) in
+// alternating windows without and with a firing evaluation (getP95AB):
+//
+//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 10x -v ./cmd/traineed/jobs/
 func BenchmarkEvaluate(b *testing.B) {
 	s := storetest.Postgres(b)
 	base := time.Now().UTC()
@@ -142,87 +150,180 @@ func BenchmarkEvaluate(b *testing.B) {
 		start := time.Now()
 		res, err := ev.Evaluate(ctx)
 		if err != nil {
-			b.Fatal(err)
+			b.Error(err)
 		}
 		return res, time.Since(start)
-	}
-	getP95 := func(n int) time.Duration {
-		d := make([]time.Duration, n)
-		for i := range d {
-			start := time.Now()
-			if _, err := s.Trainee(ctx, company, id); err != nil {
-				b.Fatal(err)
-			}
-			d[i] = time.Since(start)
-		}
-		slices.Sort(d)
-		return d[n*95/100]
 	}
 
 	res, took := evaluate()
 	b.Logf("first evaluation (catching up every due occurrence): %s, %d fired, %d trainee.expired", took, res.Fired, res.Expirations)
-	day.Store(1)
-	res, took = evaluate()
-	b.Logf("next day's evaluation: %s, %d fired, %d trainee.expired", took, res.Fired, res.Expirations)
 
-	b.Run("steady", func(b *testing.B) {
-		var worst time.Duration
-		durations := make([]time.Duration, 0, b.N)
-		for b.Loop() {
-			_, took := evaluate()
+	// reset deletes what evaluations wrote after day 0's and vacuums, so
+	// that every firing evaluation of day 1 starts from the same data.
+	db := storetest.DB(b, s)
+	var runs, events int64
+	if err := db.NewRaw("SELECT COALESCE(MAX(id), 0) FROM automation_runs").Scan(ctx, &runs); err != nil {
+		b.Fatal(err)
+	}
+	if err := db.NewRaw("SELECT COALESCE(MAX(id), 0) FROM webhook_events").Scan(ctx, &events); err != nil {
+		b.Fatal(err)
+	}
+	mark := time.Now().UTC()
+	reset := func() {
+		for _, q := range []string{
+			"DELETE FROM automation_runs WHERE id > ?",
+			"DELETE FROM webhook_events WHERE id > ?", // and their deliveries
+			"DELETE FROM trainee_expirations WHERE created_at > ?",
+			"VACUUM ANALYZE automation_runs, webhook_events, webhook_deliveries, trainee_expirations",
+		} {
+			var arg any
+			switch {
+			case strings.Contains(q, "automation_runs WHERE"):
+				arg = runs
+			case strings.Contains(q, "webhook_events WHERE"):
+				arg = events
+			case strings.Contains(q, "created_at"):
+				arg = mark
+			}
+			var args []any
+			if arg != nil {
+				args = append(args, arg)
+			}
+			if _, err := db.NewRaw(q, args...).Exec(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	day.Store(1)
+
+	b.Run("firing", func(b *testing.B) {
+		var durations []time.Duration
+		fired := 0
+		for range b.N {
+			b.StopTimer()
+			reset()
+			b.StartTimer()
+			res, took := evaluate()
 			durations = append(durations, took)
-			worst = max(worst, took)
+			fired = res.Fired + res.Expirations
 		}
 		slices.Sort(durations)
 		b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "median-ms")
-		b.ReportMetric(float64(worst.Microseconds())/1000, "max-ms")
+		b.ReportMetric(float64(durations[len(durations)-1].Microseconds())/1000, "max-ms")
+		b.ReportMetric(float64(durations[0].Microseconds())/1000, "min-ms")
+		b.ReportMetric(float64(fired), "fired")
 	})
 
-	// GET by id's p95 with and without evaluations running back to back,
-	// in alternating rounds (the machine is shared: alternating makes the
-	// comparison fair), for steady evaluations (the same day: nothing new
-	// is due, what every minute costs) and firing ones (each a new day).
-	const gets, rounds = 3000, 5
-	getP95(500) // warm
-	withEvaluations := func(advance bool, f func()) int {
-		stop := make(chan struct{})
-		done := make(chan int)
-		go func() {
-			evals := 0
-			for {
-				select {
-				case <-stop:
-					done <- evals
-					return
-				default:
-				}
-				if advance {
-					day.Add(1)
-				}
-				if _, err := ev.Evaluate(context.Background()); err != nil {
-					b.Error(err)
-				}
-				evals++
+	b.Run("steady", func(b *testing.B) {
+		var durations []time.Duration
+		for range b.N {
+			_, took := evaluate()
+			durations = append(durations, took)
+		}
+		slices.Sort(durations)
+		b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(durations[len(durations)-1].Microseconds())/1000, "max-ms")
+	})
+
+	get := func() time.Duration {
+		start := time.Now()
+		if _, err := s.Trainee(ctx, company, id); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	for range 500 { // warm
+		get()
+	}
+	// Once, whatever -benchtime (TRAINEED_BENCH_ROUNDS pairs of windows).
+	getP95AB(b, "firing", get, func() { reset(); time.Sleep(200 * time.Millisecond) }, func() { evaluate() })
+}
+
+// benchRounds is how many pairs of windows getP95AB measures
+// (TRAINEED_BENCH_ROUNDS, default 20).
+func benchRounds(b *testing.B) int {
+	if v := os.Getenv("TRAINEED_BENCH_ROUNDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	return 20
+}
+
+// getP95AB measures what a running evaluation does to the p95 of get on a
+// shared, noisy machine: rounds of two windows, one with an evaluation
+// running from its start to its end (B) and one of the same length
+// without (A), in alternating order (A B, B A, ...), each after prepare.
+// It reports the medians of the windows' p95 and of the paired
+// differences (B - A) / A, with the quartiles of those differences, and the
+// p95 of every GET of each side together.
+func getP95AB(b *testing.B, what string, get func() time.Duration, prepare, evaluate func()) {
+	rounds := benchRounds(b)
+	p95 := func(d []time.Duration) time.Duration {
+		slices.Sort(d)
+		return d[len(d)*95/100]
+	}
+	window := time.Second
+	var (
+		pa, pb, diff []float64
+		allA, allB   []time.Duration
+	)
+	alone := func() []time.Duration {
+		var d []time.Duration
+		for end := time.Now().Add(window); time.Now().Before(end); {
+			d = append(d, get())
+		}
+		return d
+	}
+	during := func() []time.Duration {
+		done := make(chan struct{})
+		start := time.Now()
+		go func() { evaluate(); close(done) }()
+		var d []time.Duration
+		for {
+			select {
+			case <-done:
+				window = time.Since(start)
+				return d
+			default:
 			}
-		}()
-		f()
-		close(stop)
-		return <-done
-	}
-	median := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
-	for _, advance := range []bool{false, true} {
-		var alone, during []time.Duration
-		evals := 0
-		for range rounds {
-			alone = append(alone, getP95(gets))
-			evals += withEvaluations(advance, func() { during = append(during, getP95(gets)) })
+			d = append(d, get())
 		}
-		what := "steady"
-		if advance {
-			what = "firing"
-		}
-		ma, md := median(alone), median(during)
-		b.Logf("GET by id p95 (median of %d rounds of %d): alone %s, during %s evaluations (%d of them) %s: %+.1f%%; rounds alone %v, during %v",
-			rounds, gets, ma, what, evals, md, 100*(float64(md)/float64(ma)-1), alone, during)
 	}
+	for i := range rounds {
+		prepare()
+		var a, bb []time.Duration
+		if i%2 == 0 {
+			bb = during()
+			a = alone()
+		} else {
+			a = alone()
+			bb = during()
+		}
+		allA, allB = append(allA, a...), append(allB, bb...)
+		x, y := p95(a), p95(bb)
+		pa, pb = append(pa, float64(x)), append(pb, float64(y))
+		diff = append(diff, 100*(float64(y)/float64(x)-1))
+	}
+	q := func(v []float64, f float64) float64 {
+		v = slices.Clone(v)
+		slices.Sort(v)
+		return v[int(f*float64(len(v)-1)+0.5)]
+	}
+	pooledA, pooledB := p95(allA), p95(allB)
+	b.Logf("GET by id p95 alone and during %s evaluations, %d rounds (windows of ~%s): median p95 %s alone, %s during; "+
+		"change per round: median %+.1f%%, quartiles %+.1f%% to %+.1f%%; all GETs together: p95 %s alone (%d GETs), %s during (%d GETs), %+.1f%%",
+		what, rounds, window.Round(time.Millisecond), time.Duration(q(pa, 0.5)).Round(time.Microsecond), time.Duration(q(pb, 0.5)).Round(time.Microsecond),
+		q(diff, 0.5), q(diff, 0.25), q(diff, 0.75), pooledA, len(allA), pooledB, len(allB), 100*(float64(pooledB)/float64(pooledA)-1))
+	b.Logf("per round: p95 alone %v, during %v, change %.1f", durs(pa), durs(pb), diff)
+}
+
+func durs(v []float64) []time.Duration {
+	out := make([]time.Duration, len(v))
+	for i, x := range v {
+		out[i] = time.Duration(x).Round(time.Microsecond)
+	}
+	return out
 }

@@ -173,6 +173,18 @@ func TestTimeTriggers(t *testing.T) {
 		}
 		check("never", paused)
 
+		// Every WEBHOOK run is linked to a delivery of its own
+		// automation.fired event, about its own trainee.
+		if n := storetest.Count(t, s, "automation_runs", "outcome = ?", api.OutcomePending); n == 0 {
+			t.Fatal("no pending WEBHOOK runs")
+		}
+		if n := storetest.Count(t, s, "automation_runs", `outcome = ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d
+			JOIN webhook_events AS e ON e.id = d.event_id JOIN webhooks AS w ON w.id = d.webhook_id
+			WHERE d.id = automation_runs.delivery_id AND e.trainee_id = automation_runs.trainee_id
+			AND e.type = ? AND w.automation_id = automation_runs.automation_id)`, api.OutcomePending, api.EventAutomationFired); n != 0 {
+			t.Fatalf("%d WEBHOOK runs without their own delivery", n)
+		}
+
 		// The WEBHOOK runs reached the receiver, signed with their
 		// automation's secret; trainee.expired reached its subscriber.
 		startDispatcher(t, s, jobs.DispatcherConfig{})
