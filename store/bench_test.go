@@ -220,6 +220,8 @@ func BenchmarkStore(b *testing.B) {
 				{Query: "nowak", Status: api.StatusLive, Sort: api.SortName},
 				{Query: "b4242", Status: api.StatusAll, Sort: api.SortID},
 				{Query: "zz", Status: api.StatusLive, Sort: api.SortID},
+				{Query: "zo", Status: api.StatusLive, Sort: api.SortName}, // 2 characters, common (a TUI keystroke)
+				{Query: "ł", Status: api.StatusLive, Sort: api.SortName},  // 1 character, non-ASCII
 				{Query: "7900 1234", Digits: "79001234", Status: api.StatusLive, Sort: api.SortID},
 				{Status: api.StatusLive, Sort: api.SortID},
 				{Status: api.StatusActive, Sort: api.SortExpirationDate, Desc: true},

@@ -56,3 +56,12 @@ func SetFTSLimits(short, walk, dense int) (restore func()) {
 // SetFTSOff turns SQLite's FTS5 prefilter of q off (the scan of before
 // migration 000008) or on again.
 func SetFTSOff(off bool) { ftsOff = off }
+
+// SetShortDenseShare sets the share of the probe's sample from which a
+// short q on PostgreSQL is left to the walk (0: always; above 1: never,
+// the short-grams index always), and returns the restore.
+func SetShortDenseShare(share float64) func() {
+	s0 := shortDenseShare
+	shortDenseShare = share
+	return func() { shortDenseShare = s0 }
+}
