@@ -57,11 +57,12 @@ func SetFTSLimits(short, walk, dense int) (restore func()) {
 // migration 000008) or on again.
 func SetFTSOff(off bool) { ftsOff = off }
 
-// SetShortDenseShare sets the share of the probe's sample from which a
-// short q on PostgreSQL is left to the walk (0: always; above 1: never,
-// the short-grams index always), and returns the restore.
-func SetShortDenseShare(share float64) func() {
-	s0 := shortDenseShare
-	shortDenseShare = share
-	return func() { shortDenseShare = s0 }
+// SetWalkProbe sets the sample of planSearch and walkFinds and the share
+// from which the count walks, until restore: (1, 2) makes every company
+// look big and never walks where an index of q serves (the index always);
+// (1<<30, 0) reads every company whole, so none has an index of q used.
+func SetWalkProbe(rows int, share float64) (restore func()) {
+	r0, s0 := walkProbeRows, walkDenseShare
+	walkProbeRows, walkDenseShare = rows, share
+	return func() { walkProbeRows, walkDenseShare = r0, s0 }
 }

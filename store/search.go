@@ -68,13 +68,21 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 		total int64
 	)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var err error
+		var (
+			err  error
+			plan searchPlan
+		)
+		if q.Query != "" {
+			if plan, err = s.planSearch(ctx, tx, companyID, q); err != nil {
+				return err
+			}
+		}
 		offset := q.Offset()
 		if offset >= api.ExactTotalBound {
 			// A deep page: one row past the page tells whether more match,
 			// which is all a bounded count would say (q.CountLimit is the
 			// page's end plus one), without a second pass over the offset.
-			if out, err = s.searchPage(ctx, tx, companyID, q, srt, q.Size+1); err != nil {
+			if out, err = s.searchPage(ctx, tx, companyID, plan, q, srt, q.Size+1); err != nil {
 				return err
 			}
 			if len(out) > q.Size {
@@ -87,13 +95,15 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 			}
 			// Past the end: count to say where the end is.
 		}
-		if total, err = s.searchCount(ctx, tx, companyID, q); err != nil {
+		if plan.small { // the sample read every trainee of the company
+			total = min(int64(plan.matches), q.CountLimit())
+		} else if total, err = s.searchCount(ctx, tx, companyID, plan, q); err != nil {
 			return err
 		}
 		if q.Cursor == nil && (total == 0 || offset >= total) {
 			return nil
 		}
-		if out, err = s.searchPage(ctx, tx, companyID, q, srt, q.Size+1); err != nil {
+		if out, err = s.searchPage(ctx, tx, companyID, plan, q, srt, q.Size+1); err != nil {
 			return err
 		}
 		if q.Cursor != nil {
@@ -133,62 +143,109 @@ func statusWhere(q api.Search) (string, []any, error) {
 	return "", nil, fmt.Errorf("store: unknown status %q", q.Status)
 }
 
+// searchCond is the condition of a search (status and q) over trainees
+// as t, "" for none.
+func searchCond(q api.Search) (string, []any, error) {
+	where, args, err := statusWhere(q)
+	if err != nil {
+		return "", nil, err
+	}
+	var conds []string
+	if where != "" {
+		conds = append(conds, "("+where+")")
+	}
+	if q.Query != "" {
+		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
+		if q.Digits != "" {
+			conds = append(conds, `(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`)
+			args = append(args, pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
+		} else {
+			conds = append(conds, `(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\')`)
+			args = append(args, pattern, pattern)
+		}
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
+
 // searchFilter adds the WHERE of a search (status and q) to a query over
 // traineeScope.
-func searchFilter(sel *bun.SelectQuery, dialect string, q api.Search) (*bun.SelectQuery, error) {
-	where, args, err := statusWhere(q)
+func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) {
+	cond, args, err := searchCond(q)
 	if err != nil {
 		return nil, err
 	}
-	if where != "" {
-		sel = sel.Where(where, args...)
-	}
-	if q.Query != "" {
-		lower := strings.ToLower(q.Query)
-		pattern := "%" + likeEscaper.Replace(lower) + "%"
-		if q.Digits != "" {
-			sel = sel.Where(`(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`,
-				pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
-		} else {
-			sel = sel.Where(`(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\')`, pattern, pattern)
-		}
+	if cond != "" {
+		sel = sel.Where(cond, args...)
 	}
 	return sel, nil
 }
 
-// shortGrams narrows a PostgreSQL search whose q has one or two
-// characters (no trigram to look up) with the GIN index of short grams
-// (migration 000007), when q is rare. Listing a gram's trainees builds a
-// bitmap of all of them first (45,000 for "zo" in a million: 80 ms),
-// while a common q finds a page and the bounded count soon by walking
-// the page's index (8 ms): so the company's first shortProbeRows
-// trainees are read first, and q with a share of shortDenseShare or more
-// among them is left to the walk. Either way the LIKE of searchFilter is
-// the definition, so the choice changes the plan, never the result.
-func (s *Store) shortGrams(ctx context.Context, tx bun.Tx, companyID int64, sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) {
-	lower := strings.ToLower(q.Query)
-	if q.Query == "" || q.Digits != "" || utf8.RuneCountInString(lower) > 2 {
-		return sel, nil
-	}
-	pattern := "%" + likeEscaper.Replace(lower) + "%"
-	sample := s.traineeScope(tx, companyID).ColumnExpr("t.search_name, t.email").OrderExpr("t.id").Limit(int64(shortProbeRows))
-	var n int
-	err := tx.NewSelect().TableExpr("(?) AS p", sample).ColumnExpr("count(*)").
-		Where(`p.search_name LIKE ? ESCAPE '\' OR p.email LIKE ? ESCAPE '\'`, pattern, pattern).Scan(ctx, &n)
-	if err != nil {
-		return nil, err
-	}
-	if float64(n) >= shortDenseShare*float64(shortProbeRows) {
-		return sel, nil
-	}
-	return sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lower), nil
+// searchPlan is what a sample of the company says about a search with q
+// (planSearch): a company of fewer than walkProbeRows trainees is read
+// whole by the sample, which then is the exact count, and every index of
+// q is skipped (the plain scan of so few rows costs less than a look-up);
+// in a bigger one, matches (in the company's first walkProbeRows by id)
+// tells qMatch whether walking finds the page and the count soon.
+type searchPlan struct {
+	small   bool
+	matches int
 }
 
-// The sample and the share from which shortGrams leaves a short q to the
-// walk (variables for the tests, which force each way).
+// planSearch reads the searched columns of the company's first
+// walkProbeRows trainees by id (an index-only walk on PostgreSQL) and
+// counts those that match q and the status, in one statement.
+func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (searchPlan, error) {
+	cond, args, err := searchCond(q)
+	if err != nil {
+		return searchPlan{}, err
+	}
+	sample := s.traineeScope(tx, companyID).
+		ColumnExpr("t.enabled, t.expiration_date, t.search_name, t.email, t.phone").
+		OrderExpr("t.id").Limit(int64(walkProbeRows))
+	var rows, matches int
+	err = tx.NewSelect().TableExpr("(?) AS t", sample).ColumnExpr("count(*)").
+		ColumnExpr("coalesce(sum(CASE WHEN "+cond+" THEN 1 ELSE 0 END), 0)", args...).
+		Scan(ctx, &rows, &matches)
+	return searchPlan{small: rows < walkProbeRows, matches: matches}, err
+}
+
+// walkFinds says whether walking the page's index finds what the search
+// needs within the first walkProbeRows trainees of the company in that
+// order: for a page (order the page's sort, not "") the rows up to its
+// end and one more; for the count (order "", read by id) a share of
+// walkDenseShare of the sample. It reads those rows' searched columns only
+// (an index-only walk on PostgreSQL) and matches q as searchFilter does.
+// qMatch asks it before choosing an index of q: q common in the company
+// (anna, zo) finds the page and the bounded count soon by the walk,
+// while the index would list every match first (45,000 for "zo" in a
+// million); q rare, or common but sorted late ("zo" sorted by name: the
+// Zoës come last), is served from the index. Either way searchFilter's
+// LIKE is the definition: the choice changes the plan, never the result.
+func (s *Store) walkFinds(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, order string) (bool, error) {
+	need := int(q.Offset()) + q.Size + 1
+	if q.Desc {
+		order += " DESC"
+	}
+	lower := strings.ToLower(q.Query)
+	pattern := "%" + likeEscaper.Replace(lower) + "%"
+	where, args := `p.search_name LIKE ? ESCAPE '\' OR p.email LIKE ? ESCAPE '\'`, []any{pattern, pattern}
+	if q.Digits != "" {
+		where += ` OR p.phone LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscaper.Replace(q.Digits)+"%")
+	}
+	sample := s.traineeScope(tx, companyID).ColumnExpr("t.search_name, t.email, t.phone").
+		OrderExpr(order).Limit(int64(walkProbeRows))
+	var n int
+	err := tx.NewSelect().TableExpr("(?) AS p", sample).ColumnExpr("count(*)").Where(where, args...).Scan(ctx, &n)
+	return n >= max(need, 1), err
+}
+
+// The sample walkFinds reads and the share of it from which the count
+// walks (variables for the tests, which force each way: 0 rows, never
+// the walk; 1<<30, the walk wherever it finds what is needed at all).
 var (
-	shortProbeRows  = 5000
-	shortDenseShare = 0.02
+	walkProbeRows  = 5000
+	walkDenseShare = 0.02
 )
 
 // qMatch narrows a search with q, on SQLite, to the users that the FTS5
@@ -208,27 +265,53 @@ var (
 // probing the candidates (a Bloom filter and the list), and stops after
 // the page, where reading every candidate's trainee would sort them all.
 // With many (from ftsDenseLimit: "anna", "nowak" in the benchmark),
-// listing the candidates costs more than it saves: the matches are dense
-// enough for the plain scan of the page's index to find the page and the
-// bounded count soon.
+// listing the candidates costs more than it saves when the matches are
+// dense enough for the plain scan of the page's index to find the page
+// and the bounded count soon, which walkFinds checks; when they are not
+// (common, but sorted late) the candidates are listed after all.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
 // are the users of the indexed terms that begin with q (a range of the
 // term dictionary, users_fts_terms). When they are many (a q such as "a"
-// or "an"), the matches are dense and the plain scan finds a page and
-// its bounded count sooner than the prefilter could list them.
+// or "an") and walkFinds says the plain scan finds the page and its
+// bounded count soon, the scan serves it.
+//
+// On PostgreSQL only a q of one or two characters is narrowed here (the
+// GIN index of short grams, unless walkFinds prefers the walk); pg_trgm
+// and the planner serve longer ones.
 //
 // q with a NUL or that is not UTF-8 is left to the scan.
-func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
-	if s.dialect == DialectPostgres {
-		return s.shortGrams(ctx, tx, companyID, sel, q)
-	}
-	if s.dialect != DialectSQLite || q.Query == "" || ftsOff {
+func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
+	if q.Query == "" || plan.small {
 		return sel, nil
 	}
 	lq := strings.ToLower(q.Query)
 	if strings.IndexByte(lq, 0) >= 0 || !utf8.ValidString(lq) {
+		return sel, nil
+	}
+	walk := func() (bool, error) {
+		switch {
+		case sorted == "": // the count, which stops at its bound
+			return plan.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1), nil
+		case sorted == "t.id" && !q.Desc && q.Cursor == nil: // the sample is the walk's start
+			return plan.matches >= int(q.Offset())+q.Size+1, nil
+		}
+		return s.walkFinds(ctx, tx, companyID, q, sorted)
+	}
+	if s.dialect == DialectPostgres {
+		// One or two characters have no trigram: the GIN index of short
+		// grams (migration 000007) serves them, unless the walk is sooner.
+		// Longer q is left to the planner and pg_trgm.
+		if q.Digits != "" || utf8.RuneCountInString(lq) > 2 {
+			return sel, nil
+		}
+		if ok, err := walk(); err != nil || ok {
+			return sel, err
+		}
+		return sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lq), nil
+	}
+	if s.dialect != DialectSQLite || ftsOff {
 		return sel, nil
 	}
 	if n := utf8.RuneCountInString(lq); n < 3 {
@@ -237,8 +320,12 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, sel *bun
 		}
 		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
 		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
-		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil || dense {
-			return sel, err
+		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil {
+			return nil, err
+		} else if dense {
+			if ok, err := walk(); err != nil || ok {
+				return sel, err
+			}
 		}
 		return sel.Where("t.user_id IN ("+terms+")", args...), nil
 	}
@@ -253,7 +340,9 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, sel *bun
 	case err != nil:
 		return nil, err
 	case n >= ftsDenseLimit:
-		return sel, nil
+		if ok, err := walk(); err != nil || ok {
+			return sel, err
+		}
 	case n >= ftsWalkLimit && sorted != "":
 		// The unary + keeps SQLite from reading t by user_id.
 		return sel.Where("+t.user_id IN ("+candidates+")", match), nil
@@ -290,12 +379,12 @@ func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) 
 // searchCount counts the matches up to q.CountLimit(). Counting stops at
 // the limit, so a search whose q matches most of a million trainees costs
 // a bounded scan, not a full one.
-func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (int64, error) {
-	count, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
+func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, q api.Search) (int64, error) {
+	count, err := searchFilter(s.traineeScope(tx, companyID), q)
 	if err != nil {
 		return 0, err
 	}
-	if count, err = s.qMatch(ctx, tx, companyID, count, q, ""); err != nil {
+	if count, err = s.qMatch(ctx, tx, companyID, plan, count, q, ""); err != nil {
 		return 0, err
 	}
 	var n int64
@@ -399,7 +488,7 @@ func searchParts(q api.Search, srt searchSort) []searchPart {
 // the covering indexes of migration 000007 hold (an index-only scan on
 // PostgreSQL: filtering q costs no heap fetch); the page's rows and their
 // users are read by id.
-func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
+func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
 	var offset int64
 	if q.Cursor == nil {
 		offset = q.Offset()
@@ -420,11 +509,11 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	}
 	inner := make([]*bun.SelectQuery, len(parts))
 	for i, p := range parts {
-		sel, err := searchFilter(s.traineeScope(tx, companyID), s.dialect, q)
+		sel, err := searchFilter(s.traineeScope(tx, companyID), q)
 		if err != nil {
 			return nil, err
 		}
-		if sel, err = s.qMatch(ctx, tx, companyID, sel, q, "t."+srt.col); err != nil {
+		if sel, err = s.qMatch(ctx, tx, companyID, plan, sel, q, "t."+srt.col); err != nil {
 			return nil, err
 		}
 		sel = sel.ColumnExpr("t.id, t."+srt.col+" AS k, ? AS part", i)

@@ -250,11 +250,15 @@ func TestSearchShortQuery(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := setupSearch(t, s)
 		found := 0
-		// On PostgreSQL a short q is served by the short-grams index or by
-		// the walk of the page's index, chosen by its share in a sample:
-		// both ways (forced), and the choice itself, must find the same.
-		for _, share := range []float64{0.02, 0, 2} {
-			restore := store.SetShortDenseShare(share)
+		// A short q is served by an index of q (short grams on PostgreSQL,
+		// FTS5 terms on SQLite) or by the walk of the page's index, chosen
+		// by a sample (walkFinds): both ways (forced), and the choice
+		// itself, must find the same.
+		for _, probe := range []struct {
+			rows  int
+			share float64
+		}{{5000, 0.02}, {1, 2}, {1 << 30, 0}} {
+			restore := store.SetWalkProbe(probe.rows, probe.share)
 			defer restore()
 			for _, query := range []string{"an", "AN", "zo", "ë", "Ł", "łu", "ë ", " m", "@e", ".c", "%", "0%", "_", "r_", `\`, `k\`, "00", "7", "zz", "q"} {
 				for _, status := range []string{api.StatusLive, api.StatusAll} {

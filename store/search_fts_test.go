@@ -51,11 +51,18 @@ func TestSearchPrefilter(t *testing.T) {
 			// Digits: the phone ends, and q with separators.
 			`124`, `0124`, `7700 900`, `300`, `601 200 300`, `+48`, `48`,
 		}
-		// The fixture is small, so by default every q takes the FTS5 list;
-		// the limits of 1 force the other ways (the plain scan for one or
-		// two characters and for longer q with many candidates, the walk
-		// in the page's order with the candidates as a probe).
-		for _, limits := range [][3]int{{2000, 500, 2000}, {1, 1, 1 << 30}, {1, 1, 1}} {
+		// The fixture is small: a sample of one row makes it look big, so
+		// that every q takes the FTS5 list by default; the limits of 1
+		// force the other ways (the walk in the page's order with the
+		// candidates as a probe; with many candidates, the choice between
+		// the candidates and the plain scan that walkFinds makes, and the
+		// plain scan itself when the sample reads the whole company).
+		for _, c := range []struct {
+			limits    [3]int
+			probeRows int
+		}{{[3]int{2000, 500, 2000}, 1}, {[3]int{1, 1, 1 << 30}, 1}, {[3]int{1, 1, 1}, 1}, {[3]int{1, 1, 1}, 1 << 30}} {
+			limits := c.limits
+			restoreProbe := store.SetWalkProbe(c.probeRows, 0.02)
 			restore := store.SetFTSLimits(limits[0], limits[1], limits[2])
 			for _, status := range []string{api.StatusLive, api.StatusAll} {
 				for _, query := range queries {
@@ -75,6 +82,7 @@ func TestSearchPrefilter(t *testing.T) {
 				}
 			}
 			restore()
+			restoreProbe()
 		}
 		// The model itself finds what the prefilter must not lose.
 		for q, want := range map[string]string{`zz`: "Buzz", `l`: "Al", `"the rock"`: `Quote "The Rock" Johnson`, `ı`: "Zoë Yılmaz"} {
