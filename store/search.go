@@ -210,17 +210,17 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 }
 
 // walkFinds says whether walking the page's index finds what the search
-// needs within the first walkProbeRows trainees of the company in that
-// order: for a page (order the page's sort, not "") the rows up to its
-// end and one more; for the count (order "", read by id) a share of
-// walkDenseShare of the sample. It reads those rows' searched columns only
-// (an index-only walk on PostgreSQL) and matches q as searchFilter does.
-// qMatch asks it before choosing an index of q: q common in the company
-// (anna, zo) finds the page and the bounded count soon by the walk,
-// while the index would list every match first (45,000 for "zo" in a
-// million); q rare, or common but sorted late ("zo" sorted by name: the
-// Zoës come last), is served from the index. Either way searchFilter's
-// LIKE is the definition: the choice changes the plan, never the result.
+// needs within the first walkPageProbeRows trainees of the company in the
+// page's order (the column order, in the page's direction): the rows up
+// to the page's end and one more. It reads those rows' searched columns
+// only and matches q as searchFilter does. (The count and a page by id
+// ask planSearch's sample instead, which is read anyway.)
+// qMatch asks it on SQLite before listing the FTS5 candidates of a
+// common q: q common in the company (anna, zo) finds the page soon by the
+// walk, while the list would hold every match first; q common but sorted
+// late ("zo" sorted by name: the Zoës come last) is served from the list.
+// Either way searchFilter's LIKE is the definition: the choice changes
+// the plan, never the result.
 func (s *Store) walkFinds(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, order string) (bool, error) {
 	need := int(q.Offset()) + q.Size + 1
 	if q.Desc {
@@ -234,7 +234,7 @@ func (s *Store) walkFinds(ctx context.Context, tx bun.Tx, companyID int64, q api
 		args = append(args, "%"+likeEscaper.Replace(q.Digits)+"%")
 	}
 	sample := s.traineeScope(tx, companyID).ColumnExpr("t.search_name, t.email, t.phone").
-		OrderExpr(order).Limit(int64(walkProbeRows))
+		OrderExpr(order).Limit(int64(min(walkProbeRows, walkPageProbeRows)))
 	var n int
 	err := tx.NewSelect().TableExpr("(?) AS p", sample).ColumnExpr("count(*)").Where(where, args...).Scan(ctx, &n)
 	return n >= max(need, 1), err
@@ -247,6 +247,10 @@ var (
 	walkProbeRows  = 5000
 	walkDenseShare = 0.02
 )
+
+// walkPageProbeRows bounds walkFinds' sample: a page of 20 that the walk
+// finds in its first 1,000 rows is found soon enough.
+const walkPageProbeRows = 1000
 
 // qMatch narrows a search with q, on SQLite, to the users that the FTS5
 // trigram index users_fts (migration 20260101000008_fts) says may match:
@@ -278,8 +282,8 @@ var (
 // bounded count soon, the scan serves it.
 //
 // On PostgreSQL only a q of one or two characters is narrowed here (the
-// GIN index of short grams, unless walkFinds prefers the walk); pg_trgm
-// and the planner serve longer ones.
+// GIN index of short grams, when the sample finds q rare); pg_trgm and
+// the planner serve longer ones.
 //
 // q with a NUL or that is not UTF-8 is left to the scan.
 func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
@@ -303,11 +307,15 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 		// One or two characters have no trigram: the GIN index of short
 		// grams (migration 000007) serves them, unless the walk is sooner.
 		// Longer q is left to the planner and pg_trgm.
+		// The index is used only for a q rare in the sample: for a common
+		// one the short-grams filter would be evaluated row by row along
+		// the page's index (PostgreSQL prefers that walk when it expects
+		// many matches), which costs far more than the LIKE alone.
 		if q.Digits != "" || utf8.RuneCountInString(lq) > 2 {
 			return sel, nil
 		}
-		if ok, err := walk(); err != nil || ok {
-			return sel, err
+		if plan.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1) {
+			return sel, nil
 		}
 		return sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lq), nil
 	}
