@@ -72,7 +72,7 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 			err  error
 			plan searchPlan
 		)
-		if q.Query != "" {
+		if s.dialect == DialectPostgres && shortQuery(q) {
 			if plan, err = s.planSearch(ctx, tx, companyID, q); err != nil {
 				return err
 			}
@@ -180,12 +180,20 @@ func searchFilter(sel *bun.SelectQuery, q api.Search) (*bun.SelectQuery, error) 
 	return sel, nil
 }
 
-// searchPlan is what a sample of the company says about a search with q
-// (planSearch): a company of fewer than walkProbeRows trainees is read
-// whole by the sample, which then is the exact count, and every index of
-// q is skipped (the plain scan of so few rows costs less than a look-up);
-// in a bigger one, matches (in the company's first walkProbeRows by id)
-// tells qMatch whether walking finds the page and the count soon.
+// shortQuery reports whether q is one or two characters (not phone
+// digits): no trigram to look up.
+func shortQuery(q api.Search) bool {
+	return q.Query != "" && q.Digits == "" && utf8.RuneCountInString(q.Query) <= 2
+}
+
+// searchPlan is what a sample of the company says about a PostgreSQL
+// search with a short q (planSearch): a company of fewer than
+// walkProbeRows trainees is read whole by the sample, which then is the
+// exact count, and the short-grams index is skipped (the plain scan of
+// so few rows costs less than a look-up); in a bigger one, matches (in
+// the company's first walkProbeRows by id) tells qMatch whether q is
+// common enough for walking the page's index to find the page and the
+// bounded count soon. The zero plan (every other search) changes nothing.
 type searchPlan struct {
 	small   bool
 	matches int
@@ -209,48 +217,13 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	return searchPlan{small: rows < walkProbeRows, matches: matches}, err
 }
 
-// walkFinds says whether walking the page's index finds what the search
-// needs within the first walkPageProbeRows trainees of the company in the
-// page's order (the column order, in the page's direction): the rows up
-// to the page's end and one more. It reads those rows' searched columns
-// only and matches q as searchFilter does. (The count and a page by id
-// ask planSearch's sample instead, which is read anyway.)
-// qMatch asks it on SQLite before listing the FTS5 candidates of a
-// common q: q common in the company (anna, zo) finds the page soon by the
-// walk, while the list would hold every match first; q common but sorted
-// late ("zo" sorted by name: the Zoës come last) is served from the list.
-// Either way searchFilter's LIKE is the definition: the choice changes
-// the plan, never the result.
-func (s *Store) walkFinds(ctx context.Context, tx bun.Tx, companyID int64, q api.Search, order string) (bool, error) {
-	need := int(q.Offset()) + q.Size + 1
-	if q.Desc {
-		order += " DESC"
-	}
-	lower := strings.ToLower(q.Query)
-	pattern := "%" + likeEscaper.Replace(lower) + "%"
-	where, args := `p.search_name LIKE ? ESCAPE '\' OR p.email LIKE ? ESCAPE '\'`, []any{pattern, pattern}
-	if q.Digits != "" {
-		where += ` OR p.phone LIKE ? ESCAPE '\'`
-		args = append(args, "%"+likeEscaper.Replace(q.Digits)+"%")
-	}
-	sample := s.traineeScope(tx, companyID).ColumnExpr("t.search_name, t.email, t.phone").
-		OrderExpr(order).Limit(int64(min(walkProbeRows, walkPageProbeRows)))
-	var n int
-	err := tx.NewSelect().TableExpr("(?) AS p", sample).ColumnExpr("count(*)").Where(where, args...).Scan(ctx, &n)
-	return n >= max(need, 1), err
-}
-
-// The sample walkFinds reads and the share of it from which the count
-// walks (variables for the tests, which force each way: 0 rows, never
-// the walk; 1<<30, the walk wherever it finds what is needed at all).
+// The sample planSearch reads and the share of it from which a short q
+// on PostgreSQL is left to the walk (variables for the tests, which force
+// each way).
 var (
 	walkProbeRows  = 5000
 	walkDenseShare = 0.02
 )
-
-// walkPageProbeRows bounds walkFinds' sample: a page of 20 that the walk
-// finds in its first 1,000 rows is found soon enough.
-const walkPageProbeRows = 1000
 
 // qMatch narrows a search with q, on SQLite, to the users that the FTS5
 // trigram index users_fts (migration 20260101000008_fts) says may match:
@@ -271,15 +244,14 @@ const walkPageProbeRows = 1000
 // With many (from ftsDenseLimit: "anna", "nowak" in the benchmark),
 // listing the candidates costs more than it saves when the matches are
 // dense enough for the plain scan of the page's index to find the page
-// and the bounded count soon, which walkFinds checks; when they are not
-// (common, but sorted late) the candidates are listed after all.
+// and the bounded count soon.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
 // are the users of the indexed terms that begin with q (a range of the
 // term dictionary, users_fts_terms). When they are many (a q such as "a"
-// or "an") and walkFinds says the plain scan finds the page and its
-// bounded count soon, the scan serves it.
+// or "an"), the matches are dense and the plain scan finds a page and
+// its bounded count sooner than the prefilter could list them.
 //
 // On PostgreSQL only a q of one or two characters is narrowed here (the
 // GIN index of short grams, when the sample finds q rare); pg_trgm and
@@ -294,24 +266,15 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 	if strings.IndexByte(lq, 0) >= 0 || !utf8.ValidString(lq) {
 		return sel, nil
 	}
-	walk := func() (bool, error) {
-		switch {
-		case sorted == "": // the count, which stops at its bound
-			return plan.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1), nil
-		case sorted == "t.id" && !q.Desc && q.Cursor == nil: // the sample is the walk's start
-			return plan.matches >= int(q.Offset())+q.Size+1, nil
-		}
-		return s.walkFinds(ctx, tx, companyID, q, sorted)
-	}
 	if s.dialect == DialectPostgres {
 		// One or two characters have no trigram: the GIN index of short
-		// grams (migration 000007) serves them, unless the walk is sooner.
+		// grams (migration 000007) serves them when they are rare.
 		// Longer q is left to the planner and pg_trgm.
 		// The index is used only for a q rare in the sample: for a common
 		// one the short-grams filter would be evaluated row by row along
 		// the page's index (PostgreSQL prefers that walk when it expects
 		// many matches), which costs far more than the LIKE alone.
-		if q.Digits != "" || utf8.RuneCountInString(lq) > 2 {
+		if !shortQuery(q) {
 			return sel, nil
 		}
 		if plan.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1) {
@@ -328,12 +291,8 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 		}
 		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
 		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
-		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil {
-			return nil, err
-		} else if dense {
-			if ok, err := walk(); err != nil || ok {
-				return sel, err
-			}
+		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil || dense {
+			return sel, err
 		}
 		return sel.Where("t.user_id IN ("+terms+")", args...), nil
 	}
@@ -348,9 +307,7 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 	case err != nil:
 		return nil, err
 	case n >= ftsDenseLimit:
-		if ok, err := walk(); err != nil || ok {
-			return sel, err
-		}
+		return sel, nil
 	case n >= ftsWalkLimit && sorted != "":
 		// The unary + keeps SQLite from reading t by user_id.
 		return sel.Where("+t.user_id IN ("+candidates+")", match), nil

@@ -51,12 +51,13 @@ func TestSearchPrefilter(t *testing.T) {
 			// Digits: the phone ends, and q with separators.
 			`124`, `0124`, `7700 900`, `300`, `601 200 300`, `+48`, `48`,
 		}
-		// The fixture is small: a sample of one row makes it look big, so
-		// that every q takes the FTS5 list by default; the limits of 1
-		// force the other ways (the walk in the page's order with the
-		// candidates as a probe; with many candidates, the choice between
-		// the candidates and the plain scan that walkFinds makes, and the
-		// plain scan itself when the sample reads the whole company).
+		// The fixture is small, so by default every q takes the FTS5 list;
+		// the limits of 1 force the other ways (the plain scan for one or
+		// two characters and for longer q with many candidates, the walk
+		// in the page's order with the candidates as a probe). The probe
+		// settings change nothing on SQLite (planSearch samples only a
+		// PostgreSQL search with a short q); on PostgreSQL they force the
+		// short-grams index (1 row) or the plain scan (the whole company).
 		for _, c := range []struct {
 			limits    [3]int
 			probeRows int
