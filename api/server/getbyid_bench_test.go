@@ -1,10 +1,8 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"testing"
 
 	"github.com/traineed/traineed/api"
@@ -19,14 +17,7 @@ import (
 // database: run it with a count, -benchtime 20000x.
 func BenchmarkGetByIDPostgres(b *testing.B) {
 	s := storetest.Postgres(b)
-	ctx := context.Background()
-	co, err := s.CreateCompany(ctx, "Bench", "UTC")
-	must(b, err)
-	key := api.GenerateKey()
-	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
-	must(b, err)
-	tr := storetest.MustCreate(b, s, co.ID, storetest.NewTrainee("Bench Trainee", "bench@example.com"))
-	path := "/public-api/trainees/" + strconv.FormatInt(tr.ID, 10)
+	key, path := storetest.KeyAndTrainee(b, s)
 	h := server.NewHandler(s, server.WithHasher(cheapHasher))
 	b.ReportAllocs()
 	b.SetParallelism(4)

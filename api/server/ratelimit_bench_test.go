@@ -1,10 +1,8 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"testing"
 
 	"github.com/traineed/traineed/api"
@@ -18,14 +16,7 @@ import (
 // requests from one key (the worst case: one bucket, one lock).
 func BenchmarkGetByIDRateLimit(b *testing.B) {
 	s := storetest.SQLite(b)
-	ctx := context.Background()
-	co, err := s.CreateCompany(ctx, "Bench", "UTC")
-	must(b, err)
-	key := api.GenerateKey()
-	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
-	must(b, err)
-	tr := storetest.MustCreate(b, s, co.ID, storetest.NewTrainee("Bench Trainee", "bench@example.com"))
-	path := "/public-api/trainees/" + strconv.FormatInt(tr.ID, 10)
+	key, path := storetest.KeyAndTrainee(b, s)
 	for _, c := range []struct {
 		name string
 		opts []server.Option

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -53,17 +51,7 @@ func BenchmarkGetByIDOverhead(b *testing.B) {
 	for _, db := range dbs {
 		b.Run(db.name, func(b *testing.B) {
 			s := db.open(b)
-			ctx := context.Background()
-			co, err := s.CreateCompany(ctx, "Bench", "UTC")
-			if err != nil {
-				b.Fatal(err)
-			}
-			key := api.GenerateKey()
-			if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
-				b.Fatal(err)
-			}
-			tr := storetest.MustCreate(b, s, co.ID, storetest.NewTrainee("Bench Trainee", "bench@example.com"))
-			path := "/public-api/trainees/" + strconv.FormatInt(tr.ID, 10)
+			key, path := storetest.KeyAndTrainee(b, s)
 
 			never := 1 << 30 // a limit never reached
 			newMetrics := func() server.Option {

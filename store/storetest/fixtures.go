@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -168,4 +169,22 @@ func UserColumn(t testing.TB, s *store.Store, userID int64, column string) strin
 		t.Fatal(err)
 	}
 	return v
+}
+
+// KeyAndTrainee creates a company with one API key and one trainee, and
+// returns the key and the path of GET /public-api/trainees/{id} for that
+// trainee: the set-up of the benchmarks of a single GET by id.
+func KeyAndTrainee(t testing.TB, s *store.Store) (key, path string) {
+	t.Helper()
+	ctx := context.Background()
+	co, err := s.CreateCompany(ctx, "Bench", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key = api.GenerateKey()
+	if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		t.Fatal(err)
+	}
+	tr := MustCreate(t, s, co.ID, NewTrainee("Bench Trainee", "bench@example.com"))
+	return key, api.PathTrainees + "/" + strconv.FormatInt(tr.ID, 10)
 }
