@@ -70,7 +70,7 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var (
 			err  error
-			plan searchPlan
+			plan = &searchPlan{}
 		)
 		if s.dialect == DialectPostgres && shortQuery(q) {
 			if plan, err = s.planSearch(ctx, tx, companyID, q); err != nil {
@@ -197,15 +197,20 @@ func shortQuery(q api.Search) bool {
 type searchPlan struct {
 	small   bool
 	matches int
+
+	// SQLite: the FTS5 candidates of q, counted up to a limit
+	// (ftsCount), once for the whole search.
+	ftsCandidates int
+	ftsCounted    bool
 }
 
 // planSearch reads the searched columns of the company's first
 // walkProbeRows trainees by id (an index-only walk on PostgreSQL) and
 // counts those that match q and the status, in one statement.
-func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (searchPlan, error) {
+func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (*searchPlan, error) {
 	cond, args, err := searchCond(q)
 	if err != nil {
-		return searchPlan{}, err
+		return nil, err
 	}
 	sample := s.traineeScope(tx, companyID).
 		ColumnExpr("t.enabled, t.expiration_date, t.search_name, t.email, t.phone").
@@ -214,7 +219,7 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	err = tx.NewSelect().TableExpr("(?) AS t", sample).ColumnExpr("count(*)").
 		ColumnExpr("coalesce(sum(CASE WHEN "+cond+" THEN 1 ELSE 0 END), 0)", args...).
 		Scan(ctx, &rows, &matches)
-	return searchPlan{small: rows < walkProbeRows, matches: matches}, err
+	return &searchPlan{small: rows < walkProbeRows, matches: matches}, err
 }
 
 // The sample planSearch reads and the share of it from which a short q
@@ -258,7 +263,7 @@ var (
 // the planner serve longer ones.
 //
 // q with a NUL or that is not UTF-8 is left to the scan.
-func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
+func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, sel *bun.SelectQuery, q api.Search, sorted string) (*bun.SelectQuery, error) {
 	if q.Query == "" || plan.small {
 		return sel, nil
 	}
@@ -268,12 +273,11 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 	}
 	if s.dialect == DialectPostgres {
 		// One or two characters have no trigram: the GIN index of short
-		// grams (migration 000007) serves them when they are rare.
-		// Longer q is left to the planner and pg_trgm.
-		// The index is used only for a q rare in the sample: for a common
-		// one the short-grams filter would be evaluated row by row along
-		// the page's index (PostgreSQL prefers that walk when it expects
-		// many matches), which costs far more than the LIKE alone.
+		// grams (migration 000007) serves them, but only when the sample
+		// finds them rare. For a common q PostgreSQL walks the page's index
+		// and would evaluate the short-grams filter row by row along it,
+		// which costs far more than the LIKE alone. Longer q is left to
+		// the planner and pg_trgm.
 		if !shortQuery(q) {
 			return sel, nil
 		}
@@ -291,7 +295,7 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 		}
 		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
 		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
-		if dense, err := s.ftsMany(ctx, tx, terms, args, ftsShortLimit); err != nil || dense {
+		if n, err := plan.ftsCount(ctx, tx, terms, args, ftsShortLimit); err != nil || n >= ftsShortLimit {
 			return sel, err
 		}
 		return sel.Where("t.user_id IN ("+terms+")", args...), nil
@@ -301,8 +305,7 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan sea
 		match += " OR phone: " + ftsString(q.Digits)
 	}
 	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
-	var n int
-	err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", match, ftsDenseLimit).Scan(ctx, &n)
+	n, err := plan.ftsCount(ctx, tx, candidates, []any{match}, ftsDenseLimit)
 	switch {
 	case err != nil:
 		return nil, err
@@ -330,11 +333,18 @@ var (
 // the scan.
 var ftsOff bool
 
-// ftsMany says whether the query of candidates returns limit rows or more.
-func (s *Store) ftsMany(ctx context.Context, tx bun.Tx, candidates string, args []any, limit int) (bool, error) {
-	var n int
-	err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", append(args, limit)...).Scan(ctx, &n)
-	return n >= limit, err
+// ftsCount counts the FTS5 candidates of the query candidates up to limit,
+// once per search: the count and each part of the page ask for the same
+// q, so later calls get the first answer.
+func (p *searchPlan) ftsCount(ctx context.Context, tx bun.Tx, candidates string, args []any, limit int) (int, error) {
+	if !p.ftsCounted {
+		err := tx.NewRaw("SELECT count(*) FROM ("+candidates+" LIMIT ?)", append(args, limit)...).Scan(ctx, &p.ftsCandidates)
+		if err != nil {
+			return 0, err
+		}
+		p.ftsCounted = true
+	}
+	return p.ftsCandidates, nil
 }
 
 // ftsString quotes s as an FTS5 string: between double quotes, with each
@@ -344,7 +354,7 @@ func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) 
 // searchCount counts the matches up to q.CountLimit(). Counting stops at
 // the limit, so a search whose q matches most of a million trainees costs
 // a bounded scan, not a full one.
-func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, q api.Search) (int64, error) {
+func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, q api.Search) (int64, error) {
 	count, err := searchFilter(s.traineeScope(tx, companyID), q)
 	if err != nil {
 		return 0, err
@@ -453,7 +463,7 @@ func searchParts(q api.Search, srt searchSort) []searchPart {
 // the covering indexes of migration 000007 hold (an index-only scan on
 // PostgreSQL: filtering q costs no heap fetch); the page's rows and their
 // users are read by id.
-func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan searchPlan, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
+func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, q api.Search, srt searchSort, limit int) ([]*api.Trainee, error) {
 	var offset int64
 	if q.Cursor == nil {
 		offset = q.Offset()
