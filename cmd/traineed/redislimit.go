@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -18,6 +19,14 @@ import (
 // request is decided by this instance's own in-memory limiter instead (the
 // API never stops with Redis), counted by server.CountLimiterFailOpen and
 // logged at most once a minute.
+//
+// Asking Redis costs a round trip, about as much as serving a GET by id, so
+// an instance leases tokens: it takes up to a quarter of what Redis says the
+// key has left (at most maxLease, and one when it knows nothing yet) in one
+// call and spends them locally for at most leaseTTL. Leased tokens are
+// spent in Redis, so the instances together never admit more than the
+// limit; near the limit the lease shrinks to one token, which is exact. A
+// refusal is remembered until its Retry-After, when nothing could pass.
 type redisLimiter struct {
 	rl     *redis_rate.Limiter
 	prefix string
@@ -26,9 +35,28 @@ type redisLimiter struct {
 
 	mu        sync.Mutex
 	limit     redis_rate.Limit
+	leases    map[int64]*lease
+	sweepN    int
 	lastLog   time.Time
 	downUntil time.Time // after a failure, Redis is not asked again for redisPause
+
+	asks atomic.Int64 // calls to Redis (for tests)
 }
+
+// lease is what an instance knows of one key's bucket.
+type lease struct {
+	tokens    int           // leased from Redis, not yet spent
+	expires   time.Time     // after it, unspent tokens are dropped
+	remaining int           // what Redis had left after the last lease (-1: never asked)
+	resetAt   time.Time     // when the whole burst is back, as of the last answer
+	denyUntil time.Time     // the last refusal's Retry-After
+	refill    chan struct{} // closed when a Redis call in flight ends
+}
+
+const (
+	maxLease = 1024
+	leaseTTL = time.Second
+)
 
 // redisPause is how long the limiter stays local after Redis failed, so a
 // dead Redis costs one wait a second rather than one per request.
@@ -56,36 +84,98 @@ func newRedisLimiter(url, prefix string, rate, burst int, log *slog.Logger) (*re
 	return l, rdb, nil
 }
 
-// SetLimit changes the limit of every key at once.
+// SetLimit changes the limit of every key at once; leases are dropped.
 func (l *redisLimiter) SetLimit(rate, burst int) {
 	l.mu.Lock()
 	l.limit = redis_rate.Limit{Rate: max(rate, 1), Burst: max(burst, 1), Period: time.Minute}
+	l.leases = map[int64]*lease{}
 	l.mu.Unlock()
 	l.local.SetLimit(rate, burst)
 }
 
 func (l *redisLimiter) Allow(keyID int64, now time.Time) server.RateDecision {
 	l.mu.Lock()
-	limit, down := l.limit, now.Before(l.downUntil)
-	l.mu.Unlock()
-	if down {
-		server.CountLimiterFailOpen()
-		return l.local.Allow(keyID, now)
+	for {
+		if now.Before(l.downUntil) {
+			l.mu.Unlock()
+			server.CountLimiterFailOpen()
+			return l.local.Allow(keyID, now)
+		}
+		limit := l.limit
+		st := l.leases[keyID]
+		if st == nil {
+			st = &lease{remaining: -1}
+			l.leases[keyID] = st
+			l.sweep(now)
+		}
+		if now.Before(st.denyUntil) {
+			l.mu.Unlock()
+			return server.RateDecision{Limit: limit.Rate, RetryAfter: st.denyUntil.Sub(now), ResetAfter: max(st.resetAt.Sub(now), 0)}
+		}
+		if st.tokens > 0 && now.Before(st.expires) {
+			st.tokens--
+			d := server.RateDecision{Allowed: true, Limit: limit.Rate, Remaining: st.remaining + st.tokens, ResetAfter: max(st.resetAt.Sub(now), 0)}
+			l.mu.Unlock()
+			return d
+		}
+		if st.refill != nil { // another request of this key is asking Redis: wait for its lease
+			ch := st.refill
+			l.mu.Unlock()
+			<-ch
+			l.mu.Lock()
+			continue
+		}
+		n := 1
+		if st.remaining > 0 {
+			n = min(max(st.remaining/4, 1), maxLease)
+		}
+		st.tokens, st.refill = 0, make(chan struct{})
+		l.mu.Unlock()
+		res, err := l.ask(keyID, limit, n)
+		l.mu.Lock()
+		close(st.refill)
+		st.refill = nil
+		if err != nil {
+			l.downUntil = now.Add(redisPause)
+			if now.Sub(l.lastLog) >= time.Minute {
+				l.lastLog = now
+				l.log.Warn("rate limiter: Redis does not answer; limiting on this instance alone", "error", err)
+			}
+			l.mu.Unlock()
+			server.CountLimiterFailOpen()
+			return l.local.Allow(keyID, now)
+		}
+		st.remaining, st.resetAt = res.Remaining, now.Add(res.ResetAfter)
+		if res.Allowed == 0 {
+			st.denyUntil = now.Add(res.RetryAfter)
+			l.mu.Unlock()
+			return server.RateDecision{Limit: limit.Rate, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
+		}
+		st.tokens, st.expires = res.Allowed-1, now.Add(leaseTTL)
+		d := server.RateDecision{Allowed: true, Limit: limit.Rate, Remaining: st.remaining + st.tokens, ResetAfter: res.ResetAfter}
+		l.mu.Unlock()
+		return d
 	}
+}
+
+// ask takes up to n tokens of keyID's bucket in Redis.
+func (l *redisLimiter) ask(keyID int64, limit redis_rate.Limit, n int) (*redis_rate.Result, error) {
+	l.asks.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), redisWait)
 	defer cancel()
-	res, err := l.rl.Allow(ctx, l.prefix+strconv.FormatInt(keyID, 10), limit)
-	if err != nil {
-		server.CountLimiterFailOpen()
-		l.mu.Lock()
-		l.downUntil = now.Add(redisPause)
-		if now.Sub(l.lastLog) >= time.Minute {
-			l.lastLog = now
-			l.log.Warn("rate limiter: Redis does not answer; limiting on this instance alone", "error", err)
-		}
-		l.mu.Unlock()
-		return l.local.Allow(keyID, now)
+	return l.rl.AllowAtMost(ctx, l.prefix+strconv.FormatInt(keyID, 10), limit, n)
+}
+
+// sweep forgets, now and then, the keys whose lease and refusal are over.
+// l.mu is held.
+func (l *redisLimiter) sweep(now time.Time) {
+	if l.sweepN++; l.sweepN < 10000 {
+		return
 	}
-	return server.RateDecision{Allowed: res.Allowed > 0, Limit: limit.Rate, Remaining: res.Remaining,
-		RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
+	l.sweepN = 0
+	for k, st := range l.leases {
+		if st.refill == nil && !now.Before(st.expires) && !now.Before(st.denyUntil) {
+			delete(l.leases, k)
+		}
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -176,5 +178,110 @@ func TestRateLimitRedisStopped(t *testing.T) {
 	}
 	if n := server.LimiterFailOpenTotal() - before; n != 20 {
 		t.Fatalf("fail-open counted %d times, want 20", n)
+	}
+}
+
+func redisTestLimiter(t *testing.T, rate, burst int) *redisLimiter {
+	t.Helper()
+	l, rdb, err := newRedisLimiter(redisURL(t), fmt.Sprintf("traineed-test:%d:", time.Now().UnixNano()), rate, burst, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Close() })
+	return l
+}
+
+// An instance leases tokens: a run of requests of one key far from its
+// limit asks Redis a few times, not once a request, and the headers still
+// count every request.
+func TestRedisLimiterLeases(t *testing.T) {
+	l := redisTestLimiter(t, 60000, 1000)
+	now := time.Now()
+	for i := range 300 {
+		d := l.Allow(7, now)
+		if !d.Allowed || d.Limit != 60000 {
+			t.Fatalf("request %d: %+v", i, d)
+		}
+		// Nothing regenerates in a frozen now, to the 1 ms a token of 60,000 a
+		// minute takes while the test runs.
+		if want := 1000 - 1 - i; d.Remaining > want+5 || d.Remaining < want-5 {
+			t.Fatalf("request %d: remaining %d, want about %d", i, d.Remaining, want)
+		}
+	}
+	if n := l.asks.Load(); n > 6 {
+		t.Fatalf("300 requests asked Redis %d times", n)
+	}
+	// Another key has its own bucket and its own lease.
+	if d := l.Allow(8, now); !d.Allowed || d.Remaining != 999 {
+		t.Fatalf("other key: %+v", d)
+	}
+}
+
+// A refusal is remembered until its Retry-After: the requests refused
+// meanwhile do not ask Redis, and the next after it does.
+func TestRedisLimiterRemembersRefusal(t *testing.T) {
+	l := redisTestLimiter(t, 60, 3) // a token a second
+	now := time.Now()
+	for i := range 3 {
+		if d := l.Allow(1, now); !d.Allowed {
+			t.Fatalf("request %d of the burst refused: %+v", i, d)
+		}
+	}
+	d := l.Allow(1, now)
+	if d.Allowed || d.RetryAfter <= 0 || d.RetryAfter > time.Second || d.Remaining != 0 {
+		t.Fatalf("over the burst: %+v", d)
+	}
+	asks := l.asks.Load()
+	for range 20 {
+		if d := l.Allow(1, now.Add(d.RetryAfter/2)); d.Allowed || d.RetryAfter <= 0 {
+			t.Fatalf("within Retry-After: %+v", d)
+		}
+	}
+	if n := l.asks.Load(); n != asks {
+		t.Fatalf("refusals within Retry-After asked Redis %d times", n-asks)
+	}
+	time.Sleep(d.RetryAfter + 50*time.Millisecond)
+	if d := l.Allow(1, time.Now()); !d.Allowed {
+		t.Fatalf("after Retry-After: %+v", d)
+	}
+	if l.asks.Load() != asks+1 {
+		t.Fatal("the request after Retry-After did not ask Redis")
+	}
+}
+
+// Leases never let two instances together pass more than the shared limit:
+// eight goroutines on each of two instances spend one key's burst of 100.
+func TestRedisLimiterLeasesKeepTheSharedLimit(t *testing.T) {
+	u := redisURL(t)
+	prefix := fmt.Sprintf("traineed-test:%d:", time.Now().UnixNano())
+	var ls []*redisLimiter
+	for range 2 {
+		l, rdb, err := newRedisLimiter(u, prefix, 60, 100, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rdb.Close() })
+		ls = append(ls, l)
+	}
+	start := time.Now()
+	var passed atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for range 40 {
+				if ls[g%2].Allow(42, time.Now()).Allowed {
+					passed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// One token a second regenerates while the test runs.
+	most := 100 + int64(time.Since(start)/time.Second) + 1
+	if n := passed.Load(); n > most || n < 90 {
+		t.Fatalf("%d of 640 requests passed, want the burst of 100 (at most %d)", n, most)
+	}
+	if asks := ls[0].asks.Load() + ls[1].asks.Load(); asks >= 640 {
+		t.Fatalf("every request asked Redis (%d)", asks)
 	}
 }
