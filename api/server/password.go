@@ -32,10 +32,13 @@ var DefaultPasswordParams = PasswordParams{MemoryKiB: 19 * 1024, Time: 2, Thread
 // low-priority workers: goroutines each locked to its own OS thread for its
 // whole life, the thread given the lowest CPU priority (nice 19), with
 // GOMAXPROCS raised by the number of workers, so a hash never holds one of
-// the Ps that serve requests. The kernel then runs the request threads
-// first and the hashes on whatever CPU is left: reads keep their latency
-// during a burst of creates, and with nothing else to do the hashes get
-// every core. Elsewhere (or with NewHasherPlain) a hash runs on its
+// the Ps that serve requests. The intent is that the kernel runs the
+// request threads first and the hashes on whatever CPU is left, but
+// x/crypto's argon2 runs each segment of a hash on a goroutine of its own
+// (processBlocks), which the runtime schedules on its ordinary threads: the
+// worker's thread mostly waits, and most of a hash runs at the requests'
+// priority (docs/performance.md, "Reads during a burst of creates"; the
+// fix, not built, is a hashing helper process at nice 19). Elsewhere (or with NewHasherPlain) a hash runs on its
 // caller's goroutine, at most n at once.
 type Hasher struct {
 	params      PasswordParams
