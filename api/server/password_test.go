@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -33,27 +34,29 @@ func TestDefaultParamsAreOWASP(t *testing.T) {
 	}
 }
 
-// Without the low-priority workers, hashing leaves a core to the other
-// requests: GOMAXPROCS-1 slots, at least one. With them, it takes every
-// core (the kernel runs the requests first).
+// On the callers' goroutines, hashing leaves a core to the other
+// requests: GOMAXPROCS-1 slots, at least one. A low-priority helper
+// process (Linux) takes every core by default (the kernel runs the
+// requests first).
 func TestHashConcurrencyLeavesACore(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	added := int(lowWorkers.n.Load()) // Ps of workers other tests started
 	for procs, want := range map[int]int{1: 1, 2: 1, 3: 2, 8: 7} {
-		runtime.GOMAXPROCS(procs + added)
+		runtime.GOMAXPROCS(procs)
 		if got := NewHasherPlain(DefaultPasswordParams, DefaultPlainHashConcurrency()).Concurrency(); got != want {
 			t.Errorf("GOMAXPROCS %d: %d hashing slots, want %d", procs, got, want)
 		}
-		want := want
+		if got := NewHasher(DefaultPasswordParams).Concurrency(); got != want {
+			t.Errorf("GOMAXPROCS %d: NewHasher has %d slots, want %d", procs, got, want)
+		}
 		if lowPrioritySupported {
 			want = procs
 		}
-		if got := NewHasher(DefaultPasswordParams).Concurrency(); got != want {
-			t.Errorf("GOMAXPROCS %d: %d hashing slots by default, want %d", procs, got, want)
+		if got := DefaultHashConcurrency(); got != want {
+			t.Errorf("GOMAXPROCS %d: %d helper slots by default, want %d", procs, got, want)
 		}
 	}
-	if NewHasherN(DefaultPasswordParams, 0).Concurrency() != 1 || NewHasherN(DefaultPasswordParams, 5).Concurrency() != 5 {
-		t.Error("NewHasherN")
+	if NewHasherPlain(DefaultPasswordParams, 0).Concurrency() != 1 || NewHasherHelper(DefaultPasswordParams, 5, "x").Concurrency() != 5 {
+		t.Error("slots")
 	}
 }
 
@@ -76,21 +79,29 @@ func TestHashBoundedAndCancellable(t *testing.T) {
 }
 
 // BenchmarkHashUnbounded is the machine's raw argon2id rate with the
-// production parameters and one hash per core (of GOMAXPROCS without the
-// workers' Ps)
-// on the callers' goroutines: the machine's rate.
+// production parameters and one hash per core (GOMAXPROCS) on the callers'
+// goroutines: the machine's rate.
 func BenchmarkHashUnbounded(b *testing.B) {
-	benchHash(b, NewHasherPlain(DefaultPasswordParams, requestProcs()))
+	benchHash(b, NewHasherPlain(DefaultPasswordParams, runtime.GOMAXPROCS(0)))
 }
 
 // BenchmarkHashParallel is the argon2id rate with the production parameters
-// and the server's default hasher (DefaultHashConcurrency, on the
-// low-priority workers where supported): the ceiling of creates/s.
-func BenchmarkHashParallel(b *testing.B) { benchHash(b, NewHasher(DefaultPasswordParams)) }
+// and serve's default hasher (DefaultHashConcurrency in the low-priority
+// helper process where supported, this test binary acting as the helper):
+// the ceiling of creates/s.
+func BenchmarkHashParallel(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := NewHasherHelper(DefaultPasswordParams, DefaultHashConcurrency(), exe)
+	defer h.Close()
+	benchHash(b, h)
+}
 
 // BenchmarkHashPlain is the argon2id rate of the plain hasher's default
 // (DefaultPlainHashConcurrency slots on the callers' goroutines: the rule
-// before the low-priority workers, and serve --hash-low-priority=false).
+// before the low-priority helper, and serve --hash-low-priority=false).
 func BenchmarkHashPlain(b *testing.B) {
 	benchHash(b, NewHasherPlain(DefaultPasswordParams, DefaultPlainHashConcurrency()))
 }

@@ -61,7 +61,7 @@ type Handler struct {
 func (h *Handler) Drain() { h.draining.Store(true) }
 
 // Hashing tells how passwords are hashed: how many at once, and whether
-// on the low-priority threads.
+// in the low-priority helper process.
 func (h *Handler) Hashing() (concurrency int, lowPriority bool) {
 	return h.hasher.Concurrency(), h.hasher.LowPriority()
 }

@@ -8,9 +8,12 @@ import (
 	"syscall"
 
 	_ "time/tzdata" // company time zones resolve on any machine
+
+	"github.com/traineed/traineed/api/server"
 )
 
 func main() {
+	server.ServeHashHelperIfAsked() // the server's password-hashing helper process, started by serve
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -123,9 +123,9 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
 		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
-		"passwords hashed at once (0: GOMAXPROCS on low-priority threads; with --hash-low-priority=false GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
+		"passwords hashed at once (0: GOMAXPROCS in the low-priority helper process; with --hash-low-priority=false GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
 	c.Flags().BoolVar(&o.hashLowPriority, "hash-low-priority", true,
-		"hash passwords on their own threads at the lowest CPU priority (Linux), so that requests run first; false: on the requests' goroutines")
+		"hash passwords in a helper process at the lowest CPU priority (Linux), so that requests run first; false: on the requests' goroutines")
 	c.Flags().IntVar(&o.rateLimit, "rate-limit", envInt("TRAINEED_RATE_LIMIT", server.DefaultRateLimit),
 		"requests a minute per API key, answered 429 with Retry-After beyond it; 0: no limit (env TRAINEED_RATE_LIMIT)")
 	c.Flags().IntVar(&o.rateBurst, "rate-burst", envInt("TRAINEED_RATE_BURST", server.DefaultRateBurst),
@@ -249,6 +249,7 @@ func runServe(e *env, o *serveOptions) error {
 		background = append(background, ev)
 	}
 	hasher := newServeHasher(o)
+	defer hasher.Close()
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
@@ -480,7 +481,11 @@ func newServeHasher(o *serveOptions) *server.Hasher {
 	if n == 0 {
 		n = server.DefaultHashConcurrency()
 	}
-	return server.NewHasherN(server.DefaultPasswordParams, n)
+	exe, err := os.Executable()
+	if err != nil {
+		return server.NewHasherPlain(server.DefaultPasswordParams, n)
+	}
+	return server.NewHasherHelper(server.DefaultPasswordParams, n, exe)
 }
 
 // demoKey loads the demo data set into an empty database and returns its

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -34,6 +35,7 @@ var buildOnce struct {
 }
 
 func TestMain(m *testing.M) {
+	server.ServeHashHelperIfAsked() // serve, run in process, starts this binary as its helper
 	code := m.Run()
 	if buildOnce.dir != "" {
 		os.RemoveAll(buildOnce.dir)

@@ -2,10 +2,13 @@
 
 package server
 
-import "errors"
+import (
+	"errors"
+	"os/exec"
+)
 
 // lowPrioritySupported: elsewhere the hashes run on their callers'
 // goroutines, GOMAXPROCS-1 at once by default.
 const lowPrioritySupported = false
 
-func lowerThreadPriority() error { return errors.New("no per-thread priority on this system") }
+func startNiced(*exec.Cmd) error { return errors.New("no low-priority helper on this system") }

@@ -1,0 +1,230 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+)
+
+// HashHelperEnv, set in a process's environment, makes it a hashing
+// helper (ServeHashHelperIfAsked): NewHasherHelper starts its executable
+// again with it.
+const HashHelperEnv = "TRAINEED_HASH_HELPER"
+
+// ServeHashHelperIfAsked makes this process a hashing helper when
+// HashHelperEnv is set: it hashes the jobs read from stdin until stdin
+// closes (the server stopped or died), then exits. traineed's main calls it
+// first, and test binaries that start helpers from TestMain.
+func ServeHashHelperIfAsked() {
+	if os.Getenv(HashHelperEnv) != "1" {
+		return
+	}
+	if err := ServeHashHelper(os.Stdin, os.Stdout); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// hashRequest and hashReply are the helper's protocol: one JSON object a
+// line each way, replies in any order, matched by ID.
+type hashRequest struct {
+	ID       uint64 `json:"id"`
+	Password string `json:"password"`
+	Memory   uint32 `json:"m"`
+	Time     uint32 `json:"t"`
+	Threads  uint8  `json:"p"`
+}
+
+type hashReply struct {
+	ID   uint64 `json:"id"`
+	Hash string `json:"hash"`
+}
+
+// ServeHashHelper hashes every request read from in, each on its own
+// goroutine (the server bounds how many it sends at once), and writes the
+// replies to out, until in ends.
+func ServeHashHelper(in io.Reader, out io.Writer) error {
+	dec := json.NewDecoder(bufio.NewReader(in))
+	var (
+		mu  sync.Mutex
+		enc = json.NewEncoder(out)
+		wg  sync.WaitGroup
+	)
+	defer wg.Wait()
+	for {
+		var r hashRequest
+		if err := dec.Decode(&r); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		wg.Go(func() {
+			h := hash(PasswordParams{MemoryKiB: r.Memory, Time: r.Time, Threads: r.Threads}, r.Password)
+			mu.Lock()
+			defer mu.Unlock()
+			_ = enc.Encode(hashReply{ID: r.ID, Hash: h})
+		})
+	}
+}
+
+// hashHelper is the server's side of a helper process, started on the
+// first hash and again after it died.
+type hashHelper struct {
+	exe    string
+	failed atomic.Bool // the process could not be started: hash in the server
+
+	mu  sync.Mutex
+	cur *helperProc
+}
+
+type helperProc struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+
+	wmu sync.Mutex
+	enc *json.Encoder
+
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]chan string
+	dead    bool
+}
+
+var errHelperDied = errors.New("hash helper ended")
+
+// proc returns the running helper, starting one when there is none.
+func (h *hashHelper) proc() (*helperProc, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur != nil {
+		return h.cur, nil
+	}
+	cmd := exec.Command(h.exe)
+	cmd.Env = append(os.Environ(), HashHelperEnv+"=1")
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := startNiced(cmd); err != nil {
+		h.failed.Store(true)
+		return nil, err
+	}
+	p := &helperProc{cmd: cmd, stdin: stdin, enc: json.NewEncoder(stdin), pending: map[uint64]chan string{}}
+	h.cur = p
+	go h.read(p, stdout)
+	return p, nil
+}
+
+// read delivers p's replies until it ends, then fails what is pending
+// and forgets p, so that the next hash starts a new helper.
+func (h *hashHelper) read(p *helperProc, stdout io.Reader) {
+	dec := json.NewDecoder(bufio.NewReader(stdout))
+	answered := false
+	for {
+		var r hashReply
+		if err := dec.Decode(&r); err != nil {
+			break
+		}
+		answered = true
+		p.mu.Lock()
+		ch := p.pending[r.ID]
+		delete(p.pending, r.ID)
+		p.mu.Unlock()
+		if ch != nil {
+			ch <- r.Hash
+		}
+	}
+	h.mu.Lock()
+	if h.cur == p {
+		h.cur = nil
+	}
+	h.mu.Unlock()
+	if !answered {
+		// It ended without answering anything (not a helper, or it cannot
+		// run): do not start one per hash; hash in the server from now on.
+		h.failed.Store(true)
+	}
+	p.mu.Lock()
+	p.dead = true
+	for id, ch := range p.pending {
+		close(ch)
+		delete(p.pending, id)
+	}
+	p.mu.Unlock()
+	_ = p.stdin.Close()
+	_ = p.cmd.Wait()
+}
+
+// hash has the helper hash password.
+func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password string) (string, error) {
+	p, err := h.proc()
+	if err != nil {
+		return "", err
+	}
+	ch := make(chan string, 1)
+	p.mu.Lock()
+	if p.dead {
+		p.mu.Unlock()
+		return "", errHelperDied
+	}
+	p.next++
+	id := p.next
+	p.pending[id] = ch
+	p.mu.Unlock()
+	p.wmu.Lock()
+	err = p.enc.Encode(hashRequest{ID: id, Password: password, Memory: pp.MemoryKiB, Time: pp.Time, Threads: pp.Threads})
+	p.wmu.Unlock()
+	if err != nil {
+		p.mu.Lock()
+		delete(p.pending, id)
+		p.mu.Unlock()
+		return "", err
+	}
+	select {
+	case s, ok := <-ch:
+		if !ok {
+			return "", errHelperDied
+		}
+		return s, nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		delete(p.pending, id)
+		p.mu.Unlock()
+		return "", ctx.Err()
+	}
+}
+
+// pid is the running helper's process id, 0 when none runs.
+func (h *hashHelper) pid() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur == nil {
+		return 0
+	}
+	return h.cur.cmd.Process.Pid
+}
+
+// close ends the running helper: its stdin closes and it exits once its
+// jobs are done.
+func (h *hashHelper) close() error {
+	h.mu.Lock()
+	p := h.cur
+	h.cur = nil
+	h.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.stdin.Close()
+}

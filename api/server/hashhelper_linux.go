@@ -1,0 +1,32 @@
+package server
+
+import (
+	"os/exec"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// lowPrioritySupported: on Linux a process can be started at nice 19.
+const lowPrioritySupported = true
+
+// startNiced starts cmd at nice 19. A child takes the nice value of the
+// thread that forks it, and every thread of the child takes it from the
+// child's first one: so cmd is started from a thread of its own that is
+// first lowered to nice 19 (on Linux PRIO_PROCESS with a thread id applies
+// to that thread alone). That thread never goes back to the runtime: its
+// goroutine ends locked, which ends the thread (raising a priority again
+// needs privilege). The runtime creates no thread from a locked one (it
+// hands that to its template thread), so no niced thread joins its pool.
+func startNiced(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked
+		if err := unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), 19); err != nil {
+			errc <- err
+			return
+		}
+		errc <- cmd.Start()
+	}()
+	return <-errc
+}
