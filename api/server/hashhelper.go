@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // HashHelperEnv, set in a process's environment, makes it a hashing
@@ -62,9 +63,11 @@ type hashReply struct {
 func ServeHashHelper(in io.Reader, out io.Writer) error {
 	dec := json.NewDecoder(bufio.NewReader(in))
 	var (
-		mu  sync.Mutex
-		enc = json.NewEncoder(out)
-		wg  sync.WaitGroup
+		mu     sync.Mutex // guards enc, active and idle
+		enc    = json.NewEncoder(out)
+		active int
+		idle   *time.Timer
+		wg     sync.WaitGroup
 	)
 	defer wg.Wait()
 	for {
@@ -75,14 +78,29 @@ func ServeHashHelper(in io.Reader, out io.Writer) error {
 			}
 			return err
 		}
+		mu.Lock()
+		active++
+		if idle != nil {
+			idle.Stop()
+		}
+		mu.Unlock()
 		wg.Go(func() {
 			h := hash(PasswordParams{MemoryKiB: r.Memory, Time: r.Time, Threads: r.Threads}, r.Password)
 			mu.Lock()
 			defer mu.Unlock()
 			_ = enc.Encode(hashReply{ID: r.ID, Hash: h})
+			if active--; active == 0 {
+				// A burst is over: hand its memory back to the system
+				// rather than keep it until the next one.
+				idle = time.AfterFunc(helperIdle, debug.FreeOSMemory)
+			}
 		})
 	}
 }
+
+// helperIdle is how long the helper waits without a job before it returns
+// its memory to the system.
+const helperIdle = time.Second
 
 // hashHelper is the server's side of a helper process, started on the
 // first hash and again after it died.
