@@ -195,17 +195,22 @@ func (h *hashHelper) read(p *helperProc, stdout io.Reader) {
 	_ = p.cmd.Wait()
 }
 
-// hash has the helper hash password.
-func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password string) (string, error) {
+// hash has the helper hash password. It reports whether it took over
+// release: on success it calls it before it returns; when ctx ends first it
+// returns ctx's error and calls release once the helper has answered (or
+// died), so that a slot is free only when the helper no longer holds the
+// job's memory. On any other error it leaves release to the caller, which
+// still holds its slot.
+func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password string, release func()) (string, bool, error) {
 	p, err := h.proc()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	ch := make(chan string, 1)
 	p.mu.Lock()
 	if p.dead {
 		p.mu.Unlock()
-		return "", errHelperDied
+		return "", false, errHelperDied
 	}
 	p.next++
 	id := p.next
@@ -218,19 +223,21 @@ func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password strin
 		p.mu.Lock()
 		delete(p.pending, id)
 		p.mu.Unlock()
-		return "", err
+		return "", false, err
 	}
 	select {
 	case s, ok := <-ch:
 		if !ok {
-			return "", errHelperDied
+			return "", false, errHelperDied
 		}
-		return s, nil
+		release()
+		return s, true, nil
 	case <-ctx.Done():
-		p.mu.Lock()
-		delete(p.pending, id)
-		p.mu.Unlock()
-		return "", ctx.Err()
+		go func() {
+			<-ch // the answer, dropped, or closed when the helper ends
+			release()
+		}()
+		return "", true, ctx.Err()
 	}
 }
 

@@ -51,6 +51,10 @@ func testHelperHasher(t *testing.T, n int) *Hasher {
 // alone; hashes beyond the slots queue and all finish.
 func TestHashInLowPriorityHelper(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
+	base := niceOfThreads(t, os.Getpid())[os.Getpid()]
+	if base == 19 {
+		t.Skip("the test runs at nice 19 already")
+	}
 	h := testHelperHasher(t, 2)
 	if !h.LowPriority() {
 		t.Fatal("no low-priority helper on Linux")
@@ -72,13 +76,11 @@ func TestHashInLowPriorityHelper(t *testing.T) {
 			t.Errorf("helper thread %d at nice %d, want 19", tid, n)
 		}
 	}
-	own := niceOfThreads(t, os.Getpid())
-	base := own[os.Getpid()]
-	if base == 19 {
-		t.Skip("the test runs at nice 19 already")
-	}
-	for tid, n := range own {
-		if n != base {
+	// The thread that started the helper was lowered to nice 19 and ends
+	// with its goroutine; if it was the main thread, which the runtime
+	// never ends, it is parked for good instead. No other thread is niced.
+	for tid, n := range niceOfThreads(t, os.Getpid()) {
+		if n != base && tid != os.Getpid() {
 			t.Errorf("server thread %d at nice %d (the process's: %d)", tid, n, base)
 		}
 	}
@@ -152,5 +154,39 @@ func TestHashHelperFallsBack(t *testing.T) {
 			t.Errorf("%s: still reported as low priority", exe)
 		}
 		h.Close()
+	}
+}
+
+// A caller that gives up while the helper hashes for it does not free its
+// slot until the helper has answered: the slots bound the helper's memory
+// too, whatever the callers do.
+func TestHashHelperSlotHeldUntilAnswered(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := PasswordParams{MemoryKiB: 64, Time: 3000, Threads: 1} // some 100 ms or more
+	h := NewHasherHelper(slow, 1, exe)
+	t.Cleanup(func() { h.Close() })
+	if _, err := h.Hash(context.Background(), "warm"); err != nil { // the helper runs
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := h.Hash(ctx, "given up"); err == nil {
+		t.Skip("the hash finished within 10 ms: too fast a machine for this test")
+	}
+	if len(h.sem) != 1 {
+		t.Fatalf("the slot was freed when the caller gave up (after %v), while the helper still hashes", time.Since(start))
+	}
+	for len(h.sem) != 0 {
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the slot was never freed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if s, err := h.Hash(context.Background(), "next"); err != nil || !VerifyPassword(s, "next") {
+		t.Fatalf("next hash: %q, %v", s, err)
 	}
 }

@@ -118,17 +118,19 @@ func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
 	if h.onWait != nil {
 		h.onWait(time.Since(start))
 	}
-	defer func() { <-h.sem }()
+	release := func() { <-h.sem }
 	if h.helper != nil && !h.helper.failed.Load() {
-		s, err := h.helper.hash(ctx, h.params, password)
-		if err == nil {
-			return s, nil
+		// The slot is held until the helper has finished the job, even if
+		// the caller gives up first (the helper's memory is bounded by the
+		// slots too): helper.hash hands release on in that case.
+		s, tookRelease, err := h.helper.hash(ctx, h.params, password, release)
+		if tookRelease {
+			return s, err
 		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		// The helper died or could not start: hash here.
+		// The helper died or could not start (the slot is still held):
+		// hash here.
 	}
+	defer release()
 	return hash(h.params, password), nil
 }
 
