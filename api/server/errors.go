@@ -47,7 +47,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		w.WriteHeader(re.status)
 	default:
 		if r.Context().Err() != nil {
+			// The client went away (its connection closed) before the
+			// answer: logged and counted as 499, not as a server error.
 			h.log.Info("request abandoned by client", "request_id", RequestID(r.Context()), "error", err)
+			if rec, ok := w.(*recorder); ok {
+				rec.abandoned = true
+			}
 		} else {
 			h.log.Error("server error", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
 		}

@@ -1,11 +1,19 @@
 package server_test
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
@@ -74,4 +82,56 @@ func TestMetricsCountRequestsByPattern(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A request whose client went away before its answer is logged and
+// counted as 499, not as a server error (500).
+func TestAbandonedRequestIs499(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		reg := prometheus.NewRegistry()
+		var logs bytes.Buffer
+		var mu sync.Mutex
+		e := newEnv(t, s, server.WithMetrics(server.NewMetrics(reg, reg), true),
+			server.WithLogger(slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, nil))))
+		tr := e.create(e.keyA, newTraineeBody("Gone Client"))
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the client is gone before the store is asked
+		req := httptest.NewRequest("GET", "/public-api/trainees/"+strconv.FormatInt(tr.ID, 10), nil).WithContext(ctx)
+		req.Header.Set(api.HeaderAPIKey, e.keyA)
+		e.handler.ServeHTTP(httptest.NewRecorder(), req)
+
+		text := string(e.do("GET", "/metrics", "", nil).expect(t, 200).Body)
+		if !regexp.MustCompile(`traineed_http_requests_total\{[^}]*status="499"\} 1\n`).MatchString(text) {
+			t.Errorf("no request counted as 499:\n%s", grepLines(text, "traineed_http_requests_total"))
+		}
+		if strings.Contains(text, `status="500"`) {
+			t.Errorf("the abandoned request was counted as a 500:\n%s", grepLines(text, "traineed_http_requests_total"))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !strings.Contains(logs.String(), `"msg":"request abandoned by client"`) || !strings.Contains(logs.String(), `"status":499`) {
+			t.Errorf("access log:\n%s", logs.String())
+		}
+	})
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func grepLines(text, prefix string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

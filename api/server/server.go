@@ -137,17 +137,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				rec.WriteHeader(http.StatusInternalServerError)
 			}
 		}
-		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status,
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if rec.abandoned {
+			status = StatusClientClosedRequest
+		}
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", status,
 			"duration_ms", float64(time.Since(start).Microseconds()) / 1000, "bytes", rec.bytes, "request_id", id}
 		if rec.companyID != 0 {
 			attrs = append(attrs, "company_id", rec.companyID)
 		}
 		h.log.Info("request", attrs...)
 		if h.metrics != nil {
-			status := rec.status
-			if status == 0 {
-				status = http.StatusOK
-			}
 			h.metrics.observe(rec.pattern, r.Method, status, time.Since(start))
 		}
 	}()
@@ -164,7 +167,13 @@ type recorder struct {
 	wrote     bool
 	companyID int64
 	pattern   string // the route's ServeMux pattern, for the metrics
+	abandoned bool   // the client went away before the answer
 }
+
+// StatusClientClosedRequest is the status the access log and the metrics
+// give a request whose client went away before its answer (nginx's 499);
+// nothing reaches the client.
+const StatusClientClosedRequest = 499
 
 func (r *recorder) WriteHeader(code int) {
 	if r.wrote {
