@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,5 +97,48 @@ func TestServeHashesInALowPriorityHelper(t *testing.T) {
 			t.Fatal("the helper outlived the server")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The helper is the running binary even when the file the server was
+// started from has been replaced (an upgrade): creates still hash in a
+// helper, not in the server.
+func TestServeHashHelperAfterTheFileIsReplaced(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "traineed")
+	b, err := os.ReadFile(binary(t))
+	must(t, err)
+	must(t, os.WriteFile(bin, b, 0o755))
+	db := "sqlite:" + filepath.Join(t.TempDir(), "r.db")
+	cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Upgrade"))
+	key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "u"))
+	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--shutdown-delay", "0s")
+	stderr, err := cmd.StderrPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var base string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["msg"] == "listening" {
+			base = "http://" + m["addr"].(string)
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	// The upgrade: another file in the binary's place (not a traineed).
+	must(t, os.Remove(bin))
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\nexit 3\n"), 0o755))
+	req, _ := http.NewRequest("POST", base+"/public-api/trainees",
+		strings.NewReader(`{"name":"Up Grade","email":"upgrade@example.com","password":"upgrade password"}`))
+	req.Header.Set("X-API-Key", key)
+	res, err := http.DefaultClient.Do(req)
+	must(t, err)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("create: %d", res.StatusCode)
+	}
+	if helpers := hashHelpers(t, cmd.Process.Pid); len(helpers) != 1 {
+		t.Fatalf("helpers after a create: %v", helpers)
 	}
 }

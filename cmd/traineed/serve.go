@@ -481,9 +481,13 @@ func newServeHasher(o *serveOptions) *server.Hasher {
 	if n == 0 {
 		n = server.DefaultHashConcurrency()
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return server.NewHasherPlain(server.DefaultPasswordParams, n)
+	// The helper is this very binary: /proc/self/exe stays it even when an
+	// upgrade has replaced the file the server was started from.
+	exe := "/proc/self/exe"
+	if _, err := os.Stat(exe); err != nil {
+		if exe, err = os.Executable(); err != nil {
+			return server.NewHasherPlain(server.DefaultPasswordParams, n)
+		}
 	}
 	return server.NewHasherHelper(server.DefaultPasswordParams, n, exe)
 }
