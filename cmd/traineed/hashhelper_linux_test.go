@@ -56,15 +56,7 @@ func TestServeHashesInALowPriorityHelper(t *testing.T) {
 	if n := len(hashHelpers(t, cmd.Process.Pid)); n != 0 {
 		t.Fatalf("%d helpers before any create", n)
 	}
-	req, _ := http.NewRequest("POST", base+"/public-api/trainees",
-		strings.NewReader(`{"name":"Hel Per","email":"helper@example.com","password":"helper password"}`))
-	req.Header.Set("X-API-Key", key)
-	res, err := http.DefaultClient.Do(req)
-	must(t, err)
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("create: %d", res.StatusCode)
-	}
+	createHashed(t, base, key, "helper@example.com")
 	helpers := hashHelpers(t, cmd.Process.Pid)
 	if len(helpers) != 1 {
 		t.Fatalf("helpers after a create: %v", helpers)
@@ -129,16 +121,23 @@ func TestServeHashHelperAfterTheFileIsReplaced(t *testing.T) {
 	// The upgrade: another file in the binary's place (not a traineed).
 	must(t, os.Remove(bin))
 	must(t, os.WriteFile(bin, []byte("#!/bin/sh\nexit 3\n"), 0o755))
+	createHashed(t, base, key, "upgrade@example.com")
+	if helpers := hashHelpers(t, cmd.Process.Pid); len(helpers) != 1 {
+		t.Fatalf("helpers after a create: %v", helpers)
+	}
+}
+
+// createHashed creates a trainee with a password (so one hash) and
+// expects a 200.
+func createHashed(t *testing.T, base, key, email string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", base+"/public-api/trainees",
-		strings.NewReader(`{"name":"Up Grade","email":"upgrade@example.com","password":"upgrade password"}`))
+		strings.NewReader(`{"name":"Hash Ed","email":"`+email+`","password":"a password"}`))
 	req.Header.Set("X-API-Key", key)
 	res, err := http.DefaultClient.Do(req)
 	must(t, err)
 	res.Body.Close()
 	if res.StatusCode != 200 {
 		t.Fatalf("create: %d", res.StatusCode)
-	}
-	if helpers := hashHelpers(t, cmd.Process.Pid); len(helpers) != 1 {
-		t.Fatalf("helpers after a create: %v", helpers)
 	}
 }
