@@ -21,12 +21,7 @@ import (
 //
 //	go test -run '^$' -bench FTSTriggers -benchtime 2000x ./store/
 func BenchmarkFTSTriggers(b *testing.B) {
-	type side struct {
-		s                *store.Store
-		company, trainee int64
-		took             []time.Duration
-	}
-	setup := func(b *testing.B, triggers bool) *side {
+	setup := func(b *testing.B, triggers bool) *changeSide {
 		s := storetest.SQLite(b)
 		if !triggers {
 			for _, tr := range []string{"users_fts_insert", "users_fts_update", "users_fts_delete"} {
@@ -36,7 +31,7 @@ func BenchmarkFTSTriggers(b *testing.B) {
 			}
 		}
 		company, trainee := bulkLoad(b, s, benchTrainees(b))
-		return &side{s: s, company: company, trainee: trainee}
+		return &changeSide{s: s, company: company, trainee: trainee}
 	}
 	base, fts := setup(b, false), setup(b, true)
 	var sizes []struct {
@@ -52,31 +47,17 @@ func BenchmarkFTSTriggers(b *testing.B) {
 		b.Run(op, func(b *testing.B) {
 			base.took, fts.took = nil, nil
 			i := 0
-			run := func(x *side) {
-				start := time.Now()
-				var err error
-				if op == "create" {
-					_, err = x.s.CreateTrainee(ctx, x.company, benchTrainee())
-				} else {
-					_, err = x.s.UpdateTrainee(ctx, x.company, x.trainee, api.TraineePatch{Name: api.Val(fmt.Sprintf("Renamed Trainee %d", i))})
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				x.took = append(x.took, time.Since(start))
-			}
 			for b.Loop() {
 				i++
-				run(base)
-				run(fts)
+				base.change(b, op, i)
+				fts.change(b, op, i)
 			}
 			stats := func(d []time.Duration) (median, mean float64) {
 				var sum time.Duration
 				for _, x := range d {
 					sum += x
 				}
-				slices.Sort(d)
-				return float64(d[len(d)/2].Nanoseconds()) / 1000, float64(sum.Nanoseconds()) / 1000 / float64(len(d))
+				return medianMicros(d), float64(sum.Nanoseconds()) / 1000 / float64(len(d))
 			}
 			bm, ba := stats(base.took)
 			fm, fa := stats(fts.took)

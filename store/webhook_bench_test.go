@@ -2,10 +2,8 @@ package store_test
 
 import (
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
@@ -37,13 +35,7 @@ func BenchmarkOutbox(b *testing.B) {
 			for _, endpoints := range []int{0, 1} {
 				for _, op := range []string{"create", "update"} {
 					b.Run(fmt.Sprintf("%s/endpoints=%d", op, endpoints), func(b *testing.B) {
-						type side struct {
-							s       *store.Store
-							company int64
-							trainee int64
-							took    []time.Duration
-						}
-						setup := func(outbox bool) *side {
+						setup := func(outbox bool) *changeSide {
 							s := db.open(b)
 							store.SetOutbox(s, outbox)
 							c, err := s.CreateCompany(ctx, "Bench", "UTC")
@@ -63,33 +55,16 @@ func BenchmarkOutbox(b *testing.B) {
 							if err != nil {
 								b.Fatal(err)
 							}
-							return &side{s: s, company: c.ID, trainee: tr.ID}
+							return &changeSide{s: s, company: c.ID, trainee: tr.ID}
 						}
 						base, outbox := setup(false), setup(true)
 						i := 0
-						run := func(x *side) {
-							start := time.Now()
-							var err error
-							if op == "create" {
-								_, err = x.s.CreateTrainee(ctx, x.company, benchTrainee())
-							} else {
-								_, err = x.s.UpdateTrainee(ctx, x.company, x.trainee, api.TraineePatch{Name: api.Val(fmt.Sprintf("Renamed %d", i))})
-							}
-							if err != nil {
-								b.Fatal(err)
-							}
-							x.took = append(x.took, time.Since(start))
-						}
 						for b.Loop() {
 							i++
-							run(base)
-							run(outbox)
+							base.change(b, op, i)
+							outbox.change(b, op, i)
 						}
-						median := func(d []time.Duration) float64 {
-							slices.Sort(d)
-							return float64(d[len(d)/2].Nanoseconds()) / 1000
-						}
-						mb, mo := median(base.took), median(outbox.took)
+						mb, mo := medianMicros(base.took), medianMicros(outbox.took)
 						b.ReportMetric(mb, "base-µs")
 						b.ReportMetric(mo, "outbox-µs")
 						b.ReportMetric(mo-mb, "added-µs")
