@@ -1,11 +1,8 @@
 package server_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
-	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -24,13 +21,7 @@ func BenchmarkGetByIDPostgres(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := httptest.NewRequest(http.MethodGet, path, nil)
-			req.Header.Set(api.HeaderAPIKey, key)
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, req)
-			if w.Code != 200 {
-				b.Fatalf("status %d", w.Code)
-			}
+			storetest.GetOK(b, h, path, key)
 		}
 	})
 }

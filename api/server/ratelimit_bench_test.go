@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"testing"
 
-	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -29,13 +27,7 @@ func BenchmarkGetByIDRateLimit(b *testing.B) {
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					req := httptest.NewRequest(http.MethodGet, path, nil)
-					req.Header.Set(api.HeaderAPIKey, key)
-					w := httptest.NewRecorder()
-					h.ServeHTTP(w, req)
-					if w.Code != 200 {
-						b.Fatalf("status %d", w.Code)
-					}
+					storetest.GetOK(b, h, path, key)
 				}
 			})
 		})

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"syscall"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
@@ -79,13 +77,7 @@ func BenchmarkGetByIDOverhead(b *testing.B) {
 			}
 			serve := func(h http.Handler, n int) {
 				for range n {
-					req := httptest.NewRequest(http.MethodGet, path, nil)
-					req.Header.Set(api.HeaderAPIKey, key)
-					w := httptest.NewRecorder()
-					h.ServeHTTP(w, req)
-					if w.Code != http.StatusOK {
-						b.Fatalf("status %d", w.Code)
-					}
+					storetest.GetOK(b, h, path, key)
 				}
 			}
 			for _, v := range variants { // warm caches, pools and prepared statements

@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,4 +189,17 @@ func KeyAndTrainee(t testing.TB, s *store.Store) (key, path string) {
 	}
 	tr := MustCreate(t, s, co.ID, NewTrainee("Bench Trainee", "bench@example.com"))
 	return key, api.PathTrainees + "/" + strconv.FormatInt(tr.ID, 10)
+}
+
+// GetOK serves GET path with key through h in process (no network) and
+// fails unless the answer is a 200: one request of the GET-by-id
+// benchmarks, with KeyAndTrainee's key and path.
+func GetOK(t testing.TB, h http.Handler, path, key string) {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	req.Header.Set(api.HeaderAPIKey, key)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusOK {
+		t.Fatalf("GET %s: status %d", path, w.Code)
+	}
 }
