@@ -37,14 +37,11 @@ var _ api.KeyTraineeReader = (*Store)(nil)
 // enabledKey is the condition on api_keys k of a key lookup by hash.
 const enabledKey = "k.key_hash = ? AND NOT k.disabled"
 
-// keyTraineeRow is a trainee and the key that reads it.
+// keyTraineeRow is a trainee and the key that reads it (its columns
+// prefixed key_).
 type keyTraineeRow struct {
 	traineeRow
-	KeyID         int64      `bun:"key_id"`
-	KeyCompanyID  int64      `bun:"key_company_id"`
-	KeyLastUsedAt *time.Time `bun:"key_last_used_at"`
-	KeyTimeZone   string     `bun:"key_time_zone"`
-	KeyScope      string     `bun:"key_scope"`
+	Key keyLookup `bun:"embed:key_"`
 }
 
 // keyTraineeByID is traineeByID for the company of the enabled key whose
@@ -69,12 +66,11 @@ func (s *Store) AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64
 	if err != nil {
 		return nil, nil, false, err
 	}
-	loc, err := s.location(row.KeyTimeZone)
+	p, err := s.principal(row.Key)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: company %d: time zone %q: %w", row.KeyCompanyID, row.KeyTimeZone, err)
+		return nil, nil, false, err
 	}
-	s.touch(row.KeyID, row.KeyLastUsedAt)
-	return &api.Principal{CompanyID: row.KeyCompanyID, KeyID: row.KeyID, Scope: row.KeyScope, Location: loc}, row.toAPI(), true, nil
+	return p, row.toAPI(), true, nil
 }
 
 // Authenticate finds the enabled key whose SHA-256 is hash, and its
@@ -89,12 +85,18 @@ func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal
 	if err != nil {
 		return nil, err
 	}
-	loc, err := s.location(row.TimeZone)
+	return s.principal(row)
+}
+
+// principal is who a key found by Authenticate or AuthenticateTrainee
+// acts as; it records that the key was used.
+func (s *Store) principal(k keyLookup) (*api.Principal, error) {
+	loc, err := s.location(k.TimeZone)
 	if err != nil {
-		return nil, fmt.Errorf("store: company %d: time zone %q: %w", row.CompanyID, row.TimeZone, err)
+		return nil, fmt.Errorf("store: company %d: time zone %q: %w", k.CompanyID, k.TimeZone, err)
 	}
-	s.touch(row.ID, row.LastUsedAt)
-	return &api.Principal{CompanyID: row.CompanyID, KeyID: row.ID, Scope: row.Scope, Location: loc}, nil
+	s.touch(k.ID, k.LastUsedAt)
+	return &api.Principal{CompanyID: k.CompanyID, KeyID: k.ID, Scope: k.Scope, Location: loc}, nil
 }
 
 // touch records that a key was used, at most once per touchPeriod per key
