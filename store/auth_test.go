@@ -15,15 +15,8 @@ import (
 func TestAuthenticate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		tn := storetest.SetupTenants(t, s)
-		keyA, keyB := api.GenerateKey(), api.GenerateKey()
-		ka, err := s.CreateKey(ctx, tn.A, "ci", api.HashKey(keyA), api.KeyDisplayPrefix(keyA))
-		if err != nil {
-			t.Fatal(err)
-		}
-		kb, err := s.CreateKey(ctx, tn.B, "ci", api.HashKey(keyB), api.KeyDisplayPrefix(keyB))
-		if err != nil {
-			t.Fatal(err)
-		}
+		keyA, ka := newKey(t, s, tn.A)
+		keyB, kb := newKey(t, s, tn.B)
 
 		auth := func(key string) (*api.Principal, error) {
 			t.Helper()
@@ -182,14 +175,8 @@ func open(t *testing.T, url string) *store.Store {
 func TestAuthenticateTrainee(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		tn := storetest.SetupTenants(t, s)
-		keyA, keyB := api.GenerateKey(), api.GenerateKey()
-		ka, err := s.CreateKey(ctx, tn.A, "ci", api.HashKey(keyA), api.KeyDisplayPrefix(keyA))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.CreateKey(ctx, tn.B, "ci", api.HashKey(keyB), api.KeyDisplayPrefix(keyB)); err != nil {
-			t.Fatal(err)
-		}
+		keyA, ka := newKey(t, s, tn.A)
+		keyB, _ := newKey(t, s, tn.B)
 		nt := storetest.NewTrainee("Anna Alpha", "anna@alpha.example.com")
 		phone := "+441234567890"
 		nt.PhoneNumber = &phone
@@ -229,4 +216,15 @@ func TestAuthenticateTrainee(t *testing.T) {
 			t.Errorf("B's key, B's trainee: %+v, %v, %v", tr, found, err)
 		}
 	})
+}
+
+// newKey creates an API key "ci" of company and returns it and its row.
+func newKey(t *testing.T, s *store.Store, company int64) (string, *api.APIKey) {
+	t.Helper()
+	key := api.GenerateKey()
+	k, err := s.CreateKey(ctx, company, "ci", api.HashKey(key), api.KeyDisplayPrefix(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, k
 }
