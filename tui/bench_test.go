@@ -17,7 +17,12 @@ import (
 func BenchmarkStartToFirstPage(b *testing.B) {
 	s := newServer(b)
 	c := s.direct()
-	o := Options{Today: func() api.Date { return testToday }, Debounce: -1}
+	benchStartToFirstPage(b, c, Options{Today: func() api.Date { return testToday }, Debounce: -1})
+}
+
+// benchStartToFirstPage measures, per op, a new model of c and o to its
+// first page of trainees drawn.
+func benchStartToFirstPage(b *testing.B, c Client, o Options) {
 	for b.Loop() {
 		m := New(c, o)
 		for _, msg := range collect(m.Init()) {

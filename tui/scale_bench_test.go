@@ -31,17 +31,7 @@ func scaleClient(b *testing.B) *client.Client {
 // answer's Update, View).
 func BenchmarkScaleStartToFirstPage(b *testing.B) {
 	c := scaleClient(b)
-	o := Options{Today: func() api.Date { return api.DateOf(time.Now()) }, Debounce: -1}
-	for b.Loop() {
-		m := New(c, o)
-		for _, msg := range collect(m.Init()) {
-			m.Update(msg)
-		}
-		v := m.View()
-		if len(m.list.items) != DefaultPageSize || len(v.Content) == 0 {
-			b.Fatalf("%d trainees on the first page", len(m.list.items))
-		}
-	}
+	benchStartToFirstPage(b, c, Options{Today: func() api.Date { return api.DateOf(time.Now()) }, Debounce: -1})
 }
 
 // scaleQueries are typed letter by letter, one op a letter: names (some
