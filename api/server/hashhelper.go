@@ -241,16 +241,6 @@ func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password strin
 	}
 }
 
-// pid is the running helper's process id, 0 when none runs.
-func (h *hashHelper) pid() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.cur == nil {
-		return 0
-	}
-	return h.cur.cmd.Process.Pid
-}
-
 // close ends the running helper: its stdin closes and it exits once its
 // jobs are done.
 func (h *hashHelper) close() error {

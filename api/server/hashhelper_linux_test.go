@@ -190,3 +190,13 @@ func TestHashHelperSlotHeldUntilAnswered(t *testing.T) {
 		t.Fatalf("next hash: %q, %v", s, err)
 	}
 }
+
+// pid is the running helper's process id, 0 when none runs.
+func (h *hashHelper) pid() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur == nil {
+		return 0
+	}
+	return h.cur.cmd.Process.Pid
+}

@@ -142,7 +142,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			status = http.StatusOK
 		}
 		if rec.abandoned {
-			status = StatusClientClosedRequest
+			status = statusClientClosedRequest
 		}
 		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", status,
 			"duration_ms", float64(time.Since(start).Microseconds()) / 1000, "bytes", rec.bytes, "request_id", id}
@@ -170,10 +170,10 @@ type recorder struct {
 	abandoned bool   // the client went away before the answer
 }
 
-// StatusClientClosedRequest is the status the access log and the metrics
+// statusClientClosedRequest is the status the access log and the metrics
 // give a request whose client went away before its answer (nginx's 499);
 // nothing reaches the client.
-const StatusClientClosedRequest = 499
+const statusClientClosedRequest = 499
 
 func (r *recorder) WriteHeader(code int) {
 	if r.wrote {
