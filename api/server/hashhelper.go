@@ -28,19 +28,20 @@ func ServeHashHelperIfAsked() {
 		return
 	}
 	debug.SetGCPercent(helperGCPercent)
-	if err := ServeHashHelper(os.Stdin, os.Stdout); err != nil {
+	if err := ServeHashHelper(pollable(os.Stdin), pollable(os.Stdout)); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)
 }
 
-// helperGCPercent is the helper's GOGC. Its heap is little more than the
-// hashes in flight (19 MiB each), each dropped at its end; collecting at
-// half the live heap again rather than all of it re-uses their memory
-// sooner: BenchmarkHashParallel made 65.8-67.3 hashes/s with 50 against
-// 53.7-59.1 with 100 and 56.9-62.1 with 25 (2 cores, against 69-72 on plain
-// goroutines in the same runs).
-const helperGCPercent = 50
+// helperGCPercent is the helper's GOGC, whatever the server's environment
+// says: its heap is little more than the hashes in flight (19 MiB each).
+// With its input read through the poller (pollable), BenchmarkHashParallel
+// took 13.45 ms/op at 100 and 13.28 at 200 against 15.33 at 50 (four
+// interleaved rounds, 23-11-2026; 12.82 on plain goroutines): 100 keeps
+// the rate at half 200's peak memory over the live hashes. (50 looked best
+// only while blocking reads idled a core: docs/performance.md.)
+const helperGCPercent = 100
 
 // hashRequest and hashReply are the helper's protocol: one JSON object a
 // line each way, replies in any order, matched by ID.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
 
@@ -29,4 +30,17 @@ func startNiced(cmd *exec.Cmd) error {
 		errc <- cmd.Start()
 	}()
 	return <-errc
+}
+
+// pollable returns f (a pipe inherited from the server) switched to
+// non-blocking mode, so that the runtime waits for it in its poller. A
+// blocking read of an inherited pipe keeps its P while it waits: a job read
+// then waits for the system monitor to take that P back (up to 10 ms) before
+// its hash can start, and a core idles meanwhile.
+func pollable(f *os.File) *os.File {
+	fd := int(f.Fd())
+	if err := unix.SetNonblock(fd, true); err != nil {
+		return f
+	}
+	return os.NewFile(uintptr(fd), f.Name())
 }

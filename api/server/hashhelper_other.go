@@ -4,6 +4,7 @@ package server
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 )
 
@@ -12,3 +13,5 @@ import (
 const lowPrioritySupported = false
 
 func startNiced(*exec.Cmd) error { return errors.New("no low-priority helper on this system") }
+
+func pollable(f *os.File) *os.File { return f }
