@@ -460,6 +460,14 @@ func eventMatches(a *automationRow, t *api.Trainee, today api.Date) bool {
 	return true
 }
 
+// eventAutomationsQuery is company $1's enabled automations of trigger $2,
+// which every change runs.
+var eventAutomationsQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.db.NewSelect().Model((*automationRow)(nil)).
+		Where("au.company_id = ? AND au.enabled AND au.trigger_type = ?", placeholder(1), placeholder(2)).
+		OrderExpr("au.id ASC")
+}}
+
 // fireEventAutomations fires the company's enabled automations whose
 // trigger is the event's, inside the change's transaction: a change that
 // rolls back fires nothing, and the run's unique occurrence (the event id)
@@ -470,10 +478,7 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 		return nil
 	}
 	var autos []*automationRow
-	err := tx.NewSelect().Model(&autos).
-		Where("au.company_id = ? AND au.enabled AND au.trigger_type = ?", ch.After.CompanyID, trigger).
-		OrderExpr("au.id ASC").
-		Scan(ctx)
+	err := s.selectHot(ctx, tx, eventAutomationsQuery, &autos, ch.After.CompanyID, trigger)
 	if err != nil || len(autos) == 0 {
 		return err
 	}

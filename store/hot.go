@@ -3,20 +3,24 @@ package store
 import (
 	"context"
 	"database/sql"
+	"reflect"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
-// hotQuery is a statement that runs on (nearly) every request: the key
-// lookup and the read of one trainee. It is built once, by the same scoped
-// query builders as everything else, but with $n placeholders instead of
-// values written into the text, so that PostgreSQL can run it as a
-// prepared statement cached on each connection: parsing and planning a
-// statement costs PostgreSQL more than executing one of these. (bun writes
+// hotQuery is a statement that runs on (nearly) every request, or on every
+// change: the key lookup, the read of one trainee, the statements of a
+// create. It is built once, by the same scoped query builders as
+// everything else, but with $n placeholders instead of values written into
+// the text, so that it runs prepared (runHot): parsing and planning a
+// statement costs a database more than executing one of these. (bun writes
 // values into the SQL text, which is why the store's other statements use
-// the simple protocol.)
+// PostgreSQL's simple protocol.)
 type hotQuery struct {
 	build func(s *Store) *bun.SelectQuery
 }
@@ -24,17 +28,83 @@ type hotQuery struct {
 // placeholder n, for a hot query's builder.
 func placeholder(n int) bun.Safe { return bun.Safe("$" + strconv.Itoa(n)) }
 
-// queryHot runs q with args bound to $1, $2, ... and scans its one row into
-// dest (a bun model, or columns); no row is api.ErrNotFound.
-func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any) error {
+// hotText is q's text in the store's dialect, built on first use.
+func (s *Store) hotText(q *hotQuery) string {
 	text, ok := s.hot.Load(q)
 	if !ok {
 		text, _ = s.hot.LoadOrStore(q, q.build(s).String())
 	}
+	return text.(string)
+}
+
+// runHot runs text with args bound to $1, $2, ... in tx, or on the pool
+// when tx is nil, as a prepared statement: on PostgreSQL pgx prepares it
+// once per connection (QueryExecModeCacheStatement); on SQLite the store
+// keeps one *sql.Stmt per text, which database/sql prepares once per
+// connection (modernc's driver would otherwise parse and compile the
+// statement, its triggers included, on every call).
+func (s *Store) runHot(ctx context.Context, tx *bun.Tx, text string, args ...any) (*sql.Rows, error) {
 	if s.dialect == DialectPostgres {
 		args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
+		if tx != nil {
+			return tx.Tx.QueryContext(ctx, text, args...)
+		}
+		return s.db.DB.QueryContext(ctx, text, args...)
 	}
-	rows, err := s.db.DB.QueryContext(ctx, text.(string), args...)
+	if tx == nil {
+		st, err := s.sqliteStmt(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		return st.QueryContext(ctx, args...)
+	}
+	st, ok := s.stmts.Load(text)
+	if !ok {
+		// Preparing on the pool here could wait for the connection tx
+		// holds (an in-memory database has one): run it unprepared this
+		// time, and prepare it for the next on the pool meanwhile.
+		s.prepareLater(text)
+		return tx.Tx.QueryContext(ctx, text, args...)
+	}
+	// The same statement on tx's connection (database/sql prepares it
+	// there once), closed with tx.
+	return tx.Tx.StmtContext(ctx, st.(*sql.Stmt)).QueryContext(ctx, args...)
+}
+
+// sqliteStmt is the store's prepared statement of text (SQLite).
+func (s *Store) sqliteStmt(ctx context.Context, text string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(text); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.DB.PrepareContext(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(text, st); loaded {
+		_ = st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// prepareLater prepares text on the pool in the background, once.
+func (s *Store) prepareLater(text string) {
+	if _, busy := s.preparing.LoadOrStore(text, true); busy {
+		return
+	}
+	go func() {
+		_, err := s.sqliteStmt(context.Background(), text)
+		if err != nil {
+			s.preparing.Delete(text) // the next use tries again
+		}
+	}()
+}
+
+// queryHot runs q on the pool with args bound to $1, $2, ... and scans
+// its one row into dest (a bun model, or columns); no row is
+// api.ErrNotFound.
+func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any) error {
+	rows, err := s.runHot(ctx, nil, s.hotText(q), args...)
 	if err != nil {
 		return dbError(err)
 	}
@@ -50,3 +120,96 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 	}
 	return dbError(rows.Err())
 }
+
+// selectHot runs q in tx with args bound to $1, $2, ... and scans every
+// row into dest (a pointer to a slice of models or of values); no row
+// leaves it empty.
+func (s *Store) selectHot(ctx context.Context, tx bun.Tx, q *hotQuery, dest any, args ...any) error {
+	rows, err := s.runHot(ctx, &tx, s.hotText(q), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return s.db.ScanRows(ctx, rows, dest)
+}
+
+// insertHot inserts row (a pointer to a model with an autoincrement
+// primary key) in tx, prepared: every data column of the model is a $n
+// parameter of one INSERT built per model type, and the key it returns is
+// set in row. Values are bound as bun would write them: times in UTC, as
+// bun's text on SQLite.
+func (s *Store) insertHot(ctx context.Context, tx bun.Tx, row any) error {
+	v := reflect.ValueOf(row).Elem()
+	ins := s.insertFor(v.Type())
+	args := make([]any, len(ins.table.DataFields))
+	for i, f := range ins.table.DataFields {
+		args[i] = s.bindValue(f.Value(v))
+	}
+	rows, err := s.runHot(ctx, &tx, ins.text, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := rows.Scan(ins.table.PKs[0].Value(v).Addr().Interface()); err != nil {
+		return err
+	}
+	return rows.Err()
+}
+
+// hotInsert is the prepared INSERT of one model type.
+type hotInsert struct {
+	table *schema.Table
+	text  string
+}
+
+func (s *Store) insertFor(t reflect.Type) *hotInsert {
+	if ins, ok := s.inserts.Load(t); ok {
+		return ins.(*hotInsert)
+	}
+	table := s.db.Table(t)
+	var cols, params []string
+	for i, f := range table.DataFields {
+		cols = append(cols, string(f.SQLName))
+		params = append(params, "$"+strconv.Itoa(i+1))
+	}
+	ins := &hotInsert{table: table, text: "INSERT INTO " + string(table.SQLName) +
+		" (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(params, ", ") + ")" +
+		" RETURNING " + string(table.PKs[0].SQLName)}
+	got, _ := s.inserts.LoadOrStore(t, ins)
+	return got.(*hotInsert)
+}
+
+// bindValue is a model field's value as a statement parameter: nil for a
+// nil pointer, times in UTC (as bun's text on SQLite: the same bytes as the
+// store's other writes, so that comparisons and orderings hold).
+func (s *Store) bindValue(v reflect.Value) any {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if t, ok := v.Interface().(time.Time); ok {
+		return s.timeArg(t)
+	}
+	return v.Interface()
+}
+
+// timeArg is t as a statement parameter: in UTC, and on SQLite as bun's
+// text.
+func (s *Store) timeArg(t time.Time) any {
+	if s.dialect == DialectSQLite {
+		return t.UTC().Format(sqliteTime)
+	}
+	return t.UTC()
+}
+
+// sqliteTime is how bun writes a time into SQLite's text (its
+// schema.BaseDialect.AppendTime).
+const sqliteTime = "2006-01-02 15:04:05.999999-07:00"

@@ -52,6 +52,9 @@ type Store struct {
 
 	locations sync.Map // time zone name -> *time.Location
 	hot       sync.Map // *hotQuery -> its SQL in this store's dialect
+	stmts     sync.Map // SQLite: a hot statement's text -> its *sql.Stmt
+	inserts   sync.Map // model type -> its *hotInsert
+	preparing sync.Map // SQLite: a hot statement's text being prepared in the background
 
 	touchMu     sync.Mutex
 	touched     map[int64]time.Time // key id -> last_used_at this process wrote or saw
@@ -219,6 +222,10 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.touchMu.Unlock()
 	s.touchWG.Wait()
+	s.stmts.Range(func(_, st any) bool {
+		_ = st.(*sql.Stmt).Close()
+		return true
+	})
 	return s.db.Close()
 }
 

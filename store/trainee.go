@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strings"
 	"time"
 
@@ -159,23 +157,23 @@ func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainer
 	return nil
 }
 
-// firstTrainer is the company's trainer with the lowest id, or nil.
-func (s *Store) firstTrainer(ctx context.Context, db bun.IDB, companyID int64) (*int64, error) {
-	var id int64
-	err := db.NewSelect().
+// firstTrainerQuery is the id of company $1's trainer with the lowest id.
+var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.db.NewSelect().
 		Model((*trainerRow)(nil)).
 		Column("tr.id").
-		Where("tr.company_id = ?", companyID).
+		Where("tr.company_id = ?", placeholder(1)).
 		OrderExpr("tr.id ASC").
-		Limit(1).
-		Scan(ctx, &id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
+		Limit(1)
+}}
+
+// firstTrainer is the company's trainer with the lowest id, or nil.
+func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*int64, error) {
+	var ids []int64
+	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	return &id, nil
+	return &ids[0], nil
 }
 
 // UpdateTrainee applies p in one transaction (see api.TraineeStore).
@@ -297,7 +295,7 @@ func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, p
 		PasswordHash: passwordHash,
 		CreatedAt:    now,
 	}
-	if _, err := tx.NewInsert().Model(user).Exec(ctx); err != nil {
+	if err := s.insertHot(ctx, tx, user); err != nil {
 		return dbError(err)
 	}
 	row.UserID = user.ID
@@ -306,8 +304,7 @@ func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, p
 	if !row.Enabled {
 		row.DeletedAt = &now
 	}
-	_, err := tx.NewInsert().Model(row).Exec(ctx)
-	return dbError(err)
+	return dbError(s.insertHot(ctx, tx, row))
 }
 
 // writeUpdate writes after over before: the user's columns when they

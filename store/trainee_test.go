@@ -444,3 +444,42 @@ func traineeColumnNull(t *testing.T, s *store.Store, id int64, column string) bo
 func later(s *store.Store, d time.Duration) {
 	store.SetNow(s, func() time.Time { return time.Now().Add(d) })
 }
+
+// A create's statements run prepared, with their values as parameters
+// (store/hot.go); the times they store must be the very values bun's own
+// writes store at the same instant: SQLite keeps times as text, and the
+// feed, the outbox and the sorts compare them.
+func TestPreparedWritesStoreTimesAsBunDoes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		now := time.Date(2026, 5, 4, 3, 2, 1, 123456000, time.FixedZone("X", 5*3600))
+		store.SetNow(s, func() time.Time { return now })
+		tn := storetest.SetupTenants(t, s)
+		if _, err := s.CreateWebhook(ctx, tn.A, "http://127.0.0.1:9/hook", nil, api.GenerateWebhookSecret()); err != nil {
+			t.Fatal(err)
+		}
+		tr := storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Time Stamp", "stamp@example.com"))
+		// An update, written by bun with its values in the text.
+		if _, err := s.UpdateTrainee(ctx, tn.A, tr.ID, api.TraineePatch{Name: api.Val("Time Stamped")}); err != nil {
+			t.Fatal(err)
+		}
+		var byBun string
+		db := store.DB(s)
+		if err := db.NewRaw("SELECT CAST(updated_at AS TEXT) FROM trainees WHERE id = ?", tr.ID).Scan(ctx, &byBun); err != nil {
+			t.Fatal(err)
+		}
+		for what, query := range map[string]string{
+			"trainees.created_at":                "SELECT CAST(created_at AS TEXT) FROM trainees WHERE id = ?",
+			"users.created_at":                   "SELECT CAST(u.created_at AS TEXT) FROM users AS u JOIN trainees AS t ON t.user_id = u.id WHERE t.id = ?",
+			"webhook_events.created_at":          "SELECT CAST(created_at AS TEXT) FROM webhook_events WHERE trainee_id = ? AND type = 'trainee.created'",
+			"webhook_deliveries.next_attempt_at": "SELECT CAST(d.next_attempt_at AS TEXT) FROM webhook_deliveries AS d JOIN webhook_events AS e ON e.id = d.event_id WHERE e.trainee_id = ? AND e.type = 'trainee.created'",
+		} {
+			var got string
+			if err := db.NewRaw(query, tr.ID).Scan(ctx, &got); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if got != byBun {
+				t.Errorf("%s is %q, bun writes %q at the same instant", what, got, byBun)
+			}
+		}
+	})
+}

@@ -65,26 +65,18 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		// taken in commit order: the advisory lock, per company and held
 		// to the end of the transaction (the event is a change's last
 		// write), makes them so.
-		err = tx.NewRaw(`WITH l AS (SELECT pg_advisory_xact_lock(?, ?) AS locked),
-			e AS (
-				INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
-				SELECT ?, ?, ?, ?, ?, ? FROM l
-				RETURNING id, company_id, created_at)
-			INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-			SELECT e.id, w.id, ?, 0, e.created_at, e.created_at, e.created_at
-			FROM e JOIN webhooks AS w ON w.company_id = e.company_id
-			WHERE (',' || w.events || ',') LIKE ?
-			FOR KEY SHARE OF w
-			RETURNING id`,
+		rows, err := s.runHot(ctx, &tx, recordEventPostgres,
 			feedLockClass, companyLockKey(ev.CompanyID),
-			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, ev.CreatedAt,
-			api.DeliveryPending, subscribedPattern(typ)).
-			Scan(ctx, &ch.Deliveries)
+			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt),
+			api.DeliveryPending, subscribedPattern(typ))
+		if err == nil {
+			err = s.db.ScanRows(ctx, rows, &ch.Deliveries)
+		}
 		if err != nil {
 			return err
 		}
 	} else {
-		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+		if err := s.insertHot(ctx, tx, ev); err != nil {
 			return err
 		}
 		if ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now); err != nil {
@@ -95,6 +87,21 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 	// at all.
 	return s.fireEventAutomations(ctx, tx, ch, typ, ev.PublicID, now)
 }
+
+// recordEventPostgres is recordEvent's one statement on PostgreSQL: the
+// company's feed lock ($1, $2), the event ($3-$8) and its deliveries
+// ($9: their status; $10: subscribedPattern of its type).
+const recordEventPostgres = `WITH l AS (SELECT pg_advisory_xact_lock($1::int4, $2::int4) AS locked),
+	e AS (
+		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
+		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz FROM l
+		RETURNING id, company_id, created_at)
+	INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+	SELECT e.id, w.id, $9::text, 0, e.created_at, e.created_at, e.created_at
+	FROM e JOIN webhooks AS w ON w.company_id = e.company_id
+	WHERE (',' || w.events || ',') LIKE $10::text
+	FOR KEY SHARE OF w
+	RETURNING id`
 
 // feedLockClass is the first key of the advisory lock that orders a
 // company's events (pg_advisory_xact_lock(feedLockClass, company)).
@@ -165,26 +172,38 @@ func subscribedPattern(typ string) string { return "%," + typ + ",%" }
 // of ev's company subscribed to its type, and returns their ids. Disabled
 // endpoints get theirs too: they wait until the endpoint is enabled.
 func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEventRow, now time.Time) ([]int64, error) {
-	lock := ""
+	text := scheduleDeliveriesSQLite
 	if s.dialect == DialectPostgres {
-		// An endpoint deleted by a concurrent transaction must not make
-		// this one fail on the deliveries' foreign key: hold the rows.
-		lock = "FOR KEY SHARE OF w"
+		text = scheduleDeliveriesPostgres
+	}
+	rows, err := s.runHot(ctx, &tx, text, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, subscribedPattern(ev.Type))
+	if err != nil {
+		return nil, err
 	}
 	var ids []int64
-	err := tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-		SELECT ?, w.id, ?, 0, ?, ?, ?
-		FROM webhooks AS w
-		WHERE w.company_id = ? AND (',' || w.events || ',') LIKE ?
-		`+lock+`
-		RETURNING id`,
-		ev.ID, api.DeliveryPending, now, now, now, ev.CompanyID, subscribedPattern(ev.Type)).
-		Scan(ctx, &ids)
-	if err != nil {
+	if err := s.db.ScanRows(ctx, rows, &ids); err != nil {
 		return nil, err
 	}
 	return ids, nil
 }
+
+// scheduleDeliveries' statement: event $1, status $2, due and created at
+// $3, for the endpoints of company $4 whose events match $5.
+const (
+	scheduleDeliveriesSQLite = `INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+	SELECT $1, w.id, $2, 0, $3, $3, $3
+	FROM webhooks AS w
+	WHERE w.company_id = $4 AND (',' || w.events || ',') LIKE $5
+	RETURNING id`
+	// An endpoint deleted by a concurrent transaction must not make this
+	// one fail on the deliveries' foreign key: the rows are held.
+	scheduleDeliveriesPostgres = `INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+	SELECT $1::bigint, w.id, $2::text, 0, $3::timestamptz, $3::timestamptz, $3::timestamptz
+	FROM webhooks AS w
+	WHERE w.company_id = $4::bigint AND (',' || w.events || ',') LIKE $5::text
+	FOR KEY SHARE OF w
+	RETURNING id`
+)
 
 // committed is called after a change's transaction committed: it wakes this
 // process's dispatcher when the change scheduled deliveries, and tells the
