@@ -28,11 +28,16 @@ func ServeHashHelperIfAsked() {
 		return
 	}
 	debug.SetGCPercent(helperGCPercent)
+	nameProcess(helperName)
 	if err := ServeHashHelper(pollable(os.Stdin), pollable(os.Stdout)); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)
 }
+
+// helperName is the helper's argv[0] and, on Linux, its process name (ps
+// and top would otherwise show "exe", the name of /proc/self/exe).
+const helperName = "traineed-hash"
 
 // helperGCPercent is the helper's GOGC, whatever the server's environment
 // says: its heap is little more than the hashes in flight (19 MiB each).
@@ -136,6 +141,7 @@ func (h *hashHelper) proc() (*helperProc, error) {
 		return h.cur, nil
 	}
 	cmd := exec.Command(h.exe)
+	cmd.Args = []string{helperName} // what ps shows, rather than /proc/self/exe
 	cmd.Env = append(os.Environ(), HashHelperEnv+"=1")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()

@@ -44,3 +44,7 @@ func pollable(f *os.File) *os.File {
 	}
 	return os.NewFile(uintptr(fd), f.Name())
 }
+
+// nameProcess sets the process's name (its main thread's comm, which ps,
+// top and pgrep show) to name.
+func nameProcess(name string) { _ = os.WriteFile("/proc/self/comm", []byte(name), 0) }

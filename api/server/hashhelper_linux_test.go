@@ -130,6 +130,30 @@ func TestHashHelperPipesArePolled(t *testing.T) {
 	}
 }
 
+// ps and top show the helper by its name, not as "exe" (the name of
+// /proc/self/exe, which serve starts).
+func TestHashHelperName(t *testing.T) {
+	h := testHelperHasher(t, 1)
+	if _, err := h.Hash(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(h.helper.pid())
+	comm, err := os.ReadFile("/proc/" + pid + "/comm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmdline, err := os.ReadFile("/proc/" + pid + "/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(comm)); got != helperName {
+		t.Errorf("comm %q, want %q", got, helperName)
+	}
+	if got := strings.TrimRight(string(cmdline), "\x00"); got != helperName {
+		t.Errorf("cmdline %q, want %q", got, helperName)
+	}
+}
+
 // A helper killed is replaced: the next hashes succeed, in a new helper
 // process; Close ends it.
 func TestHashHelperRestarts(t *testing.T) {
