@@ -172,11 +172,11 @@ func subscribedPattern(typ string) string { return "%," + typ + ",%" }
 // of ev's company subscribed to its type, and returns their ids. Disabled
 // endpoints get theirs too: they wait until the endpoint is enabled.
 func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEventRow, now time.Time) ([]int64, error) {
-	text := scheduleDeliveriesSQLite
+	text, match := scheduleDeliveriesSQLite, ","+ev.Type+","
 	if s.dialect == DialectPostgres {
-		text = scheduleDeliveriesPostgres
+		text, match = scheduleDeliveriesPostgres, subscribedPattern(ev.Type)
 	}
-	rows, err := s.runHot(ctx, &tx, text, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, subscribedPattern(ev.Type))
+	rows, err := s.runHot(ctx, &tx, text, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, match)
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +188,15 @@ func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEv
 }
 
 // scheduleDeliveries' statement: event $1, status $2, due and created at
-// $3, for the endpoints of company $4 whose events match $5.
+// $3, for the endpoints of company $4 whose events hold the type: on SQLite
+// $5 is ",type," found by instr, since SQLite prepares a statement again
+// each time a LIKE's pattern is bound (the pattern could change its plan);
+// on PostgreSQL it is subscribedPattern.
 const (
 	scheduleDeliveriesSQLite = `INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
 	SELECT $1, w.id, $2, 0, $3, $3, $3
 	FROM webhooks AS w
-	WHERE w.company_id = $4 AND (',' || w.events || ',') LIKE $5
+	WHERE w.company_id = $4 AND instr(',' || w.events || ',', $5) > 0
 	RETURNING id`
 	// An endpoint deleted by a concurrent transaction must not make this
 	// one fail on the deliveries' foreign key: the rows are held.
