@@ -106,7 +106,7 @@ func TestHashInLowPriorityHelper(t *testing.T) {
 // poller: its ends of the pipes are non-blocking. A blocking read of the
 // inherited pipe keeps a P while it waits, so a job read waited for the
 // system monitor to take that P back before its hash could start: the
-// helper made 83 % of the in-process rate with a core idle 7 % of the time.
+// helper made 83 % of the in-process rate, with a core idle a tenth of the time.
 func TestHashHelperPipesArePolled(t *testing.T) {
 	h := testHelperHasher(t, 1)
 	if _, err := h.Hash(context.Background(), "a"); err != nil {
