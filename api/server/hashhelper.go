@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -112,6 +113,7 @@ const helperIdle = time.Second
 // first hash and again after it died.
 type hashHelper struct {
 	exe    string
+	procs  int // the helper's GOMAXPROCS: one per hash it runs at once
 	failed atomic.Bool // the process could not be started: hash in the server
 
 	mu  sync.Mutex
@@ -142,7 +144,9 @@ func (h *hashHelper) proc() (*helperProc, error) {
 	}
 	cmd := exec.Command(h.exe)
 	cmd.Args = []string{helperName} // what ps shows, rather than /proc/self/exe
-	cmd.Env = append(os.Environ(), HashHelperEnv+"=1")
+	// GOMAXPROCS last, so that it wins over the server's own (an operator
+	// may run the server with GOMAXPROCS=1: docs/performance.md).
+	cmd.Env = append(os.Environ(), HashHelperEnv+"=1", "GOMAXPROCS="+strconv.Itoa(h.procs))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -130,6 +130,30 @@ func TestHashHelperPipesArePolled(t *testing.T) {
 	}
 }
 
+// The helper runs one P per slot, whatever GOMAXPROCS the server runs with:
+// a server at GOMAXPROCS=1 (faster reads on a small machine) still hashes
+// on every core.
+func TestHashHelperProcsAreItsSlots(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "1")
+	h := testHelperHasher(t, 3)
+	if _, err := h.Hash(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(h.helper.pid()) + "/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var procs []string
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "GOMAXPROCS="); ok {
+			procs = append(procs, v)
+		}
+	}
+	if len(procs) != 1 || procs[0] != "3" {
+		t.Errorf("the helper's GOMAXPROCS: %q, want one, 3", procs)
+	}
+}
+
 // ps and top show the helper by its name, not as "exe" (the name of
 // /proc/self/exe, which serve starts).
 func TestHashHelperName(t *testing.T) {

@@ -87,7 +87,7 @@ func NewHasherPlain(p PasswordParams, n int) *Hasher {
 func NewHasherHelper(p PasswordParams, n int, exe string) *Hasher {
 	h := NewHasherPlain(p, n)
 	if lowPrioritySupported {
-		h.helper = &hashHelper{exe: exe}
+		h.helper = &hashHelper{exe: exe, procs: cap(h.sem)}
 	}
 	return h
 }
