@@ -113,7 +113,7 @@ const helperIdle = time.Second
 // first hash and again after it died.
 type hashHelper struct {
 	exe    string
-	procs  int // the helper's GOMAXPROCS: one per hash it runs at once
+	procs  int         // the helper's GOMAXPROCS: one per hash it runs at once
 	failed atomic.Bool // the process could not be started: hash in the server
 
 	mu  sync.Mutex
