@@ -125,12 +125,17 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 // row into dest (a pointer to a slice of models or of values); no row
 // leaves it empty.
 func (s *Store) selectHot(ctx context.Context, tx bun.Tx, q *hotQuery, dest any, args ...any) error {
-	rows, err := s.runHot(ctx, &tx, s.hotText(q), args...)
+	return s.scanHot(ctx, tx, s.hotText(q), dest, args...)
+}
+
+// scanHot is selectHot for a statement written as text (with $n
+// placeholders) rather than built.
+func (s *Store) scanHot(ctx context.Context, tx bun.Tx, text string, dest any, args ...any) error {
+	rows, err := s.runHot(ctx, &tx, text, args...)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	return s.db.ScanRows(ctx, rows, dest)
+	return s.db.ScanRows(ctx, rows, dest) // closes rows
 }
 
 // insertHot inserts row (a pointer to a model with an autoincrement

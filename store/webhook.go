@@ -65,13 +65,10 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		// taken in commit order: the advisory lock, per company and held
 		// to the end of the transaction (the event is a change's last
 		// write), makes them so.
-		rows, err := s.runHot(ctx, &tx, recordEventPostgres,
+		err = s.scanHot(ctx, tx, recordEventPostgres, &ch.Deliveries,
 			feedLockClass, companyLockKey(ev.CompanyID),
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt),
 			api.DeliveryPending, subscribedPattern(typ))
-		if err == nil {
-			err = s.db.ScanRows(ctx, rows, &ch.Deliveries)
-		}
 		if err != nil {
 			return err
 		}
@@ -176,12 +173,8 @@ func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEv
 	if s.dialect == DialectPostgres {
 		text, match = scheduleDeliveriesPostgres, subscribedPattern(ev.Type)
 	}
-	rows, err := s.runHot(ctx, &tx, text, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, match)
-	if err != nil {
-		return nil, err
-	}
 	var ids []int64
-	if err := s.db.ScanRows(ctx, rows, &ids); err != nil {
+	if err := s.scanHot(ctx, tx, text, &ids, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, match); err != nil {
 		return nil, err
 	}
 	return ids, nil
