@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -250,6 +251,10 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	hasher := newServeHasher(o)
 	defer hasher.Close()
+	if gc := setServerGC(os.Getenv("GOGC"), hasher.LowPriority()); gc > 0 {
+		log.Debug("garbage collector", "gogc", gc)
+	}
+	go trimWhenIdle(e.ctx, trimIdle, heapAllocated, debug.FreeOSMemory)
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
