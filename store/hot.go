@@ -114,11 +114,8 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 		return dbError(err)
 	}
 	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return dbError(err)
-		}
-		return dbError(sql.ErrNoRows)
+	if err := firstRow(rows); err != nil {
+		return dbError(err)
 	}
 	if err := s.db.ScanRow(ctx, rows, dest); err != nil {
 		return dbError(err)
@@ -151,11 +148,8 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 			return err
 		}
 		defer rows.Close()
-		if !rows.Next() {
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			return sql.ErrNoRows
+		if err := firstRow(rows); err != nil {
+			return err
 		}
 		table := s.db.Table(v.Type())
 		cols := rows.FieldDescriptions()
@@ -173,6 +167,21 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 		rows.Close()
 		return rows.Err()
 	})
+}
+
+// firstRow moves rows (database/sql's or pgx's) to their first row; none
+// is sql.ErrNoRows.
+func firstRow(rows interface {
+	Next() bool
+	Err() error
+}) error {
+	if rows.Next() {
+		return nil
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return sql.ErrNoRows
 }
 
 // selectHot runs q in tx with args bound to $1, $2, ... and scans every
@@ -209,11 +218,8 @@ func (s *Store) insertHot(ctx context.Context, tx bun.Tx, row any) error {
 		return err
 	}
 	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
+	if err := firstRow(rows); err != nil {
+		return err
 	}
 	if err := rows.Scan(ins.table.PKs[0].Value(v).Addr().Interface()); err != nil {
 		return err
