@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -103,8 +106,8 @@ func (s *Store) prepareLater(text string) {
 }
 
 // queryHot runs q on the pool with args bound to $1, $2, ... and scans
-// its one row into dest (a bun model, or columns); no row is
-// api.ErrNotFound.
+// its one row into dest (a pointer to a struct: a bun model, or a row type
+// with bun tags); no row is api.ErrNotFound.
 func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any) error {
 	if s.dialect == DialectPostgres {
 		return dbError(s.queryHotPgx(ctx, s.hotText(q), dest, args))
@@ -130,21 +133,46 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 // column for every result, about 50 allocations for a trainee read with
 // its key, a third of a GET's, and then bun would scan what it converted.
 // The statement is the one the pool's other users prepare (pgx's cache
-// is per connection).
+// is per connection). A column that can be NULL needs a pointer field
+// (pgx refuses NULL into a plain one, where bun wrote the zero value);
+// every nullable column of the rows read this way has one.
+//
+// A connection found dead before anything was sent (pgconn.SafeToRetry)
+// is dropped and the query tried on another, as database/sql does.
 func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []any) error {
 	v := reflect.ValueOf(dest)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("store: queryHot into %T: want a pointer to a struct", dest)
 	}
 	v = v.Elem()
+	args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
+	for try := 1; ; try++ {
+		err := s.queryHotPgxOnce(ctx, text, v, args)
+		if try < 3 && errors.Is(err, driver.ErrBadConn) {
+			continue
+		}
+		return err
+	}
+}
+
+// queryHotPgxOnce is one try of queryHotPgx, on one connection of the
+// pool.
+func (s *Store) queryHotPgxOnce(ctx context.Context, text string, v reflect.Value, args []any) error {
 	conn, err := s.db.DB.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
-		rows, err := dc.(*stdlib.Conn).Conn().Query(ctx, text, append([]any{pgx.QueryExecModeCacheStatement}, args...)...)
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: queryHot: driver connection %T is not pgx's", dc)
+		}
+		rows, err := sc.Conn().Query(ctx, text, args...)
 		if err != nil {
+			if pgconn.SafeToRetry(err) {
+				return driver.ErrBadConn // database/sql closes this connection
+			}
 			return err
 		}
 		defer rows.Close()
@@ -157,7 +185,7 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 		for i, c := range cols {
 			f := table.LookupField(c.Name)
 			if f == nil {
-				return fmt.Errorf("store: queryHot into %T: no field for column %q", dest, c.Name)
+				return fmt.Errorf("store: queryHot into %s: no field for column %q", v.Type(), c.Name)
 			}
 			targets[i] = f.Value(v).Addr().Interface()
 		}

@@ -11,41 +11,68 @@ import (
 // the helper process and the environment sets none. A request allocates
 // about 12 KB and the server's live heap is a few MiB, so at Go's default
 // of 100 the collector ran dozens of times a second under load, and each
-// run wakes threads, which is dear on a small virtual machine: at 400 the
-// server spent 45-48 µs of CPU per GET by id instead of 52-65 µs
-// (docs/performance.md, "GET by id: the collector and the driver"). The
-// memory this keeps between collections is handed back when requests stop
-// (trimWhenIdle). Hashing in process (no helper) allocates 19 MiB per
-// password, so the server keeps Go's default there.
+// run wakes threads, which is dear on a small virtual machine: with the
+// typed access log, 400 took the server's CPU per GET by id from 50-51 µs
+// to about 45.5 µs (docs/performance.md, "GET by id: the collector and
+// the driver", pairs 1-3 against 4-6). The memory this keeps between
+// collections is handed back when requests stop (trimWhenIdle). Hashing in
+// process (no helper) allocates 19 MiB per password, so the server keeps
+// Go's default there, and goes back to it if the helper fails
+// (gcFollowsHelper).
 const serverGCPercent = 400
 
 // setServerGC applies serverGCPercent unless GOGC is set (gogc is its
 // value) or the hashes run in the server (helper false); it returns the
-// percentage in force afterwards, or -1 when it left Go's setting alone.
+// percentage it replaced, or -1 when it left Go's setting alone.
 func setServerGC(gogc string, helper bool) int {
 	if gogc != "" || !helper {
 		return -1
 	}
-	debug.SetGCPercent(serverGCPercent)
-	return serverGCPercent
+	return debug.SetGCPercent(serverGCPercent)
 }
 
-// trimIdle is how long the server must allocate (almost) nothing before
-// it returns its free memory to the system.
-const trimIdle = 5 * time.Second
+// gcFollowsHelper puts the collector's percentage back to prev once
+// helper reports false (the hashes have moved into the server), checking
+// every tick until then or until ctx is done.
+func gcFollowsHelper(ctx context.Context, every time.Duration, helper func() bool, prev int) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !helper() {
+			debug.SetGCPercent(prev)
+			return
+		}
+	}
+}
 
-// trimQuiet is what the server may allocate in trimIdle and still count
-// as idle (the metrics, the feed's polls, the webhook dispatcher's polls).
+// trimTick is how often the server looks at what it has allocated, and
+// trimQuietTicks how many ticks in a row it must allocate (almost)
+// nothing before it returns its free memory to the system.
+const (
+	trimTick       = 3 * time.Second
+	trimQuietTicks = 2
+)
+
+// trimQuiet is what the server may allocate in a tick and still count it
+// quiet (the metrics, the feed's polls, the webhook dispatcher's polls).
 const trimQuiet = 1 << 20
 
-// trimWhenIdle runs free once each time the process goes quiet: after a
-// tick of every in which allocated (bytes allocated since the start) grew
-// by less than trimQuiet, following one in which it grew by more. It
-// returns when ctx is done.
+// trimWhenIdle runs free once each time the process goes quiet: after
+// trimQuietTicks ticks in a row (a tick every every) in each of which
+// allocated (bytes allocated since the start) grew by less than
+// trimQuiet, following a tick in which it grew by more. Traffic that
+// comes and goes thus frees at most once per trimQuietTicks+1 ticks (a
+// free is a full collection). It returns when ctx is done.
 func trimWhenIdle(ctx context.Context, every time.Duration, allocated func() uint64, free func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
-	last, busy := allocated(), true // the start itself (migrations, the demo) was busy
+	last := allocated()
+	quiet := 0 // quiet ticks in a row since the last busy one; the start itself was busy
 	for {
 		select {
 		case <-ctx.Done():
@@ -53,12 +80,10 @@ func trimWhenIdle(ctx context.Context, every time.Duration, allocated func() uin
 		case <-t.C:
 		}
 		now := allocated()
-		switch {
-		case now-last >= trimQuiet:
-			busy = true
-		case busy:
+		if now-last >= trimQuiet {
+			quiet = 0
+		} else if quiet++; quiet == trimQuietTicks {
 			free()
-			busy = false
 		}
 		last = now
 	}

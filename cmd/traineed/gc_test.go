@@ -12,28 +12,48 @@ func TestSetServerGC(t *testing.T) {
 	prev := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(prev)
 	for _, c := range []struct {
-		gogc   string
-		helper bool
-		want   int // returned, and in force afterwards
+		gogc     string
+		helper   bool
+		inForce  int // afterwards
+		returned int
 	}{
-		{"", true, serverGCPercent},
-		{"", false, 100},    // hashes in process: Go's default
-		{"200", true, 100},  // the environment's choice (here: what was set)
-		{"off", false, 100}, // likewise
+		{"", true, serverGCPercent, 100},
+		{"", false, 100, -1},    // hashes in process: Go's default
+		{"200", true, 100, -1},  // the environment's choice (here: what was set)
+		{"off", false, 100, -1}, // likewise
 	} {
 		debug.SetGCPercent(100)
 		got := setServerGC(c.gogc, c.helper)
-		inForce := debug.SetGCPercent(100)
-		if inForce != c.want {
-			t.Errorf("GOGC=%q helper=%v: GC percent %d, want %d", c.gogc, c.helper, inForce, c.want)
+		if inForce := debug.SetGCPercent(100); inForce != c.inForce {
+			t.Errorf("GOGC=%q helper=%v: GC percent %d, want %d", c.gogc, c.helper, inForce, c.inForce)
 		}
-		if want := c.want; want == 100 {
-			if got != -1 {
-				t.Errorf("GOGC=%q helper=%v: returned %d, want -1", c.gogc, c.helper, got)
-			}
-		} else if got != want {
-			t.Errorf("GOGC=%q helper=%v: returned %d, want %d", c.gogc, c.helper, got, want)
+		if got != c.returned {
+			t.Errorf("GOGC=%q helper=%v: returned %d, want %d", c.gogc, c.helper, got, c.returned)
 		}
+	}
+}
+
+// When the helper fails and the hashes move into the server, the
+// collector goes back to the percentage it had.
+func TestGCFollowsHelper(t *testing.T) {
+	prev := debug.SetGCPercent(serverGCPercent)
+	defer debug.SetGCPercent(prev)
+	var alive atomic.Bool
+	alive.Store(true)
+	done := make(chan struct{})
+	go func() { gcFollowsHelper(context.Background(), time.Millisecond, alive.Load, 100); close(done) }()
+	time.Sleep(20 * time.Millisecond)
+	if p := debug.SetGCPercent(serverGCPercent); p != serverGCPercent {
+		t.Fatalf("GC percent %d while the helper lives, want %d", p, serverGCPercent)
+	}
+	alive.Store(false)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("gcFollowsHelper still running after the helper failed")
+	}
+	if p := debug.SetGCPercent(serverGCPercent); p != 100 {
+		t.Fatalf("GC percent %d after the helper failed, want 100", p)
 	}
 }
 
@@ -78,16 +98,23 @@ func TestTrimWhenIdle(t *testing.T) {
 		}
 	}
 	step(0) // the start
-	step(0) // quiet after the busy start: free
-	wantFree("first quiet tick after the start", total)
+	step(0) // one quiet tick after the busy start
+	noFree("one quiet tick")
+	step(0) // two: free
+	wantFree("second quiet tick after the start", total)
 	step(0)
 	step(trimQuiet - 1) // still quiet
 	noFree("quiet ticks after the free")
 	step(trimQuiet) // busy
 	step(5 * trimQuiet)
 	noFree("busy ticks")
-	step(10) // quiet again
-	wantFree("quiet tick after busy ones", total)
+	step(10)        // quiet
+	step(trimQuiet) // busy again before the second quiet tick
 	step(0)
-	noFree("second quiet tick")
+	noFree("traffic that comes and goes")
+	step(0)
+	wantFree("two quiet ticks after busy ones", total)
+	step(0)
+	step(0)
+	noFree("more quiet ticks")
 }

@@ -251,10 +251,12 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	hasher := newServeHasher(o)
 	defer hasher.Close()
-	if gc := setServerGC(os.Getenv("GOGC"), hasher.LowPriority()); gc > 0 {
-		log.Debug("garbage collector", "gogc", gc)
+	mctx, stopMemory := context.WithCancel(e.ctx)
+	defer stopMemory()
+	if prev := setServerGC(os.Getenv("GOGC"), hasher.LowPriority()); prev >= 0 {
+		go gcFollowsHelper(mctx, time.Second, hasher.LowPriority, prev)
 	}
-	go trimWhenIdle(e.ctx, trimIdle, heapAllocated, debug.FreeOSMemory)
+	go trimWhenIdle(mctx, trimTick, heapAllocated, debug.FreeOSMemory)
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
