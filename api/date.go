@@ -71,8 +71,17 @@ func (d Date) After(e Date) bool { return d.Int() > e.Int() }
 // String formats d as dd-MM-yyyy.
 func (d Date) String() string { return fmt.Sprintf("%02d-%02d-%04d", d.Day, d.Month, d.Year) }
 
-// MarshalJSON writes "dd-MM-yyyy".
-func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+// MarshalJSON writes "dd-MM-yyyy". Every trainee a response carries has
+// dates, so it appends digits rather than format and quote a string
+// (fmt and encoding/json took 1.6 % of the server's CPU on GET by id).
+func (d Date) MarshalJSON() ([]byte, error) {
+	if d.Day < 0 || d.Day > 99 || d.Month < 0 || d.Month > 99 || d.Year < 0 || d.Year > 9999 {
+		return json.Marshal(d.String()) // not a date the API accepts: String's own format
+	}
+	m, y := int(d.Month), d.Year
+	return []byte{'"', byte('0' + d.Day/10), byte('0' + d.Day%10), '-', byte('0' + m/10), byte('0' + m%10), '-',
+		byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '"'}, nil
+}
 
 // UnmarshalJSON reads "dd-MM-yyyy".
 func (d *Date) UnmarshalJSON(b []byte) error {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/url"
 	"testing"
 	"time"
@@ -20,6 +21,25 @@ func TestParseDate(t *testing.T) {
 	d := Date{2024, 2, 29}
 	if d.AddYears(1).String() != "01-03-2025" || d.AddDays(-29).String() != "31-01-2024" || DateFromInt(d.Int()) != d {
 		t.Error("date arithmetic")
+	}
+}
+
+// MarshalJSON writes what quoting String would, for every day of four
+// centuries and for values out of any date's range.
+func TestDateMarshalJSON(t *testing.T) {
+	check := func(d Date) {
+		t.Helper()
+		got, err := d.MarshalJSON()
+		want, _ := json.Marshal(d.String())
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("%#v: %s %v, want %s", d, got, err, want)
+		}
+	}
+	for d := (Date{1800, 1, 1}); d.Year < 2200; d = d.AddDays(1) {
+		check(d)
+	}
+	for _, d := range []Date{{}, {9999, 12, 31}, {10000, 1, 1}, {-1, 1, 1}, {5, 1, 2}, {2026, 13, 40}, {2026, 100, 1}, {2026, 1, -3}} {
+		check(d)
 	}
 }
 
