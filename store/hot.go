@@ -168,33 +168,40 @@ func (s *Store) queryHotPgxOnce(ctx context.Context, text string, v reflect.Valu
 		if !ok {
 			return fmt.Errorf("store: queryHot: driver connection %T is not pgx's", dc)
 		}
-		rows, err := sc.Conn().Query(ctx, text, args...)
-		if err != nil {
-			if pgconn.SafeToRetry(err) {
-				return driver.ErrBadConn // database/sql closes this connection
-			}
-			return err
+		err := s.scanHotPgx(ctx, sc.Conn(), text, v, args)
+		if err != nil && pgconn.SafeToRetry(err) {
+			return driver.ErrBadConn // database/sql closes this connection
 		}
-		defer rows.Close()
-		if err := firstRow(rows); err != nil {
-			return err
-		}
-		table := s.db.Table(v.Type())
-		cols := rows.FieldDescriptions()
-		targets := make([]any, len(cols))
-		for i, c := range cols {
-			f := table.LookupField(c.Name)
-			if f == nil {
-				return fmt.Errorf("store: queryHot into %s: no field for column %q", v.Type(), c.Name)
-			}
-			targets[i] = f.Value(v).Addr().Interface()
-		}
-		if err := rows.Scan(targets...); err != nil {
-			return err
-		}
-		rows.Close()
-		return rows.Err()
+		return err
 	})
+}
+
+// scanHotPgx runs text on conn and scans its first row into v's fields.
+// pgx reports a failure to send in the rows, not from Query.
+func (s *Store) scanHotPgx(ctx context.Context, conn *pgx.Conn, text string, v reflect.Value, args []any) error {
+	rows, err := conn.Query(ctx, text, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := firstRow(rows); err != nil {
+		return err
+	}
+	table := s.db.Table(v.Type())
+	cols := rows.FieldDescriptions()
+	targets := make([]any, len(cols))
+	for i, c := range cols {
+		f := table.LookupField(c.Name)
+		if f == nil {
+			return fmt.Errorf("store: queryHot into %s: no field for column %q", v.Type(), c.Name)
+		}
+		targets[i] = f.Value(v).Addr().Interface()
+	}
+	if err := rows.Scan(targets...); err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
 }
 
 // firstRow moves rows (database/sql's or pgx's) to their first row; none
