@@ -35,3 +35,20 @@ server_addr() {
 trainee_ids() {
   curl -s -H "X-API-Key: $2" "$1/public-api/trainees/search?size=100" | grep -o '"id":[0-9]*' | cut -d: -f2 | tr '\n' ' '
 }
+
+# create_lua FILE writes a wrk script of POST /public-api/trainees with a
+# new e-mail each time (unique per run: set RUN to something new).
+create_lua() {
+  cat > "$1" <<'LUA'
+local n = 0
+local threads = 0
+setup = function(thread) threads = threads + 1; thread:set("tid", threads) end
+init = function() wrk.headers["Content-Type"] = "application/json" end
+request = function()
+  n = n + 1
+  local body = string.format('{"name":"Bench %d","email":"bench-%s-%s-%d@example.com","password":"bench password"}',
+    n, os.getenv("RUN"), tid, n)
+  return wrk.format("POST", "/public-api/trainees", nil, body)
+end
+LUA
+}
