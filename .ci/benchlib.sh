@@ -1,4 +1,4 @@
-# Shell functions shared by .ci/bench, .ci/bench-hashing and .ci/bench-getcost
+# Shell functions shared by .ci/bench, .ci/bench-hashing and .ci/bench-cost
 # (sourced, not run).
 
 # need_wrk installs wrk from Debian's packages when it is missing.
