@@ -20,10 +20,7 @@ func TestHotReadRetriesADeadConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := api.GenerateKey()
-	if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
-		t.Fatal(err)
-	}
+	key, _ := newKey(t, s, co.ID)
 	pool := store.DB(s).DB
 	pool.SetMaxOpenConns(1) // every read on the one connection the test kills
 	auth := func() (*api.Principal, error) { return s.Authenticate(ctx, api.HashKey(key)) }
