@@ -128,7 +128,11 @@ type Automation struct {
 	UpdatedAt  time.Time            `json:"updatedAt"`
 	LastRunAt  *time.Time           `json:"lastRunAt"`
 	RunCount   int64                `json:"runCount"`
-	Secret     string               `json:"secret,omitempty"`
+	// DisabledReason says why the server disabled the automation (its URL
+	// answered 410 Gone, or points where the server does not send); null
+	// otherwise. Enabling it again clears it.
+	DisabledReason *string `json:"disabledReason"`
+	Secret         string  `json:"secret,omitempty"`
 }
 
 // AutomationEnvelope is the body of every single-automation response.
@@ -400,7 +404,9 @@ func NewPageInfo(number, size int, total int64) PageInfo {
 type AutomationStore interface {
 	// CreateAutomation stores a new automation; secret signs its WEBHOOK
 	// deliveries.
-	CreateAutomation(ctx context.Context, companyID int64, s AutomationSpec, secret string) (*Automation, error)
+	// A company that has max automations already (max > 0) gets a 400
+	// with CodeLimitReached.
+	CreateAutomation(ctx context.Context, companyID int64, s AutomationSpec, secret string, max int) (*Automation, error)
 	// Automation returns one automation with its spec.
 	Automation(ctx context.Context, companyID, id int64) (*Automation, AutomationSpec, error)
 	// Automations returns one page of the company's automations by id, and

@@ -24,6 +24,14 @@ const (
 	// CodeControlChar: a text field or query parameter holds a control
 	// character (U+0000 to U+001F other than tab).
 	CodeControlChar = 1016
+	// CodeDestinationNotAllowed: a webhook's or automation's URL points
+	// where the server does not send requests (an internal address,
+	// localhost, credentials in the URL, a port outside 1-65535, plain http
+	// on a server that requires https).
+	CodeDestinationNotAllowed = 1018
+	// CodeLimitReached: the company already has as many webhooks or
+	// automations as the server allows.
+	CodeLimitReached = 1019
 )
 
 // FieldError is one problem in a request.

@@ -141,6 +141,27 @@ type WebhookPatch struct {
 	Enabled *bool
 }
 
+// NewWebhook is an endpoint to create.
+type NewWebhook struct {
+	URL     string
+	Events  []string
+	Secret  string
+	Enabled bool
+}
+
+// Default caps per company (traineed serve --max-webhooks and
+// --max-automations): one tenant cannot turn the server into an amplifier.
+const (
+	DefaultMaxWebhooks    = 16
+	DefaultMaxAutomations = 100
+)
+
+// LimitReached is the error of a create past a cap: a 400 with
+// CodeLimitReached.
+func LimitReached(what string, max int, flag string) error {
+	return Invalid(CodeLimitReached, "", "a company may have at most %d %s; delete one first, or ask the operator to raise the limit (traineed serve %s)", max, what, flag)
+}
+
 // WebhookTarget is what a test attempt needs: where, and which secrets
 // sign (the current one first).
 type WebhookTarget struct {
@@ -266,7 +287,7 @@ func ParseEventQuery(q url.Values) (EventQuery, error) {
 		out.After = a
 	}
 	if ts := q["type"]; len(ts) > 0 {
-		evs, err := ParseWebhookEvents(strings.Join(ts, ","))
+		evs, err := ParseFeedEvents(strings.Join(ts, ","))
 		if err != nil {
 			v.Add(CodeInvalidParameter, "type", "%s", err.Error())
 		}
@@ -323,7 +344,9 @@ func UnknownEvent() error {
 type WebhookStore interface {
 	CurrentKey(ctx context.Context, companyID, keyID int64) (*CurrentKey, error)
 
-	CreateWebhookEnabled(ctx context.Context, companyID int64, url string, events []string, secret string, enabled bool) (*Webhook, error)
+	// CreateWebhookEnabled adds an endpoint, unless the company has max
+	// of them already (max > 0): then a 400 with CodeLimitReached.
+	CreateWebhookEnabled(ctx context.Context, companyID int64, w NewWebhook, max int) (*Webhook, error)
 	Webhooks(ctx context.Context, companyID int64) ([]*Webhook, error)
 	Webhook(ctx context.Context, companyID, id int64) (*Webhook, error)
 	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)

@@ -25,7 +25,32 @@ const (
 	// trainee's expirationDate is reached (by the automations evaluator of
 	// `traineed serve`), once per trainee and expirationDate.
 	EventTraineeExpired = "trainee.expired"
+	// EventWebhookDisabled is put in the event feed (never delivered to an
+	// endpoint) when the server disables an endpoint or a WEBHOOK
+	// automation by itself: it answered 410 Gone, or its address is one
+	// the server does not send to.
+	EventWebhookDisabled = "webhook.disabled"
 )
+
+// FeedEventTypes are the types GET /events may hold (and filter by):
+// the webhook events and webhook.disabled.
+var FeedEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventWebhookDisabled}
+
+// WebhookDisabledEvent is the payload of a webhook.disabled event.
+type WebhookDisabledEvent struct {
+	Type      string              `json:"type"`
+	Timestamp int64               `json:"timestamp"`
+	Data      WebhookDisabledData `json:"data"`
+}
+
+// WebhookDisabledData says which endpoint was disabled, and why: the
+// company's webhook (webhookId) or a WEBHOOK automation's (automationId).
+type WebhookDisabledData struct {
+	WebhookID    *int64 `json:"webhookId"`
+	AutomationID *int64 `json:"automationId"`
+	URL          string `json:"url"`
+	Reason       string `json:"reason"`
+}
 
 // WebhookEventTypes lists every event type, in the order they are shown.
 var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired}
@@ -56,12 +81,30 @@ const (
 // Webhook is a configured endpoint as `traineed webhook list` shows it: never
 // its secret.
 type Webhook struct {
-	ID        int64     `json:"id"`
-	CompanyID int64     `json:"companyId"`
-	URL       string    `json:"url"`
-	Events    []string  `json:"events"`
-	State     string    `json:"state"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID        int64    `json:"id"`
+	CompanyID int64    `json:"companyId"`
+	URL       string   `json:"url"`
+	Events    []string `json:"events"`
+	State     string   `json:"state"`
+	// DisabledReason says why the server disabled the endpoint (it
+	// answered 410 Gone, or its address is one the server does not send
+	// to); null while it is active or when a person disabled it.
+	DisabledReason *string   `json:"disabledReason"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// RedactURL hides the password of a URL's userinfo (https://user:xxxxx@host):
+// URLs with credentials are refused since issue 24, but one stored before
+// is never shown in full, to read-only keys least of all.
+func RedactURL(raw string) string {
+	if !strings.Contains(raw, "@") {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
 }
 
 // Delivery states.
@@ -94,19 +137,27 @@ const MaxWebhookResponse = 1024
 // ParseWebhookEvents reads a comma-separated list of event types; "" is
 // every type. The result is in the order of WebhookEventTypes.
 func ParseWebhookEvents(list string) ([]string, error) {
+	return parseEventTypes(list, WebhookEventTypes)
+}
+
+// ParseFeedEvents is ParseWebhookEvents over FeedEventTypes: the types the
+// event feed filters by.
+func ParseFeedEvents(list string) ([]string, error) { return parseEventTypes(list, FeedEventTypes) }
+
+func parseEventTypes(list string, types []string) ([]string, error) {
 	if strings.TrimSpace(list) == "" {
-		return slices.Clone(WebhookEventTypes), nil
+		return slices.Clone(types), nil
 	}
 	seen := map[string]bool{}
 	for _, p := range strings.Split(list, ",") {
 		p = strings.TrimSpace(p)
-		if !slices.Contains(WebhookEventTypes, p) {
-			return nil, fmt.Errorf("unknown event type %q: want a comma-separated list of %s", p, strings.Join(WebhookEventTypes, ", "))
+		if !slices.Contains(types, p) {
+			return nil, fmt.Errorf("unknown event type %q: want a comma-separated list of %s", p, strings.Join(types, ", "))
 		}
 		seen[p] = true
 	}
 	var out []string
-	for _, t := range WebhookEventTypes {
+	for _, t := range types {
 		if seen[t] {
 			out = append(out, t)
 		}

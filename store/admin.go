@@ -73,6 +73,20 @@ func (s *Store) companyExists(ctx context.Context, db bun.IDB, companyID int64) 
 	return nil
 }
 
+// lockCompany is companyExists that also holds the company's row until
+// the transaction ends (PostgreSQL; SQLite's write transactions hold the
+// database): counts made after it, for a cap, do not race another create.
+// NO KEY UPDATE, so that it does not wait for the trainee writes whose
+// foreign keys hold the row FOR KEY SHARE.
+func (s *Store) lockCompany(ctx context.Context, tx bun.Tx, companyID int64) error {
+	var id int64
+	q := tx.NewSelect().Model((*companyRow)(nil)).Column("c.id").Where("c.id = ?", companyID)
+	if s.dialect == DialectPostgres {
+		q = q.For("NO KEY UPDATE")
+	}
+	return dbError(q.Scan(ctx, &id))
+}
+
 // CreateTrainer adds a trainer to a company: api.ErrNotFound when the
 // company does not exist, a *api.ConflictError when the e-mail is taken
 // (trainers and trainees share the users and their unique e-mail), a

@@ -33,6 +33,9 @@ type automationRow struct {
 	URL         *string   `bun:"url"`
 	CreatedAt   time.Time `bun:"created_at"`
 	UpdatedAt   time.Time `bun:"updated_at"`
+	// DisabledReason says why the server disabled it (its URL answered
+	// 410 Gone, or is refused); cleared when it is enabled again.
+	DisabledReason *string `bun:"disabled_reason"`
 
 	LastRunAt *time.Time `bun:"last_run_at,scanonly"`
 	RunCount  int64      `bun:"run_count,scanonly"`
@@ -65,7 +68,7 @@ func (a *automationRow) toAPI() *api.Automation {
 		ActionType: a.ActionType,
 		Action:     api.AutomationAction{URL: clonePtr(a.URL)},
 		CreatedAt:  a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC(),
-		LastRunAt: last, RunCount: a.RunCount,
+		LastRunAt: last, RunCount: a.RunCount, DisabledReason: a.DisabledReason,
 	}
 }
 
@@ -110,11 +113,20 @@ func (s *Store) loadAutomation(ctx context.Context, db bun.IDB, companyID, id in
 
 // CreateAutomation stores a new automation; a WEBHOOK automation gets its
 // endpoint, signed with secret (see api.AutomationStore).
-func (s *Store) CreateAutomation(ctx context.Context, companyID int64, spec api.AutomationSpec, secret string) (*api.Automation, error) {
+func (s *Store) CreateAutomation(ctx context.Context, companyID int64, spec api.AutomationSpec, secret string, max int) (*api.Automation, error) {
 	var out *api.Automation
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.companyExists(ctx, tx, companyID); err != nil {
+		if err := s.lockCompany(ctx, tx, companyID); err != nil {
 			return err
+		}
+		if max > 0 {
+			n, err := s.automationScope(tx, companyID).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n >= int64(max) {
+				return api.LimitReached("automations", max, "--max-automations")
+			}
 		}
 		if err := s.checkConditionTrainer(ctx, tx, companyID, spec); err != nil {
 			return err
@@ -223,13 +235,25 @@ func (s *Store) UpdateAutomation(ctx context.Context, companyID, id int64, spec 
 		after := *before
 		after.setSpec(spec)
 		after.UpdatedAt = s.utcNow()
+		enabling := after.Enabled && !before.Enabled
+		if enabling {
+			after.DisabledReason = nil
+		}
 		if _, err := tx.NewUpdate().Model(&after).
-			Column("name", "enabled", "trigger_type", "trigger_days", "trainer_id", "status", "action_type", "url", "updated_at").
+			Column("name", "enabled", "trigger_type", "trigger_days", "trainer_id", "status", "action_type", "url", "updated_at", "disabled_reason").
 			Where("au.id = ? AND au.company_id = ?", id, companyID).Exec(ctx); err != nil {
 			return err
 		}
 		if err := s.syncAutomationEndpoint(ctx, tx, before, &after, secret); err != nil {
 			return err
+		}
+		if enabling {
+			// An automation the server disabled (410 Gone, a refused
+			// URL) gets its endpoint back: its waiting deliveries go.
+			if _, err := tx.NewUpdate().Model((*webhookRow)(nil)).Set("enabled = TRUE").Set("disabled_reason = NULL").
+				Where("w.automation_id = ? AND w.company_id = ?", id, companyID).Exec(ctx); err != nil {
+				return err
+			}
 		}
 		row, err := s.loadAutomation(ctx, tx, companyID, id)
 		if err != nil {
@@ -241,6 +265,9 @@ func (s *Store) UpdateAutomation(ctx context.Context, companyID, id int64, spec 
 		}
 		return nil
 	})
+	if err == nil && out.Enabled {
+		s.wakeDispatcher() // deliveries an enabled endpoint had waiting
+	}
 	return out, err
 }
 

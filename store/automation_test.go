@@ -19,7 +19,7 @@ func TestAutomationRunRetention(t *testing.T) {
 		now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 		store.SetNow(s, func() time.Time { return now })
 		a, err := s.CreateAutomation(ctx, ten.A, api.AutomationSpec{Name: "created", Enabled: true,
-			TriggerType: api.TriggerTraineeCreated, ActionType: api.ActionDisableTrainee}, api.GenerateWebhookSecret())
+			TriggerType: api.TriggerTraineeCreated, ActionType: api.ActionDisableTrainee}, api.GenerateWebhookSecret(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

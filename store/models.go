@@ -115,6 +115,9 @@ type webhookRow struct {
 	// The automation whose hidden endpoint this is (nil for the company's
 	// own endpoints, the only ones listed).
 	AutomationID *int64 `bun:"automation_id"`
+	// DisabledReason says why the server disabled it (a 410 Gone, a
+	// refused address); nil when it is enabled or a person disabled it.
+	DisabledReason *string `bun:"disabled_reason"`
 }
 
 func (w *webhookRow) toAPI() *api.Webhook {
@@ -122,7 +125,8 @@ func (w *webhookRow) toAPI() *api.Webhook {
 	if !w.Enabled {
 		state = api.WebhookDisabled
 	}
-	return &api.Webhook{ID: w.ID, CompanyID: w.CompanyID, URL: w.URL, Events: strings.Split(w.Events, ","), State: state, CreatedAt: w.CreatedAt}
+	return &api.Webhook{ID: w.ID, CompanyID: w.CompanyID, URL: api.RedactURL(w.URL), Events: strings.Split(w.Events, ","), State: state,
+		DisabledReason: w.DisabledReason, CreatedAt: w.CreatedAt}
 }
 
 // webhookEventRow is one event of the outbox. Payload is the exact body

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -24,6 +25,7 @@ type ClaimedDelivery struct {
 	DeliveryID int64  `bun:"delivery_id"`
 	Attempts   int    `bun:"attempts"`
 	WebhookID  int64  `bun:"webhook_id"`
+	CompanyID  int64  `bun:"company_id"`
 	EventID    string `bun:"public_id"`
 	Payload    string `bun:"payload"`
 	URL        string `bun:"url"`
@@ -57,18 +59,82 @@ var ErrLeaseLost = errors.New("store: delivery lease lost")
 const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // ClaimDeliveries leases up to limit due deliveries of enabled endpoints,
-// oldest due first, in one short transaction. On PostgreSQL the rows are
-// selected FOR UPDATE SKIP LOCKED, so dispatchers claiming at the same time
-// take different rows, and the select, the lease and the read of what to
-// send are one statement; SQLite's immediate transactions serialise claims.
-func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]*ClaimedDelivery, error) {
+// oldest due first, at most perEndpoint of them leased at once per
+// endpoint (counting the leases other dispatchers hold: one company's slow
+// or flooded endpoint cannot take every slot), in one short transaction.
+// On PostgreSQL a transaction-scoped advisory lock serialises the claims
+// of every instance, so the per-endpoint count holds across them, and the
+// rows are selected FOR UPDATE SKIP LOCKED; SQLite's immediate
+// transactions serialise claims.
+func (s *Store) ClaimDeliveries(ctx context.Context, limit, perEndpoint int, lease time.Duration) ([]*ClaimedDelivery, error) {
 	now := s.utcNow()
 	token := api.RandomString(20, leaseAlphabet)
-	claim := s.claimSQLite
-	if s.dialect == DialectPostgres {
-		claim = s.claimPostgres
+	if perEndpoint <= 0 {
+		perEndpoint = limit
 	}
-	out, err := claim(ctx, limit, now, now.Add(lease), token)
+	var out []*ClaimedDelivery
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		out = nil
+		lock := ""
+		if s.dialect == DialectPostgres {
+			// A statement of its own: the claim's snapshot, taken when
+			// its statement starts, then sees every earlier claim.
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, 0)", claimLockClass); err != nil {
+				return err
+			}
+			lock = "FOR UPDATE OF d SKIP LOCKED"
+		}
+		// pick: the due deliveries to claim. busy counts each
+		// endpoint's live leases; cand takes the oldest due deliveries of
+		// endpoints not yet full (a few times limit, so that one
+		// endpoint's backlog does not fill the scan); the window keeps
+		// what each endpoint has room for.
+		var ids []int64
+		err := tx.NewRaw(`WITH busy AS (
+				SELECT b.webhook_id, COUNT(*) AS n FROM webhook_deliveries AS b
+				WHERE b.locked_until IS NOT NULL AND b.locked_until > ? AND b.status = ?
+				GROUP BY b.webhook_id),
+			cand AS (
+				SELECT d.id, d.webhook_id, d.next_attempt_at FROM webhook_deliveries AS d
+				JOIN webhooks AS w ON w.id = d.webhook_id
+				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
+					AND NOT EXISTS (SELECT 1 FROM busy WHERE busy.webhook_id = d.webhook_id AND busy.n >= ?)
+				ORDER BY d.next_attempt_at ASC, d.id ASC
+				LIMIT ?),
+			ranked AS (
+				SELECT cand.id, cand.webhook_id, cand.next_attempt_at,
+					ROW_NUMBER() OVER (PARTITION BY cand.webhook_id ORDER BY cand.next_attempt_at, cand.id) AS rn
+				FROM cand)
+			SELECT d.id FROM webhook_deliveries AS d
+			WHERE d.id IN (
+				SELECT r.id FROM ranked AS r LEFT JOIN busy ON busy.webhook_id = r.webhook_id
+				WHERE r.rn <= ? - COALESCE(busy.n, 0)
+				ORDER BY r.next_attempt_at, r.id
+				LIMIT ?)
+			ORDER BY d.next_attempt_at, d.id
+			`+lock,
+			now, api.DeliveryPending, api.DeliveryPending, now, now, perEndpoint, 4*limit+16, perEndpoint, limit).Scan(ctx, &ids)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		if _, err := tx.NewUpdate().
+			Model((*webhookDeliveryRow)(nil)).
+			Set("locked_until = ?", now.Add(lease)).
+			Set("lease = ?", token).
+			Set("updated_at = ?", now).
+			Where("d.id IN (?)", bun.List(ids)).
+			Exec(ctx); err != nil {
+			return err
+		}
+		return tx.NewSelect().
+			Model((*webhookDeliveryRow)(nil)).
+			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
+			Join("JOIN webhook_events AS e ON e.id = d.event_id").
+			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
+			Where("d.id IN (?)", bun.List(ids)).
+			OrderExpr("d.next_attempt_at ASC, d.id ASC").
+			Scan(ctx, &out)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -78,67 +144,96 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 	return out, nil
 }
 
-// claimPostgres claims in one statement, FOR UPDATE SKIP LOCKED.
-func (s *Store) claimPostgres(ctx context.Context, limit int, now, until time.Time, token string) ([]*ClaimedDelivery, error) {
-	var out []*ClaimedDelivery
-	err := s.db.NewRaw(`WITH c AS (
-				SELECT d.id FROM webhook_deliveries AS d
-				JOIN webhooks AS w ON w.id = d.webhook_id
-				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
-				ORDER BY d.next_attempt_at ASC, d.id ASC
-				LIMIT ?
-				FOR UPDATE OF d SKIP LOCKED),
-			u AS (
-				UPDATE webhook_deliveries AS d SET locked_until = ?, lease = ?, updated_at = ?
-				FROM c WHERE d.id = c.id
-				RETURNING d.id, d.attempts, d.webhook_id, d.event_id)
-			SELECT u.id AS delivery_id, u.attempts, u.webhook_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
-			FROM u
-			JOIN webhook_events AS e ON e.id = u.event_id
-			JOIN webhooks AS w ON w.id = u.webhook_id`,
-		api.DeliveryPending, now, now, limit, until, token, now).Scan(ctx, &out)
-	return out, err
+// claimLockClass is the advisory lock (pg_advisory_xact_lock(class, 0))
+// that serialises the claims of every instance.
+const claimLockClass = 0x636c6d // "clm"
+
+// DisabledEndpoint is an endpoint the server disabled by itself.
+type DisabledEndpoint struct {
+	WebhookID    int64
+	CompanyID    int64
+	AutomationID *int64 // set for a WEBHOOK automation's endpoint
+	URL          string
+	Reason       string
 }
 
-// claimSQLite claims in an immediate transaction, which holds the write
-// lock from its start.
-func (s *Store) claimSQLite(ctx context.Context, limit int, now, until time.Time, token string) ([]*ClaimedDelivery, error) {
-	var out []*ClaimedDelivery
+// DisableEndpoint disables an endpoint on the server's own account (it
+// answered 410 Gone; its address is refused), records why, and puts a
+// webhook.disabled event in its company's feed. A WEBHOOK automation's
+// endpoint takes its automation with it (disabled, with the reason).
+// Its pending deliveries wait, as for any disabled endpoint, until it is
+// enabled again. It reports whether it disabled anything: an endpoint
+// already disabled (or deleted) is left as it is.
+func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, reason string) (*DisabledEndpoint, error) {
+	var out *DisabledEndpoint
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		out = nil
-		err := tx.NewSelect().
-			Model((*webhookDeliveryRow)(nil)).
-			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
-			Join("JOIN webhook_events AS e ON e.id = d.event_id").
-			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
-			Where("d.status = ?", api.DeliveryPending).
-			Where("d.next_attempt_at <= ?", now).
-			Where("(d.locked_until IS NULL OR d.locked_until <= ?)", now).
-			Where("w.enabled").
-			OrderExpr("d.next_attempt_at ASC, d.id ASC").
-			Limit(int64(limit)).
-			Scan(ctx, &out)
+		row := new(webhookRow)
+		err := s.forUpdate(tx.NewSelect().Model(row).Column("w.id", "w.company_id", "w.url", "w.enabled", "w.automation_id").
+			Where("w.id = ?", webhookID)).Scan(ctx)
+		if errors.Is(dbError(err), api.ErrNotFound) {
+			return nil
+		}
+		if err != nil || !row.Enabled {
+			return err
+		}
+		now := s.utcNow()
+		if _, err := tx.NewUpdate().Model((*webhookRow)(nil)).Set("enabled = FALSE").Set("disabled_reason = ?", reason).
+			Where("w.id = ?", webhookID).Exec(ctx); err != nil {
+			return err
+		}
+		data := api.WebhookDisabledData{URL: api.RedactURL(row.URL), Reason: reason}
+		if row.AutomationID != nil {
+			data.AutomationID = row.AutomationID
+			if _, err := tx.NewUpdate().Model((*automationRow)(nil)).Set("enabled = FALSE").Set("disabled_reason = ?", reason).
+				Set("updated_at = ?", now).Where("au.id = ?", *row.AutomationID).Exec(ctx); err != nil {
+				return err
+			}
+		} else {
+			data.WebhookID = &row.ID
+		}
+		body, err := json.Marshal(api.WebhookDisabledEvent{Type: api.EventWebhookDisabled, Timestamp: now.Unix(), Data: data})
 		if err != nil {
 			return err
 		}
-		if len(out) == 0 {
-			return nil
+		if err := s.insertEvent(ctx, tx, &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: row.CompanyID,
+			Type: api.EventWebhookDisabled, Payload: string(body), CreatedAt: now}); err != nil {
+			return err
 		}
-		ids := make([]int64, len(out))
-		for i, c := range out {
-			ids[i] = c.DeliveryID
-		}
-		_, err = tx.NewUpdate().
-			Model((*webhookDeliveryRow)(nil)).
-			Set("locked_until = ?", until).
-			Set("lease = ?", token).
-			Set("updated_at = ?", now).
-			Where("d.id IN (?)", bun.List(ids)).
-			Exec(ctx)
-		return err
+		out = &DisabledEndpoint{WebhookID: row.ID, CompanyID: row.CompanyID, AutomationID: row.AutomationID, URL: data.URL, Reason: reason}
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if out != nil {
+		s.notifyEvent(out.CompanyID)
+	}
+	return out, nil
+}
+
+// DisableRefusedEndpoints disables (DisableEndpoint) every enabled endpoint,
+// of every company, whose URL refuse rejects, with refuse's error as the
+// reason, and returns them: serve's start-up check of the endpoints
+// registered before the outbound policy (or under a wider one).
+func (s *Store) DisableRefusedEndpoints(ctx context.Context, refuse func(url string) error) ([]*DisabledEndpoint, error) {
+	var rows []webhookRow
+	if err := s.db.NewSelect().Model(&rows).Column("w.id", "w.url").Where("w.enabled").OrderExpr("w.id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	var out []*DisabledEndpoint
+	for _, r := range rows {
+		err := refuse(r.URL)
+		if err == nil {
+			continue
+		}
+		d, err := s.DisableEndpoint(ctx, r.ID, err.Error())
+		if err != nil {
+			return out, err
+		}
+		if d != nil {
+			out = append(out, d)
+		}
 	}
 	return out, nil
 }

@@ -102,7 +102,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, companyID, id int64, p api.We
 			q, set = q.Set("events = ?", strings.Join(p.Events, ",")), true
 		}
 		if p.Enabled != nil {
-			q, set = q.Set("enabled = ?", *p.Enabled), true
+			q, set = q.Set("enabled = ?", *p.Enabled).Set("disabled_reason = NULL"), true
 		}
 		if set {
 			if _, err := q.Exec(ctx); err != nil {
@@ -234,7 +234,7 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 		}
 		sel = sel.Where("e.id > ?", after)
 	}
-	if len(q.Types) > 0 && len(q.Types) < len(api.WebhookEventTypes) {
+	if len(q.Types) > 0 && len(q.Types) < len(api.FeedEventTypes) {
 		sel = sel.Where("e.type IN (?)", bun.In(q.Types))
 	}
 	var rows []struct {

@@ -222,30 +222,41 @@ func (s *Store) wakeDispatcher() {
 
 // CreateWebhook adds an endpoint to a company: url must be http or https,
 // events a non-empty list of known types, secret a whsec_ secret.
-// api.ErrNotFound when the company does not exist.
+// api.ErrNotFound when the company does not exist. It is the operator's
+// (traineed webhook add): no cap applies.
 func (s *Store) CreateWebhook(ctx context.Context, companyID int64, url string, events []string, secret string) (*api.Webhook, error) {
-	return s.CreateWebhookEnabled(ctx, companyID, url, events, secret, true)
+	return s.CreateWebhookEnabled(ctx, companyID, api.NewWebhook{URL: url, Events: events, Secret: secret, Enabled: true}, 0)
 }
 
-// CreateWebhookEnabled is CreateWebhook with the endpoint's state: a
-// disabled endpoint's deliveries wait until it is enabled.
-func (s *Store) CreateWebhookEnabled(ctx context.Context, companyID int64, url string, events []string, secret string, enabled bool) (*api.Webhook, error) {
-	if err := api.ValidateWebhookURL(url); err != nil {
+// CreateWebhookEnabled is CreateWebhook with the endpoint's state (a
+// disabled endpoint's deliveries wait until it is enabled) and a cap: a
+// company with max endpoints already (max > 0) gets api.LimitReached.
+func (s *Store) CreateWebhookEnabled(ctx context.Context, companyID int64, nw api.NewWebhook, max int) (*api.Webhook, error) {
+	if err := api.ValidateWebhookURL(nw.URL); err != nil {
 		return nil, err
 	}
-	list, err := api.ParseWebhookEvents(strings.Join(events, ","))
+	list, err := api.ParseWebhookEvents(strings.Join(nw.Events, ","))
 	if err != nil {
 		return nil, err
 	}
-	if _, err := api.WebhookKey(secret); err != nil {
+	if _, err := api.WebhookKey(nw.Secret); err != nil {
 		return nil, err
 	}
 	var out *api.Webhook
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.companyExists(ctx, tx, companyID); err != nil {
+		if err := s.lockCompany(ctx, tx, companyID); err != nil {
 			return err
 		}
-		row := &webhookRow{CompanyID: companyID, URL: url, Events: strings.Join(list, ","), Secret: secret, Enabled: enabled, CreatedAt: s.utcNow()}
+		if max > 0 {
+			n, err := s.webhookScope(tx, companyID).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n >= int64(max) {
+				return api.LimitReached("webhooks", max, "--max-webhooks")
+			}
+		}
+		row := &webhookRow{CompanyID: companyID, URL: nw.URL, Events: strings.Join(list, ","), Secret: nw.Secret, Enabled: nw.Enabled, CreatedAt: s.utcNow()}
 		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 			return err
 		}
@@ -288,6 +299,7 @@ func (s *Store) SetWebhookDisabled(ctx context.Context, id int64, disabled bool)
 	res, err := s.db.NewUpdate().
 		Model((*webhookRow)(nil)).
 		Set("enabled = ?", !disabled).
+		Set("disabled_reason = NULL").
 		Where("w.id = ? AND w.automation_id IS NULL", id).
 		Exec(ctx)
 	if err := affectedOne(res, err); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // testNow is the clock of the server and of the TUI: Saturday 21-11-2026.
@@ -142,7 +143,7 @@ func newServer(t testing.TB) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
 	return &testServer{URL: srv.URL, Key: templateKey, rec: &recorder{}, st: st}
 }

@@ -246,6 +246,9 @@ func (m *Model) webhooksView() (top, sub, body string) {
 	}
 	b.WriteString("\n")
 	sel := w.selected()
+	if sel.DisabledReason != nil {
+		b.WriteString(th.warnText.Render("  Disabled by the server: "+*sel.DisabledReason+" (enable it to resume)") + "\n")
+	}
 	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
 	if len(w.deliveries) == 0 || w.forHook != sel.ID {
 		if m.loading(slotDeliveries) {

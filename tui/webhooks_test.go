@@ -27,7 +27,7 @@ func webhookServer(t *testing.T) (*testServer, *storetest.Receiver, *api.Webhook
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := jobs.NewDispatcher(s.st, jobs.DispatcherConfig{PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
+	d, err := jobs.NewDispatcher(s.st, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,4 +119,17 @@ func TestReadOnlyTUI(t *testing.T) {
 	if rc.Count() != 1 {
 		t.Fatalf("the receiver got %d requests", rc.Count())
 	}
+}
+
+// A webhook the server disabled by itself (a 410 Gone) shows as disabled,
+// with the server's reason, above its deliveries.
+func TestWebhooksScreenShowsDisabledReason(t *testing.T) {
+	s, rc, wh, _ := webhookServer(t)
+	if _, err := s.st.DisableEndpoint(context.Background(), wh.Webhook.ID, jobs.GoneReason); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.press("w")
+	d.expect(t, "Webhooks", rc.URL, "disabled", "Disabled by the server: the endpoint answered 410 Gone")
 }

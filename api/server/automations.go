@@ -39,11 +39,27 @@ func (h *Handler) createAutomation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	a, err := h.store.CreateAutomation(r.Context(), principal(r.Context()).CompanyID, spec, api.GenerateWebhookSecret())
+	if err := h.checkAutomationURL(spec, nil); err != nil {
+		return err
+	}
+	a, err := h.store.CreateAutomation(r.Context(), principal(r.Context()).CompanyID, spec, api.GenerateWebhookSecret(), h.maxAutomations)
 	if err != nil {
 		return err
 	}
 	return h.writeAutomation(w, a)
+}
+
+// checkAutomationURL refuses a WEBHOOK's action.url that the outbound
+// policy refuses, when it is new (an unchanged URL stored before the rule
+// is judged by the dispatcher, when it connects).
+func (h *Handler) checkAutomationURL(spec api.AutomationSpec, before *api.AutomationSpec) error {
+	if spec.ActionType != api.ActionWebhook || spec.URL == nil {
+		return nil
+	}
+	if before != nil && before.URL != nil && *before.URL == *spec.URL {
+		return nil
+	}
+	return h.checkDestination("action.url", *spec.URL)
 }
 
 func (h *Handler) getAutomation(w http.ResponseWriter, r *http.Request) error {
@@ -77,6 +93,9 @@ func (h *Handler) updateAutomation(w http.ResponseWriter, r *http.Request) error
 	base := current.Input()
 	spec, err := api.ParseAutomation(body, &base)
 	if err != nil {
+		return err
+	}
+	if err := h.checkAutomationURL(spec, &current); err != nil {
 		return err
 	}
 	a, err := h.store.UpdateAutomation(r.Context(), p.CompanyID, id, spec, api.GenerateWebhookSecret())

@@ -60,7 +60,7 @@ func newEnv(t testing.TB, s *store.Store, opts ...server.Option) *env {
 	e.trainerB = tb.ID
 	e.keyA = e.newKey(a.ID)
 	e.keyB = e.newKey(b.ID)
-	h := server.NewHandler(s, append([]server.Option{server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return fixedNow })}, opts...)...)
+	h := server.NewHandler(s, append([]server.Option{server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return fixedNow })}, opts...)...)
 	e.handler = h
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)

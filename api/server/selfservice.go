@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/outbound"
 )
 
 // Company self-service: the calling key, webhooks and the event feed.
@@ -20,9 +21,26 @@ const WebhookTestTimeout = 10 * time.Second
 // company with waiters, however many requests wait.
 const DefaultFeedPoll = 250 * time.Millisecond
 
-// WithWebhookClient sets the client of webhook tests (default
-// api.NewWebhookClient).
-func WithWebhookClient(c *http.Client) Option { return func(x *Handler) { x.webhookClient = c } }
+// WithOutbound sets the client of every request to a company's URL (the
+// webhook test) and the policy registrations are checked against; the
+// default refuses internal addresses (outbound.Config's zero value).
+func WithOutbound(c *outbound.Client) Option { return func(x *Handler) { x.outbound = c } }
+
+// WithCaps sets how many webhook endpoints and automations a company may
+// have (api.DefaultMaxWebhooks and api.DefaultMaxAutomations by default;
+// 0 lifts a cap).
+func WithCaps(webhooks, automations int) Option {
+	return func(x *Handler) { x.maxWebhooks, x.maxAutomations = webhooks, automations }
+}
+
+// checkDestination refuses, at registration, a URL the outbound policy
+// refuses (errorCode 1018 on field).
+func (h *Handler) checkDestination(field, url string) error {
+	if err := h.outbound.CheckURL(url); err != nil {
+		return api.Invalid(api.CodeDestinationNotAllowed, field, "%s: %s", field, err.Error())
+	}
+	return nil
+}
 
 // WithFeedPoll sets how often waiting feed requests' companies are polled.
 func WithFeedPoll(d time.Duration) Option { return func(x *Handler) { x.feedPoll = d } }
@@ -69,8 +87,11 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := h.checkDestination("url", url); err != nil {
+		return err
+	}
 	secret := api.GenerateWebhookSecret()
-	wh, err := h.store.CreateWebhookEnabled(r.Context(), p.CompanyID, url, events, secret, enabled)
+	wh, err := h.store.CreateWebhookEnabled(r.Context(), p.CompanyID, api.NewWebhook{URL: url, Events: events, Secret: secret, Enabled: enabled}, h.maxWebhooks)
 	if err != nil {
 		return err
 	}
@@ -101,6 +122,11 @@ func (h *Handler) updateWebhook(w http.ResponseWriter, r *http.Request) error {
 	patch, err := api.ParseWebhookUpdate(body)
 	if err != nil {
 		return err
+	}
+	if patch.URL != nil {
+		if err := h.checkDestination("url", *patch.URL); err != nil {
+			return err
+		}
 	}
 	wh, err := h.store.UpdateWebhook(r.Context(), principal(r.Context()).CompanyID, id, *patch)
 	if err != nil {
@@ -176,7 +202,7 @@ func (h *Handler) testWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	evID := api.NewWebhookEventID()
-	res := api.SendWebhook(r.Context(), h.webhookClient, WebhookTestTimeout, target.URL, target.Secrets, evID, now, body)
+	res := h.outbound.Send(r.Context(), WebhookTestTimeout, target.URL, target.Secrets, evID, now, body)
 	out := api.WebhookTestResult{Timestamp: h.now().Unix(), EventID: evID, OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000}
 	if res.StatusCode != 0 {
 		out.StatusCode = &res.StatusCode

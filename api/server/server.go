@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/outbound"
 )
 
 // Option configures a Handler.
@@ -34,9 +35,11 @@ type Handler struct {
 	log    *slog.Logger
 	now    func() time.Time
 
-	webhookClient *http.Client
-	feedPoll      time.Duration
-	feed          feedWaiters // waiting feed requests, and their pollers
+	outbound       *outbound.Client // every request to a company's URL (the webhook test)
+	maxWebhooks    int              // a company's endpoints at most (0: no cap)
+	maxAutomations int              // a company's automations at most (0: no cap)
+	feedPoll       time.Duration
+	feed           feedWaiters // waiting feed requests, and their pollers
 
 	root   *http.ServeMux // every route; /public-api/ leads to authenticate
 	public *http.ServeMux // the routes under /public-api/, after authentication
@@ -71,7 +74,8 @@ func (h *Handler) Draining() bool { return h.draining.Load() }
 
 // NewHandler returns the HTTP handler of the service over st.
 func NewHandler(st api.Store, opts ...Option) *Handler {
-	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), root: http.NewServeMux(), public: http.NewServeMux()}
+	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), root: http.NewServeMux(), public: http.NewServeMux(),
+		maxWebhooks: api.DefaultMaxWebhooks, maxAutomations: api.DefaultMaxAutomations}
 	for _, o := range opts {
 		o(h)
 	}
@@ -81,8 +85,8 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	if h.metrics != nil {
 		h.hasher = h.hasher.observed(h.metrics.observeHashWait)
 	}
-	if h.webhookClient == nil {
-		h.webhookClient = api.NewWebhookClient(2)
+	if h.outbound == nil {
+		h.outbound = outbound.New(outbound.Config{}) // the default policy: internal addresses refused
 	}
 	if h.limitNow == nil {
 		h.limitNow = time.Now

@@ -146,7 +146,7 @@ func TestWebhookEventsThroughTheAPI(t *testing.T) {
 // the test ends.
 func startDispatcher(t *testing.T, s *store.Store) {
 	t.Helper()
-	d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
+	d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), PollInterval: 20 * time.Millisecond, Timeout: 5 * time.Second})
 	must(t, err)
 	d.Start()
 	t.Cleanup(func() {

@@ -38,7 +38,7 @@ func TestAutomationsTwoInstancesKill(t *testing.T) {
 	rc := storetest.NewReceiver(t, nil)
 	url := rc.URL
 	a, err := s.CreateAutomation(ctx, co.ID, api.AutomationSpec{Name: "ended", Enabled: true, TriggerType: api.TriggerTraineeExpired,
-		ActionType: api.ActionWebhook, URL: &url}, api.GenerateWebhookSecret())
+		ActionType: api.ActionWebhook, URL: &url}, api.GenerateWebhookSecret(), 0)
 	must(t, err)
 	storetest.AddWebhook(t, s, co.ID, url, api.EventTraineeExpired)
 
@@ -49,7 +49,7 @@ func TestAutomationsTwoInstancesKill(t *testing.T) {
 		return c
 	}
 	// Tiny batches make the evaluation two hundred transactions long.
-	flags := []string{"--automations-interval", "1s", "--automations-batch", "10", "--webhook-dispatch=false"}
+	flags := []string{"--automations-interval", "1s", "--automations-batch", "10", "--webhook-dispatch=false", "--webhook-allow", "127.0.0.0/8"}
 	start := time.Now()
 	_, first, logs1 := startServer(t, db, flags...)
 	waitFor(t, "the first instance to start firing", func() bool { return count("SELECT COUNT(*) FROM automation_runs") > 0 })
@@ -89,7 +89,7 @@ func TestAutomationsTwoInstancesKill(t *testing.T) {
 	}
 
 	// A dispatching instance delivers them all.
-	_, third, logs3 := startServer(t, db, "--automations=false")
+	_, third, logs3 := startServer(t, db, "--automations=false", "--webhook-allow", "127.0.0.0/8")
 	got := rc.Wait(t, 2*n, 60*time.Second)
 	seen := map[string]bool{}
 	for _, g := range got {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/cmd/traineed/jobs"
@@ -42,6 +44,9 @@ type serveOptions struct {
 	hashConcurrency int
 	hashLowPriority bool
 	webhooks        webhookFlags
+	outbound        outboundFlags
+	maxWebhooks     int
+	maxAutomations  int
 	automations     bool
 	evalInterval    time.Duration
 	evalBatch       int
@@ -136,6 +141,9 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&o.redisURL, "redis", os.Getenv("TRAINEED_REDIS"),
 		"Redis URL (redis://HOST:PORT/DB) sharing the rate limit among every instance; when it does not answer, each instance limits alone (env TRAINEED_REDIS)")
 	o.webhooks.register(c)
+	o.outbound.register(c, true)
+	c.Flags().IntVar(&o.maxWebhooks, "max-webhooks", api.DefaultMaxWebhooks, "webhook endpoints a company may register through the API (0: no cap)")
+	c.Flags().IntVar(&o.maxAutomations, "max-automations", api.DefaultMaxAutomations, "automations a company may have (0: no cap)")
 	c.Flags().BoolVar(&o.automations, "automations", true, "evaluate the automations' time triggers on this instance")
 	c.Flags().DurationVar(&o.evalInterval, "automations-interval", jobs.DefaultEvaluationInterval, "time between two evaluations of the time triggers (at most 1m)")
 	c.Flags().IntVar(&o.evalBatch, "automations-batch", jobs.DefaultEvaluationBatch, "trainees fired per transaction of an evaluation")
@@ -187,6 +195,12 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Outbound, err = o.outbound.client(cfg.EndpointConcurrency); err != nil {
+		return err
+	}
+	if o.maxWebhooks < 0 || o.maxAutomations < 0 {
+		return usageError{fmt.Errorf("--max-webhooks and --max-automations must be 0 (no cap) or more")}
+	}
 	if o.evalInterval <= 0 || o.evalInterval > time.Minute {
 		return usageError{fmt.Errorf("--automations-interval must be positive and at most 1m, not %s", o.evalInterval)}
 	}
@@ -195,6 +209,9 @@ func runServe(e *env, o *serveOptions) error {
 		return err
 	}
 	defer s.Close()
+	if err := disableRefused(e.ctx, s, cfg.Outbound, log); err != nil {
+		return err
+	}
 	// Listen before the demo key is made: a start that cannot bind (the
 	// port is taken) leaves no key behind.
 	ln, err := net.Listen("tcp", o.addr)
@@ -258,6 +275,7 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	go trimWhenIdle(mctx, trimTick, heapAllocated, debug.FreeOSMemory)
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
+		server.WithOutbound(cfg.Outbound), server.WithCaps(o.maxWebhooks, o.maxAutomations),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
 	var limiter interface {
 		server.RateLimiter
@@ -309,6 +327,7 @@ type webhookFlags struct {
 	lease        time.Duration
 	pollInterval time.Duration
 	concurrency  int
+	perEndpoint  int
 	retention    time.Duration
 }
 
@@ -322,6 +341,8 @@ func (w *webhookFlags) register(c *cobra.Command) {
 		"how long a claimed delivery is this instance's; if it dies, others send it after that (must exceed --webhook-timeout)")
 	f.DurationVar(&w.pollInterval, "webhook-poll-interval", jobs.DefaultWebhookPollInterval, "how often to look for due webhook deliveries")
 	f.IntVar(&w.concurrency, "webhook-concurrency", jobs.DefaultWebhookConcurrency, "webhook deliveries sent at once")
+	f.IntVar(&w.perEndpoint, "webhook-endpoint-concurrency", jobs.DefaultEndpointConcurrency,
+		"webhook deliveries one endpoint gets at once, over every instance")
 	f.DurationVar(&w.retention, "webhook-retention", api.EventRetention,
 		"delete delivered events older than this (0 keeps them); at least 720h, as the event feed keeps 30 days")
 }
@@ -339,15 +360,15 @@ func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
 	if w.lease <= w.timeout {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
 	}
-	if w.concurrency < 1 {
-		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency must be at least 1")}
+	if w.concurrency < 1 || w.perEndpoint < 1 {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency and --webhook-endpoint-concurrency must be at least 1")}
 	}
 	if w.retention < 0 || (w.retention > 0 && w.retention < api.EventRetention) {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must be 0 (keep every event) or at least %s (the event feed keeps 30 days), not %s", api.EventRetention, w.retention)}
 	}
 	return jobs.DispatcherConfig{
 		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,
-		Concurrency: w.concurrency, Retention: w.retention, Logger: log,
+		Concurrency: w.concurrency, EndpointConcurrency: w.perEndpoint, Retention: w.retention, Logger: log,
 	}, nil
 }
 
@@ -597,4 +618,61 @@ few minutes.`,
 	}
 	c.Flags().IntVar(&trainees, "trainees", 0, "also add this many generated trainees (for measuring at scale)")
 	return c
+}
+
+// disableRefused is serve's start-up check of the endpoints registered
+// before the outbound policy, or under a wider --webhook-allow: each one
+// whose URL the policy refuses at registration is disabled with the
+// reason (and a webhook.disabled event), and logged once (it is disabled
+// from then on).
+func disableRefused(ctx context.Context, s *store.Store, c *outbound.Client, log *slog.Logger) error {
+	ds, err := s.DisableRefusedEndpoints(ctx, c.CheckURL)
+	for _, d := range ds {
+		attrs := []any{"webhook", d.WebhookID, "company", d.CompanyID, "url", d.URL, "reason", d.Reason}
+		if d.AutomationID != nil {
+			attrs = append(attrs, "automation", *d.AutomationID)
+		}
+		log.Warn("webhook endpoint disabled: the outbound policy refuses its URL", attrs...)
+	}
+	if err != nil {
+		return fmt.Errorf("checking the webhook endpoints against the outbound policy: %w", err)
+	}
+	return nil
+}
+
+// outboundFlags are the settings of every request to a company's URL
+// (serve's, and `webhook add`'s registration check).
+type outboundFlags struct {
+	allow        string
+	requireHTTPS bool
+	proxy        string
+}
+
+func (o *outboundFlags) register(c *cobra.Command, withProxy bool) {
+	f := c.Flags()
+	f.StringVar(&o.allow, "webhook-allow", os.Getenv("TRAINEED_WEBHOOK_ALLOW"),
+		"comma-separated CIDR ranges webhooks may reach although internal (on-premise receivers; env TRAINEED_WEBHOOK_ALLOW); by default loopback, private, link-local and other internal addresses are refused")
+	f.BoolVar(&o.requireHTTPS, "webhook-require-https", os.Getenv("TRAINEED_WEBHOOK_REQUIRE_HTTPS") == "1",
+		"refuse plain http:// webhook URLs (env TRAINEED_WEBHOOK_REQUIRE_HTTPS=1)")
+	if withProxy {
+		f.StringVar(&o.proxy, "webhook-proxy", os.Getenv("TRAINEED_WEBHOOK_PROXY"),
+			"send webhook requests through this HTTP proxy (env TRAINEED_WEBHOOK_PROXY); HTTP_PROXY and HTTPS_PROXY are never used for them")
+	}
+}
+
+// client returns the outbound client of the flags.
+func (o *outboundFlags) client(maxIdlePerHost int) (*outbound.Client, error) {
+	allow, err := outbound.ParseAllow(o.allow)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--webhook-allow: %w", err)}
+	}
+	cfg := outbound.Config{Policy: outbound.Policy{Allow: allow, RequireHTTPS: o.requireHTTPS}, MaxIdlePerHost: maxIdlePerHost}
+	if o.proxy != "" {
+		u, err := url.Parse(o.proxy)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usageError{fmt.Errorf("--webhook-proxy: %q is not an http:// or https:// proxy URL", o.proxy)}
+		}
+		cfg.Proxy = u
+	}
+	return outbound.New(cfg), nil
 }

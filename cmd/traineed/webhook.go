@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
@@ -34,6 +35,7 @@ specifies with the webhook's secret, which is shown once, when it is added. The 
 func newWebhookAddCmd(e *env) *cobra.Command {
 	var company int64
 	var url, events string
+	var ob outboundFlags
 	add := &cobra.Command{
 		Use:   "add --company ID --url URL [--events LIST]",
 		Short: "Add a webhook: prints its id, then its secret (the only time it is shown)",
@@ -43,6 +45,13 @@ func newWebhookAddCmd(e *env) *cobra.Command {
 		RunE: func(*cobra.Command, []string) error {
 			if err := api.ValidateWebhookURL(url); err != nil {
 				return usageError{err}
+			}
+			oc, err := ob.client(0)
+			if err != nil {
+				return err
+			}
+			if err := oc.CheckURL(url); err != nil {
+				return usageError{fmt.Errorf("--url: %w; the server would never send to it (see --webhook-allow)", err)}
 			}
 			list, err := api.ParseWebhookEvents(events)
 			if err != nil {
@@ -63,6 +72,7 @@ func newWebhookAddCmd(e *env) *cobra.Command {
 	add.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	add.Flags().StringVar(&url, "url", "", "the http or https URL to POST events to (required)")
 	add.Flags().StringVar(&events, "events", "", "comma-separated event types to send (default all: "+strings.Join(api.WebhookEventTypes, ",")+")")
+	ob.register(add, false)
 	_ = add.MarkFlagRequired("company")
 	_ = add.MarkFlagRequired("url")
 	return add
@@ -83,13 +93,17 @@ func newWebhookListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(ws, []string{"ID", "URL", "EVENTS", "STATE", "CREATED"}, func(row func(...any)) {
+				return e.print(adminWebhooks(ws), []string{"ID", "URL", "EVENTS", "STATE", "CREATED", "REASON"}, func(row func(...any)) {
 					for _, w := range ws {
 						evs := strings.Join(w.Events, ",")
 						if len(w.Events) == len(api.WebhookEventTypes) {
 							evs = "all"
 						}
-						row(w.ID, w.URL, evs, w.State, stamp(w.CreatedAt))
+						reason := ""
+						if w.DisabledReason != nil {
+							reason = *w.DisabledReason
+						}
+						row(w.ID, w.URL, evs, w.State, stamp(w.CreatedAt), reason)
 					}
 				})
 			})
@@ -99,6 +113,27 @@ func newWebhookListCmd(e *env) *cobra.Command {
 	_ = list.MarkFlagRequired("company")
 	addOutputFlag(list, e)
 	return list
+}
+
+// adminWebhook is a row of `webhook list -o json`: the documented members,
+// and disabledReason only when the server disabled the endpoint, so that
+// the members of an active endpoint are exactly those the README lists.
+type adminWebhook struct {
+	ID             int64     `json:"id"`
+	CompanyID      int64     `json:"companyId"`
+	URL            string    `json:"url"`
+	Events         []string  `json:"events"`
+	State          string    `json:"state"`
+	DisabledReason *string   `json:"disabledReason,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+func adminWebhooks(ws []*api.Webhook) []adminWebhook {
+	out := make([]adminWebhook, len(ws))
+	for i, w := range ws {
+		out[i] = adminWebhook{ID: w.ID, CompanyID: w.CompanyID, URL: w.URL, Events: w.Events, State: w.State, DisabledReason: w.DisabledReason, CreatedAt: w.CreatedAt}
+	}
+	return out
 }
 
 func newWebhookDeliveriesCmd(e *env) *cobra.Command {

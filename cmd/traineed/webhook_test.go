@@ -23,7 +23,11 @@ func TestWebhookCommands(t *testing.T) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Hooked Gym"))
 		rc := storetest.NewReceiver(t, nil)
 
-		out := ok(t, db, "webhook", "add", "--company", cid, "--url", rc.URL)
+		// The receiver is on loopback: refused unless the operator opens it.
+		if _, errOut, code := traineed(t, db, "webhook", "add", "--company", cid, "--url", rc.URL); code != 2 || !strings.Contains(errOut, "destination not allowed (loopback address 127.0.0.1)") {
+			t.Fatalf("webhook add to loopback without --webhook-allow: exit %d, %s", code, errOut)
+		}
+		out := ok(t, db, "webhook", "add", "--company", cid, "--url", rc.URL, "--webhook-allow", "127.0.0.0/8")
 		m := regexp.MustCompile(`^([1-9][0-9]*)\n(whsec_[A-Za-z0-9+/]{43}=)\n$`).FindStringSubmatch(out)
 		if m == nil {
 			t.Fatalf("webhook add printed %q", out)
@@ -38,9 +42,12 @@ func TestWebhookCommands(t *testing.T) {
 		}{
 			{[]string{"--company", cid, "--url", "ftp://example.com/x"}, 2},
 			{[]string{"--company", cid, "--url", "example.com/hook"}, 2},
-			{[]string{"--company", cid, "--url", rc.URL, "--events", "trainee.archived"}, 2},
+			{[]string{"--company", cid, "--url", "https://audit.example/in", "--events", "trainee.archived"}, 2},
 			{[]string{"--company", cid}, 2},
-			{[]string{"--company", "999", "--url", rc.URL}, 1},
+			{[]string{"--company", "999", "--url", "https://audit.example/in"}, 1},
+			{[]string{"--company", cid, "--url", "http://user:pw@audit.example/in"}, 2},
+			{[]string{"--company", cid, "--url", "http://audit.example/in", "--webhook-require-https"}, 2},
+			{[]string{"--company", cid, "--url", rc.URL, "--webhook-allow", "not-a-cidr"}, 2},
 		} {
 			if _, errOut, code := traineed(t, db, append([]string{"webhook", "add"}, c.args...)...); code != c.code {
 				t.Errorf("webhook add %v: exit %d, want %d (%s)", c.args, code, c.code, errOut)
@@ -128,7 +135,7 @@ func TestWebhookCommands(t *testing.T) {
 		}
 
 		// The server delivers both, signed with the secret add printed.
-		_, cmd, logs := startServer(t, db, "--webhook-poll-interval", "50ms")
+		_, cmd, logs := startServer(t, db, "--webhook-poll-interval", "50ms", "--webhook-allow", "127.0.0.0/8")
 		got := rc.Wait(t, 2, 15*time.Second)
 		for _, r := range got {
 			if r.ID != eventID || r.Event.Data.Trainee.ID != tr.ID {
@@ -188,11 +195,11 @@ func TestWebhookSurvivesKill(t *testing.T) {
 			}
 			w.WriteHeader(http.StatusOK)
 		})
-		out := ok(t, db, "webhook", "add", "--company", cid, "--url", rc.URL)
+		out := ok(t, db, "webhook", "add", "--company", cid, "--url", rc.URL, "--webhook-allow", "127.0.0.0/8")
 		hookID, secret, _ := strings.Cut(strings.TrimSpace(out), "\n")
 
 		// 1. The change commits on a server that does not dispatch; it dies.
-		base, cmd, _ := startServer(t, db, "--webhook-dispatch=false")
+		base, cmd, _ := startServer(t, db, "--webhook-dispatch=false", "--webhook-allow", "127.0.0.0/8")
 		req, _ := http.NewRequest("POST", base+"/public-api/trainees",
 			strings.NewReader(`{"name":"Kill Me","email":"kill@example.com","password":"long enough"}`))
 		req.Header.Set("X-API-Key", key)
@@ -211,7 +218,8 @@ func TestWebhookSurvivesKill(t *testing.T) {
 		}
 
 		// 2. A dispatching server starts the attempt and is killed during it.
-		flags := []string{"--webhook-timeout", "1s", "--webhook-lease", "2s", "--webhook-poll-interval", "50ms", "--webhook-retry-schedule", "200ms"}
+		flags := []string{"--webhook-timeout", "1s", "--webhook-lease", "2s", "--webhook-poll-interval", "50ms", "--webhook-retry-schedule", "200ms",
+			"--webhook-allow", "127.0.0.0/8"}
 		_, cmd, logs := startServer(t, db, flags...)
 		select {
 		case <-hang:
@@ -262,5 +270,49 @@ func stop(t *testing.T, cmd *exec.Cmd, logs *strings.Builder) {
 	must(t, cmd.Process.Signal(syscall.SIGTERM))
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("server exit: %v\n%s", err, logs.String())
+	}
+}
+
+// serve disables, when it starts, the endpoints its outbound policy
+// refuses (registered before the rule, or under a wider --webhook-allow),
+// logs each once, and `webhook list` shows why; a wrong outbound flag is a
+// usage error.
+func TestServeDisablesRefusedEndpoints(t *testing.T) {
+	db := storetest.SQLiteURL(t)
+	cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Old Hooks"))
+	id := strings.SplitN(ok(t, db, "webhook", "add", "--company", cid, "--url", "http://127.0.0.1:9/in", "--webhook-allow", "127.0.0.1"), "\n", 2)[0]
+	ok(t, db, "webhook", "add", "--company", cid, "--url", "https://crm.example/in")
+
+	_, cmd, logs := startServer(t, db)
+	stop(t, cmd, logs)
+	if n := strings.Count(logs.String(), "the outbound policy refuses its URL"); n != 1 || !strings.Contains(logs.String(), "loopback address 127.0.0.1") {
+		t.Fatalf("%d log lines: %s", n, logs.String())
+	}
+	var hooks []map[string]any
+	must(t, json.Unmarshal([]byte(ok(t, db, "webhook", "list", "--company", cid, "-o", "json")), &hooks))
+	if hooks[0]["state"] != "disabled" || hooks[0]["disabledReason"] != "destination not allowed (loopback address 127.0.0.1)" ||
+		hooks[1]["state"] != "active" || hooks[1]["disabledReason"] != nil {
+		t.Fatalf("webhook list %v", hooks)
+	}
+	if table := ok(t, db, "webhook", "list", "--company", cid); !strings.Contains(table, "REASON") || !strings.Contains(table, "loopback address 127.0.0.1") {
+		t.Fatalf("table %s", table)
+	}
+	// Started again, it has nothing more to disable.
+	_, cmd, logs = startServer(t, db)
+	stop(t, cmd, logs)
+	if strings.Contains(logs.String(), "refuses its URL") {
+		t.Fatalf("logged again: %s", logs.String())
+	}
+	// Enabled again by the operator: allowed by the flag, it stays enabled.
+	ok(t, db, "webhook", "enable", id)
+	_, cmd, logs = startServer(t, db, "--webhook-allow", "127.0.0.0/8")
+	stop(t, cmd, logs)
+	if strings.Contains(logs.String(), "refuses its URL") {
+		t.Fatalf("an allowed endpoint was disabled: %s", logs.String())
+	}
+	for _, bad := range [][]string{{"--webhook-allow", "10.0.0.0/99"}, {"--webhook-proxy", "socks5://x"}, {"--max-webhooks", "-1"}, {"--webhook-endpoint-concurrency", "0"}} {
+		if _, errOut, code := traineed(t, db, append([]string{"serve", "--addr", "127.0.0.1:0"}, bad...)...); code != 2 {
+			t.Errorf("serve %v: exit %d (%s)", bad, code, errOut)
+		}
 	}
 }

@@ -135,7 +135,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		{TriggerType: api.TriggerInactive, Days: ptr(60)},
 	} {
 		sp.Name, sp.Enabled, sp.ActionType, sp.URL = "bench "+sp.TriggerType, true, api.ActionWebhook, &url
-		if _, err := s.CreateAutomation(ctx, company, sp, api.GenerateWebhookSecret()); err != nil {
+		if _, err := s.CreateAutomation(ctx, company, sp, api.GenerateWebhookSecret(), 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,7 +26,7 @@ func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func mustAutomation(t *testing.T, s *store.Store, company int64, spec api.AutomationSpec) *api.Automation {
 	t.Helper()
-	a, err := s.CreateAutomation(ctx, company, spec, api.GenerateWebhookSecret())
+	a, err := s.CreateAutomation(ctx, company, spec, api.GenerateWebhookSecret(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/store"
 )
 
@@ -30,6 +31,9 @@ const (
 	DefaultWebhookLease        = 30 * time.Second
 	DefaultWebhookPollInterval = time.Second
 	DefaultWebhookConcurrency  = 8
+	// DefaultEndpointConcurrency is how many deliveries one endpoint gets
+	// at once, whatever the dispatcher's total.
+	DefaultEndpointConcurrency = 2
 )
 
 // dbTimeout bounds the dispatcher's own database work for one delivery.
@@ -52,13 +56,16 @@ type DispatcherConfig struct {
 	PollInterval time.Duration
 	// Concurrency is how many deliveries are sent at once.
 	Concurrency int
+	// EndpointConcurrency is how many of them one endpoint gets at once,
+	// counted over every dispatcher sharing the database.
+	EndpointConcurrency int
 	// Retention, when positive, deletes events older than it whose
 	// deliveries are finished, once an hour.
 	Retention time.Duration
-	// Client sends the requests; nil is a client with its own transport
-	// that never follows redirects (a 3xx is a failed attempt).
-	Client *http.Client
-	Logger *slog.Logger
+	// Outbound sends the requests; nil is outbound.New with the default
+	// policy (internal addresses refused).
+	Outbound *outbound.Client
+	Logger   *slog.Logger
 	// OnAttempt, when set, is told the outcome of each attempt this
 	// dispatcher made: one of the Outcome constants (for the metrics).
 	OnAttempt func(outcome string)
@@ -91,7 +98,7 @@ type Dispatcher struct {
 
 	mu       sync.Mutex
 	inflight int
-	backlog  bool // the last claim took every free slot: more may be due
+	backlog  bool // the last claim took deliveries: more may be due (the free slots or an endpoint's share cut it)
 	wg       sync.WaitGroup
 }
 
@@ -120,8 +127,11 @@ func NewDispatcher(s *store.Store, cfg DispatcherConfig) (*Dispatcher, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = DefaultWebhookConcurrency
 	}
-	if cfg.Client == nil {
-		cfg.Client = api.NewWebhookClient(cfg.Concurrency)
+	if cfg.EndpointConcurrency <= 0 {
+		cfg.EndpointConcurrency = DefaultEndpointConcurrency
+	}
+	if cfg.Outbound == nil {
+		cfg.Outbound = outbound.New(outbound.Config{})
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -132,7 +142,7 @@ func NewDispatcher(s *store.Store, cfg DispatcherConfig) (*Dispatcher, error) {
 	}
 	d := &Dispatcher{
 		s: s, cfg: cfg, log: log,
-		sender:   &webhookSender{client: cfg.Client, timeout: cfg.Timeout, now: func() time.Time { return cfg.Now().UTC().Truncate(time.Microsecond) }},
+		sender:   &webhookSender{client: cfg.Outbound, timeout: cfg.Timeout, now: func() time.Time { return cfg.Now().UTC().Truncate(time.Microsecond) }},
 		stop:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 		freed:    make(chan struct{}, 1),
@@ -207,14 +217,14 @@ func (d *Dispatcher) dispatch() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	batch, err := d.s.ClaimDeliveries(ctx, free, d.cfg.Lease)
+	batch, err := d.s.ClaimDeliveries(ctx, free, d.cfg.EndpointConcurrency, d.cfg.Lease)
 	if err != nil {
 		d.log.Error("webhook dispatcher: claiming deliveries", "error", err)
 		return
 	}
 	d.mu.Lock()
 	d.inflight += len(batch)
-	d.backlog = len(batch) == free
+	d.backlog = len(batch) > 0
 	d.mu.Unlock()
 	for _, c := range batch {
 		d.wg.Add(1)
@@ -260,6 +270,9 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 		d.outcome(OutcomeNotRecorded)
 		return
 	}
+	if res.StatusCode == http.StatusGone {
+		d.disableGone(c)
+	}
 	switch {
 	case res.OK():
 		d.outcome(OutcomeDelivered)
@@ -277,6 +290,24 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 		d.log.Error("webhook delivery failed for good", append(attrs, "error", res.Err)...)
 	default:
 		d.log.Warn("webhook attempt failed; will retry", append(attrs, "error", res.Err)...)
+	}
+}
+
+// GoneReason is the disabled reason of an endpoint that answered 410.
+const GoneReason = "the endpoint answered 410 Gone"
+
+// disableGone disables an endpoint that answered 410 Gone, as Standard
+// Webhooks advises: the receiver says it will never take deliveries again.
+// Its pending deliveries wait until it is enabled.
+func (d *Dispatcher) disableGone(c *store.ClaimedDelivery) {
+	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
+	defer cancel()
+	dis, err := d.s.DisableEndpoint(ctx, c.WebhookID, GoneReason)
+	switch {
+	case err != nil:
+		d.log.Error("webhook dispatcher: disabling an endpoint that answered 410", "webhook", c.WebhookID, "error", err)
+	case dis != nil:
+		d.log.Warn("webhook endpoint disabled: it answered 410 Gone", "webhook", c.WebhookID, "company", c.CompanyID, "automation", dis.AutomationID)
 	}
 }
 
@@ -307,12 +338,12 @@ func (d *Dispatcher) prune() {
 	}
 }
 
-// webhookSender makes the HTTP attempts (api.SendWebhook): signed POSTs,
+// webhookSender makes the HTTP attempts (outbound.Client.Send): signed POSTs,
 // bounded by a timeout, the response's body read up to MaxWebhookResponse
 // bytes. A delivery is signed with its endpoint's secret and, for a day
 // after a rotation, with the previous one too.
 type webhookSender struct {
-	client  *http.Client
+	client  *outbound.Client
 	timeout time.Duration
 	now     func() time.Time
 }
@@ -320,6 +351,6 @@ type webhookSender struct {
 // send makes one signed attempt of c.
 func (w *webhookSender) send(ctx context.Context, c *store.ClaimedDelivery) store.DeliveryAttempt {
 	started := w.now()
-	res := api.SendWebhook(ctx, w.client, w.timeout, c.URL, c.Secrets(started), c.EventID, started, []byte(c.Payload))
+	res := w.client.Send(ctx, w.timeout, c.URL, c.Secrets(started), c.EventID, started, []byte(c.Payload))
 	return store.DeliveryAttempt(res)
 }

@@ -47,7 +47,7 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{PollInterval: 10 * time.Millisecond})
+			d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), PollInterval: 10 * time.Millisecond})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func BenchmarkWebhookLatency(b *testing.B) {
 			if _, err := s.CreateWebhook(ctx, c.ID, rc.URL, nil, api.GenerateWebhookSecret()); err != nil {
 				b.Fatal(err)
 			}
-			d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{})
+			d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound()})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -27,9 +27,14 @@ func fast(cfg jobs.DispatcherConfig) jobs.DispatcherConfig {
 	return cfg
 }
 
-// startDispatcher runs a dispatcher, shut down when the test ends.
+// startDispatcher runs a dispatcher, shut down when the test ends. Its
+// receivers are the tests' own, on loopback: allowed as an operator would
+// (--webhook-allow 127.0.0.0/8) unless cfg brings its own client.
 func startDispatcher(t *testing.T, s *store.Store, cfg jobs.DispatcherConfig) *jobs.Dispatcher {
 	t.Helper()
+	if cfg.Outbound == nil {
+		cfg.Outbound = storetest.LoopbackOutbound()
+	}
 	d, err := jobs.NewDispatcher(s, fast(cfg))
 	if err != nil {
 		t.Fatal(err)
@@ -185,11 +190,11 @@ func TestWebhookExpiredLeaseIsDeliveredAgain(t *testing.T) {
 		const lease = time.Second
 		claimed := time.Now()
 		// Claimed and never finished, as by a dispatcher that died.
-		ids, err := s.ClaimDeliveries(ctx, 10, lease)
+		ids, err := s.ClaimDeliveries(ctx, 10, 10, lease)
 		if err != nil || len(ids) != 1 {
 			t.Fatalf("claim: %v %v", ids, err)
 		}
-		if again, err := s.ClaimDeliveries(ctx, 10, lease); err != nil || len(again) != 0 {
+		if again, err := s.ClaimDeliveries(ctx, 10, 10, lease); err != nil || len(again) != 0 {
 			t.Fatalf("a leased delivery was claimed again: %v %v", again, err)
 		}
 		startDispatcher(t, s, jobs.DispatcherConfig{})
@@ -231,11 +236,9 @@ func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 			storetest.MustCreate(t, s, c.ID, storetest.NewTrainee("Many", fmt.Sprintf("many%d@example.com", i)))
 		}
 		var sent [2]atomic.Int32
-		client := func(i int) *http.Client {
-			return &http.Client{Transport: countingTransport{&sent[i], http.DefaultTransport}}
-		}
-		startDispatcher(t, s1, jobs.DispatcherConfig{Concurrency: 4, Client: client(0)})
-		startDispatcher(t, s2, jobs.DispatcherConfig{Concurrency: 4, Client: client(1)})
+		count := func(i int) func(string) { return func(string) { sent[i].Add(1) } }
+		startDispatcher(t, s1, jobs.DispatcherConfig{Concurrency: 4, OnAttempt: count(0)})
+		startDispatcher(t, s2, jobs.DispatcherConfig{Concurrency: 4, OnAttempt: count(1)})
 		rc.Wait(t, n, 30*time.Second)
 		waitDelivered(t, s1, 10*time.Second)
 		seen := map[string]int{}
@@ -263,16 +266,6 @@ func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 	})
 }
 
-type countingTransport struct {
-	n    *atomic.Int32
-	next http.RoundTripper
-}
-
-func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.next.RoundTrip(r)
-}
-
 // Shutdown lets an attempt in flight finish and records it; when the grace
 // runs out first it cancels the attempt and releases the delivery, which
 // another dispatcher then sends.
@@ -296,7 +289,7 @@ func TestWebhookDispatcherShutdown(t *testing.T) {
 		})
 		hook, _ := storetest.AddWebhook(t, s, tn.A, rc.URL)
 
-		d, err := jobs.NewDispatcher(s, fast(jobs.DispatcherConfig{Timeout: 5 * time.Second}))
+		d, err := jobs.NewDispatcher(s, fast(jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), Timeout: 5 * time.Second}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +306,7 @@ func TestWebhookDispatcherShutdown(t *testing.T) {
 		}
 
 		// This one hangs past the grace.
-		d, err = jobs.NewDispatcher(s, fast(jobs.DispatcherConfig{Timeout: 5 * time.Second}))
+		d, err = jobs.NewDispatcher(s, fast(jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), Timeout: 5 * time.Second}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -479,6 +472,56 @@ func TestPruneWebhookEvents(t *testing.T) {
 		}
 		if n := storetest.Count(t, s, "webhook_deliveries", "1 = 1") + storetest.Count(t, s, "webhook_attempts", "1 = 1"); n != 0 {
 			t.Errorf("%d deliveries and attempts left of pruned events", n)
+		}
+	})
+}
+
+// One endpoint gets at most EndpointConcurrency deliveries at once, over
+// every dispatcher sharing the database, and a slow endpoint does not hold
+// up another's deliveries.
+func TestEndpointConcurrency(t *testing.T) {
+	storetest.EachURL(t, func(t *testing.T, url string) {
+		s1, s2 := storetest.Open(t, url), storetest.Open(t, url)
+		tn := storetest.SetupTenants(t, s1)
+		release := make(chan struct{})
+		var inflight, peak atomic.Int32
+		slow := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, _ *storetest.Received, _ int) {
+			n := inflight.Add(1)
+			defer inflight.Add(-1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.WriteHeader(http.StatusOK)
+		})
+		fast := storetest.NewReceiver(t, nil)
+		storetest.AddWebhook(t, s1, tn.A, slow.URL)
+		storetest.AddWebhook(t, s1, tn.B, fast.URL)
+		const n = 6
+		for i := range n {
+			storetest.MustCreate(t, s1, tn.A, storetest.NewTrainee("Slow", fmt.Sprintf("slow%d@example.com", i)))
+			storetest.MustCreate(t, s1, tn.B, storetest.NewTrainee("Fast", fmt.Sprintf("fast%d@example.com", i)))
+		}
+		startDispatcher(t, s1, jobs.DispatcherConfig{Concurrency: 8, Timeout: 10 * time.Second, Lease: 30 * time.Second})
+		startDispatcher(t, s2, jobs.DispatcherConfig{Concurrency: 8, Timeout: 10 * time.Second, Lease: 30 * time.Second})
+		// The other company's endpoint gets all of its events while the
+		// slow one holds its two.
+		fast.Wait(t, n, 10*time.Second)
+		time.Sleep(200 * time.Millisecond) // room for a third request to the slow endpoint, if one were sent
+		if p := peak.Load(); p != jobs.DefaultEndpointConcurrency {
+			t.Fatalf("the slow endpoint had %d requests at once, want %d", p, jobs.DefaultEndpointConcurrency)
+		}
+		close(release)
+		slow.Wait(t, n, 10*time.Second)
+		waitDelivered(t, s1, 10*time.Second)
+		if p := peak.Load(); p > jobs.DefaultEndpointConcurrency {
+			t.Fatalf("the slow endpoint had %d requests at once", p)
 		}
 	})
 }

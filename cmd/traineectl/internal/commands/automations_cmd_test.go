@@ -31,7 +31,7 @@ func TestAutomationsCommands(t *testing.T) {
 	must(t, err)
 	_, err = st.CreateKey(ctx, other.ID, "k", api.HashKey(otherKey), api.KeyDisplayPrefix(otherKey))
 	must(t, err)
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
 	defer srv.Close()
 	h := newHarness(t, srv.URL, key)
 

@@ -50,7 +50,7 @@ the events (id, type, createdAt, payload).`,
 	cmd.Flags().StringVar(&o.After, "after", "", "list the events after this one (evt_...)")
 	cmd.Flags().StringVar(&types, "type", "", "only these comma-separated event types")
 	cmd.Flags().IntVar(&o.Limit, "limit", 100, "at most this many events (1 to 500)")
-	_ = cmd.RegisterFlagCompletionFunc("type", fixedValues(api.WebhookEventTypes...))
+	_ = cmd.RegisterFlagCompletionFunc("type", fixedValues(api.FeedEventTypes...))
 	return cmd
 }
 
@@ -58,7 +58,7 @@ func parseTypesFlag(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	evs, err := api.ParseWebhookEvents(s)
+	evs, err := api.ParseFeedEvents(s)
 	if err != nil {
 		return nil, cmdutil.Usagef("%v", err)
 	}

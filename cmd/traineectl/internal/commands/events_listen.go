@@ -21,6 +21,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -99,7 +100,7 @@ every 30 s).`,
 	cmd.Flags().StringVar(&o.Since, "since", "", "where to start: now, all or an event id (default: after the last event seen)")
 	cmd.Flags().IntVar(&o.Wait, "wait", 25, "long-poll of each feed request, in seconds (1 to 30)")
 	cmd.Flags().StringVar(&o.StatePath, "state-file", "", "where to keep the cursor and secret (default: under the configuration directory, per profile)")
-	_ = cmd.RegisterFlagCompletionFunc("events", fixedValues(api.WebhookEventTypes...))
+	_ = cmd.RegisterFlagCompletionFunc("events", fixedValues(api.FeedEventTypes...))
 	_ = cmd.RegisterFlagCompletionFunc("since", fixedValues("now", "all"))
 	return cmd
 }
@@ -231,7 +232,9 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 			return err
 		}
 	}
-	fwd := api.NewWebhookClient(2)
+	// The developer's own receiver, on their own machine: every address
+	// is theirs to reach (the server's policy is for companies' URLs).
+	fwd := outbound.New(outbound.Config{Policy: outbound.Policy{Allow: outbound.Everywhere}})
 	var received, forwarded, failed int
 	summary := func() {
 		msg := fmt.Sprintf("%d events received", received)
@@ -272,7 +275,7 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 			if o.ForwardTo != "" {
 				// Not cancelled by Ctrl-C: the event in hand is finished,
 				// so that the cursor and the receiver agree.
-				res := api.SendWebhook(context.WithoutCancel(ctx), fwd, ListenTimeout, o.ForwardTo, []string{st.Secret}, e.ID, time.Now().UTC(), e.Payload)
+				res := fwd.Send(context.WithoutCancel(ctx), ListenTimeout, o.ForwardTo, []string{st.Secret}, e.ID, time.Now().UTC(), e.Payload)
 				fr := &forwardResult{OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000, Error: res.Err}
 				if res.StatusCode != 0 {
 					code := res.StatusCode

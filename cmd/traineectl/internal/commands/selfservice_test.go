@@ -36,7 +36,7 @@ func selfServiceServer(t *testing.T, st *store.Store) (url, full, read string) {
 	must(t, err)
 	_, err = st.CreateScopedKey(ctx, co.ID, "dashboard", api.KeyScopeRead, api.HashKey(read), api.KeyDisplayPrefix(read))
 	must(t, err)
-	h := server.NewHandler(st, server.WithHasher(cheapHasher), server.WithFeedPoll(50*time.Millisecond))
+	h := server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithFeedPoll(50*time.Millisecond))
 	st.OnEvent(h.NotifyEvent)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -46,7 +46,8 @@ func selfServiceServer(t *testing.T, st *store.Store) (url, full, read string) {
 // The webhooks commands, whoami and the read key's exit 7 against a real
 // server and a real receiver.
 func TestWebhooksCommands(t *testing.T) {
-	url, full, read := selfServiceServer(t, storetest.SQLite(t))
+	st := storetest.SQLite(t)
+	url, full, read := selfServiceServer(t, st)
 	rc := storetest.NewReceiver(t, nil)
 	h := newHarness(t, url, full)
 
@@ -97,6 +98,26 @@ func TestWebhooksCommands(t *testing.T) {
 	}
 	h.run("webhooks", "update", wid).expect(t, cmdutil.ExitUsage)
 	h.run("webhooks", "update", wid, "--enable", "--disable").expect(t, cmdutil.ExitUsage)
+	if out := h.run("webhooks", "enable", wid, "-o", "json").expect(t, 0).out; !strings.Contains(out, `"state": "active"`) {
+		t.Fatalf("enable: %s", out)
+	}
+	// Disabled by the server (as after a 410 Gone): the reason shows in
+	// the table and the CSV; enable clears it.
+	if _, err := st.DisableEndpoint(context.Background(), added.ID, "the endpoint answered 410 Gone"); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.run("webhooks", "list").expect(t, 0).out; !strings.Contains(out, "REASON") || !strings.Contains(out, "410 Gone") {
+		t.Fatalf("list after a 410: %s", out)
+	}
+	if out := h.run("webhooks", "get", wid, "-o", "csv").expect(t, 0).out; !strings.Contains(out, "disabledReason") || !strings.Contains(out, "the endpoint answered 410 Gone") {
+		t.Fatalf("get -o csv after a 410: %s", out)
+	}
+	if out := h.run("webhooks", "enable", wid, "-o", "json").expect(t, 0).out; !strings.Contains(out, `"disabledReason": null`) {
+		t.Fatalf("enable after a 410: %s", out)
+	}
+	if out := h.run("webhooks", "disable", wid, "-o", "json").expect(t, 0).out; !strings.Contains(out, `"state": "disabled"`) {
+		t.Fatalf("disable: %s", out)
+	}
 	if out := h.run("webhooks", "deliveries", wid, "-o", "json").expect(t, 0).out; strings.TrimSpace(out) != "[]" {
 		t.Fatalf("deliveries: %s", out)
 	}

@@ -42,7 +42,7 @@ func newServer(t *testing.T) *testServer {
 	must(t, err)
 	tr, err := st.CreateTrainer(ctx, c.ID, "Coach Carter", "coach@acme.example")
 	must(t, err)
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
 	t.Cleanup(srv.Close)
 	s := &testServer{url: srv.URL, store: st, companyID: c.ID, trainerID: tr.ID}
 	s.key = s.newKey(t, c.ID)
@@ -353,7 +353,7 @@ func TestSearchAllOverDemoData(t *testing.T) {
 	must(t, err)
 	_, key, err := demo.Load(ctx, st, hash, testNow)
 	must(t, err)
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
 	defer srv.Close()
 	h := newHarness(t, srv.URL, key)
 

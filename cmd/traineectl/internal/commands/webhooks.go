@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +37,7 @@ Listing needs any key; changes need a full key (a read-only key exits 7).`,
 	}
 	c.AddCommand(newWebhooksListCmd(f), newWebhooksGetCmd(f), newWebhooksAddCmd(f), newWebhooksUpdateCmd(f),
 		newWebhooksDeleteCmd(f), newWebhooksDeliveriesCmd(f), newWebhooksRedeliverCmd(f), newWebhooksTestCmd(f),
-		newWebhooksRotateCmd(f))
+		newWebhooksRotateCmd(f), newWebhooksEnableCmd(f, true), newWebhooksEnableCmd(f, false))
 	return c
 }
 
@@ -63,16 +64,30 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 func webhooksView(ws []*api.Webhook, single bool) output.View {
 	cols := []output.Column{{Header: "ID", Right: true}, {Header: "URL", Flex: true, MinWidth: 20}, {Header: "EVENTS", Flex: true},
 		{Header: "STATE"}, {Header: "CREATED"}}
+	// REASON, why the server disabled an endpoint (410 Gone, a refused
+	// address), when one of them has one.
+	reasons := slices.ContainsFunc(ws, func(w *api.Webhook) bool { return w.DisabledReason != nil })
+	if reasons {
+		cols = append(cols, output.Column{Header: "REASON", Flex: true})
+	}
 	var rows, csv [][]string
 	for _, w := range ws {
-		rows = append(rows, []string{id(w.ID), w.URL, eventsCell(w.Events), w.State, stamp(w.CreatedAt)})
-		csv = append(csv, []string{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, w.CreatedAt.UTC().Format(time.RFC3339)})
+		reason := ""
+		if w.DisabledReason != nil {
+			reason = *w.DisabledReason
+		}
+		row := []string{id(w.ID), w.URL, eventsCell(w.Events), w.State, stamp(w.CreatedAt)}
+		if reasons {
+			row = append(row, reason)
+		}
+		rows = append(rows, row)
+		csv = append(csv, []string{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, w.CreatedAt.UTC().Format(time.RFC3339), reason})
 	}
 	var value any = ws
 	if single && len(ws) == 1 {
 		value = ws[0]
 	}
-	return output.View{Value: value, CSVHeader: []string{"id", "url", "events", "state", "createdAt"}, CSVRows: csv,
+	return output.View{Value: value, CSVHeader: []string{"id", "url", "events", "state", "createdAt", "disabledReason"}, CSVRows: csv,
 		Columns: cols, Rows: rows}
 }
 

@@ -1,0 +1,272 @@
+package outbound
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Resolver looks names up; net.DefaultResolver is one. Tests inject their
+// own (no real DNS).
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Config configures a Client.
+type Config struct {
+	Policy
+	// Proxy, when set, sends every request through this HTTP proxy (the
+	// operator's --webhook-proxy). The environment's HTTP_PROXY and
+	// HTTPS_PROXY are never used. Through a proxy the destination is
+	// checked before the request (its literal address, or what the name
+	// resolves to here); the proxy resolves it again, so its own egress
+	// rules must refuse internal addresses too.
+	Proxy *url.URL
+	// Resolver looks names up (default net.DefaultResolver).
+	Resolver Resolver
+	// MaxIdlePerHost is how many idle keep-alive connections are kept per
+	// endpoint host (default 2).
+	MaxIdlePerHost int
+}
+
+// Client sends the requests to companies' URLs. It never follows
+// redirects (a 3xx is a failed attempt), never uses a proxy the operator
+// did not name, and opens no connection the Policy refuses.
+type Client struct {
+	cfg      Config
+	http     *http.Client
+	resolver Resolver
+	dialer   *net.Dialer
+}
+
+// New returns a client with cfg's policy.
+func New(cfg Config) *Client {
+	c := &Client{cfg: cfg, resolver: cfg.Resolver}
+	if c.resolver == nil {
+		c.resolver = net.DefaultResolver
+	}
+	if cfg.MaxIdlePerHost <= 0 {
+		cfg.MaxIdlePerHost = 2
+	}
+	c.dialer = &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: c.control}
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           c.dial,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   cfg.MaxIdlePerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	if cfg.Proxy != nil {
+		proxy := cfg.Proxy
+		tr.Proxy = func(r *http.Request) (*url.URL, error) {
+			// The proxy connects; the destination is checked here.
+			if err := c.checkHost(r.Context(), r.URL.Hostname()); err != nil {
+				return nil, err
+			}
+			return proxy, nil
+		}
+	}
+	c.http = &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return c
+}
+
+// Policy returns the client's policy (registration checks with it).
+func (c *Client) Policy() *Policy { return &c.cfg.Policy }
+
+// CheckURL is Policy.CheckURL.
+func (c *Client) CheckURL(raw string) error { return c.cfg.Policy.CheckURL(raw) }
+
+// isProxy reports whether addr (host:port, as the transport dials it) is
+// the operator's proxy, the one destination the policy does not judge.
+func (c *Client) isProxy(addr string) bool {
+	if c.cfg.Proxy == nil {
+		return false
+	}
+	host, port := c.cfg.Proxy.Hostname(), c.cfg.Proxy.Port()
+	if port == "" {
+		port = "80"
+		if c.cfg.Proxy.Scheme == "https" {
+			port = "443"
+		}
+	}
+	return addr == net.JoinHostPort(host, port)
+}
+
+// dial resolves the host itself (through the injectable Resolver), skips
+// the addresses the policy refuses, and dials the others in turn; the
+// dialer's Control hook checks each connection's address again.
+func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if c.isProxy(addr) {
+		return (&net.Dialer{Timeout: c.dialer.Timeout, KeepAlive: c.dialer.KeepAlive}).DialContext(ctx, network, addr)
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	addrs, err := c.lookup(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	var denied, last error
+	for _, a := range addrs {
+		if err := c.cfg.Policy.Check(a); err != nil {
+			if denied == nil {
+				denied = err
+			}
+			continue
+		}
+		conn, err := c.dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		last = err
+	}
+	if last != nil {
+		return nil, last
+	}
+	if denied != nil {
+		return nil, denied
+	}
+	return nil, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
+}
+
+// lookup returns host's addresses: itself when it is a literal address
+// (in any spelling literalAddr reads), loopback for localhost and
+// *.localhost (RFC 6761: they never leave the host, whatever a resolver
+// says), else what the resolver says.
+func (c *Client) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if a, ok := literalAddr(h); ok {
+		return []netip.Addr{a}, nil
+	}
+	if isLocalhost(h) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()}, nil
+	}
+	return c.resolver.LookupNetIP(ctx, "ip", host)
+}
+
+// checkHost refuses a host whose literal address, or every resolved one,
+// the policy refuses (the check made before a request goes to a proxy).
+func (c *Client) checkHost(ctx context.Context, host string) error {
+	addrs, err := c.lookup(ctx, host)
+	if err != nil {
+		return err
+	}
+	for _, a := range addrs {
+		if err := c.cfg.Policy.Check(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// control is the dialer's Control hook: the last check, on the address the
+// socket is about to connect to.
+func (c *Client) control(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return &DeniedError{Reason: "unparsable address " + address}
+	}
+	return c.cfg.Policy.Check(ap.Addr())
+}
+
+// Result is what one HTTP attempt of a delivery gave.
+type Result = api.WebhookResult
+
+// Send makes one signed attempt: it POSTs body to target with the headers
+// of Standard Webhooks, signed with every secret at started, and reads at
+// most api.MaxWebhookResponse bytes of the answer, all within timeout. A
+// destination the policy refuses is a failed attempt whose error says so
+// ("destination not allowed (loopback)"), with no status, body or latency:
+// nothing of a refused address reaches the company.
+func (c *Client) Send(ctx context.Context, timeout time.Duration, target string, secrets []string, id string, started time.Time, body []byte) Result {
+	res := Result{Started: started}
+	// What registration refuses is refused here too, for rows stored
+	// before the rule (or under a wider allow list): no connection.
+	if err := c.cfg.Policy.CheckURL(target); err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ts := started.Unix()
+	sig, err := api.SignWebhookAll(secrets, id, ts, body)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		res.Err = "invalid URL"
+		return res
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "traineed-webhooks/1")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("webhook-signature", sig)
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var d *DeniedError
+		if errors.As(err, &d) {
+			res.Err = d.Error()
+			return res
+		}
+		res.Latency = time.Since(start)
+		res.Err = describeSendError(ctx, err, timeout)
+		return res
+	}
+	defer resp.Body.Close()
+	res.StatusCode = resp.StatusCode
+	prefix, err := io.ReadAll(io.LimitReader(resp.Body, api.MaxWebhookResponse))
+	res.Latency = time.Since(start)
+	res.Body = strings.ToValidUTF8(strings.ReplaceAll(string(prefix), "\x00", ""), "\uFFFD")
+	if err != nil && !res.OK() {
+		res.Err = describeSendError(ctx, err, timeout)
+	}
+	if !res.OK() && res.Err == "" {
+		res.Err = "status " + strconv.Itoa(resp.StatusCode)
+	}
+	// Drain a little more so the connection can be reused.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return res
+}
+
+// describeSendError says why an attempt failed, leaving out the URL (it
+// may carry a token).
+func describeSendError(ctx context.Context, err error, timeout time.Duration) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("timeout: no complete response within %s", timeout)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return "cancelled: the server shut down"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "timeout: " + err.Error()
+	}
+	return err.Error()
+}
