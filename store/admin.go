@@ -87,6 +87,22 @@ func (s *Store) lockCompany(ctx context.Context, tx bun.Tx, companyID int64) err
 	return dbError(q.Scan(ctx, &id))
 }
 
+// checkCap is api.LimitReached when q counts max rows or more (max > 0):
+// the caps per company, counted after lockCompany.
+func checkCap(ctx context.Context, q *bun.SelectQuery, max int, what, flag string) error {
+	if max <= 0 {
+		return nil
+	}
+	n, err := q.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n >= int64(max) {
+		return api.LimitReached(what, max, flag)
+	}
+	return nil
+}
+
 // CreateTrainer adds a trainer to a company: api.ErrNotFound when the
 // company does not exist, a *api.ConflictError when the e-mail is taken
 // (trainers and trainees share the users and their unique e-mail), a

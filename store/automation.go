@@ -119,14 +119,8 @@ func (s *Store) CreateAutomation(ctx context.Context, companyID int64, spec api.
 		if err := s.lockCompany(ctx, tx, companyID); err != nil {
 			return err
 		}
-		if max > 0 {
-			n, err := s.automationScope(tx, companyID).Count(ctx)
-			if err != nil {
-				return err
-			}
-			if n >= int64(max) {
-				return api.LimitReached("automations", max, "--max-automations")
-			}
+		if err := checkCap(ctx, s.automationScope(tx, companyID), max, "automations", "--max-automations"); err != nil {
+			return err
 		}
 		if err := s.checkConditionTrainer(ctx, tx, companyID, spec); err != nil {
 			return err

@@ -247,14 +247,8 @@ func (s *Store) CreateWebhookEnabled(ctx context.Context, companyID int64, nw ap
 		if err := s.lockCompany(ctx, tx, companyID); err != nil {
 			return err
 		}
-		if max > 0 {
-			n, err := s.webhookScope(tx, companyID).Count(ctx)
-			if err != nil {
-				return err
-			}
-			if n >= int64(max) {
-				return api.LimitReached("webhooks", max, "--max-webhooks")
-			}
+		if err := checkCap(ctx, s.webhookScope(tx, companyID), max, "webhooks", "--max-webhooks"); err != nil {
+			return err
 		}
 		row := &webhookRow{CompanyID: companyID, URL: nw.URL, Events: strings.Join(list, ","), Secret: nw.Secret, Enabled: nw.Enabled, CreatedAt: s.utcNow()}
 		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
