@@ -92,6 +92,10 @@ const (
 	OutcomeFailed    = "failed"    // a WEBHOOK delivery whose last attempt failed
 	OutcomeDisabled  = "disabled"  // DISABLE_TRAINEE soft-deleted the trainee
 	OutcomeSkipped   = "skipped"   // DISABLE_TRAINEE found the trainee deleted already
+	// OutcomeDropped is a WEBHOOK run whose delivery was dropped before it
+	// finished: its automation was deleted, or its action changed away
+	// from WEBHOOK. Its error keeps the last attempt's, if there was one.
+	OutcomeDropped = "dropped"
 )
 
 // AutomationTrigger is what fires an automation; Days is null for event

@@ -166,7 +166,11 @@ func (s *Store) syncAutomationEndpoint(ctx context.Context, tx bun.Tx, before, a
 	is := after.ActionType == api.ActionWebhook
 	switch {
 	case is && !was:
-		w := &webhookRow{CompanyID: after.CompanyID, URL: *after.URL, Events: "", Secret: secret, Enabled: true,
+		// The hidden endpoint's id is the automation's, negated: it takes
+		// nothing of the public webhook ids' sequence (a company's first
+		// webhook is 1 whatever automations came before), and two
+		// automations never share one.
+		w := &webhookRow{ID: -after.ID, CompanyID: after.CompanyID, URL: *after.URL, Events: "", Secret: secret, Enabled: true,
 			CreatedAt: after.UpdatedAt, AutomationID: &after.ID}
 		_, err := tx.NewInsert().Model(w).Exec(ctx)
 		return err
@@ -174,6 +178,9 @@ func (s *Store) syncAutomationEndpoint(ctx context.Context, tx bun.Tx, before, a
 		_, err := tx.NewUpdate().Model((*webhookRow)(nil)).Set("url = ?", *after.URL).Where("w.automation_id = ?", after.ID).Exec(ctx)
 		return err
 	case was && !is:
+		if err := s.settleRuns(ctx, tx, "r.automation_id = ?", []any{after.ID}, "the automation's action changed before the delivery finished"); err != nil {
+			return err
+		}
 		_, err := tx.NewDelete().Model((*webhookRow)(nil)).Where("w.automation_id = ?", after.ID).Exec(ctx)
 		return err
 	}
@@ -273,6 +280,9 @@ func (s *Store) DeleteAutomation(ctx context.Context, companyID, id int64) (*api
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		row, err := s.loadAutomation(ctx, tx, companyID, id)
 		if err != nil {
+			return err
+		}
+		if err := s.settleRuns(ctx, tx, "r.automation_id = ? AND r.company_id = ?", []any{id, companyID}, "the automation was deleted before the delivery finished"); err != nil {
 			return err
 		}
 		res, err := tx.NewDelete().Model((*automationRow)(nil)).Where("au.id = ? AND au.company_id = ?", id, companyID).Exec(ctx)
@@ -869,6 +879,28 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 		Where("r.id IN (?)", bun.In(runIDs)).
 		Exec(ctx)
 	return ids, err
+}
+
+// settleRuns gives the WEBHOOK runs that where selects (alias r) their
+// final outcome before their deliveries go (the endpoint deleted with its
+// automation or its action, or the events pruned): delivered or failed as
+// their delivery ended, dropped (with dropped as the error, unless an
+// attempt left one) for a delivery still pending. The runs then no longer
+// name a delivery, and keep their outcome and last error for as long as
+// they are kept.
+func (s *Store) settleRuns(ctx context.Context, db bun.IDB, where string, args []any, dropped string) error {
+	_, err := db.NewUpdate().Model((*automationRunRow)(nil)).
+		Set(`outcome = CASE (SELECT d.status FROM webhook_deliveries AS d WHERE d.id = r.delivery_id)
+			WHEN ? THEN ? WHEN ? THEN ? ELSE ? END`,
+			api.DeliverySucceeded, api.OutcomeDelivered, api.DeliveryFailed, api.OutcomeFailed, api.OutcomeDropped).
+		Set(`error = COALESCE(r.error, (SELECT a.error FROM webhook_attempts AS a WHERE a.delivery_id = r.delivery_id ORDER BY a.attempt DESC LIMIT 1),
+			CASE WHEN (SELECT d.status FROM webhook_deliveries AS d WHERE d.id = r.delivery_id) = ? THEN NULL ELSE ? END)`,
+			api.DeliverySucceeded, dropped).
+		Set("delivery_id = NULL").
+		Where("r.delivery_id IS NOT NULL").
+		Where(where, args...).
+		Exec(ctx)
+	return err
 }
 
 // PruneAutomationRuns deletes the runs of automations deleted before

@@ -424,13 +424,24 @@ func (s *Store) redeliver(ctx context.Context, companyID *int64, eventID string)
 // are all finished (succeeded or failed), with those deliveries and their
 // attempts, and returns how many events went.
 func (s *Store) PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.db.NewDelete().
-		Model((*webhookEventRow)(nil)).
-		Where("e.created_at < ?", before.UTC()).
-		Where("NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = e.id AND d.status = ?)", api.DeliveryPending).
-		Exec(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	var n int64
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		// The automations' runs keep their deliveries' outcomes.
+		if err := s.settleRuns(ctx, tx, `r.delivery_id IN (SELECT d.id FROM webhook_deliveries AS d JOIN webhook_events AS e ON e.id = d.event_id
+			WHERE e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS p WHERE p.event_id = e.id AND p.status = ?))`,
+			[]any{before.UTC(), api.DeliveryPending}, "the event was pruned"); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().
+			Model((*webhookEventRow)(nil)).
+			Where("e.created_at < ?", before.UTC()).
+			Where("NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = e.id AND d.status = ?)", api.DeliveryPending).
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }
