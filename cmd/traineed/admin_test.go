@@ -145,3 +145,11 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// traineed --version prints its version, alone.
+func TestVersionFlag(t *testing.T) {
+	out, errOut, code := traineed(t, storetest.SQLiteURL(t), "--version")
+	if code != 0 || !strings.HasPrefix(out, "traineed version ") || errOut != "" {
+		t.Fatalf("--version: %d %q %q", code, out, errOut)
+	}
+}

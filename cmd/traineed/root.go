@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -72,10 +73,29 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	return exitError
 }
 
+// buildVersion is the module version of a `go install ...@version` build,
+// else "dev" with the commit it was built from, when known.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev (" + s.Value[:12] + ")"
+		}
+	}
+	return "dev"
+}
+
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "traineed",
-		Short: "The trainee management service and its administration",
+		Version: buildVersion(),
+		Use:     "traineed",
+		Short:   "The trainee management service and its administration",
 		Long: `traineed serves the company-scoped trainee API under /public-api/ and administers
 its companies, trainers and API keys.
 
@@ -89,6 +109,7 @@ command that opens the database.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("traineed version {{.Version}}\n")
 	root.AddCommand(newWebhookCmd(e))
 	def := os.Getenv("TRAINEED_DB")
 	if def == "" {

@@ -146,8 +146,8 @@ func Detail(err error) ErrorDetail {
 	)
 	switch {
 	case errors.As(err, new(*ReadOnlyError)):
-		code := api.CodeReadOnlyKey
-		d.ErrorCode = &code
+		code, status := api.CodeReadOnlyKey, 403
+		d.ErrorCode, d.Status = &code, &status
 	case errors.As(err, &auth):
 		ci = &auth.CallInfo
 	case errors.As(err, &notFound):
@@ -219,8 +219,8 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	if errors.As(err, &noKey) {
 		fmt.Fprintln(w, "hint: save one with `traineectl config set-profile NAME --api-key-stdin` (or the prompt on a terminal), or set TRAINEECTL_API_KEY; keys come from `traineed key create`")
 	}
-	if client.IsReadOnly(err) {
-		fmt.Fprintln(w, "hint: this API key is read-only (scope read); use a full key for changes (`traineectl whoami` shows the key's scope)")
+	if client.IsReadOnly(err) || errors.As(err, new(*ReadOnlyError)) {
+		fmt.Fprintln(w, "hint: use a full key for changes (`traineectl whoami` shows the key's scope)")
 	}
 	var usage *UsageError
 	if errors.As(err, &usage) {

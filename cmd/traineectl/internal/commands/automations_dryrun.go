@@ -56,8 +56,8 @@ func runAutomationsTest(ctx context.Context, f *cmdutil.Factory, o *AutomationsT
 		return err
 	}
 	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Would fire for %d trainees (page %d of %d); nothing was sent\n",
-			p.Page.TotalElements, p.Page.Number+1, max(p.Page.TotalPages, 1))
+		fmt.Fprintf(f.IOStreams.ErrOut, "Would fire for %s (page %d of %d); nothing was sent\n",
+			trainees(p.Page.TotalElements), p.Page.Number+1, max(p.Page.TotalPages, 1))
 	}
 	return nil
 }

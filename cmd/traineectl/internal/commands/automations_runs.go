@@ -76,7 +76,7 @@ func runAutomationsRuns(ctx context.Context, f *cmdutil.Factory, o *AutomationsR
 	err = f.Print(output.View{Value: runs, CSVHeader: output.RunCSVHeader, CSVRows: csvRows,
 		Columns: output.RunColumns(), Rows: rows})
 	if err == nil && f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Page %d of %d (%d runs)\n", p.Page.Number+1, max(p.Page.TotalPages, 1), p.Page.TotalElements)
+		fmt.Fprintf(f.IOStreams.ErrOut, "Page %d of %d (%s)\n", p.Page.Number+1, max(p.Page.TotalPages, 1), output.Count(p.Page.TotalElements, "run", "runs"))
 	}
 	return err
 }

@@ -125,6 +125,11 @@ func TestVersion(t *testing.T) {
 	if r.out != "version,go\n1.2.3-test,"+runtime.Version()+"\n" {
 		t.Errorf("%q", r.out)
 	}
+	// --version, as gh and stripe take it: the same line as `version`.
+	r = h.run("--version").expect(t, 0)
+	if r.out != "traineectl version 1.2.3-test ("+runtime.Version()+")\n" {
+		t.Errorf("--version: %q", r.out)
+	}
 }
 
 func TestHelp(t *testing.T) {

@@ -177,9 +177,6 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 	if err != nil {
 		return err
 	}
-	if err := f.RequireFullKey(ctx, "traineectl create"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -48,9 +48,6 @@ The deleted trainees are printed (status "deleted").`,
 // runDelete asks for a confirmation unless o.Yes, then deletes the
 // trainees and prints them.
 func runDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl delete"); err != nil {
-		return err
-	}
 	if !o.Yes {
 		if !f.IOStreams.CanPrompt() {
 			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")

@@ -237,9 +237,9 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 	fwd := outbound.New(outbound.Config{Policy: outbound.Policy{Allow: outbound.Everywhere}})
 	var received, forwarded, failed int
 	summary := func() {
-		msg := fmt.Sprintf("%d events received", received)
+		msg := output.Count(received, "event", "events") + " received"
 		if o.ForwardTo != "" {
-			msg += fmt.Sprintf(", %d forwarded, %d forwards failed", forwarded, failed)
+			msg += fmt.Sprintf(", %d forwarded, %s failed", forwarded, output.Count(failed, "forward", "forwards"))
 		}
 		fmt.Fprintf(ios.ErrOut, "%s; resume after %s\n", msg, orNone(st.After))
 	}

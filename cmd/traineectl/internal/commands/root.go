@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -100,6 +101,7 @@ const rootExample = `  # Save your server and key once
 // NewRoot builds the command tree over f.
 func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
+		Version:       f.Version,
 		Use:           "traineectl <command>",
 		Short:         "Manage your company's trainees from the command line",
 		Long:          rootLong,
@@ -113,6 +115,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 			return bindGlobal(f, cmd)
 		},
 	}
+	root.SetVersionTemplate("traineectl version {{.Version}} (" + runtime.Version() + ")\n")
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
@@ -206,7 +209,7 @@ func wrapRunE(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			if err := run(cmd, args); err != nil {
-				return &runError{err}
+				return &runError{cmdutil.AsReadOnly(err, cmd.CommandPath())}
 			}
 			return nil
 		}
@@ -225,8 +228,9 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 	for _, id := range ids {
 		v, err := fn(id)
 		if err != nil {
-			if len(ids) == 1 {
-				return nil, err
+			// A read-only key fails every id alike: stop at the first.
+			if len(ids) == 1 || client.IsReadOnly(err) {
+				return out, err
 			}
 			if errors.Is(err, context.Canceled) {
 				return out, err

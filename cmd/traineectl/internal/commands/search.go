@@ -58,12 +58,7 @@ func checkSearch(p client.SearchParams) error {
 }
 
 // trainees is "1 trainee" or "N trainees".
-func trainees(n int64) string {
-	if n == 1 {
-		return "1 trainee"
-	}
-	return fmt.Sprintf("%d trainees", n)
-}
+func trainees(n int64) string { return output.Count(n, "trainee", "trainees") }
 
 // allLine is the terminal's line after `search --all`: "N trainees (all M
 // pages)", or "(1 page)".

@@ -73,9 +73,6 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 	if o.Patch.IsEmpty() {
 		return cmdutil.Usagef("nothing to change: give at least one flag, such as --name or --expires")
 	}
-	if err := f.RequireFullKey(ctx, "traineectl update"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

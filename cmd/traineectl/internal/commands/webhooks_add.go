@@ -59,9 +59,6 @@ func parseEventsFlag(s string) ([]string, error) {
 }
 
 func runWebhooksAdd(ctx context.Context, f *cmdutil.Factory, o *WebhooksAddOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks add"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -37,9 +37,6 @@ confirm; elsewhere --yes is required, and without it nothing is deleted (exit 2)
 }
 
 func runWebhooksDelete(ctx context.Context, f *cmdutil.Factory, o *WebhooksDeleteOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks delete"); err != nil {
-		return err
-	}
 	if !o.Yes {
 		if !f.IOStreams.CanPrompt() {
 			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")

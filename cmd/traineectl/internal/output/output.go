@@ -268,3 +268,12 @@ func writeTSVRows(w io.Writer, n int, rows [][]string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Count is "1 event" or "N events": n and the noun, singular or plural
+// (many is the plural: "deliveries").
+func Count[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

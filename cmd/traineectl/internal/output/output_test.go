@@ -282,3 +282,11 @@ func TestOmit(t *testing.T) {
 		t.Errorf("not an object: %q, %v", b.String(), err)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 deliveries", 1: "1 delivery", 2: "2 deliveries"} {
+		if got := Count(n, "delivery", "deliveries"); got != want {
+			t.Errorf("Count(%d) = %q", n, got)
+		}
+	}
+}
