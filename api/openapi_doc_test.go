@@ -54,7 +54,7 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 var contractOperations = []struct {
 	method, path string
 	public       bool // under /public-api: needs the key, answers 400 and 401
-	byID         bool // has a trainee, webhook or event id in its path: 500 may carry X-Error-Reason
+	byID         bool // has an id in its path: a trainee's 500 may carry X-Error-Reason, the others' are a 404
 	body         bool // has a request body: may answer 413
 }{
 	{"POST", "/public-api/trainees", true, false, true},
@@ -117,8 +117,15 @@ func TestOpenAPIOperations(t *testing.T) {
 			if c.public && c.method != "GET" {
 				want = append(want, 403) // a read-only key's write
 			}
+			trainee := strings.HasPrefix(c.path, "/public-api/trainees/{id}")
+			if c.byID && !trainee {
+				want = append(want, 404) // our own resources: the JSON 404
+			}
+			if c.public {
+				want = append(want, 429)
+			}
 			if c.body {
-				want = append(want, 413)
+				want = append(want, 413, 415)
 				if op.RequestBody == nil || op.RequestBody.Value.Content.Get("application/json") == nil {
 					t.Errorf("no application/json request body")
 				}
@@ -134,18 +141,29 @@ func TestOpenAPIOperations(t *testing.T) {
 					t.Errorf("response %s: X-Request-Id not declared as required", code)
 				}
 				_, hasReason := resp.Value.Headers["X-Error-Reason"]
-				if hasReason != (c.byID && code == "500") {
+				if hasReason != (trainee && code == "500") {
 					t.Errorf("response %s: X-Error-Reason declared = %v", code, hasReason)
 				}
-			}
-			for _, status := range []int{400} {
-				if r := op.Responses.Status(status); r != nil {
-					if r.Value.Content.Get("application/json") == nil {
-						t.Errorf("400 has no JSON body")
+				// Every answer to a request with a valid key carries the
+				// rate-limit fields, old and new.
+				if c.public && code != "401" {
+					for _, name := range []string{"RateLimit-Policy", "RateLimit", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
+						if resp.Value.Headers[name] == nil {
+							t.Errorf("response %s: %s not declared", code, name)
+						}
 					}
 				}
 			}
-			for _, status := range []int{401, 413, 500} {
+			// Every refusal has the JSON error body but the seed's 401
+			// and 500s.
+			for _, status := range []int{400, 403, 404, 405, 409, 413, 415, 429} {
+				if r := op.Responses.Status(status); r != nil {
+					if r.Value.Content.Get("application/json") == nil {
+						t.Errorf("%d has no JSON body", status)
+					}
+				}
+			}
+			for _, status := range []int{401, 500} {
 				if r := op.Responses.Status(status); r != nil && len(r.Value.Content) != 0 {
 					t.Errorf("%d declares a body; the contract says empty", status)
 				}
@@ -303,7 +321,9 @@ func TestOpenAPIResponseValidation(t *testing.T) {
 		{"unknown error code", "GET", "/public-api/trainees/x", 400, rid,
 			`{"errorCode": 999, "message": "x", "errors": [{"errorCode": 999, "message": "x"}]}`, false},
 		{"401", "GET", "/public-api/trainees/41", 401, rid, "", true},
-		{"413", "POST", "/public-api/trainees", 413, rid, "", true},
+		{"413", "POST", "/public-api/trainees", 413, rid, `{"errorCode": 1022, "message": "the body is over 1048576 bytes", "errors": [{"errorCode": 1022, "message": "the body is over 1048576 bytes"}]}`, true},
+		{"413 without a body", "POST", "/public-api/trainees", 413, rid, "", false},
+		{"404 of an automation", "GET", "/public-api/automations/7", 404, rid, `{"errorCode": 1025, "message": "there is no automation 7 in your company", "field": "id", "errors": [{"errorCode": 1025, "message": "there is no automation 7 in your company", "field": "id"}]}`, true},
 		{"500 not found", "GET", "/public-api/trainees/41/nutrition", 500, withRid("X-Error-Reason", "trainee-not-found"), "", true},
 		{"500 bad reason", "GET", "/public-api/trainees/41", 500, withRid("X-Error-Reason", "gone"), "", false},
 		{"undeclared status", "GET", "/public-api/trainees/41", 404, rid, "", false},

@@ -39,11 +39,7 @@ func ValidKeyScope(s string) bool { return s == KeyScopeFull || s == KeyScopeRea
 var ErrReadOnlyKey = errors.New("this key is read-only")
 
 // ReadOnlyBody is the body of the 403 of ErrReadOnlyKey.
-func ReadOnlyBody() ErrorBody {
-	e := &ValidationError{}
-	e.Add(CodeReadOnlyKey, "", "this key is read-only")
-	return e.Body()
-}
+func ReadOnlyBody() ErrorBody { return ErrorOf(CodeReadOnlyKey, "", "this key is read-only") }
 
 // WritesAllowed reports whether a request with method may be made with a
 // key of scope: a read key may only GET (HEAD is a GET without the body).

@@ -54,6 +54,7 @@ type Client struct {
 	verbose   io.Writer
 	now       func() time.Time
 	newID     func() string
+	rate      *rateLimitState // the latest RateLimit a response announced (shared by WithOptions' copies)
 }
 
 // Option configures a Client.
@@ -122,6 +123,7 @@ func New(baseURL, apiKey string, opts ...Option) *Client {
 		sleep:     sleepContext,
 		now:       time.Now,
 		newID:     api.NewRequestID,
+		rate:      &rateLimitState{},
 	}
 	for _, o := range opts {
 		o(c)

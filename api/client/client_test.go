@@ -716,3 +716,41 @@ func TestCallerDeadlineIsNotRetried(t *testing.T) {
 		t.Errorf("err = %v is a NetworkError", err)
 	}
 }
+
+// The client reads the draft's RateLimit-Policy and RateLimit fields of
+// the latest answer that had them.
+func TestRateLimitFields(t *testing.T) {
+	for _, c := range []struct {
+		policy, state string
+		want          client.RateLimit
+		ok            bool
+	}{
+		{`"per-key";q=100;w=5`, `"per-key";r=99;t=1`, client.RateLimit{Policy: "per-key", Quota: 100, Window: 5, Remaining: 99, Reset: 1}, true},
+		{`"per-key";q=100;w=5, "day";q=1000;w=86400`, `"per-key";r=0;t=5`, client.RateLimit{Policy: "per-key", Quota: 100, Window: 5, Remaining: 0, Reset: 5}, true},
+		{`"per-key";q=100;w=5`, `"other";r=1;t=1`, client.RateLimit{}, false},
+		{``, `"per-key";r=1;t=1`, client.RateLimit{}, false},
+		{`"per-key";q=x`, `"per-key";r=1;t=1`, client.RateLimit{}, false},
+		{`"per-key";w=5`, `"per-key";r=1;t=1`, client.RateLimit{}, false},
+	} {
+		got, ok := client.ParseRateLimit(c.policy, c.state)
+		if ok != c.ok || got != c.want {
+			t.Errorf("client.ParseRateLimit(%q, %q) = %+v, %v; want %+v, %v", c.policy, c.state, got, ok, c.want, c.ok)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("RateLimit-Policy", `"per-key";q=100;w=5`)
+		w.Header().Set("RateLimit", `"per-key";r=42;t=3`)
+		_, _ = w.Write([]byte(`{"timestamp": 1, "trainers": []}`))
+	}))
+	defer srv.Close()
+	c := client.New(srv.URL, "pk_x")
+	if _, ok := c.RateLimit(); ok {
+		t.Fatal("a rate limit before any answer")
+	}
+	if _, err := c.Trainers(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rl, ok := c.RateLimit(); !ok || rl.Remaining != 42 || rl.Quota != 100 || rl.Reset != 3 {
+		t.Fatalf("RateLimit() = %+v, %v", rl, ok)
+	}
+}

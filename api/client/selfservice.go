@@ -13,25 +13,44 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// NotFoundError is the 500 marked webhook-not-found or event-not-found: no
-// such webhook or event in the caller's company. It is never retried.
+// NotFoundError is the 404 (errorCode api.CodeNotFound) of a webhook,
+// event or automation id that is not the caller's company's (or, from an
+// older server, the 500 marked webhook-not-found or event-not-found). It is
+// never retried.
 type NotFoundError struct {
 	CallInfo
-	Reason string // api.ReasonWebhookNotFound or api.ReasonEventNotFound
+	// Resource is what the id names: "webhook", "event" or "automation".
+	Resource string
+	// Reason is the X-Error-Reason of an older server's 500, else "".
+	Reason string
 }
 
 func (e *NotFoundError) Error() string {
-	what := strings.TrimSuffix(e.Reason, "-not-found")
+	what := e.Resource
+	if what == "" {
+		what = strings.TrimSuffix(e.Reason, "-not-found")
+	}
 	id := e.URL
 	if u, err := url.Parse(e.URL); err == nil {
 		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 		for i, p := range parts {
-			if (p == "webhooks" || p == "events") && i+1 < len(parts) {
+			if strings.TrimSuffix(p, "s") == what && i+1 < len(parts) {
 				id = parts[i+1]
 			}
 		}
 	}
 	return fmt.Sprintf("%s %s not found", what, id)
+}
+
+// resourceOfPath is what the id after /public-api/ names in path:
+// "webhook", "event" or "automation" ("" for anything else).
+func resourceOfPath(path string) string {
+	for _, p := range []string{api.PathWebhooks, api.PathEvents, api.PathAutomations} {
+		if strings.HasPrefix(path, p+"/") {
+			return strings.TrimSuffix(strings.TrimPrefix(p, "/public-api/"), "s")
+		}
+	}
+	return ""
 }
 
 // IsReadOnly reports whether err is the 403 of a read-only key (errorCode

@@ -37,6 +37,9 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
 		status, hdr, respBody, err := c.attempt(ctx, ci, payload)
+		if err == nil && c.rate != nil {
+			c.rate.observe(hdr.Get("RateLimit-Policy"), hdr.Get("RateLimit"))
+		}
 		retry := false
 		var result error
 		switch {
@@ -63,13 +66,16 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 				result = &AuthRefusedError{ci}
 			case status >= 400 && status < 500:
 				re := &RejectedError{CallInfo: ci}
-				_ = json.Unmarshal(respBody, &re.ErrorBody) // 404/405/413 have no body
+				_ = json.Unmarshal(respBody, &re.ErrorBody) // an older server's 404/405/413/429 had no body
 				result = re
+				if status == http.StatusNotFound && re.ErrorCode == api.CodeNotFound {
+					result = &NotFoundError{CallInfo: ci, Resource: resourceOfPath(path)}
+				}
 			case status == http.StatusInternalServerError && hdr.Get(api.HeaderErrorReason) == api.ReasonTraineeNotFound:
 				result = &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
 			case status == http.StatusInternalServerError &&
 				(hdr.Get(api.HeaderErrorReason) == api.ReasonWebhookNotFound || hdr.Get(api.HeaderErrorReason) == api.ReasonEventNotFound):
-				result = &NotFoundError{CallInfo: ci, Reason: hdr.Get(api.HeaderErrorReason)}
+				result = &NotFoundError{CallInfo: ci, Reason: hdr.Get(api.HeaderErrorReason), Resource: resourceOfPath(path)}
 			case status >= 500:
 				result, retry = &ServerError{ci}, true
 			default:

@@ -98,7 +98,7 @@ func TestAutomationCRUD(t *testing.T) {
 			if c.body != "" {
 				body = c.body
 			}
-			e.do(c.method, c.path, e.keyB, body).expectNotFound(t)
+			e.do(c.method, c.path, e.keyB, body).expectMissing(t, "automation")
 		}
 
 		// Delete: gone, its runs readable. (A new trigger type that takes no
@@ -111,18 +111,18 @@ func TestAutomationCRUD(t *testing.T) {
 		if d.RunCount != 1 || d.LastRunAt == nil {
 			t.Fatalf("deleted %+v", d)
 		}
-		e.do("GET", path, e.keyA, nil).expectNotFound(t)
+		e.do("GET", path, e.keyA, nil).expectMissing(t, "automation")
 		var runs api.AutomationRunPage
 		e.do("GET", path+"/runs", e.keyA, nil).expect(t, 200).JSON(t, &runs)
-		if len(runs.Content) != 1 || runs.Content[0].TraineeID != tr.ID || runs.Content[0].Outcome != api.OutcomePending ||
+		if len(runs.Content) != 1 || runs.Content[0].TraineeID != tr.ID || runs.Content[0].Outcome != api.OutcomeDropped ||
 			!strings.HasPrefix(runs.Content[0].Occurrence, "event:evt_") {
 			t.Fatalf("runs of the deleted automation: %s", mustJSON(runs))
 		}
 		if n := storetest.Count(t, e.store, "webhook_deliveries", "1 = 1"); n != 0 {
 			t.Fatalf("%d deliveries left after the automation's deletion", n)
 		}
-		e.do("GET", path+"/runs", e.keyB, nil).expectNotFound(t)
-		e.do("GET", "/public-api/automations/999999/runs", e.keyA, nil).expectNotFound(t)
+		e.do("GET", path+"/runs", e.keyB, nil).expectMissing(t, "automation")
+		e.do("GET", "/public-api/automations/999999/runs", e.keyA, nil).expectMissing(t, "automation")
 	})
 }
 

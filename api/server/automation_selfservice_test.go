@@ -19,6 +19,9 @@ func TestAutomationEndpointIsNotAWebhook(t *testing.T) {
 		var hookID int64
 		must(t, storetest.DB(t, e.store).NewSelect().Table("webhooks").Column("id").
 			Where("automation_id = ?", a.ID).Scan(context.Background(), &hookID))
+		if hookID != -a.ID {
+			t.Fatalf("the automation's endpoint is %d, want %d: it must take no public webhook id", hookID, -a.ID)
+		}
 
 		var list api.WebhookList
 		e.do("GET", "/public-api/webhooks", e.keyA, nil).expect(t, 200).JSON(t, &list)
@@ -32,7 +35,8 @@ func TestAutomationEndpointIsNotAWebhook(t *testing.T) {
 			if p.method == "PUT" {
 				body = map[string]any{"enabled": false}
 			}
-			e.do(p.method, webhookPath(hookID, p.suffix), e.keyA, body).expectReason(t, api.ReasonWebhookNotFound)
+			e.do(p.method, webhookPath(-hookID, p.suffix), e.keyA, body).expectMissing(t, "webhook")
+			e.do(p.method, webhookPath(hookID, p.suffix), e.keyA, body).expectError(t, api.CodeInvalidParameter, "id")
 		}
 
 		tr := e.create(e.keyA, newTraineeBody("Fires The Automation"))

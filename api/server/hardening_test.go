@@ -136,8 +136,10 @@ func TestLiteralSearchPath(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		for _, m := range []string{"PUT", "DELETE", "POST", "OPTIONS", "PATCH"} {
 			r := e.do(m, "/public-api/trainees/search", e.keyA, `{}`).expect(t, 405)
-			if got := r.Header.Get("Allow"); got != "GET, HEAD" || len(r.Body) != 0 {
-				t.Errorf("%s: Allow %q body %q, want GET, HEAD and no body", m, got, r.Body)
+			var b api.ErrorBody
+			r.JSON(t, &b)
+			if got := r.Header.Get("Allow"); got != "GET, HEAD" || b.ErrorCode != api.CodeMethodNotAllowed {
+				t.Errorf("%s: Allow %q body %q, want GET, HEAD and errorCode %d", m, got, r.Body, api.CodeMethodNotAllowed)
 			}
 		}
 		e.do("HEAD", "/public-api/trainees/search", e.keyA, nil).expect(t, 200)

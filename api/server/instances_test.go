@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -72,7 +73,9 @@ func TestPanicAndAccessLog(t *testing.T) {
 	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)
 	var logs bytes.Buffer
-	h := server.NewHandler(panicky{s}, server.WithHasher(cheapHasher), server.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
+	reg := prometheus.NewRegistry()
+	h := server.NewHandler(panicky{s}, server.WithHasher(cheapHasher), server.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))),
+		server.WithMetrics(server.NewMetrics(reg, reg), true))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
@@ -82,7 +85,13 @@ func TestPanicAndAccessLog(t *testing.T) {
 	}
 	doOn(t, srv.URL, "POST", "/public-api/trainees", key, map[string]any{"name": "Log Me", "email": "log@example.com", "password": "super secret pw"}, nil).expect(t, 200)
 	out := logs.String()
-	for _, want := range []string{`"msg":"panic"`, `"request_id":"req-panic-1"`, `"status":500`, `"path":"/public-api/trainees/1"`,
+	// A fault is counted and logged as one, apart from the compatibility
+	// 500 of an unknown trainee.
+	scrape := string(doOn(t, srv.URL, "GET", "/metrics", "", nil, nil).Body)
+	if !strings.Contains(scrape, `traineed_http_requests_total{method="GET",pattern="GET /public-api/trainees/{id}",reason="fault",status="500"} 1`) {
+		t.Errorf("the fault is not counted as one:\n%s", scrape)
+	}
+	for _, want := range []string{`"msg":"panic"`, `"request_id":"req-panic-1"`, `"status":500`, `"path":"/public-api/trainees/1"`, `"reason":"fault"`,
 		`"method":"POST"`, fmt.Sprintf(`"company_id":%d`, co.ID), `"duration_ms":`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %s:\n%s", want, out)

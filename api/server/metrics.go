@@ -29,8 +29,8 @@ func NewMetrics(reg prometheus.Registerer, g prometheus.Gatherer) *Metrics {
 	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "traineed_http_requests_total",
-			Help: "HTTP requests answered, by route pattern, method and status.",
-		}, []string{"pattern", "method", "status"}),
+			Help: "HTTP requests answered, by route pattern, method, status and reason (none; trainee_not_found: the seed's 500 for an unknown trainee id; fault: a genuine server error).",
+		}, []string{"pattern", "method", "status", "reason"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "traineed_http_request_duration_seconds",
 			Help:    "Time from the request's headers to the handler's return, by route pattern and method.",
@@ -58,12 +58,12 @@ func WithMetrics(m *Metrics, serveEndpoint bool) Option {
 }
 
 // observe records one answered request.
-func (m *Metrics) observe(pattern, method string, status int, d time.Duration) {
+func (m *Metrics) observe(pattern, method string, status int, reason string, d time.Duration) {
 	if pattern == "" {
 		pattern = unmatched
 	}
 	method = metricMethod(method)
-	m.requests.WithLabelValues(pattern, method, strconv.Itoa(status)).Inc()
+	m.requests.WithLabelValues(pattern, method, strconv.Itoa(status), reason).Inc()
 	m.latency.WithLabelValues(pattern, method).Observe(d.Seconds())
 }
 

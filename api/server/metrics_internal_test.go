@@ -14,6 +14,6 @@ func BenchmarkMetricsObserve(b *testing.B) {
 	m := NewMetrics(reg, reg)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.observe("GET /public-api/trainees/{id}", "GET", 200, 150*time.Microsecond)
+		m.observe("GET /public-api/trainees/{id}", "GET", 200, reasonNone, 150*time.Microsecond)
 	}
 }

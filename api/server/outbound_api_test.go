@@ -358,11 +358,15 @@ func TestDisableRefusedEndpoints(t *testing.T) {
 		var p outbound.Policy
 		ds, err := e.store.DisableRefusedEndpoints(ctx, p.CheckURL)
 		must(t, err)
-		if len(ds) != 3 || ds[0].WebhookID != bad || ds[1].WebhookID != creds || ds[2].AutomationID == nil || *ds[2].AutomationID != a.ID {
+		byID := map[int64]*store.DisabledEndpoint{}
+		for _, d := range ds {
+			byID[d.WebhookID] = d
+		}
+		if len(ds) != 3 || byID[bad] == nil || byID[creds] == nil || byID[-a.ID] == nil || byID[-a.ID].AutomationID == nil || *byID[-a.ID].AutomationID != a.ID {
 			t.Fatalf("disabled %+v", ds)
 		}
-		if !strings.Contains(ds[0].Reason, "loopback address 127.0.0.1") || !strings.Contains(ds[1].Reason, "userinfo") || strings.Contains(ds[1].URL, "s3cret") {
-			t.Fatalf("reasons %q %q (%s)", ds[0].Reason, ds[1].Reason, ds[1].URL)
+		if !strings.Contains(byID[bad].Reason, "loopback address 127.0.0.1") || !strings.Contains(byID[creds].Reason, "userinfo") || strings.Contains(byID[creds].URL, "s3cret") {
+			t.Fatalf("reasons %q %q (%s)", byID[bad].Reason, byID[creds].Reason, byID[creds].URL)
 		}
 		again, err := e.store.DisableRefusedEndpoints(ctx, p.CheckURL)
 		if err != nil || len(again) != 0 {

@@ -22,6 +22,7 @@ const (
 type RateDecision struct {
 	Allowed    bool
 	Limit      int           // requests a minute
+	Burst      int           // requests that may be made at once when the bucket is full
 	Remaining  int           // requests that could be made at once now
 	RetryAfter time.Duration // when refused: until the next request is allowed
 	ResetAfter time.Duration // until the whole burst is available again
@@ -81,7 +82,7 @@ func (l *MemoryLimiter) Allow(keyID int64, now time.Time) RateDecision {
 	newTat := tat.Add(emission)
 	allowAt := newTat.Add(-tolerance)
 	diff := now.Sub(allowAt)
-	d := RateDecision{Limit: l.rate}
+	d := RateDecision{Limit: l.rate, Burst: l.burst}
 	if diff < 0 {
 		d.RetryAfter = -diff
 		d.ResetAfter = tat.Sub(now)
@@ -102,14 +103,40 @@ func (l *MemoryLimiter) Allow(keyID int64, now time.Time) RateDecision {
 	return d
 }
 
-// rateLimit applies the limiter to a request of keyID: it sets the
-// RateLimit-* headers and reports a refusal as errRateLimited.
+// RateLimitPolicy is the name of the one quota policy of the RateLimit
+// and RateLimit-Policy fields.
+const RateLimitPolicy = "per-key"
+
+// rateLimit applies the limiter to a request of keyID: it sets the rate
+// limit fields and reports a refusal as errRateLimited.
+//
+// The fields follow draft-ietf-httpapi-ratelimit-headers (-08 and later):
+// the policy is the key's token bucket, q requests (the burst) refilled
+// over w seconds (the burst at the per-minute rate), and RateLimit says
+// how many of them r remain now and in how many seconds t the bucket is
+// full again:
+//
+//	RateLimit-Policy: "per-key";q=100;w=5
+//	RateLimit: "per-key";r=99;t=1
+//
+// A 429 has r=0 and Retry-After: the seconds until one request passes
+// (at most t). The earlier draft's RateLimit-Limit (requests a minute),
+// RateLimit-Remaining and RateLimit-Reset are kept for the clients that
+// read them.
 func (h *Handler) rateLimit(w http.ResponseWriter, keyID int64) error {
 	if h.limiter == nil {
 		return nil
 	}
 	d := h.limiter.Allow(keyID, h.limitNow())
 	hd := w.Header()
+	burst := max(d.Burst, 1)
+	window := max(ceilSeconds(time.Duration(burst)*time.Minute/time.Duration(max(d.Limit, 1))), 1)
+	hd.Set("RateLimit-Policy", `"`+RateLimitPolicy+`";q=`+strconv.Itoa(burst)+";w="+strconv.Itoa(window))
+	remaining := min(max(d.Remaining, 0), burst)
+	if !d.Allowed {
+		remaining = 0
+	}
+	hd.Set("RateLimit", `"`+RateLimitPolicy+`";r=`+strconv.Itoa(remaining)+";t="+strconv.Itoa(min(ceilSeconds(d.ResetAfter), window)))
 	hd.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
 	hd.Set("RateLimit-Remaining", strconv.Itoa(max(d.Remaining, 0)))
 	hd.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.ResetAfter)))

@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 )
 
@@ -28,9 +30,17 @@ func TestRateLimitPerKey(t *testing.T) {
 			if r.Header.Get("RateLimit-Limit") != "1200" || r.Header.Get("RateLimit-Remaining") != strconv.Itoa(99-i) {
 				t.Fatalf("request %d: limit %q remaining %q", i, r.Header.Get("RateLimit-Limit"), r.Header.Get("RateLimit-Remaining"))
 			}
+			// The draft's fields: the bucket of 100 refilled over 5 s,
+			// and what is left of it, consistent with each other.
+			if r.Header.Get("RateLimit-Policy") != `"per-key";q=100;w=5` || r.Header.Get("RateLimit") != fmt.Sprintf(`"per-key";r=%d;t=%d`, 99-i, min(5, (i+1+19)/20)) {
+				t.Fatalf("request %d: RateLimit-Policy %q RateLimit %q", i, r.Header.Get("RateLimit-Policy"), r.Header.Get("RateLimit"))
+			}
 		}
 		r := get(e.keyA).expect(t, 429)
-		if r.Header.Get("Retry-After") != "1" || r.Header.Get("RateLimit-Remaining") != "0" || r.Header.Get("RateLimit-Reset") != "5" || len(r.Body) != 0 {
+		var b api.ErrorBody
+		r.JSON(t, &b)
+		if r.Header.Get("Retry-After") != "1" || r.Header.Get("RateLimit-Remaining") != "0" || r.Header.Get("RateLimit-Reset") != "5" ||
+			r.Header.Get("RateLimit") != `"per-key";r=0;t=5` || b.ErrorCode != api.CodeRateLimited {
 			t.Fatalf("429 headers %v body %q", r.Header, r.Body)
 		}
 		// A write is refused the same way, before it runs.

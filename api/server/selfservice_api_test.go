@@ -149,18 +149,22 @@ func TestWebhookLifecycleAPI(t *testing.T) {
 
 		// Delete: the webhook goes, with its history.
 		e.do("DELETE", webhookPath(wh.ID, ""), e.keyA, nil).expect(t, 200)
-		e.do("GET", webhookPath(wh.ID, ""), e.keyA, nil).expectReason(t, api.ReasonWebhookNotFound)
-		e.do("DELETE", webhookPath(wh.ID, ""), e.keyA, nil).expectReason(t, api.ReasonWebhookNotFound)
+		e.do("GET", webhookPath(wh.ID, ""), e.keyA, nil).expectMissing(t, "webhook")
+		e.do("DELETE", webhookPath(wh.ID, ""), e.keyA, nil).expectMissing(t, "webhook")
 		e.do("GET", webhookPath(0, ""), e.keyA, nil).expectError(t, api.CodeInvalidParameter, "id")
 	})
 }
 
-// expectReason asserts the empty 500 of an id outside the caller's company.
-func (r *resp) expectReason(t testing.TB, reason string) {
+// expectMissing asserts the 404 of an id of ours (a webhook, an event, an
+// automation) outside the caller's company: errorCode 1025 on field id,
+// naming what, and no X-Error-Reason (that is the trainee routes' 500).
+func (r *resp) expectMissing(t testing.TB, what string) {
 	t.Helper()
-	r.expect(t, http.StatusInternalServerError)
-	if len(r.Body) != 0 || r.Header.Get("X-Error-Reason") != reason {
-		t.Fatalf("want an empty 500 marked %s, got %q %v", reason, r.Body, r.Header)
+	r.expect(t, http.StatusNotFound)
+	var b api.ErrorBody
+	r.JSON(t, &b)
+	if b.ErrorCode != api.CodeNotFound || b.Field != "id" || !strings.HasPrefix(b.Message, "there is no "+what+" ") || r.Header.Get("X-Error-Reason") != "" {
+		t.Fatalf("want a 404 %d naming the %s, got %s %v", api.CodeNotFound, what, r.Body, r.Header)
 	}
 }
 
@@ -187,20 +191,20 @@ func TestSelfServiceForeignIDs(t *testing.T) {
 			body         any
 			reason       string
 		}{
-			{"GET", webhookPath(id, ""), nil, api.ReasonWebhookNotFound},
-			{"PUT", webhookPath(id, ""), map[string]any{"enabled": false}, api.ReasonWebhookNotFound},
-			{"DELETE", webhookPath(id, ""), nil, api.ReasonWebhookNotFound},
-			{"GET", webhookPath(id, "/deliveries"), nil, api.ReasonWebhookNotFound},
-			{"POST", webhookPath(id, "/test"), nil, api.ReasonWebhookNotFound},
-			{"POST", webhookPath(id, "/rotate-secret"), nil, api.ReasonWebhookNotFound},
-			{"POST", api.PathEvents + "/" + evA + "/redeliver", nil, api.ReasonEventNotFound},
+			{"GET", webhookPath(id, ""), nil, "webhook"},
+			{"PUT", webhookPath(id, ""), map[string]any{"enabled": false}, "webhook"},
+			{"DELETE", webhookPath(id, ""), nil, "webhook"},
+			{"GET", webhookPath(id, "/deliveries"), nil, "webhook"},
+			{"POST", webhookPath(id, "/test"), nil, "webhook"},
+			{"POST", webhookPath(id, "/rotate-secret"), nil, "webhook"},
+			{"POST", api.PathEvents + "/" + evA + "/redeliver", nil, "event"},
 		} {
 			t.Run(c.method+" "+c.path, func(t *testing.T) {
-				e.do(c.method, c.path, e.keyB, c.body).expectReason(t, c.reason)
+				e.do(c.method, c.path, e.keyB, c.body).expectMissing(t, c.reason)
 				// The same as an id that does not exist at all.
 				missing := strings.Replace(c.path, "/"+strconv.FormatInt(id, 10), "/999999", 1)
 				missing = strings.Replace(missing, evA, "evt_000000000000000000000000", 1)
-				e.do(c.method, missing, e.keyA, c.body).expectReason(t, c.reason)
+				e.do(c.method, missing, e.keyA, c.body).expectMissing(t, c.reason)
 			})
 		}
 		// The feed: B's is empty, and A's cursor is no cursor of B's.

@@ -137,6 +137,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			h.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", p)
+			rec.reason = reasonFault
 			if !rec.wrote {
 				rec.WriteHeader(http.StatusInternalServerError)
 			}
@@ -159,9 +160,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			attrs[n] = slog.Int64("company_id", rec.companyID)
 			n++
 		}
+		reason := rec.reason
+		if reason == "" {
+			reason = reasonNone
+		} else {
+			attrs[n] = slog.String("reason", reason)
+			n++
+		}
 		h.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
 		if h.metrics != nil {
-			h.metrics.observe(rec.pattern, r.Method, status, took)
+			h.metrics.observe(rec.pattern, r.Method, status, reason, took)
 		}
 	}()
 	if err := h.dispatch(h.root, rec, r); err != nil {
@@ -177,6 +185,7 @@ type recorder struct {
 	wrote     bool
 	companyID int64
 	pattern   string // the route's ServeMux pattern, for the metrics
+	reason    string // why an error answer was given (reasonFault, ...); "" is none
 	abandoned bool   // the client went away before the answer
 }
 

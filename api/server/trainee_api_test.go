@@ -429,18 +429,45 @@ func TestConcurrentCreatesOneEmail(t *testing.T) {
 
 func TestRoutingAndHeaders(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
+		// Every refusal but the seed's 401 and 500s has the JSON error.
+		code := func(r *resp) int {
+			t.Helper()
+			var b api.ErrorBody
+			r.JSON(t, &b)
+			if r.Header.Get("Content-Type") != "application/json" || len(b.Errors) != 1 || b.Errors[0].ErrorCode != b.ErrorCode {
+				t.Errorf("%d: not the JSON error: %q", r.Status, r.Body)
+			}
+			return b.ErrorCode
+		}
 		r := e.do("GET", "/public-api/nowhere", e.keyA, nil).expect(t, 404)
-		if len(r.Body) != 0 || r.Header.Get("X-Request-Id") == "" {
+		if code(r) != api.CodeNoRoute || r.Header.Get("X-Request-Id") == "" {
 			t.Errorf("404 body %q, request id %q", r.Body, r.Header.Get("X-Request-Id"))
 		}
 		r = e.do("PATCH", "/public-api/trainees/1", e.keyA, `{}`).expect(t, 405)
-		if len(r.Body) != 0 || !strings.Contains(r.Header.Get("Allow"), "PUT") || !strings.Contains(r.Header.Get("Allow"), "DELETE") {
+		if code(r) != api.CodeMethodNotAllowed || !strings.Contains(r.Header.Get("Allow"), "PUT") || !strings.Contains(r.Header.Get("Allow"), "DELETE") {
 			t.Errorf("405 body %q Allow %q", r.Body, r.Header.Get("Allow"))
 		}
-		e.do("GET", "/elsewhere", "", nil).expect(t, 404)
+		if r = e.do("GET", "/elsewhere", "", nil).expect(t, 404); code(r) != api.CodeNoRoute {
+			t.Errorf("404 outside the API: %q", r.Body)
+		}
 		big := `{"name":"` + strings.Repeat("x", api.MaxBodyBytes) + `"}`
-		if r = e.do("POST", "/public-api/trainees", e.keyA, big).expect(t, 413); len(r.Body) != 0 {
+		if r = e.do("POST", "/public-api/trainees", e.keyA, big).expect(t, 413); code(r) != api.CodeBodyTooLarge {
 			t.Errorf("413 body %q", r.Body)
+		}
+		// A JSON body sent as another media type is a 415, and nothing is
+		// created; JSON with parameters, +json and no Content-Type at all
+		// are read.
+		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "nonsense/"} {
+			r = doOn(t, e.srv.URL, "POST", "/public-api/trainees", e.keyA, newTraineeBody("Plain Text"), http.Header{"Content-Type": {ct}}).expect(t, 415)
+			if code(r) != api.CodeUnsupportedMediaType {
+				t.Errorf("%s: %q", ct, r.Body)
+			}
+		}
+		if n := e.count(e.keyA); n != 0 {
+			t.Fatalf("a 415 created %d trainees", n)
+		}
+		for _, ct := range []string{"application/json; charset=utf-8", "application/merge-patch+json"} {
+			doOn(t, e.srv.URL, "POST", "/public-api/trainees", e.keyA, newTraineeBody("Json Type"), http.Header{"Content-Type": {ct}}).expect(t, 200)
 		}
 		// X-Request-Id: the caller's sane one is kept, anything else replaced.
 		r = doOn(t, e.srv.URL, "GET", "/public-api/trainees/search", e.keyA, nil, http.Header{"X-Request-Id": {"abc-123.x:y_z"}})

@@ -134,8 +134,8 @@ func TestServeMetricsAddr(t *testing.T) {
 		t.Fatalf("metrics listener: %d", code)
 	}
 	for _, want := range []string{
-		`traineed_http_requests_total{method="GET",pattern="GET /healthz",status="200"} 1`,
-		`traineed_http_requests_total{method="GET",pattern="unmatched",status="404"} 1`,
+		`traineed_http_requests_total{method="GET",pattern="GET /healthz",reason="none",status="200"} 1`,
+		`traineed_http_requests_total{method="GET",pattern="unmatched",reason="none",status="404"} 1`,
 		`traineed_build_info{`,
 		`traineed_webhook_outbox_pending 0`,
 		`traineed_db_pool_max_open_connections `,

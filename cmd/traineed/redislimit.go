@@ -110,11 +110,11 @@ func (l *redisLimiter) Allow(keyID int64, now time.Time) server.RateDecision {
 		}
 		if now.Before(st.denyUntil) {
 			l.mu.Unlock()
-			return server.RateDecision{Limit: limit.Rate, RetryAfter: st.denyUntil.Sub(now), ResetAfter: max(st.resetAt.Sub(now), 0)}
+			return server.RateDecision{Limit: limit.Rate, Burst: limit.Burst, RetryAfter: st.denyUntil.Sub(now), ResetAfter: max(st.resetAt.Sub(now), 0)}
 		}
 		if st.tokens > 0 && now.Before(st.expires) {
 			st.tokens--
-			d := server.RateDecision{Allowed: true, Limit: limit.Rate, Remaining: st.remaining + st.tokens, ResetAfter: max(st.resetAt.Sub(now), 0)}
+			d := server.RateDecision{Allowed: true, Limit: limit.Rate, Burst: limit.Burst, Remaining: st.remaining + st.tokens, ResetAfter: max(st.resetAt.Sub(now), 0)}
 			l.mu.Unlock()
 			return d
 		}
@@ -149,10 +149,10 @@ func (l *redisLimiter) Allow(keyID int64, now time.Time) server.RateDecision {
 		if res.Allowed == 0 {
 			st.denyUntil = now.Add(res.RetryAfter)
 			l.mu.Unlock()
-			return server.RateDecision{Limit: limit.Rate, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
+			return server.RateDecision{Limit: limit.Rate, Burst: limit.Burst, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
 		}
 		st.tokens, st.expires = res.Allowed-1, now.Add(leaseTTL)
-		d := server.RateDecision{Allowed: true, Limit: limit.Rate, Remaining: st.remaining + st.tokens, ResetAfter: res.ResetAfter}
+		d := server.RateDecision{Allowed: true, Limit: limit.Rate, Burst: limit.Burst, Remaining: st.remaining + st.tokens, ResetAfter: res.ResetAfter}
 		l.mu.Unlock()
 		return d
 	}
