@@ -114,28 +114,44 @@ func EscapeFramed(s string) string { return escape(s, true) }
 
 const lowerHex = "0123456789abcdef"
 
+// lookText and lookFramed mark the bytes escape must look at: for
+// EscapeText the controls and every byte beyond ASCII (it may not be
+// UTF-8), for EscapeFramed DEL and the two lead bytes of the characters
+// it escapes.
+var lookText, lookFramed = func() (t, f [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c >= 0x7f
+		f[c] = c == 0x7f || c == 0xc2 || c == 0xe2
+	}
+	return t, f
+}()
+
 func escape(s string, framed bool) string {
+	look := &lookText
+	if framed {
+		look = &lookFramed
+	}
 	var b []byte // nil until something is escaped
 	done := 0    // s[:done] is in b
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f {
+		if !look[c] {
 			i++
 			continue
 		}
 		r, n := unsafeAt(s, i)
 		switch {
+		case n == 0 && framed: // a lead byte of another character
+			i++
+			continue
 		case n == 0: // beyond ASCII: escaped only when it is not UTF-8
 			var size int
-			if r, size = utf8.DecodeRuneInString(s[i:]); framed || r != utf8.RuneError || size != 1 {
+			if r, size = utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size != 1 {
 				i += size
 				continue
 			}
 			b = append(append(b, s[done:i]...), '\\', 'x', lowerHex[c>>4], lowerHex[c&0xf])
 			n = 1
-		case framed && r < 0x20: // the framing's own
-			i += n
-			continue
 		default:
 			b = append(append(b, s[done:i]...), '\\', 'u', lowerHex[r>>12&0xf], lowerHex[r>>8&0xf], lowerHex[r>>4&0xf], lowerHex[r&0xf])
 		}
