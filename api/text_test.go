@@ -91,20 +91,7 @@ func TestHostileTextEverywhere(t *testing.T) {
 			if _, err := ParseUpdate(raw, today); first(err).ErrorCode != CodeControlChar || first(err).Field != field {
 				t.Errorf("ParseUpdate %s=%q: %v", field, bad, err)
 			}
-			r := CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "12345678"}
-			switch field {
-			case "name":
-				r.Name = bad
-			case "email":
-				r.Email = bad
-			case "password":
-				r.Password = bad
-			case "phoneNumber":
-				r.PhoneNumber = &bad
-			case "weightUnit":
-				r.WeightUnit = bad
-			}
-			if fe := first(ValidateCreate(&r, today)); fe.ErrorCode != CodeControlChar || fe.Field != field {
+			if fe := first(ValidateCreate(createWith(field, bad), today)); fe.ErrorCode != CodeControlChar || fe.Field != field {
 				t.Errorf("ValidateCreate %s=%q: %+v", field, bad, fe)
 			}
 		}
