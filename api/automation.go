@@ -257,8 +257,9 @@ type ActionInput struct {
 // days without days drops the stored days. Problems are a *ValidationError: 1000 bad
 // JSON, 1001 missing, 1004 unknown value, 1007 name length, 1011 days out
 // of range, 1012 a bad URL or a member the trigger or action does not take,
-// 1013 a reserved action type. A conditions.trainerId is checked by the
-// caller (1010).
+// 1013 a reserved action type, 1016 a text member the body sends holding a
+// character text may not hold (a stored name or URL is not checked again).
+// A conditions.trainerId is checked by the caller (1010).
 func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error) {
 	if _, err := object(body); err != nil {
 		return AutomationSpec{}, err
@@ -295,10 +296,12 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 		in.Trigger.Days = nil
 	}
 	v := &ValidationError{}
+	sent, bad := checkAutomationTexts(v, body)
 	s := AutomationSpec{Enabled: true}
 	switch {
 	case in.Name == nil:
 		v.Add(CodeRequired, "name", "name is required")
+	case bad["name"]:
 	default:
 		s.Name = strings.TrimSpace(*in.Name)
 		if n := utf8.RuneCountInString(s.Name); n == 0 || n > MaxNameLength {
@@ -313,8 +316,9 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 	} else {
 		s.TriggerType = *in.Trigger.Type
 		s.Days = in.Trigger.Days
-		switch s.TriggerType {
-		case TriggerExpirationApproaching, TriggerInactive:
+		switch {
+		case bad["trigger.type"]:
+		case s.TriggerType == TriggerExpirationApproaching || s.TriggerType == TriggerInactive:
 			limit := MaxApproachingDays
 			if s.TriggerType == TriggerInactive {
 				limit = MaxInactiveDays
@@ -340,7 +344,7 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 			s.TrainerID = c.TrainerID
 		}
 		if c.Status != nil {
-			if !slices.Contains(ConditionStatuses, *c.Status) {
+			if !bad["conditions.status"] && !slices.Contains(ConditionStatuses, *c.Status) {
 				v.Add(CodeInvalidEnum, "conditions.status", "conditions.status must be active, expired or live")
 			}
 			s.Status = c.Status
@@ -355,12 +359,15 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 			u = in.Action.URL
 		}
 		switch {
+		case bad["actionType"]:
 		case slices.Contains(ReservedActionTypes, s.ActionType):
 			v.Add(CodeReserved, "actionType", "actionType %s is reserved for a later release", s.ActionType)
 		case s.ActionType == ActionWebhook:
-			if u == nil {
+			switch {
+			case u == nil:
 				v.Add(CodeRequired, "action.url", "action.url is required for WEBHOOK")
-			} else if err := ValidateWebhookURL(*u); err != nil || len(*u) > 2048 {
+			case bad["action.url"], !sent["action.url"]: // a stored URL was checked when it was stored
+			case ValidateWebhookURL(*u) != nil || len(*u) > 2048:
 				v.Add(CodeInvalidParameter, "action.url", "action.url must be an absolute http or https URL of at most 2048 characters")
 			}
 			s.URL = u
@@ -373,6 +380,44 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 		}
 	}
 	return s, v.Err()
+}
+
+// checkAutomationTexts records a 1016 for each text member of an
+// automation body (name, trigger.type, conditions.status, actionType,
+// action.url) that holds a character text may not hold. Only the members
+// the body sends are checked: text stored before a rule is left as it is.
+// sent names the text members the body has, bad those refused.
+func checkAutomationTexts(v *ValidationError, body []byte) (sent, bad map[string]bool) {
+	var in AutomationInput
+	_ = json.Unmarshal(body, &in) // its type errors are the caller's
+	sent, bad = map[string]bool{}, map[string]bool{}
+	check := func(field string, s *string) {
+		if s != nil {
+			sent[field] = true
+			bad[field] = !checkText(v, field, *s)
+		}
+	}
+	check("name", in.Name)
+	if in.Trigger != nil {
+		check("trigger.type", in.Trigger.Type)
+	}
+	if in.Conditions != nil {
+		check("conditions.status", in.Conditions.Status)
+	}
+	check("actionType", in.ActionType)
+	if in.Action != nil {
+		check("action.url", in.Action.URL)
+	}
+	return sent, bad
+}
+
+// CheckAutomationText refuses, as the server does (1016), an automation
+// body whose text holds a character text may not hold: what traineectl
+// checks before sending one.
+func CheckAutomationText(body []byte) error {
+	v := &ValidationError{}
+	checkAutomationTexts(v, body)
+	return v.Err()
 }
 
 // ParsePage reads the page and size query parameters (1012 when bad).

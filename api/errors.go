@@ -22,7 +22,9 @@ const (
 	CodeInvalidParameter = 1012
 	CodeReserved         = 1013
 	// CodeControlChar: a text field or query parameter holds a control
-	// character (U+0000 to U+001F other than tab).
+	// character (U+0000 to U+001F other than tab, U+007F to U+009F) or a
+	// bidirectional formatting character (U+202A to U+202E, U+2066 to
+	// U+2069); see ControlChar.
 	CodeControlChar = 1016
 	// CodeDestinationNotAllowed: a webhook's or automation's URL points
 	// where the server does not send requests (an internal address,

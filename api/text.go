@@ -7,32 +7,72 @@ import (
 )
 
 // Text rules shared by every side (server, bulk import, traineectl, TUI):
-// no text field or query parameter may hold a C0 control character other
-// than tab (U+0000 to U+0008, U+000A to U+001F). NUL in particular cannot
-// be stored by either database. Such text is a 400 with errorCode 1016
-// naming the field.
+// no text field or query parameter may hold
+//
+//   - a C0 control character other than tab (U+0000 to U+0008, U+000A to
+//     U+001F): NUL cannot be stored by either database, ESC starts a
+//     terminal command;
+//   - DEL (U+007F) or a C1 control character (U+0080 to U+009F): U+009B is
+//     the 8-bit CSI, which starts a terminal command as ESC [ does;
+//   - a bidirectional embedding, override or isolate (U+202A to U+202E,
+//     U+2066 to U+2069): they reorder the text that follows when it is
+//     displayed ("Bidi \u202egnp.exe" shows as "Bidi exe.png").
+//
+// Such text is a 400 with errorCode 1016 naming the field. The implicit
+// direction marks U+200E, U+200F and U+061C are allowed: they only set the
+// direction of the neutral characters (spaces, punctuation, digits) next to
+// them, never reorder letters, open nothing that must be closed, and
+// right-to-left names written with Latin digits or punctuation need them.
+//
+// Text stored before a rule keeps its text; clients show any text from the
+// server through EscapeText, whatever it holds.
 
-// ControlChar returns the first control character of s that text may not
-// hold, and whether there is one.
+// unsafeAt returns the character at s[i] when a terminal could act on it
+// or it reorders text when shown (a C0 control, tab included, DEL, a C1
+// control, a bidirectional embedding, override or isolate) and its length
+// in bytes; n is 0 for any other character. It looks at bytes only: these
+// characters are U+0000-U+001F and U+007F (one byte), C2 80-C2 9F and E2 80
+// AA-AE, E2 81 A6-A9 in UTF-8.
+func unsafeAt(s string, i int) (r rune, n int) {
+	switch c := s[i]; {
+	case c < 0x20 || c == 0x7f:
+		return rune(c), 1
+	case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
+		return rune(s[i+1]), 2
+	case c == 0xe2 && i+2 < len(s):
+		if b, d := s[i+1], s[i+2]; b == 0x80 && d >= 0xaa && d <= 0xae || b == 0x81 && d >= 0xa6 && d <= 0xa9 {
+			return 0x2000 | rune(b&0x3f)<<6 | rune(d&0x3f), 3
+		}
+	}
+	return 0, 0
+}
+
+// ControlChar returns the first character of s that text may not hold (a
+// control character other than tab, DEL, or a bidirectional formatting
+// character, see above), and whether there is one. It scans bytes, and
+// looks closer only at the four that can start such a character.
 func ControlChar(s string) (rune, bool) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' {
-			return rune(c), true
+		if c := s[i]; c >= 0x20 && c < 0x7f || c == '\t' || c > 0x7f && c != 0xc2 && c != 0xe2 {
+			continue
+		}
+		if r, n := unsafeAt(s, i); n > 0 {
+			return r, true
 		}
 	}
 	return 0, false
 }
 
 // CheckText returns a *ValidationError (1016, on field) when s holds a
-// control character other than tab, else nil.
+// character that text may not hold, else nil.
 func CheckText(field, s string) error {
 	v := &ValidationError{}
 	checkText(v, field, s)
 	return v.Err()
 }
 
-// checkText records a 1016 on field when s holds a control character and
-// reports whether s is clean.
+// checkText records a 1016 on field when s holds a character that text may
+// not hold and reports whether s is clean.
 func checkText(v *ValidationError, field, s string) bool {
 	c, bad := ControlChar(s)
 	if bad {
@@ -41,13 +81,87 @@ func checkText(v *ValidationError, field, s string) bool {
 	return !bad
 }
 
-// controlName names a control character in a message: "NUL", or
-// "control characters (U+001B)".
+// controlName names a refused character in a message: "NUL", "control
+// characters (U+001B)" or "bidirectional formatting characters (U+202E)".
 func controlName(c rune) string {
-	if c == 0 {
+	switch {
+	case c == 0:
 		return "NUL"
+	case c >= 0x2000:
+		return fmt.Sprintf("bidirectional formatting characters (U+%04X)", c)
 	}
 	return fmt.Sprintf("control characters (U+%04X)", c)
+}
+
+// EscapeText returns s as a terminal may show it: every character that
+// text may not hold, and tab, written \u and four lower-case hexadecimal
+// digits (ESC as \u001b, the 8-bit CSI as \u009b, the right-to-left
+// override as \u202e), and every byte that is not UTF-8 as \x and two
+// digits (\xff). Everything else, backslashes included, is left as it is,
+// and s itself is returned when nothing needs escaping. traineectl and the
+// TUI show text that comes from the server through it (tables, CSV,
+// messages, errors), whatever the server sends.
+func EscapeText(s string) string { return escape(s, false) }
+
+// EscapeFramed is EscapeText for text whose C0 control characters are its
+// own framing, not data: it leaves them (and bytes that are not UTF-8)
+// alone and escapes DEL, the C1 controls and the bidirectional formatting
+// characters as \u and four digits. A JSON document (whose encoder escapes
+// C0 characters in strings but writes these raw), a double-quoted YAML
+// scalar, and a screen styled with ESC sequences of its own keep their
+// meaning: JSON and YAML read \u009b back as U+009B.
+func EscapeFramed(s string) string { return escape(s, true) }
+
+const lowerHex = "0123456789abcdef"
+
+// lookText and lookFramed mark the bytes escape must look at: for
+// EscapeText the controls and every byte beyond ASCII (it may not be
+// UTF-8), for EscapeFramed DEL and the two lead bytes of the characters
+// it escapes.
+var lookText, lookFramed = func() (t, f [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c >= 0x7f
+		f[c] = c == 0x7f || c == 0xc2 || c == 0xe2
+	}
+	return t, f
+}()
+
+func escape(s string, framed bool) string {
+	look := &lookText
+	if framed {
+		look = &lookFramed
+	}
+	var b []byte // nil until something is escaped
+	done := 0    // s[:done] is in b
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !look[c] {
+			i++
+			continue
+		}
+		r, n := unsafeAt(s, i)
+		switch {
+		case n == 0 && framed: // a lead byte of another character
+			i++
+			continue
+		case n == 0: // beyond ASCII: escaped only when it is not UTF-8
+			var size int
+			if r, size = utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(append(b, s[done:i]...), '\\', 'x', lowerHex[c>>4], lowerHex[c&0xf])
+			n = 1
+		default:
+			b = append(append(b, s[done:i]...), '\\', 'u', lowerHex[r>>12&0xf], lowerHex[r>>8&0xf], lowerHex[r>>4&0xf], lowerHex[r&0xf])
+		}
+		i += n
+		done = i
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[done:]...))
 }
 
 // checkParam checks a query parameter's text: a control character is a

@@ -97,24 +97,30 @@ func TestParseID(t *testing.T) {
 	}
 }
 
+// createWith is a valid create request with field set to s.
+func createWith(field, s string) *CreateRequest {
+	r := &CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "12345678"}
+	switch field {
+	case "name":
+		r.Name = s
+	case "email":
+		r.Email = s
+	case "password":
+		r.Password = s
+	case "phoneNumber":
+		r.PhoneNumber = &s
+	case "weightUnit":
+		r.WeightUnit = s
+	}
+	return r
+}
+
 func TestControlCharacters(t *testing.T) {
 	today := Date{2026, 11, 21}
 	// ValidateCreate (bulk import, TUI) and ParseCreate (server) agree.
 	for _, bad := range []string{"a\x00b", "a\nb", "\x1b[0m", "\x7f\x01"} {
 		for _, field := range []string{"name", "email", "password", "phoneNumber", "weightUnit"} {
-			r := &CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "12345678"}
-			switch field {
-			case "name":
-				r.Name = bad
-			case "email":
-				r.Email = bad
-			case "password":
-				r.Password = bad
-			case "phoneNumber":
-				r.PhoneNumber = &bad
-			case "weightUnit":
-				r.WeightUnit = bad
-			}
+			r := createWith(field, bad)
 			err := ValidateCreate(r, today)
 			v, ok := err.(*ValidationError)
 			if !ok || len(v.Errors) != 1 || v.Errors[0].ErrorCode != CodeControlChar || v.Errors[0].Field != field {

@@ -165,8 +165,12 @@ func parseEventTypes(list string, types []string) ([]string, error) {
 	return out, nil
 }
 
-// ValidateWebhookURL accepts an absolute http or https URL with a host.
+// ValidateWebhookURL accepts an absolute http or https URL with a host and
+// no character that text may not hold (see ControlChar).
 func ValidateWebhookURL(raw string) error {
+	if c, bad := ControlChar(raw); bad {
+		return fmt.Errorf("webhook URL must not contain %s", controlName(c))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("webhook URL: %w", err)

@@ -23,10 +23,24 @@ func (s *Store) CreateCompany(ctx context.Context, name, timeZone string) (*api.
 	return out, err
 }
 
-func (s *Store) createCompany(ctx context.Context, db bun.IDB, name, timeZone string) (*api.Company, error) {
+// adminName trims the name of a company or key (what) and checks it: text
+// without a character text may not hold (1016: the name reaches the
+// terminals of traineectl whoami), 1 to 100 characters (1007).
+func adminName(what, name string) (string, error) {
 	name = strings.TrimSpace(name)
+	if err := api.CheckText("name", name); err != nil {
+		return "", err
+	}
 	if n := len([]rune(name)); n == 0 || n > api.MaxNameLength {
-		return nil, api.Invalid(api.CodeTextLength, "name", "company name must be 1 to %d characters", api.MaxNameLength)
+		return "", api.Invalid(api.CodeTextLength, "name", "%s name must be 1 to %d characters", what, api.MaxNameLength)
+	}
+	return name, nil
+}
+
+func (s *Store) createCompany(ctx context.Context, db bun.IDB, name, timeZone string) (*api.Company, error) {
+	name, err := adminName("company", name)
+	if err != nil {
+		return nil, err
 	}
 	timeZone = strings.TrimSpace(timeZone)
 	if timeZone == "" {
@@ -181,9 +195,9 @@ func (s *Store) CreateScopedKey(ctx context.Context, companyID int64, name, scop
 }
 
 func (s *Store) createKey(ctx context.Context, db bun.IDB, companyID int64, name, scope string, hash [32]byte, prefix string) (*api.APIKey, error) {
-	name = strings.TrimSpace(name)
-	if n := len([]rune(name)); n == 0 || n > api.MaxNameLength {
-		return nil, api.Invalid(api.CodeTextLength, "name", "key name must be 1 to %d characters", api.MaxNameLength)
+	name, err := adminName("key", name)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.companyExists(ctx, db, companyID); err != nil {
 		return nil, err

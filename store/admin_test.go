@@ -142,3 +142,27 @@ func TestKeys(t *testing.T) {
 		}
 	})
 }
+
+// TestAdminNamesRefuseHostileText: the names of companies, trainers and
+// keys (shown by traineectl whoami and trainers list) refuse a control or
+// bidirectional formatting character with the API's 1016, and nothing is
+// stored.
+func TestAdminNamesRefuseHostileText(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		for _, bad := range []string{"Evil\x1b[2J", "C1 \u009b31m", "Bidi \u202egnp.exe", "del\x7f"} {
+			_, err := s.CreateCompany(ctx, bad, "")
+			wantCode(t, err, api.CodeControlChar, "name")
+			_, err = s.CreateKey(ctx, tn.A, bad, api.HashKey(api.GenerateKey()), "pk_xxxxx")
+			wantCode(t, err, api.CodeControlChar, "name")
+			_, err = s.CreateTrainer(ctx, tn.A, bad, "hostile@example.com")
+			wantCode(t, err, api.CodeControlChar, "name")
+		}
+		if n := storetest.Count(t, s, "companies", "1 = 1"); n != 2 {
+			t.Errorf("%d companies, want the 2 tenants", n)
+		}
+		if n := storetest.Count(t, s, "api_keys", "company_id = ?", tn.A); n != 0 {
+			t.Errorf("%d keys stored", n)
+		}
+	})
+}

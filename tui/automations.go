@@ -208,11 +208,12 @@ func lastRun(t *time.Time) string {
 	return t.Local().Format("02-01-2006 15:04")
 }
 
+// triggerText is a trigger as the screens show it (escaped).
 func triggerText(tr api.AutomationTrigger) string {
 	if tr.Days != nil {
-		return fmt.Sprintf("%s %dd", tr.Type, *tr.Days)
+		return fmt.Sprintf("%s %dd", api.EscapeText(tr.Type), *tr.Days)
 	}
-	return tr.Type
+	return api.EscapeText(tr.Type)
 }
 
 func (m *Model) automationsView() (top, sub, body string) {
@@ -242,8 +243,8 @@ func (m *Model) automationsView() (top, sub, body string) {
 		if a.Action.URL != nil {
 			action += " " + *a.Action.URL
 		}
-		line := cols(automationWidths, strconv.FormatInt(a.ID, 10), a.Name, state, triggerText(a.Trigger),
-			strconv.FormatInt(a.RunCount, 10), lastRun(a.LastRunAt), action)
+		line := cols(automationWidths, strconv.FormatInt(a.ID, 10), api.EscapeText(a.Name), state, triggerText(a.Trigger),
+			strconv.FormatInt(a.RunCount, 10), lastRun(a.LastRunAt), api.EscapeText(action))
 		b.WriteString("\n")
 		if i == am.cursor {
 			line = th.selected.Render(line)
@@ -262,8 +263,8 @@ func (m *Model) runsView() (top, sub, body string) {
 	if am.runsLoaded {
 		count = fmt.Sprintf("%d of %d runs", len(am.runs), am.runsTotal)
 	}
-	top = m.titleBar(th.title.Render("Runs of "+a.Name)+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), m.spinnerView()+" "+count+" ")
-	sub = th.dim.Render(triggerText(a.Trigger) + " → " + a.ActionType + " · newest first · esc back")
+	top = m.titleBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), m.spinnerView()+" "+count+" ")
+	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
 	switch {
 	case !am.runsLoaded:
 		return top, sub, "\n  " + m.spin.View() + " Loading runs…"
@@ -275,7 +276,7 @@ func (m *Model) runsView() (top, sub, body string) {
 	rows := m.contentHeight() - 1
 	for i := am.runsOffset; i < min(am.runsOffset+rows, len(am.runs)); i++ {
 		r := am.runs[i]
-		outcome := r.Outcome
+		outcome := api.EscapeText(r.Outcome)
 		switch r.Outcome {
 		case api.OutcomeFailed:
 			outcome = th.errText.Render(outcome)
@@ -284,10 +285,10 @@ func (m *Model) runsView() (top, sub, body string) {
 		}
 		errText := "-"
 		if r.Error != nil {
-			errText = *r.Error
+			errText = api.EscapeText(*r.Error)
 		}
 		b.WriteString("\n" + cols(runWidths, strconv.FormatInt(r.ID, 10), "#"+strconv.FormatInt(r.TraineeID, 10),
-			r.FiredAt.Local().Format("02-01-2006 15:04"), r.Occurrence, outcome, errText))
+			r.FiredAt.Local().Format("02-01-2006 15:04"), api.EscapeText(r.Occurrence), outcome, errText))
 	}
 	return top, sub, b.String()
 }

@@ -33,6 +33,10 @@ type formField struct {
 	label   string
 	input   textinput.Model
 	initial string // the value the form opened with
+	// stored: the value the form opened with is stored text shown escaped
+	// (api.EscapeText: it holds a character the rules refuse today, kept
+	// from before them). Left as it is, it is neither checked nor sent.
+	stored  bool
 	touched bool
 	err     string // the API's rule, checked here before sending
 	server  string // what a 400 said about the field
@@ -60,9 +64,10 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		in := textinput.New()
 		in.Prompt = ""
 		in.Placeholder = placeholder
-		in.CharLimit = 254
-		in.SetValue(value)
-		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: value})
+		shown := api.EscapeText(value)
+		in.CharLimit = max(254, len([]rune(shown)))
+		in.SetValue(shown)
+		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: shown != value})
 	}
 	v := func(p *string) string {
 		if p == nil {
@@ -190,12 +195,21 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 	if err := api.ValidateCreate(&r, f.today()); errors.As(err, &ve) {
 		for _, e := range ve.Errors {
 			if _, seen := errs[e.Field]; !seen {
-				errs[e.Field] = fmt.Sprintf("%d %s", e.ErrorCode, e.Message)
+				errs[e.Field] = api.EscapeText(fmt.Sprintf("%d %s", e.ErrorCode, e.Message))
 			}
+		}
+	}
+	for _, fl := range f.fields {
+		if fl.untouchedStored() {
+			delete(errs, fl.name)
 		}
 	}
 	return r, errs
 }
+
+// untouchedStored reports whether fl still shows the stored text it opened
+// with escaped: it is not checked, and not sent.
+func (fl *formField) untouchedStored() bool { return fl.stored && fl.input.Value() == fl.initial }
 
 // check runs the validation and puts each problem by its field.
 func (f *formModel) check() (api.CreateRequest, int) {
@@ -217,7 +231,7 @@ func (f *formModel) changes() (api.TraineePatch, []string) {
 		pf := api.PatchFieldNamed(fl.name)
 		text := fl.input.Value()
 		switch {
-		case pf == nil:
+		case pf == nil, fl.untouchedStored():
 		case strings.TrimSpace(text) == "":
 			if pf.Nullable {
 				pf.Set(&p, nil)
@@ -253,7 +267,7 @@ func (f *formModel) serverErrors(err error) {
 			continue
 		}
 		if fl.server == "" {
-			fl.server = fmt.Sprintf("%d %s", e.ErrorCode, e.Message)
+			fl.server = api.EscapeText(fmt.Sprintf("%d %s", e.ErrorCode, e.Message))
 		}
 		for i := range f.fields {
 			if &f.fields[i] == fl && (first < 0 || i < first) {
@@ -414,7 +428,7 @@ func (m *Model) formView() (top, sub, body string) {
 	f, th := &m.form, m.th
 	title := "New trainee"
 	if f.orig != nil {
-		title = fmt.Sprintf("Edit %s", f.orig.Name) + th.dim.Render(fmt.Sprintf("  #%d", f.orig.ID))
+		title = "Edit " + api.EscapeText(f.orig.Name) + th.dim.Render(fmt.Sprintf("  #%d", f.orig.ID))
 	}
 	top = m.titleBar(th.title.Render(title), m.spinnerView()+" ")
 	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")

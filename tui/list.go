@@ -193,19 +193,19 @@ func dateOrDash(d *api.Date) string {
 	return d.String()
 }
 
-// cells are the values of t's row; the status is a coloured badge unless
-// the row is selected (the highlight colours it).
+// cells are the values of t's row, escaped (api.EscapeText); the status is
+// a coloured badge unless the row is selected (the highlight colours it).
 func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]string {
-	phone, trainer := "-", "-"
+	phone := "-"
 	if t.PhoneNumber != nil {
-		phone = *t.PhoneNumber
+		phone = api.EscapeText(*t.PhoneNumber)
 	}
-	trainer = trainerName(l.trainers, t.TrainerID)
+	trainer := trainerName(l.trainers, t.TrainerID)
 	status := t.Status(l.today())
 	if !selected {
 		status = th.badge(status)
 	}
-	return [colCount]string{t.Name, t.Email, phone, trainer, status, dateOrDash(t.ExpirationDate), dateOrDash(t.LastTrained)}
+	return [colCount]string{api.EscapeText(t.Name), api.EscapeText(t.Email), phone, trainer, status, dateOrDash(t.ExpirationDate), dateOrDash(t.LastTrained)}
 }
 
 // line lays cells out in the visible columns.
@@ -575,7 +575,7 @@ func (m *Model) listView() (top, sub, body string) {
 	case l.searching:
 		sub = l.input.View()
 	case l.query != "":
-		sub = th.accent.Render("/ ") + l.query + th.dim.Render("   (esc clears)")
+		sub = th.accent.Render("/ ") + api.EscapeText(l.query) + th.dim.Render("   (esc clears)")
 	default:
 		sub = th.dim.Render("/ to search")
 	}

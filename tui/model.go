@@ -207,9 +207,9 @@ func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
 	if msg.err != nil || !ok {
 		return nil
 	}
-	names := make(map[int64]string, len(ts))
+	names := make(map[int64]string, len(ts)) // as shown: escaped
 	for _, t := range ts {
-		names[t.ID] = t.Name
+		names[t.ID] = api.EscapeText(t.Name)
 	}
 	m.trainers, m.list.trainers = names, names
 	clear(m.list.lines) // rows drawn with ids
@@ -287,39 +287,62 @@ func (m *Model) statusLines() []string {
 
 func (m *Model) today() api.Date { return m.opt.Today() }
 
+// setStatus sets the status line; its string arguments are data (names,
+// ids, errors the server wrote) and are shown escaped (api.EscapeText).
 func (m *Model) setStatus(k statusKind, format string, args ...any) {
-	m.statusKind, m.status = k, fmt.Sprintf(format, args...)
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = api.EscapeText(s)
+		}
+	}
+	m.showStatus(k, fmt.Sprintf(format, args...))
+}
+
+func (m *Model) showStatus(k statusKind, text string) {
+	m.statusKind, m.status = k, text
 	m.statusFresh = true
 }
 
-func (m *Model) setError(err error) { m.setStatus(statusError, "%s", describe(err)) }
+func (m *Model) setError(err error) { m.showStatus(statusError, describe(err)) }
 
-// describe turns an error into the status line's words.
+// describe turns an error into the status line's words, what the server
+// or the network said escaped (api.EscapeText); a network failure's
+// request goes on a second line.
 func describe(err error) string {
+	cause, request := describeParts(err)
+	if request != "" {
+		return api.EscapeText(cause) + "\n" + api.EscapeText(request)
+	}
+	return api.EscapeText(cause)
+}
+
+// describeParts is an error's words and, for a network failure, the
+// request that failed.
+func describeParts(err error) (cause, request string) {
 	var auth *client.AuthRefusedError
 	var rej *client.RejectedError
 	var nf *client.TraineeNotFoundError
 	switch {
 	case errors.As(err, &auth):
-		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile."
+		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile.", ""
 	case errors.As(err, &nf):
-		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID)
+		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID), ""
 	case errors.As(err, &rej):
 		if rej.Status == http.StatusNotFound {
-			return "The server has no such endpoint (404): it may be older than this traineectl."
+			return "The server has no such endpoint (404): it may be older than this traineectl.", ""
 		}
 		if rej.ErrorCode == 0 {
-			return rej.Error()
+			return rej.Error(), ""
 		}
 		s := fmt.Sprintf("Rejected: %d", rej.ErrorCode)
 		if rej.Field != "" {
 			s += " " + rej.Field
 		}
-		return s + ": " + rej.Message
+		return s + ": " + rej.Message, ""
 	case errors.Is(err, context.DeadlineExceeded):
-		return "The server did not answer in time."
+		return "The server did not answer in time.", ""
 	case errors.Is(err, context.Canceled):
-		return "Cancelled."
+		return "Cancelled.", ""
 	}
 	var ne *client.NetworkError
 	if errors.As(err, &ne) {
@@ -329,9 +352,9 @@ func describe(err error) string {
 		if ne.Attempts > 1 {
 			s += fmt.Sprintf(" (after %d attempts)", ne.Attempts)
 		}
-		return s + ".\n" + ne.Method + " " + ne.URL
+		return s + ".", ne.Method + " " + ne.URL
 	}
-	return err.Error()
+	return err.Error(), ""
 }
 
 // networkCause is the innermost words of a connection failure:
@@ -669,7 +692,12 @@ func (m *Model) render() string {
 		b.WriteString(m.fit(m.paintStatus(l)) + "\n")
 	}
 	b.WriteString(m.fit(m.helpLine))
-	return b.String()
+	// Every screen escapes the data it shows (api.EscapeText); this is the
+	// backstop for what the screens do not draw themselves (a pasted
+	// bidirectional override in a text input): no C1 control or
+	// bidirectional formatting character ever reaches the terminal. The
+	// screen's own ESC sequences are C0, and stay.
+	return api.EscapeFramed(b.String())
 }
 
 // fit cuts a line to the screen's width. Measuring a line costs more than
@@ -710,7 +738,7 @@ func (m *Model) spinnerView() string {
 func (m *Model) confirmView() string {
 	t := m.confirm.t
 	q := fmt.Sprintf("Delete %s (#%d)?\n\n%s\n\n%s",
-		t.Name, t.ID,
+		api.EscapeText(t.Name), t.ID,
 		m.th.dim.Render("The trainee is soft-deleted: u restores it later."),
 		m.th.accent.Render("y")+" delete   "+m.th.accent.Render("n")+" keep")
 	box := m.th.dialog.Render(q)

@@ -51,7 +51,7 @@ func (m *Model) weightView(w, h int) string {
 		return head + "\n" + s
 	}
 	wh := tm.weight
-	unit := strings.ToLower(wh.Unit)
+	unit := unitLabel(wh.Unit)
 	head += th.dim.Render(fmt.Sprintf("   %s – %s", wh.From, wh.To))
 	if len(wh.Entries) == 0 {
 		return head + "\n\n  " + th.dim.Render(fmt.Sprintf("No weight recorded from %s to %s.", wh.From, wh.To))
@@ -126,10 +126,7 @@ func seriesOf(ms []api.Measurement) []series {
 	var out []series
 	idx := map[string]int{}
 	for _, x := range ms {
-		label := api.MeasurementLabel(x.Type)
-		if x.Name != nil && *x.Name != "" {
-			label = *x.Name
-		}
+		label := measurementName(x)
 		i, ok := idx[label]
 		if !ok {
 			i = len(out)
@@ -208,11 +205,7 @@ func (m *Model) measurementsView(w, h int) string {
 	off := &tm.scroll[tabMeasurements]
 	*off = min(*off, max(len(rows)-rowsH, 0))
 	for _, x := range rows[*off:min(*off+rowsH, len(rows))] {
-		t := api.MeasurementLabel(x.Type)
-		if x.Name != nil && *x.Name != "" {
-			t = *x.Name // a custom measurement's own name
-		}
-		fmt.Fprintf(&b, "  %-10s  %s %9.1f  %s\n", x.Date, padRight(trunc(t, 16), 16), x.Value, unitLabel(x.Unit))
+		fmt.Fprintf(&b, "  %-10s  %s %9.1f  %s\n", x.Date, padRight(trunc(measurementName(x), 16), 16), x.Value, unitLabel(x.Unit))
 	}
 	return b.String()
 }
@@ -244,11 +237,11 @@ func (m *Model) nutritionView(w, h int) string {
 	b.WriteString(th.dim.Render(padRight("", lead)+padLeft("energy", 10)+padLeft("protein", 8)+
 		padLeft("carbs", 8)+padLeft("fat", 8)+" (g)") + "\n")
 	for _, meal := range n.Meals {
-		title := padRight(strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]), lead-2)
+		title := padRight(api.EscapeText(mealLabel(meal.Meal)), lead-2)
 		b.WriteString("  " + th.accent.Render(title) + th.accent.Render(macros(meal.Totals)) + "\n")
 		for _, it := range meal.Items {
-			qty := quantity(it.Quantity) + " " + it.Unit
-			b.WriteString("    " + padRight(trunc(it.Name, nameW), nameW) + padLeft(qty, 10) +
+			qty := quantity(it.Quantity) + " " + api.EscapeText(it.Unit)
+			b.WriteString("    " + padRight(trunc(api.EscapeText(it.Name), nameW), nameW) + padLeft(qty, 10) +
 				macros(api.NutritionTotals{Calories: it.Calories, Protein: it.Protein, Carbs: it.Carbs, Fat: it.Fat}) + "\n")
 		}
 	}
@@ -316,12 +309,29 @@ func quantity(f float64) string {
 	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
 }
 
-// unitLabel is how a measurement unit reads: cm, in, kg, lb, %.
+// unitLabel is how a unit reads: cm, in, kg, lb, % (escaped).
 func unitLabel(u string) string {
 	if u == api.UnitPercent {
 		return "%"
 	}
-	return strings.ToLower(u)
+	return api.EscapeText(strings.ToLower(u))
+}
+
+// measurementName is what a measurement is called on the screen (escaped):
+// a custom measurement's own name, else its type's label.
+func measurementName(x api.Measurement) string {
+	if x.Name != nil && *x.Name != "" {
+		return api.EscapeText(*x.Name)
+	}
+	return api.EscapeText(api.MeasurementLabel(x.Type))
+}
+
+// mealLabel is BREAKFAST as Breakfast.
+func mealLabel(meal string) string {
+	if meal == "" {
+		return ""
+	}
+	return strings.ToUpper(meal[:1]) + strings.ToLower(meal[1:])
 }
 
 // thousands writes n with comma separators.

@@ -278,7 +278,7 @@ func (m *Model) stepTab(step int) tea.Cmd {
 func (m *Model) traineeView() (top, sub, body string) {
 	tm, th := &m.trainee, m.th
 	t := tm.t
-	left := th.title.Render(t.Name) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(m.today()))
+	left := th.title.Render(api.EscapeText(t.Name)) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(m.today()))
 	top = m.titleBar(left, m.spinnerView()+" ")
 	var tabs []string
 	for i, n := range tabNames {
@@ -334,26 +334,27 @@ func (m *Model) profileView() string {
 		if p == nil {
 			return "-"
 		}
-		return *p
+		return api.EscapeText(*p)
 	}
+	esc := api.EscapeText
 	trainer := trainerName(m.trainers, t.TrainerID)
 	if t.TrainerID != nil && m.trainers[*t.TrainerID] != "" {
 		trainer += fmt.Sprintf(" (#%d)", *t.TrainerID)
 	}
 	rows := [][2]string{
-		{"Name", t.Name},
-		{"E-mail", t.Email},
-		{"Username", t.Username},
+		{"Name", esc(t.Name)},
+		{"E-mail", esc(t.Email)},
+		{"Username", esc(t.Username)},
 		{"Phone", str(t.PhoneNumber)},
 		{"Date of birth", dateOrDash(t.DateOfBirth)},
 		{"Expiration date", dateOrDash(t.ExpirationDate)},
 		{"Status", th.badge(t.Status(m.today())) + th.dim.Render(fmt.Sprintf("  (enabled: %s)", yes(t.Enabled)))},
 		{"Last trained", dateOrDash(t.LastTrained)},
 		{"Trainer", trainer},
-		{"Weight unit", t.WeightUnit},
-		{"Created by", t.CreatedByType},
+		{"Weight unit", esc(t.WeightUnit)},
+		{"Created by", esc(t.CreatedByType)},
 		{"Must change password", yes(t.ForcePasswordChange)},
-		{"Authorities", strings.Join(t.Authorities, ", ")},
+		{"Authorities", esc(strings.Join(t.Authorities, ", "))},
 		{"Trainee id", fmt.Sprint(t.ID)},
 		{"User id", fmt.Sprint(t.UserID)},
 		{"Company id", fmt.Sprint(t.CompanyID)},

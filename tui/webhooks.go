@@ -234,7 +234,7 @@ func (m *Model) webhooksView() (top, sub, body string) {
 		if len(h.Events) == len(api.WebhookEventTypes) {
 			evs = "all"
 		}
-		line := fmt.Sprintf("  %-5d %-9s %-32s %s", h.ID, h.State, evs, h.URL)
+		line := fmt.Sprintf("  %-5d %-9s %-32s %s", h.ID, api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL))
 		if i == w.cursor {
 			st := th.selected
 			if w.focus != 0 {
@@ -270,7 +270,7 @@ func (m *Model) webhooksView() (top, sub, body string) {
 		if a.Error != nil {
 			errText = *a.Error
 		}
-		line := fmt.Sprintf("  %-28s %-17s %3d %6s %10s %-9s %s", a.EventID, a.Type, a.Attempt, status, latency, a.State, errText)
+		line := api.EscapeText(fmt.Sprintf("  %-28s %-17s %3d %6s %10s %-9s %s", a.EventID, a.Type, a.Attempt, status, latency, a.State, errText))
 		switch {
 		case i == w.dcursor && w.focus == 1:
 			line = th.selected.Render(line)

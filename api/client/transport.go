@@ -265,6 +265,21 @@ func (c *Client) traceRequest(req *http.Request, payload []byte) {
 	if len(payload) > 0 {
 		fmt.Fprintf(&b, "> %s\n", RedactBody(payload))
 	}
+	c.writeTrace(b.String())
+}
+
+// writeTrace writes lines of the verbose trace, each through
+// api.EscapeText: a body or header of the server never commands the
+// terminal the trace goes to.
+func (c *Client) writeTrace(lines string) {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(lines, "\n") {
+		line, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(api.EscapeText(line))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
 	io.WriteString(c.verbose, b.String())
 }
 
@@ -282,14 +297,14 @@ func (c *Client) traceResponse(resp *http.Response, body []byte, d time.Duration
 	if len(body) > 0 {
 		fmt.Fprintf(&b, "< %s\n", strings.TrimRight(truncateBody(body), "\n"))
 	}
-	io.WriteString(c.verbose, b.String())
+	c.writeTrace(b.String())
 }
 
 func (c *Client) traceError(err error, d time.Duration) {
 	if c.verbose == nil {
 		return
 	}
-	fmt.Fprintf(c.verbose, "< error after %s: %v\n", d.Round(time.Millisecond), err)
+	c.writeTrace(fmt.Sprintf("< error after %s: %v\n", d.Round(time.Millisecond), err))
 }
 
 // A 429 is waited for and sent again at most MaxRateLimitWaits times, each

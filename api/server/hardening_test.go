@@ -1,12 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // TestControlCharacters: NUL and the other C0 control characters but tab
@@ -61,15 +64,22 @@ func TestControlCharacters(t *testing.T) {
 			r.expectError(t, code, c.field)
 		}
 		// Nothing was stored or changed by the rejected requests.
-		if got := e.do("GET", path, e.keyA, nil).expect(t, 200).trainee(t); got.Name != "Clean Name" {
-			t.Errorf("trainee changed to %q", got.Name)
-		}
-		var page api.TraineePage
-		e.do("GET", "/public-api/trainees/search?status=all", e.keyA, nil).expect(t, 200).JSON(t, &page)
-		if page.Page.TotalElements != 2 {
-			t.Errorf("%d trainees stored, want 2", page.Page.TotalElements)
-		}
+		e.expectUnchanged(t, path, 2)
 	})
+}
+
+// expectUnchanged asserts that the trainee at path is still "Clean Name"
+// and that company A has n trainees, whatever refused requests came.
+func (e *env) expectUnchanged(t *testing.T, path string, n int64) {
+	t.Helper()
+	if got := e.do("GET", path, e.keyA, nil).expect(t, 200).trainee(t); got.Name != "Clean Name" {
+		t.Errorf("trainee changed to %q", got.Name)
+	}
+	var page api.TraineePage
+	e.do("GET", "/public-api/trainees/search?status=all", e.keyA, nil).expect(t, 200).JSON(t, &page)
+	if page.Page.TotalElements != n {
+		t.Errorf("%d trainees stored, want %d", page.Page.TotalElements, n)
+	}
 }
 
 // TestCanonicalIDs: an id is read only in canonical decimal; "04" and "+4"
@@ -170,6 +180,118 @@ func TestDrain(t *testing.T) {
 		}
 		if got.ID == 0 {
 			t.Error("create during the drain failed")
+		}
+	})
+}
+
+// terminalHostile are characters that command or reorder a terminal: the
+// C0 controls ESC and BEL, DEL, C1 controls (U+009B is the 8-bit CSI),
+// and every bidirectional embedding, override and isolate.
+var terminalHostile = []rune{0x1b, 0x07, 0x7f, 0x80, 0x85, 0x9b, 0x9f,
+	0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069}
+
+// TestTerminalHostileText: every text field and query parameter refuses
+// DEL, C1 controls and bidirectional formatting characters like the C0
+// controls, with a 1016 naming the field and the character, on both
+// databases: trainees (create, update, search), tracked-data parameters,
+// webhooks and automations. The implicit direction marks are text.
+func TestTerminalHostileText(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		tr := e.create(e.keyA, newTraineeBody("Clean Name"))
+		path := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
+		a := e.createAutomation(e.keyA, `{"name": "Clean", "trigger": {"type": "TRAINEE_CREATED"}, "actionType": "WEBHOOK", "action": {"url": "https://crm.example.com/hook"}}`)
+		apath := fmt.Sprintf("/public-api/automations/%d", a.ID)
+		var hook api.WebhookEnvelope
+		e.do("POST", "/public-api/webhooks", e.keyA, map[string]any{"url": "https://crm.example.com/in"}).expect(t, 200).JSON(t, &hook)
+		wpath := fmt.Sprintf("/public-api/webhooks/%d", hook.Webhook.ID)
+		for _, r := range terminalHostile {
+			bad := "C1 " + string(r) + "31mRed"
+			named := fmt.Sprintf("(U+%04X)", r)
+			check := func(res *resp, field string) {
+				t.Helper()
+				if b := res.expectError(t, api.CodeControlChar, field); !strings.Contains(b.Message, named) {
+					t.Errorf("%s: message %q does not name %s", field, b.Message, named)
+				}
+			}
+			for _, field := range []string{"name", "email", "password", "phoneNumber", "weightUnit"} {
+				b := newTraineeBody("Hostile Row")
+				b[field] = bad
+				check(e.do("POST", "/public-api/trainees", e.keyA, b), field)
+				check(e.do("PUT", path, e.keyA, map[string]any{field: bad}), field)
+			}
+			q := url.QueryEscape(bad)
+			check(e.do("GET", "/public-api/trainees/search?q="+q, e.keyA, nil), "q")
+			check(e.do("GET", "/public-api/trainees/search?sort=name"+q, e.keyA, nil), "sort")
+			check(e.do("GET", path+"/weight-history?from="+q, e.keyA, nil), "from")
+			check(e.do("GET", path+"/nutrition?date="+q, e.keyA, nil), "date")
+			hostileURL := "https://crm.example.com/in" + string(r)
+			check(e.do("POST", "/public-api/webhooks", e.keyA, map[string]any{"url": hostileURL}), "url")
+			check(e.do("PUT", wpath, e.keyA, map[string]any{"url": hostileURL}), "url")
+			check(e.do("POST", "/public-api/automations", e.keyA, map[string]any{"name": bad, "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+				"actionType": "WEBHOOK", "action": map[string]any{"url": "https://crm.example.com/hook"}}), "name")
+			check(e.do("PUT", apath, e.keyA, map[string]any{"name": bad}), "name")
+			check(e.do("PUT", apath, e.keyA, map[string]any{"action": map[string]any{"url": hostileURL}}), "action.url")
+		}
+		// The implicit marks are text (right-to-left names need them).
+		b := newTraineeBody("Marks")
+		b["name"] = "\u05d3\u05e0\u05d4 \u200f(2)\u200e \u061c"
+		if got := e.create(e.keyA, b); got.Name != b["name"] {
+			t.Errorf("name with direction marks stored as %q", got.Name)
+		}
+		// Nothing of the refused requests was stored.
+		e.expectUnchanged(t, path, 2)
+		var hooks api.WebhookList
+		e.do("GET", "/public-api/webhooks", e.keyA, nil).expect(t, 200).JSON(t, &hooks)
+		if len(hooks.Webhooks) != 1 || hooks.Webhooks[0].URL != "https://crm.example.com/in" {
+			t.Errorf("webhooks %+v", hooks.Webhooks)
+		}
+		if got := e.do("GET", apath, e.keyA, nil).expect(t, 200).automation(t); got.Name != "Clean" || *got.Action.URL != "https://crm.example.com/hook" {
+			t.Errorf("automation changed to %+v", got)
+		}
+	})
+}
+
+// TestStoredHostileText: text stored before the rule keeps its text: it is
+// served exactly, and an update that does not send it succeeds (one that
+// sends it again is refused), for a trainee, an automation and a webhook.
+func TestStoredHostileText(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		name := "Bidi \u202egnp.exe \u009b31m\x7f"
+		tr, err := e.store.CreateTrainee(ctx, e.companyA, api.NewTrainee{Name: name, Email: "legacy@example.com",
+			PasswordHash: "x", WeightUnit: api.UnitKG, CreatedByType: "ADMIN", Enabled: true})
+		must(t, err)
+		path := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
+		if got := e.do("GET", path, e.keyA, nil).expect(t, 200).trainee(t); got.Name != name {
+			t.Fatalf("stored name served as %q", got.Name)
+		}
+		got := e.do("PUT", path, e.keyA, map[string]any{"phoneNumber": "+447700900999", "weightUnit": "LB"}).expect(t, 200).trainee(t)
+		if got.Name != name || got.PhoneNumber == nil || got.WeightUnit != "LB" {
+			t.Errorf("update without the name: %+v", got)
+		}
+		e.do("PUT", path, e.keyA, map[string]any{"name": name}).expectError(t, api.CodeControlChar, "name")
+
+		spec := api.AutomationSpec{Name: name, Enabled: true, TriggerType: api.TriggerTraineeCreated, ActionType: api.ActionWebhook}
+		hook := "https://crm.example.com/hook\u202e"
+		spec.URL = &hook
+		a, err := e.store.CreateAutomation(ctx, e.companyA, spec, api.GenerateWebhookSecret(), 0)
+		must(t, err)
+		apath := fmt.Sprintf("/public-api/automations/%d", a.ID)
+		if got := e.do("PUT", apath, e.keyA, `{"enabled": false}`).expect(t, 200).automation(t); got.Name != name || *got.Action.URL != hook || got.Enabled {
+			t.Errorf("automation update without its text: %+v", got)
+		}
+		e.do("PUT", apath, e.keyA, map[string]any{"name": name}).expectError(t, api.CodeControlChar, "name")
+
+		id, _ := storetest.AddWebhook(t, e.store, e.companyA, "https://crm.example.com/in")
+		legacyURL := "https://crm.example.com/in\u009b"
+		if _, err := storetest.DB(t, e.store).NewUpdate().Table("webhooks").Set("url = ?", legacyURL).Where("id = ?", id).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		wpath := fmt.Sprintf("/public-api/webhooks/%d", id)
+		var w api.WebhookEnvelope
+		e.do("PUT", wpath, e.keyA, `{"enabled": false}`).expect(t, 200).JSON(t, &w)
+		if w.Webhook.URL != legacyURL || w.Webhook.State != "disabled" {
+			t.Errorf("webhook update without its URL: %+v", w.Webhook)
 		}
 	})
 }

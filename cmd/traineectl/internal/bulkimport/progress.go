@@ -9,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/progress"
 	"charm.land/lipgloss/v2"
+
+	"github.com/traineed/traineed/api"
 )
 
 // FailureLines describes a record that is not a success, one line per
@@ -35,6 +37,8 @@ func FailureLines(rec Record) []string {
 	return out
 }
 
+// problem is a row's problem as the report and the progress show it: what
+// the server said escaped (api.EscapeText).
 func problem(code int, field, msg string) string {
 	var b strings.Builder
 	if code != 0 {
@@ -44,7 +48,7 @@ func problem(code int, field, msg string) string {
 		b.WriteString(field + ": ")
 	}
 	b.WriteString(msg)
-	return b.String()
+	return api.EscapeText(b.String())
 }
 
 // Progress shows an import on stderr. On a terminal it keeps a bar on the

@@ -182,7 +182,9 @@ func Detail(err error) ErrorDetail {
 }
 
 // PrintError writes err to stderr: one JSON object when jsonOut, else a line
-// "error: ..." (and, for a 400, one line per problem found).
+// "error: ..." (and, for a 400, one line per problem found). What the
+// server said is shown escaped (api.EscapeText in text, api.EscapeFramed
+// in JSON): a message never commands the terminal.
 func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
 	if err == nil || errors.As(err, new(*ReportedError)) {
 		return
@@ -193,7 +195,7 @@ func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
 	d := Detail(err)
 	if jsonOut {
 		b, _ := json.Marshal(ErrorObject{d})
-		fmt.Fprintf(ios.ErrOut, "%s\n", b)
+		fmt.Fprintf(ios.ErrOut, "%s\n", api.EscapeFramed(string(b)))
 		return
 	}
 	printText(ios.ErrOut, ios.ErrColorEnabled(), err, d)
@@ -201,13 +203,13 @@ func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
 
 func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	prefix := iostreams.Paint(color, iostreams.Red, "error:")
-	fmt.Fprintf(w, "%s %s\n", prefix, err.Error())
+	fmt.Fprintf(w, "%s %s\n", prefix, api.EscapeText(err.Error()))
 	if len(d.Errors) > 1 {
 		for _, e := range d.Errors {
 			if e.Field != "" {
-				fmt.Fprintf(w, "  - %s: %s (%d)\n", e.Field, e.Message, e.ErrorCode)
+				fmt.Fprintf(w, "  - %s: %s (%d)\n", api.EscapeText(e.Field), api.EscapeText(e.Message), e.ErrorCode)
 			} else {
-				fmt.Fprintf(w, "  - %s (%d)\n", e.Message, e.ErrorCode)
+				fmt.Fprintf(w, "  - %s (%d)\n", api.EscapeText(e.Message), e.ErrorCode)
 			}
 		}
 	}
@@ -230,7 +232,7 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 		var nf *client.TraineeNotFoundError
 		var onf *client.NotFoundError
 		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) && !errors.As(err, &onf) {
-			fmt.Fprintf(w, "request id: %s (quote it to support)\n", d.RequestID)
+			fmt.Fprintf(w, "request id: %s (quote it to support)\n", api.EscapeText(d.RequestID))
 		}
 	}
 }

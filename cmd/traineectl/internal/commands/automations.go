@@ -66,7 +66,7 @@ func printAutomations(f *cmdutil.Factory, as []*api.Automation, single bool) err
 // goes to stderr, once (JSON and YAML carry it in "secret").
 func noteSecret(f *cmdutil.Factory, a *api.Automation) {
 	if a.Secret != "" && f.OutputFormat() == output.Table || a.Secret != "" && f.OutputFormat() == output.CSV {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Webhook secret of automation %d (shown once; keep it to verify the deliveries):\n%s\n", a.ID, a.Secret)
+		fmt.Fprintf(f.IOStreams.ErrOut, "Webhook secret of automation %d (shown once; keep it to verify the deliveries):\n%s\n", a.ID, api.EscapeText(a.Secret))
 	}
 }
 
@@ -106,7 +106,8 @@ func (a *automationFlags) register(c *cobra.Command, create bool) {
 	a.registered = c
 }
 
-// body builds the request body: the file's members, then each flag given.
+// body builds the request body: the file's members, then each flag given;
+// its text is checked as the server checks it.
 func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 	m := map[string]any{}
 	if a.File != "" {
@@ -167,6 +168,13 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 	}
 	if changed("url") {
 		sub("action")["url"] = a.URL
+	}
+	// Text the server would refuse (1016) is refused before sending, by
+	// the server's own check.
+	if b, err := json.Marshal(m); err == nil {
+		if err := api.CheckAutomationText(b); err != nil {
+			return nil, cmdutil.Usagef("%v", err)
+		}
 	}
 	return m, nil
 }

@@ -60,7 +60,8 @@ type idCandidate struct {
 // nothing) are completed, since shells keep only the candidates that start
 // with the typed word; list runs under the completion deadline with the
 // completion client, and offers nothing on an error; an id already on the
-// command line (multi) or already offered is left out.
+// command line (multi) or already offered is left out. Descriptions (a
+// name, a URL) are shown escaped (api.EscapeText).
 func completeIDs(f *cmdutil.Factory, multi bool,
 	list func(ctx context.Context, c *client.Client, toComplete string) ([]idCandidate, error)) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -94,7 +95,7 @@ func completeIDs(f *cmdutil.Factory, multi bool,
 			id := strconv.FormatInt(cand.id, 10)
 			if !offered[id] && strings.HasPrefix(id, toComplete) {
 				offered[id] = true
-				out = append(out, cobra.CompletionWithDesc(id, cand.desc))
+				out = append(out, cobra.CompletionWithDesc(id, api.EscapeText(cand.desc)))
 			}
 		}
 		return out, noFiles

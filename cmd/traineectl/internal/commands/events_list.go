@@ -84,7 +84,7 @@ func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions
 		CSVHeader: []string{"id", "type", "traineeId", "createdAt"}, CSVRows: csv,
 		Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "CREATED"}}, Rows: rows})
 	if err == nil && f.IOStreams.StdoutTTY && page.HasMore && f.OutputFormat() == output.Table {
-		fmt.Fprintf(f.IOStreams.ErrOut, "More: --after %s\n", page.Next)
+		fmt.Fprintf(f.IOStreams.ErrOut, "More: --after %s\n", api.EscapeText(page.Next))
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -241,7 +240,7 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 		if o.ForwardTo != "" {
 			msg += fmt.Sprintf(", %d forwarded, %s failed", forwarded, output.Count(failed, "forward", "forwards"))
 		}
-		fmt.Fprintf(ios.ErrOut, "%s; resume after %s\n", msg, orNone(st.After))
+		fmt.Fprintf(ios.ErrOut, "%s; resume after %s\n", msg, api.EscapeText(orNone(st.After)))
 	}
 	fails := 0
 	for {
@@ -259,7 +258,7 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 			}
 			d := listenRetry[min(fails, len(listenRetry)-1)]
 			fails++
-			fmt.Fprintf(ios.ErrOut, "warning: %v; retrying in %s\n", err, d)
+			fmt.Fprintf(ios.ErrOut, "warning: %s; retrying in %s\n", api.EscapeText(err.Error()), d)
 			select {
 			case <-ctx.Done():
 				summary()
@@ -307,12 +306,7 @@ var listenCSVHeader = []string{"id", "type", "createdAt", "forwardOk", "forwardS
 func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLine) error {
 	switch format {
 	case output.JSON:
-		b, err := json.Marshal(l)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(ios.Out, "%s\n", b)
-		return err
+		return output.WriteJSONLine(ios.Out, l)
 	case output.YAML:
 		if _, err := fmt.Fprintln(ios.Out, "---"); err != nil {
 			return err
@@ -328,18 +322,14 @@ func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLin
 		}
 		return csvLine(ios, row)
 	}
-	_, err := fmt.Fprintln(ios.Out, listenText(l))
+	_, err := fmt.Fprintln(ios.Out, api.EscapeText(listenText(l)))
 	return err
 }
 
-// csvLine writes one CSV record at once (the stream is read as it comes).
+// csvLine writes one CSV record at once (the stream is read as it comes),
+// escaped as every CSV is.
 func csvLine(ios *iostreams.IOStreams, rec []string) error {
-	w := csv.NewWriter(ios.Out)
-	if err := w.Write(rec); err != nil {
-		return err
-	}
-	w.Flush()
-	return w.Error()
+	return output.WriteCSV(ios.Out, rec, nil)
 }
 
 func orNone(s string) string {

@@ -275,7 +275,7 @@ func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done stri
 // Park)".
 func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
 	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s trainee %d (%s)\n", done, t.ID, t.Name)
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s trainee %d (%s)\n", done, t.ID, api.EscapeText(t.Name))
 	}
 }
 

@@ -106,8 +106,8 @@ func secretView(f *cmdutil.Factory, env *api.WebhookEnvelope, verb string) outpu
 		CSVHeader: []string{"id", "url", "events", "state", "createdAt", "secret"},
 		CSVRows:   [][]string{{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, w.CreatedAt.UTC().Format(time.RFC3339), env.Secret}},
 		Text: func(out io.Writer) error {
-			fmt.Fprintf(out, "%s webhook %d (%s)\n", verb, w.ID, w.URL)
-			fmt.Fprintf(out, "secret: %s\n", env.Secret)
+			fmt.Fprintf(out, "%s webhook %d (%s)\n", verb, w.ID, api.EscapeText(w.URL))
+			fmt.Fprintf(out, "secret: %s\n", api.EscapeText(env.Secret))
 			if env.PreviousSecretExpiresAt != nil {
 				fmt.Fprintf(out, "the previous secret keeps signing until %s\n", stamp(*env.PreviousSecretExpiresAt))
 			}

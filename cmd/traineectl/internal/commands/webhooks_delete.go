@@ -58,7 +58,7 @@ func runWebhooksDelete(ctx context.Context, f *cmdutil.Factory, o *WebhooksDelet
 		return err
 	}
 	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Deleted webhook %d (%s)\n", w.ID, w.URL)
+		fmt.Fprintf(f.IOStreams.ErrOut, "Deleted webhook %d (%s)\n", w.ID, api.EscapeText(w.URL))
 	}
 	return f.Print(webhooksView([]*api.Webhook{w}, true))
 }

@@ -3,7 +3,11 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"slices"
+	"strings"
+
+	"github.com/traineed/traineed/api"
 )
 
 // Omit returns v as JSON (and so YAML) without the named members of its
@@ -51,7 +55,8 @@ func (o omitted) MarshalJSON() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// marshal is json.Marshal without HTML escaping, as WriteJSON writes.
+// marshal is json.Marshal without HTML escaping and with the characters
+// a terminal acts on escaped, as WriteJSON writes.
 func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -59,5 +64,16 @@ func marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	return []byte(api.EscapeFramed(strings.TrimSuffix(b.String(), "\n"))), nil
+}
+
+// WriteJSONLine writes v as compact JSON on one line, as marshal writes it
+// (events listen -o json).
+func WriteJSONLine(w io.Writer, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -15,6 +16,8 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"gopkg.in/yaml.v3"
+
+	"github.com/traineed/traineed/api"
 )
 
 // Format is an output format of -o.
@@ -41,17 +44,31 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("invalid output format %q: use table, json, yaml or csv", s)
 }
 
-// WriteJSON writes v as indented JSON and a newline.
+// WriteJSON writes v as indented JSON and a newline. Strings keep their
+// data exactly; the characters encoding/json writes raw that a terminal
+// would act on (DEL, C1 controls, bidirectional formatting characters)
+// are written as \u escapes (api.EscapeFramed), which JSON reads back as
+// the same characters.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, api.EscapeFramed(b.String()))
+	return err
 }
 
 // WriteYAML writes v as YAML with the field names and order of its JSON.
+// Like WriteJSON it keeps the data exactly and writes no character a
+// terminal would act on: the encoder escapes C0, DEL and C1 controls
+// itself, and a string holding a bidirectional formatting character (which
+// YAML counts as printable) is double-quoted, where api.EscapeFramed
+// writes it as a \u escape.
 func WriteYAML(w io.Writer, v any) error {
-	j, err := json.Marshal(v)
+	j, err := marshal(v) // escaped: the YAML parser refuses raw DEL and C1 controls
 	if err != nil {
 		return err
 	}
@@ -62,26 +79,60 @@ func WriteYAML(w io.Writer, v any) error {
 	var plain func(*yaml.Node)
 	plain = func(n *yaml.Node) {
 		n.Style = 0
+		if n.Kind == yaml.ScalarNode && api.EscapeFramed(n.Value) != n.Value {
+			n.Style = yaml.DoubleQuotedStyle
+		}
 		for _, c := range n.Content {
 			plain(c)
 		}
 	}
 	plain(&n)
-	enc := yaml.NewEncoder(w)
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(&n); err != nil {
 		return err
 	}
-	return enc.Close()
-}
-
-// WriteCSV writes a header row and the rows.
-func WriteCSV(w io.Writer, header []string, rows [][]string) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	if err := enc.Close(); err != nil {
 		return err
 	}
-	if err := cw.WriteAll(rows); err != nil {
+	_, err = io.WriteString(w, api.EscapeFramed(b.String()))
+	return err
+}
+
+// escapeRows returns rows with every cell through api.EscapeText: what the
+// table, tab-separated and CSV formats print, so that no control or
+// bidirectional formatting character of the data reaches a terminal
+// (they show as \u001b, \u009b, \u202e).
+func escapeRows(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = make([]string, len(r))
+		for j, c := range r {
+			out[i][j] = api.EscapeText(c)
+		}
+	}
+	return out
+}
+
+// escapeHeaders returns cols with their headers escaped like cells: a
+// header may hold data (the unit of a weight history).
+func escapeHeaders(cols []Column) []Column {
+	out := slices.Clone(cols)
+	for i := range out {
+		out[i].Header = api.EscapeText(out[i].Header)
+	}
+	return out
+}
+
+// WriteCSV writes a header row and the rows (nil: the header alone),
+// every cell escaped (escapeRows).
+func WriteCSV(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(escapeRows([][]string{header})[0]); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(escapeRows(rows)); err != nil {
 		return err
 	}
 	cw.Flush()
@@ -171,17 +222,19 @@ var (
 	// strayReset is a reset tablewriter adds after the padding of a
 	// painted cell, which already ends in one.
 	strayReset = regexp.MustCompile(`(\x1b\[0m)( +)\x1b\[0m`)
-	tsvBlank   = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 )
 
 // WriteTable writes a borderless table fitted to width columns: a header
 // row and the rows, columns two spaces apart. A width of 0 or less (not a
 // terminal) writes whole values instead, tab-separated, header first and
-// never painted, for grep, cut and awk.
+// never painted, for grep, cut and awk. Cells are escaped (escapeRows), so
+// a tab or a newline of the data shows as \u0009 or \u000a.
 func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
+	cols = escapeHeaders(cols)
 	if width <= 0 {
 		return writeTSV(w, cols, rows)
 	}
+	rows = escapeRows(rows)
 	ws := fit(cols, rows, width)
 	header := make([]any, len(cols))
 	for i, c := range cols {
@@ -251,16 +304,17 @@ func writeTSV(w io.Writer, cols []Column, rows [][]string) error {
 	return writeTSVRows(w, len(cols), rows)
 }
 
-// writeTSVRows writes rows of n cells (missing ones empty), tab-separated.
+// writeTSVRows writes rows of n cells (missing ones empty), tab-separated
+// and escaped.
 func writeTSVRows(w io.Writer, n int, rows [][]string) error {
 	var b strings.Builder
-	for _, r := range rows {
+	for _, r := range escapeRows(rows) {
 		for i := range n {
 			if i > 0 {
 				b.WriteByte('\t')
 			}
 			if i < len(r) {
-				b.WriteString(tsvBlank.Replace(r[i]))
+				b.WriteString(r[i])
 			}
 		}
 		b.WriteByte('\n')

@@ -2,12 +2,15 @@ package output
 
 import (
 	"bytes"
+	"maps"
 	"strings"
 	"testing"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"gopkg.in/yaml.v3"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/apitest"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -280,6 +283,31 @@ func TestOmit(t *testing.T) {
 	b.Reset()
 	if err := WriteJSON(&b, Omit([]int{1}, "timestamp")); err != nil || b.String() != "[\n  1\n]\n" {
 		t.Errorf("not an object: %q, %v", b.String(), err)
+	}
+}
+
+// JSON and YAML keep every string exactly, and write none of the
+// characters a terminal acts on: a string with only a bidirectional
+// override (which YAML counts as printable, and would write plain) or only
+// DEL or a C1 control (which encoding/json writes raw) included.
+func TestJSONAndYAMLEscapeExactly(t *testing.T) {
+	v := map[string]string{"bidi": "Bidi \u202egnp.exe", "isolate": "a\u2066b\u2069", "del": "x\x7fy", "csi": "\u009b31m",
+		"esc": "\x1b[2J", "mark": "\u200fok", "plain": "Ada Park"}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"json": func(b *bytes.Buffer) error { return WriteJSON(b, v) },
+		"yaml": func(b *bytes.Buffer) error { return WriteYAML(b, v) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := apitest.TerminalSafe(b.String()); err != nil {
+			t.Errorf("%s: %v\n%s", name, err, b.String())
+		}
+		var back map[string]string
+		if err := yaml.Unmarshal(b.Bytes(), &back); err != nil || !maps.Equal(back, v) {
+			t.Errorf("%s read back as %q (%v):\n%s", name, back, err, b.String())
+		}
 	}
 }
 

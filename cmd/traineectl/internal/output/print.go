@@ -11,6 +11,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -115,7 +116,7 @@ func Print(ios *iostreams.IOStreams, o Options, v View) error {
 		rows = pickRows(rows, idx)
 	}
 	if ios.StdoutTTY && v.Note != "" {
-		fmt.Fprintln(ios.ErrOut, v.Note)
+		fmt.Fprintln(ios.ErrOut, api.EscapeText(v.Note))
 	}
 	return WriteTable(ios.Out, ios.TableWidth(), cols, rows)
 }
@@ -233,8 +234,9 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return code, nil
 }
 
-// writeJQ prints each result of expr over v on a line: strings as they
-// are (as jq -r does), other values as compact JSON (jq -c).
+// writeJQ prints each result of expr over v on a line: strings raw (as jq
+// -r does) but escaped like a table's cells (api.EscapeText), other values
+// as compact JSON (jq -c) escaped like WriteJSON's.
 func writeJQ(w io.Writer, expr string, v any) error {
 	code, err := compileJQ(expr)
 	if err != nil {
@@ -259,7 +261,7 @@ func writeJQ(w io.Writer, expr string, v any) error {
 		}
 		var line string
 		if s, ok := r.(string); ok {
-			line = s
+			line = api.EscapeText(s)
 		} else {
 			b, err := marshal(r)
 			if err != nil {
@@ -316,7 +318,8 @@ func parseTemplate(text string) (*template.Template, error) {
 }
 
 // writeTemplate runs the template over v; integral numbers print without
-// an exponent.
+// an exponent, and every string of v (keys too) is escaped like a table's
+// cells (api.EscapeText): the template's own text is the caller's.
 func writeTemplate(w io.Writer, text string, v any) error {
 	t, err := parseTemplate(text)
 	if err != nil {
@@ -326,28 +329,32 @@ func writeTemplate(w io.Writer, text string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := t.Execute(w, integers(g)); err != nil {
+	if err := t.Execute(w, forTemplate(g)); err != nil {
 		return fmt.Errorf("--template: %v", err)
 	}
 	return nil
 }
 
-// integers turns float64s that are whole numbers into int64s, so that
-// {{.id}} prints 41, not 4.1e+01.
-func integers(v any) any {
+// forTemplate turns float64s that are whole numbers into int64s, so that
+// {{.id}} prints 41, not 4.1e+01, and escapes strings and keys.
+func forTemplate(v any) any {
 	switch x := v.(type) {
 	case float64:
 		if x == float64(int64(x)) {
 			return int64(x)
 		}
+	case string:
+		return api.EscapeText(x)
 	case []any:
 		for i := range x {
-			x[i] = integers(x[i])
+			x[i] = forTemplate(x[i])
 		}
 	case map[string]any:
-		for k := range x {
-			x[k] = integers(x[k])
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[api.EscapeText(k)] = forTemplate(e)
 		}
+		return out
 	}
 	return v
 }

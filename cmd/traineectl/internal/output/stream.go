@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
@@ -102,7 +103,7 @@ func (s *TraineeStream) Write(ts []*api.Trainee) error {
 				sep = "[\n  "
 			}
 			s.w.WriteString(sep)
-			s.w.Write(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}))
+			s.w.WriteString(api.EscapeFramed(strings.TrimSuffix(b.String(), "\n")))
 			s.n++
 		}
 	case YAML:
@@ -116,7 +117,7 @@ func (s *TraineeStream) Write(ts []*api.Trainee) error {
 		}
 	case CSV:
 		for _, t := range ts {
-			if err := s.csv.Write(s.pick(TraineeCSVRow(t, s.today))); err != nil {
+			if err := s.csv.Write(escapeRows([][]string{s.pick(TraineeCSVRow(t, s.today))})[0]); err != nil {
 				return err
 			}
 			s.n++
