@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -227,6 +226,11 @@ func webhookMAC(key []byte, id, timestamp string, body []byte) []byte {
 	return m.Sum(nil)
 }
 
+// HeaderGetter reads a request's headers: an http.Header is one. (The
+// contract package names no net/http type, so the store, which imports it,
+// links no HTTP code.)
+type HeaderGetter interface{ Get(key string) string }
+
 // WebhookTolerance is how far a delivery's webhook-timestamp may be from the
 // receiver's clock before VerifyWebhook refuses it (against replays).
 const WebhookTolerance = 5 * time.Minute
@@ -241,7 +245,7 @@ var (
 // VerifyWebhook checks a delivery as a receiver should: the timestamp is
 // within WebhookTolerance of now and one of the space-separated v1
 // signatures matches the raw body (compared in constant time).
-func VerifyWebhook(secret string, header http.Header, body []byte, now time.Time) error {
+func VerifyWebhook(secret string, header HeaderGetter, body []byte, now time.Time) error {
 	key, err := WebhookKey(secret)
 	if err != nil {
 		return err

@@ -249,6 +249,7 @@ func (s *Store) UpdateAutomation(ctx context.Context, companyID, id int64, spec 
 			return err
 		}
 		if enabling {
+			markDeliveries(ctx) // what its endpoint had waiting is due
 			// An automation the server disabled (410 Gone, a refused
 			// URL) gets its endpoint back: its waiting deliveries go.
 			if _, err := tx.NewUpdate().Model((*webhookRow)(nil)).Set("enabled = TRUE").Set("disabled_reason = NULL").
@@ -266,9 +267,6 @@ func (s *Store) UpdateAutomation(ctx context.Context, companyID, id int64, spec 
 		}
 		return nil
 	})
-	if err == nil && out.Enabled {
-		s.wakeDispatcher() // deliveries an enabled endpoint had waiting
-	}
 	return out, err
 }
 
@@ -587,6 +585,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *autom
 		if len(ids) == 0 {
 			return errors.New("store: WEBHOOK automation without its endpoint")
 		}
+		markDeliveries(ctx)
 		*deliveries = append(*deliveries, ids...)
 		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", run.ID).Exec(ctx)
 		return err
@@ -735,9 +734,6 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 	}
 	if err != nil {
 		return 0, after, err
-	}
-	if len(deliveries) > 0 {
-		s.wakeDispatcher()
 	}
 	return fired, last, nil
 }
@@ -936,13 +932,10 @@ const advisoryExpirations = int64(0x12) << 48
 // per trainee and expirationDate, and returns how many. ErrBusy as
 // EvaluateAutomation.
 func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time.Time, batch int) (int, error) {
-	var (
-		n          int
-		deliveries []int64
-	)
+	var n int
 	stamp := s.utcNow() // what is recorded; now only decides the company's day
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		n, deliveries = 0, nil
+		n = 0
 		if s.dialect == DialectPostgres {
 			var ok bool
 			if err := tx.NewRaw("SELECT pg_try_advisory_xact_lock(?)", advisoryExpirations|companyID).Scan(ctx, &ok); err != nil {
@@ -983,7 +976,7 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 			evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: companyID, TraineeID: t.ID,
 				Type: api.EventTraineeExpired, Payload: string(body), CreatedAt: stamp}
 		}
-		if deliveries, err = s.insertEvents(ctx, tx, companyID, evs, stamp); err != nil {
+		if _, err = s.insertEvents(ctx, tx, companyID, evs, stamp); err != nil {
 			return err
 		}
 		n = len(ids)
@@ -994,9 +987,6 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 	}
 	if err != nil {
 		return 0, err
-	}
-	if len(deliveries) > 0 {
-		s.wakeDispatcher()
 	}
 	return n, nil
 }

@@ -44,6 +44,7 @@ func (s *Store) Idempotent(ctx context.Context, companyID int64, key string, fin
 	}
 	fp := hex.EncodeToString(fingerprint[:])
 	var out *api.IdempotentAnswer
+	ctx, eff := withEffects(ctx)
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == DialectPostgres {
 			if _, err := tx.ExecContext(ctx, "SET LOCAL lock_timeout = '"+idempotencyLockWait+"'"); err != nil {
@@ -96,10 +97,9 @@ func (s *Store) Idempotent(ctx context.Context, companyID int64, key string, fin
 		return nil, dbError(err)
 	}
 	if !out.Replayed {
-		// The change committed just now: tell the dispatcher and the feed,
-		// which the writes inside could not (they were not committed yet).
-		s.wakeDispatcher()
-		s.notifyEvent(companyID)
+		// The change committed just now: its writes' effects, which they
+		// marked on the request's transaction, take effect.
+		s.afterCommit(eff)
 	}
 	return out, nil
 }

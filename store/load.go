@@ -17,27 +17,22 @@ const loadChunk = 1000
 // event like any other). Generators such as the demo data set build the
 // data; the store only writes it.
 type Loader struct {
-	s       *Store
-	tx      bun.Tx
-	changes []*traineeChange // committed when the load is
+	s   *Store
+	tx  bun.Tx
+	eff *effects // the load's transaction's: its events take effect when it commits
+}
+
+// in is ctx carrying the load's effects, whatever context the caller passes.
+func (l *Loader) in(ctx context.Context) context.Context {
+	return context.WithValue(ctx, effectsKey{}, l.eff)
 }
 
 // Load runs fn with a Loader in one transaction: all of it is stored, or,
 // when fn fails, nothing.
 func (s *Store) Load(ctx context.Context, fn func(ctx context.Context, l *Loader) error) error {
-	var chs []*traineeChange
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		l := &Loader{s: s, tx: tx}
-		err := fn(ctx, l)
-		chs = l.changes
-		return err
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		return fn(ctx, &Loader{s: s, tx: tx, eff: effectsOf(ctx)})
 	})
-	if err == nil {
-		for _, ch := range chs {
-			s.committed(ch)
-		}
-	}
-	return err
 }
 
 // HasCompanyNamed reports whether a company of that name exists.
@@ -58,11 +53,10 @@ func (l *Loader) CreateTrainer(ctx context.Context, companyID int64, name, email
 // CreateTrainee adds a trainee (see Store.CreateTrainee); unlike the API,
 // a loader chooses whether it must change its password.
 func (l *Loader) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee, forcePasswordChange bool) (*api.Trainee, error) {
-	row, ch, err := l.s.createTraineeChange(ctx, l.tx, companyID, nt, newTraineeOptions{forcePasswordChange: forcePasswordChange})
+	row, _, err := l.s.createTraineeChange(l.in(ctx), l.tx, companyID, nt, newTraineeOptions{forcePasswordChange: forcePasswordChange})
 	if err != nil {
 		return nil, err
 	}
-	l.changes = append(l.changes, ch)
 	return row.toAPI(), nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// The webhook outbox, as the dispatcher (package cmd/traineed/jobs) works
+// The webhook outbox, as the dispatcher (package jobs) works
 // it: claim due deliveries under a lease, record each attempt, release what
 // a shutdown interrupted, prune what is finished, and wake on changes this
 // process committed. These are the store's only methods that span every
@@ -205,9 +205,6 @@ func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, reason str
 	})
 	if err != nil {
 		return nil, err
-	}
-	if out != nil {
-		s.notifyEvent(out.CompanyID)
 	}
 	return out, nil
 }

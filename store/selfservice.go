@@ -103,6 +103,9 @@ func (s *Store) UpdateWebhook(ctx context.Context, companyID, id int64, p api.We
 		}
 		if p.Enabled != nil {
 			q, set = q.Set("enabled = ?", *p.Enabled).Set("disabled_reason = NULL"), true
+			if *p.Enabled {
+				markDeliveries(ctx) // its waiting deliveries are due
+			}
 		}
 		if set {
 			if _, err := q.Exec(ctx); err != nil {
@@ -115,9 +118,6 @@ func (s *Store) UpdateWebhook(ctx context.Context, companyID, id int64, p api.We
 	})
 	if err != nil {
 		return nil, err
-	}
-	if p.Enabled != nil && *p.Enabled {
-		s.wakeDispatcher()
 	}
 	return out, nil
 }

@@ -293,9 +293,14 @@ func conflictField(constraint string) string {
 // transaction, in a savepoint.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if ok, err := joinTx(ctx, fn); ok {
+		return dbError(err) // the effects go with the joined transaction's
+	}
+	ctx, eff := withEffects(ctx)
+	if err := s.db.RunInTx(ctx, nil, fn); err != nil {
 		return dbError(err)
 	}
-	return dbError(s.db.RunInTx(ctx, nil, fn))
+	s.afterCommit(eff)
+	return nil
 }
 
 // forUpdate locks the selected rows until the transaction ends on

@@ -66,23 +66,18 @@ type newTraineeOptions struct {
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
 // created through the API must change their password at first login.
 func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
-	var (
-		out *api.Trainee
-		ch  *traineeChange
-	)
+	var out *api.Trainee
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		row, c, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
 		if err != nil {
 			return err
 		}
-		ch = c
 		out, err = s.result(ctx, tx, c, row)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.committed(ch)
 	return out, nil
 }
 
@@ -178,10 +173,7 @@ func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*
 
 // UpdateTrainee applies p in one transaction (see api.TraineeStore).
 func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.TraineePatch) (*api.Trainee, error) {
-	var (
-		out *api.Trainee
-		ch  *traineeChange
-	)
+	var out *api.Trainee
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		before, err := s.loadTrainee(ctx, tx, companyID, id, true)
 		if err != nil {
@@ -199,14 +191,12 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 		if err != nil {
 			return err
 		}
-		ch = c
 		out, err = s.result(ctx, tx, c, after)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.committed(ch)
 	return out, nil
 }
 

@@ -56,6 +56,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		CreatedAt: now,
 	}
 	ch.Recorded = true
+	markEvent(ctx, ev.CompanyID)
 	if s.dialect == DialectPostgres {
 		// One round trip: the event, then a delivery per subscribed
 		// endpoint, held FOR KEY SHARE so that an endpoint deleted
@@ -71,6 +72,9 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 			api.DeliveryPending, subscribedPattern(typ))
 		if err != nil {
 			return err
+		}
+		if len(ch.Deliveries) > 0 {
+			markDeliveries(ctx)
 		}
 	} else {
 		if err := s.insertHot(ctx, tx, ev); err != nil {
@@ -113,6 +117,7 @@ func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31))
 // first takes the company's feed lock, as recordEvent does, so that the
 // feed's ids stay in commit order whoever writes the event.
 func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
+	markEvent(ctx, ev.CompanyID)
 	if s.dialect == DialectPostgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(ev.CompanyID)); err != nil {
 			return err
@@ -129,6 +134,7 @@ func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, ev
 	if len(evs) == 0 {
 		return nil, nil
 	}
+	markEvent(ctx, companyID)
 	if s.dialect == DialectPostgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(companyID)); err != nil {
 			return nil, err
@@ -158,6 +164,9 @@ func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, ev
 	if err != nil {
 		return nil, err
 	}
+	if len(out) > 0 {
+		markDeliveries(ctx)
+	}
 	return out, nil
 }
 
@@ -176,6 +185,9 @@ func (s *Store) scheduleDeliveries(ctx context.Context, tx bun.Tx, ev *webhookEv
 	var ids []int64
 	if err := s.scanHot(ctx, tx, text, &ids, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, match); err != nil {
 		return nil, err
+	}
+	if len(ids) > 0 {
+		markDeliveries(ctx)
 	}
 	return ids, nil
 }
@@ -200,25 +212,6 @@ const (
 	FOR KEY SHARE OF w
 	RETURNING id`
 )
-
-// committed is called after a change's transaction committed: it wakes this
-// process's dispatcher when the change scheduled deliveries, and tells the
-// OnEvent listeners when it recorded an event.
-func (s *Store) committed(ch *traineeChange) {
-	if ch != nil && len(ch.Deliveries) > 0 {
-		s.wakeDispatcher()
-	}
-	if ch != nil && ch.Recorded {
-		s.notifyEvent(ch.After.CompanyID)
-	}
-}
-
-func (s *Store) wakeDispatcher() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
 
 // CreateWebhook adds an endpoint to a company: url must be http or https,
 // events a non-empty list of known types, secret a whsec_ secret.
@@ -299,9 +292,7 @@ func (s *Store) SetWebhookDisabled(ctx context.Context, id int64, disabled bool)
 	if err := affectedOne(res, err); err != nil {
 		return err
 	}
-	if !disabled {
-		s.wakeDispatcher()
-	}
+	s.committedAlone(!disabled) // enabled: its waiting deliveries are due
 	return nil
 }
 
@@ -411,12 +402,12 @@ func (s *Store) redeliver(ctx context.Context, companyID *int64, eventID string)
 		if len(ids) == 0 {
 			return fmt.Errorf("%w (company %d, %s)", ErrNoSubscriber, ev.CompanyID, ev.Type)
 		}
+		markDeliveries(ctx)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.wakeDispatcher()
 	return ids, nil
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store/storetest"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/api/server"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )

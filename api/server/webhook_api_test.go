@@ -12,7 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/traineed/traineed/api/server"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 )
 

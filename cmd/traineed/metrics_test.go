@@ -15,7 +15,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/traineed/traineed/api/server"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )

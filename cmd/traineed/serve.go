@@ -23,7 +23,7 @@ import (
 	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineed/demo"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"golang.org/x/term"
 )

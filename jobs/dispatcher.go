@@ -1,7 +1,9 @@
 // Package jobs is traineed's background work, beside the HTTP server and
 // stopped with it: the webhook dispatcher, which delivers the outbox's
-// events. It works the store's outbox (claim, finish, release, prune, wake)
-// and makes the outbound HTTP requests, which the store never does.
+// events, and the automations evaluator, which fires the time triggers.
+// Each works the store through a small interface (Outbox, Rules), so it
+// can be run, and tested, over anything that keeps their promises; the
+// requests to companies' URLs go through api/outbound, never the store.
 package jobs
 
 import (
@@ -81,7 +83,7 @@ type DispatcherConfig struct {
 // at least once: a dispatcher that dies mid-attempt leaves the delivery to be
 // claimed again when its lease expires.
 type Dispatcher struct {
-	s      *store.Store
+	s      Outbox
 	cfg    DispatcherConfig
 	log    *slog.Logger
 	sender *webhookSender
@@ -102,8 +104,23 @@ type Dispatcher struct {
 	wg       sync.WaitGroup
 }
 
+// Outbox is what the dispatcher needs of storage: the webhook outbox's
+// claim, finish and release under a lease, its one wake point (signalled
+// after a commit that scheduled deliveries), the disabling of an endpoint
+// that answered 410 Gone, and the pruning of finished events.
+type Outbox interface {
+	ClaimDeliveries(ctx context.Context, limit, perEndpoint int, lease time.Duration) ([]*store.ClaimedDelivery, error)
+	FinishDelivery(ctx context.Context, c *store.ClaimedDelivery, res store.DeliveryAttempt, schedule []time.Duration) (string, error)
+	ReleaseDelivery(ctx context.Context, c *store.ClaimedDelivery) error
+	Wake() <-chan struct{}
+	DisableEndpoint(ctx context.Context, webhookID int64, reason string) (*store.DisabledEndpoint, error)
+	PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error)
+}
+
+var _ Outbox = (*store.Store)(nil)
+
 // NewDispatcher returns a dispatcher over s; Start starts it.
-func NewDispatcher(s *store.Store, cfg DispatcherConfig) (*Dispatcher, error) {
+func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 	if cfg.Schedule == nil {
 		cfg.Schedule = DefaultRetrySchedule
 	}

@@ -40,7 +40,7 @@ type EvaluatorConfig struct {
 // company's expirations) is worked by one evaluator at a time under an
 // advisory lock, the others moving on to the next one.
 type Evaluator struct {
-	s   *store.Store
+	s   Rules
 	cfg EvaluatorConfig
 	log *slog.Logger
 
@@ -52,8 +52,22 @@ type Evaluator struct {
 	ctx      context.Context
 }
 
+// Rules is what the evaluator needs of storage: the companies whose
+// expirations to record and the time automations to evaluate, each fired
+// in batches under its unique occurrence (ErrBusy when another instance
+// holds it), and the pruning of deleted automations' runs.
+type Rules interface {
+	ExpirationCompanies(ctx context.Context) ([]int64, error)
+	RecordExpirations(ctx context.Context, companyID int64, now time.Time, batch int) (int, error)
+	TimeAutomations(ctx context.Context) ([]store.TimeAutomation, error)
+	EvaluateAutomation(ctx context.Context, companyID, id int64, now time.Time, batch int, after int64) (int, int64, error)
+	PruneAutomationRuns(ctx context.Context, before time.Time) (int64, error)
+}
+
+var _ Rules = (*store.Store)(nil)
+
 // NewEvaluator returns an evaluator over s; Start starts it.
-func NewEvaluator(s *store.Store, cfg EvaluatorConfig) *Evaluator {
+func NewEvaluator(s Rules, cfg EvaluatorConfig) *Evaluator {
 	if cfg.Interval <= 0 {
 		cfg.Interval = DefaultEvaluationInterval
 	}

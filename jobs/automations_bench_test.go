@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -115,7 +115,7 @@ func loadBench(b *testing.B, s *store.Store, n int, today api.Date) (int64, int6
 // and then, logged, GET by id's p95 (store.Trainee, one at a time) in
 // alternating windows without and with a firing evaluation (getP95AB):
 //
-//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 10x -v ./cmd/traineed/jobs/
+//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench Evaluate -benchtime 10x -v ./jobs/
 func BenchmarkEvaluate(b *testing.B) {
 	s := storetest.Postgres(b)
 	base := time.Now().UTC()

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/cmd/traineed/jobs"
+	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
