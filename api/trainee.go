@@ -39,18 +39,6 @@ const (
 	UnitLB = "LB"
 )
 
-// Status derives the status a person sees: deleted, expired or active.
-func (t *Trainee) Status(today Date) string {
-	switch {
-	case !t.Enabled:
-		return StatusDeleted
-	case t.ExpirationDate != nil && !t.ExpirationDate.After(today):
-		return StatusExpired
-	default:
-		return StatusActive
-	}
-}
-
 // TraineeEnvelope is the body of every single-trainee response.
 type TraineeEnvelope struct {
 	Timestamp int64    `json:"timestamp"`

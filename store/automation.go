@@ -435,13 +435,10 @@ func (m *matcher) where(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("t.trainer_id = ?", *a.TrainerID)
 	}
 	if a.Status != nil {
-		switch *a.Status {
-		case api.StatusActive:
-			q = q.Where("t.enabled AND (t.expiration_date IS NULL OR t.expiration_date > ?)", today.Int())
-		case api.StatusExpired:
-			q = q.Where("t.enabled AND t.expiration_date <= ?", today.Int())
-		case api.StatusLive:
-			q = q.Where("t.enabled")
+		if r, err := api.RuleOf(*a.Status); err == nil {
+			if where, args := r.SQL("t.enabled", "t.expiration_date", today); where != "" {
+				q = q.Where(where, args...)
+			}
 		}
 	}
 	if !api.IsTimeTrigger(a.TriggerType) {
@@ -477,16 +474,7 @@ func eventMatches(a *automationRow, t *api.Trainee, today api.Date) bool {
 	if a.TrainerID != nil && (t.TrainerID == nil || *t.TrainerID != *a.TrainerID) {
 		return false
 	}
-	if a.Status != nil {
-		st := t.Status(today)
-		switch *a.Status {
-		case api.StatusLive:
-			return st != api.StatusDeleted
-		default:
-			return st == *a.Status
-		}
-	}
-	return true
+	return a.Status == nil || t.HasStatus(*a.Status, today)
 }
 
 // eventAutomationsQuery is company $1's enabled automations of trigger $2,

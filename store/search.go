@@ -126,21 +126,14 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 	return out, total, nil
 }
 
-// statusWhere is the condition of a search's status.
+// statusWhere is the condition of a search's status (api.StatusRule).
 func statusWhere(q api.Search) (string, []any, error) {
-	switch q.Status {
-	case api.StatusLive, "":
-		return "t.enabled", nil, nil
-	case api.StatusActive:
-		return "t.enabled AND (t.expiration_date IS NULL OR t.expiration_date > ?)", []any{q.Today.Int()}, nil
-	case api.StatusExpired:
-		return "t.enabled AND t.expiration_date <= ?", []any{q.Today.Int()}, nil
-	case api.StatusDeleted:
-		return "NOT t.enabled", nil, nil
-	case api.StatusAll:
-		return "", nil, nil
+	r, err := api.RuleOf(q.Status)
+	if err != nil {
+		return "", nil, fmt.Errorf("store: %w", err)
 	}
-	return "", nil, fmt.Errorf("store: unknown status %q", q.Status)
+	where, args := r.SQL("t.enabled", "t.expiration_date", q.Today)
+	return where, args, nil
 }
 
 // searchCond is the condition of a search (status and q) over trainees
@@ -439,13 +432,14 @@ func searchParts(q api.Search, srt searchSort) []searchPart {
 	// The status's own condition on expiration_date, split by part so
 	// that the non-null part is an index range: active is "IS NULL OR
 	// > today", which no index serves as one; expired has no null part.
+	rule, _ := api.RuleOf(q.Status)
 	out := parts[:0]
 	for _, p := range parts {
 		switch {
-		case q.Status == api.StatusActive && !p.null:
+		case rule.Expiry == api.NotExpired && !p.null:
 			p.where += " AND " + col + " > ?"
 			p.args = append(slices.Clip(p.args), q.Today.Int())
-		case q.Status == api.StatusExpired && p.null:
+		case rule.Expiry == api.Expired && p.null:
 			continue
 		}
 		out = append(out, p)

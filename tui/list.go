@@ -287,17 +287,7 @@ func (l *listModel) selected() *api.Trainee {
 
 // matches reports whether t belongs in the list's status tab.
 func matchesStatus(t *api.Trainee, status string, today api.Date) bool {
-	switch status {
-	case api.StatusLive:
-		return t.Enabled
-	case api.StatusActive:
-		return t.Status(today) == api.StatusActive
-	case api.StatusExpired:
-		return t.Status(today) == api.StatusExpired
-	case api.StatusDeleted:
-		return !t.Enabled
-	}
-	return true
+	return t.HasStatus(status, today)
 }
 
 // replace puts the new state of a trainee in the list, or takes it out when

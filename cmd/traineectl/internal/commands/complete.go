@@ -135,16 +135,7 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 }
 
 // hasStatus reports whether t belongs in a search of status.
-func hasStatus(t *api.Trainee, status string, today api.Date) bool {
-	switch status {
-	case api.StatusAll:
-		return true
-	case "", api.StatusLive:
-		return t.Enabled
-	default:
-		return t.Status(today) == status
-	}
-}
+func hasStatus(t *api.Trainee, status string, today api.Date) bool { return t.HasStatus(status, today) }
 
 func isDigits(s string) bool {
 	for _, c := range s {
