@@ -261,39 +261,9 @@ type ActionInput struct {
 // character text may not hold (a stored name or URL is not checked again).
 // A conditions.trainerId is checked by the caller (1010).
 func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error) {
-	if _, err := object(body); err != nil {
+	in, err := decodeAutomation(body, base)
+	if err != nil {
 		return AutomationSpec{}, err
-	}
-	in := AutomationInput{}
-	if base != nil {
-		in = *base
-	}
-	var probe struct {
-		ActionType json.RawMessage `json:"actionType"`
-		Action     json.RawMessage `json:"action"`
-		Trigger    struct {
-			Type json.RawMessage `json:"type"`
-			Days json.RawMessage `json:"days"`
-		} `json:"trigger"`
-	}
-	_ = json.Unmarshal(body, &probe)
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&in); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return AutomationSpec{}, Invalid(CodeBadJSON, te.Field, "%s has the wrong type", te.Field)
-		}
-		return AutomationSpec{}, Invalid(CodeBadJSON, "", "body must be one JSON object")
-	}
-	// A PUT that changes the action type away from WEBHOOK without naming an
-	// action drops the stored URL.
-	if base != nil && probe.ActionType != nil && probe.Action == nil && in.ActionType != nil && *in.ActionType != ActionWebhook && in.Action != nil {
-		in.Action.URL = nil
-	}
-	// Likewise a new trigger type that takes no days drops the stored ones.
-	if base != nil && probe.Trigger.Type != nil && probe.Trigger.Days == nil && in.Trigger != nil && in.Trigger.Type != nil &&
-		*in.Trigger.Type != TriggerExpirationApproaching && *in.Trigger.Type != TriggerInactive {
-		in.Trigger.Days = nil
 	}
 	v := &ValidationError{}
 	sent, bad := checkAutomationTexts(v, body)
@@ -311,75 +281,141 @@ func ParseAutomation(body []byte, base *AutomationInput) (AutomationSpec, error)
 	if in.Enabled != nil {
 		s.Enabled = *in.Enabled
 	}
-	if in.Trigger == nil || in.Trigger.Type == nil {
+	parseTrigger(v, in.Trigger, bad, &s)
+	parseConditions(v, in.Conditions, bad, &s)
+	parseAction(v, in, sent, bad, &s)
+	return s, v.Err()
+}
+
+// decodeAutomation reads body onto a copy of base (nil for a POST): the
+// members the body sends replace base's, null clears. A PUT that changes
+// the action type away from WEBHOOK without naming an action drops the
+// stored URL, and one that changes the trigger type to one that takes no
+// days, without days, drops the stored days. base is left as it was.
+func decodeAutomation(body []byte, base *AutomationInput) (AutomationInput, error) {
+	if _, err := object(body); err != nil {
+		return AutomationInput{}, err
+	}
+	in := AutomationInput{}
+	if base != nil {
+		in = base.clone()
+	}
+	var probe struct {
+		ActionType json.RawMessage `json:"actionType"`
+		Action     json.RawMessage `json:"action"`
+		Trigger    struct {
+			Type json.RawMessage `json:"type"`
+			Days json.RawMessage `json:"days"`
+		} `json:"trigger"`
+	}
+	_ = json.Unmarshal(body, &probe)
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return in, Invalid(CodeBadJSON, te.Field, "%s has the wrong type", te.Field)
+		}
+		return in, Invalid(CodeBadJSON, "", "body must be one JSON object")
+	}
+	if base != nil && probe.ActionType != nil && probe.Action == nil && in.ActionType != nil && *in.ActionType != ActionWebhook && in.Action != nil {
+		in.Action.URL = nil
+	}
+	if base != nil && probe.Trigger.Type != nil && probe.Trigger.Days == nil && in.Trigger != nil && in.Trigger.Type != nil &&
+		*in.Trigger.Type != TriggerExpirationApproaching && *in.Trigger.Type != TriggerInactive {
+		in.Trigger.Days = nil
+	}
+	return in, nil
+}
+
+// clone copies in deeply (a JSON round trip: every pointer, to a member or
+// to a value, is new), so that decoding a body onto the copy, which writes
+// through the pointers it finds, leaves in alone.
+func (in AutomationInput) clone() AutomationInput {
+	var out AutomationInput
+	b, _ := json.Marshal(in) // pointers to strings, ints and bools always marshal
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// parseTrigger checks the trigger: a known type, with days in range when
+// it takes them (1004, 1001, 1011) and none when it does not (1012).
+func parseTrigger(v *ValidationError, t *TriggerInput, bad map[string]bool, s *AutomationSpec) {
+	if t == nil || t.Type == nil {
 		v.Add(CodeRequired, "trigger.type", "trigger.type is required")
-	} else {
-		s.TriggerType = *in.Trigger.Type
-		s.Days = in.Trigger.Days
-		switch {
-		case bad["trigger.type"]:
-		case s.TriggerType == TriggerExpirationApproaching || s.TriggerType == TriggerInactive:
-			limit := MaxApproachingDays
-			if s.TriggerType == TriggerInactive {
-				limit = MaxInactiveDays
-			}
-			if s.Days == nil {
-				v.Add(CodeRequired, "trigger.days", "trigger.days is required for %s", s.TriggerType)
-			} else if *s.Days < 1 || *s.Days > limit {
-				v.Add(CodeInvalidRange, "trigger.days", "trigger.days must be 1 to %d for %s", limit, s.TriggerType)
-			}
-		default:
-			if !slices.Contains(TriggerTypes, s.TriggerType) {
-				v.Add(CodeInvalidEnum, "trigger.type", "trigger.type must be one of %s", strings.Join(TriggerTypes, ", "))
-			} else if s.Days != nil {
-				v.Add(CodeInvalidParameter, "trigger.days", "%s takes no trigger.days", s.TriggerType)
-			}
-		}
+		return
 	}
-	if c := in.Conditions; c != nil {
-		if c.TrainerID != nil {
-			if *c.TrainerID <= 0 {
-				v.Add(CodeUnknownTrainer, "conditions.trainerId", "trainer %d is not a trainer of this company", *c.TrainerID)
-			}
-			s.TrainerID = c.TrainerID
+	s.TriggerType, s.Days = *t.Type, t.Days
+	switch {
+	case bad["trigger.type"]:
+	case s.TriggerType == TriggerExpirationApproaching || s.TriggerType == TriggerInactive:
+		limit := MaxApproachingDays
+		if s.TriggerType == TriggerInactive {
+			limit = MaxInactiveDays
 		}
-		if c.Status != nil {
-			if !bad["conditions.status"] && !slices.Contains(ConditionStatuses, *c.Status) {
-				v.Add(CodeInvalidEnum, "conditions.status", "conditions.status must be active, expired or live")
-			}
-			s.Status = c.Status
+		if s.Days == nil {
+			v.Add(CodeRequired, "trigger.days", "trigger.days is required for %s", s.TriggerType)
+		} else if *s.Days < 1 || *s.Days > limit {
+			v.Add(CodeInvalidRange, "trigger.days", "trigger.days must be 1 to %d for %s", limit, s.TriggerType)
 		}
+	case !slices.Contains(TriggerTypes, s.TriggerType):
+		v.Add(CodeInvalidEnum, "trigger.type", "trigger.type must be one of %s", strings.Join(TriggerTypes, ", "))
+	case s.Days != nil:
+		v.Add(CodeInvalidParameter, "trigger.days", "%s takes no trigger.days", s.TriggerType)
 	}
+}
+
+// parseConditions checks the conditions: a positive trainer id (whether
+// it is the company's is the caller's check, 1010) and a known status.
+func parseConditions(v *ValidationError, c *ConditionsInput, bad map[string]bool, s *AutomationSpec) {
+	if c == nil {
+		return
+	}
+	if c.TrainerID != nil {
+		if *c.TrainerID <= 0 {
+			v.Add(CodeUnknownTrainer, "conditions.trainerId", "trainer %d is not a trainer of this company", *c.TrainerID)
+		}
+		s.TrainerID = c.TrainerID
+	}
+	if c.Status != nil {
+		if !bad["conditions.status"] && !slices.Contains(ConditionStatuses, *c.Status) {
+			v.Add(CodeInvalidEnum, "conditions.status", "conditions.status must be active, expired or live")
+		}
+		s.Status = c.Status
+	}
+}
+
+// parseAction checks the action: WEBHOOK with an http(s) URL (a stored one
+// is not checked again), DISABLE_TRAINEE without one, a reserved type
+// (1013), anything else 1004.
+func parseAction(v *ValidationError, in AutomationInput, sent, bad map[string]bool, s *AutomationSpec) {
 	if in.ActionType == nil {
 		v.Add(CodeRequired, "actionType", "actionType is required")
-	} else {
-		s.ActionType = *in.ActionType
-		var u *string
-		if in.Action != nil {
-			u = in.Action.URL
-		}
-		switch {
-		case bad["actionType"]:
-		case slices.Contains(ReservedActionTypes, s.ActionType):
-			v.Add(CodeReserved, "actionType", "actionType %s is reserved for a later release", s.ActionType)
-		case s.ActionType == ActionWebhook:
-			switch {
-			case u == nil:
-				v.Add(CodeRequired, "action.url", "action.url is required for WEBHOOK")
-			case bad["action.url"], !sent["action.url"]: // a stored URL was checked when it was stored
-			case ValidateWebhookURL(*u) != nil || len(*u) > 2048:
-				v.Add(CodeInvalidParameter, "action.url", "action.url must be an absolute http or https URL of at most 2048 characters")
-			}
-			s.URL = u
-		case s.ActionType == ActionDisableTrainee:
-			if u != nil {
-				v.Add(CodeInvalidParameter, "action.url", "DISABLE_TRAINEE takes no action.url")
-			}
-		default:
-			v.Add(CodeInvalidEnum, "actionType", "actionType must be WEBHOOK or DISABLE_TRAINEE (EMAIL, SMS and PUSH are reserved)")
-		}
+		return
 	}
-	return s, v.Err()
+	s.ActionType = *in.ActionType
+	var u *string
+	if in.Action != nil {
+		u = in.Action.URL
+	}
+	switch {
+	case bad["actionType"]:
+	case slices.Contains(ReservedActionTypes, s.ActionType):
+		v.Add(CodeReserved, "actionType", "actionType %s is reserved for a later release", s.ActionType)
+	case s.ActionType == ActionWebhook:
+		switch {
+		case u == nil:
+			v.Add(CodeRequired, "action.url", "action.url is required for WEBHOOK")
+		case bad["action.url"], !sent["action.url"]: // a stored URL was checked when it was stored
+		case ValidateWebhookURL(*u) != nil || len(*u) > 2048:
+			v.Add(CodeInvalidParameter, "action.url", "action.url must be an absolute http or https URL of at most 2048 characters")
+		}
+		s.URL = u
+	case s.ActionType == ActionDisableTrainee:
+		if u != nil {
+			v.Add(CodeInvalidParameter, "action.url", "DISABLE_TRAINEE takes no action.url")
+		}
+	default:
+		v.Add(CodeInvalidEnum, "actionType", "actionType must be WEBHOOK or DISABLE_TRAINEE (EMAIL, SMS and PUSH are reserved)")
+	}
 }
 
 // checkAutomationTexts records a 1016 for each text member of an

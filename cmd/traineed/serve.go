@@ -173,36 +173,9 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.hashConcurrency < 0 {
-		return usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
-	}
-	if o.limitsFile != "" {
-		l, err := readLimits(o.limitsFile)
-		if err != nil {
-			return usageError{err}
-		}
-		if o.rateLimit != 0 {
-			o.rateLimit, o.rateBurst = l.RateLimit, l.RateBurst
-		}
-	}
-	if o.rateLimit < 0 || o.rateBurst < 1 {
-		return usageError{fmt.Errorf("--rate-limit must be 0 or more and --rate-burst 1 or more, not %d and %d", o.rateLimit, o.rateBurst)}
-	}
-	if o.shutdownDelay < 0 {
-		return usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
-	}
-	cfg, err := o.webhooks.config(log)
+	cfg, err := o.check(log)
 	if err != nil {
 		return err
-	}
-	if cfg.Outbound, err = o.outbound.client(cfg.EndpointConcurrency); err != nil {
-		return err
-	}
-	if o.maxWebhooks < 0 || o.maxAutomations < 0 {
-		return usageError{fmt.Errorf("--max-webhooks and --max-automations must be 0 (no cap) or more")}
-	}
-	if o.evalInterval <= 0 || o.evalInterval > time.Minute {
-		return usageError{fmt.Errorf("--automations-interval must be positive and at most 1m, not %s", o.evalInterval)}
 	}
 	s, err := e.open()
 	if err != nil {
@@ -214,58 +187,20 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	// Listen before the demo key is made: a start that cannot bind (the
 	// port is taken) leaves no key behind.
-	ln, err := net.Listen("tcp", o.addr)
+	ln, mln, err := o.listen()
 	if err != nil {
 		return err
 	}
-	var mln net.Listener // --metrics-addr's
-	if o.metricsAddr != "" {
-		if mln, err = net.Listen("tcp", o.metricsAddr); err != nil {
-			ln.Close()
-			return fmt.Errorf("--metrics-addr: %w", err)
-		}
-	}
-	closeListeners := func() {
-		ln.Close()
-		if mln != nil {
-			mln.Close()
-		}
-	}
-	if o.demo {
-		key, disabled, err := demoKey(e.ctx, s, server.NewHasherPlain(server.DefaultPasswordParams, 1))
-		if err != nil {
-			closeListeners()
-			return err
-		}
-		for _, k := range disabled {
-			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", k.Prefix, k.Name)
-		}
-		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
-	}
 	metrics := newServerMetrics(s)
-	cfg.OnAttempt = metrics.onAttempt
+	background, err := o.startBackground(e, s, cfg, log, metrics, mln)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	// SIGHUP runs hooks in order: the log file's reopening first, then
 	// the limits file's re-reading (added below, with the limiter; the
 	// hooks are read at each signal).
 	defer watchSIGHUP(hup, log, hooks, metrics)()
-	var background []shutdowner
-	if mln != nil {
-		background = append(background, serveMetrics(log, mln, metrics))
-	}
-	if o.webhooks.dispatch {
-		d, err := jobs.NewDispatcher(s, cfg)
-		if err != nil {
-			closeListeners()
-			return usageError{err}
-		}
-		d.Start()
-		background = append(background, d)
-	}
-	if o.automations {
-		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log, OnEvaluation: metrics.onEvaluation})
-		ev.Start()
-		background = append(background, ev)
-	}
 	hasher := newServeHasher(o)
 	defer hasher.Close()
 	mctx, stopMemory := context.WithCancel(e.ctx)
@@ -277,30 +212,134 @@ func runServe(e *env, o *serveOptions) error {
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithOutbound(cfg.Outbound), server.WithCaps(o.maxWebhooks, o.maxAutomations),
 		server.WithMetrics(metrics.http, o.metricsAddr == "")}
-	var limiter interface {
-		server.RateLimiter
-		limitSetter
+	limiter, closeLimiter, err := o.limiter(log, hooks)
+	if err != nil {
+		return err
 	}
-	switch {
-	case o.rateLimit > 0 && o.redisURL != "":
-		rl, rdb, err := newRedisLimiter(o.redisURL, "traineed:rl:", o.rateLimit, o.rateBurst, log)
-		if err != nil {
-			return usageError{fmt.Errorf("--redis: %w", err)}
-		}
-		defer rdb.Close()
-		limiter = rl
-	case o.rateLimit > 0:
-		limiter = server.NewMemoryLimiter(o.rateLimit, o.rateBurst)
-	}
+	defer closeLimiter()
 	if limiter != nil {
 		opts = append(opts, server.WithRateLimiter(limiter))
-		if o.limitsFile != "" {
-			hooks.add("limits", reloadLimits(o.limitsFile, limiter))
-		}
 	}
 	h := server.NewHandler(s, opts...)
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
+}
+
+// check refuses flags that cannot work together, reads --limits-file, and
+// returns the dispatcher's configuration with its outbound client.
+func (o *serveOptions) check(log *slog.Logger) (jobs.DispatcherConfig, error) {
+	if o.hashConcurrency < 0 {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--hash-concurrency must not be negative, not %d", o.hashConcurrency)}
+	}
+	if o.limitsFile != "" {
+		l, err := readLimits(o.limitsFile)
+		if err != nil {
+			return jobs.DispatcherConfig{}, usageError{err}
+		}
+		if o.rateLimit != 0 {
+			o.rateLimit, o.rateBurst = l.RateLimit, l.RateBurst
+		}
+	}
+	switch {
+	case o.rateLimit < 0 || o.rateBurst < 1:
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--rate-limit must be 0 or more and --rate-burst 1 or more, not %d and %d", o.rateLimit, o.rateBurst)}
+	case o.shutdownDelay < 0:
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--shutdown-delay must not be negative, not %s", o.shutdownDelay)}
+	case o.maxWebhooks < 0 || o.maxAutomations < 0:
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--max-webhooks and --max-automations must be 0 (no cap) or more")}
+	case o.evalInterval <= 0 || o.evalInterval > time.Minute:
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--automations-interval must be positive and at most 1m, not %s", o.evalInterval)}
+	}
+	cfg, err := o.webhooks.config(log)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Outbound, err = o.outbound.client(cfg.EndpointConcurrency)
+	return cfg, err
+}
+
+// listen listens on --addr and, when it is given, --metrics-addr.
+func (o *serveOptions) listen() (ln, mln net.Listener, err error) {
+	if ln, err = net.Listen("tcp", o.addr); err != nil {
+		return nil, nil, err
+	}
+	if o.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", o.metricsAddr); err != nil {
+			ln.Close()
+			return nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+		}
+	}
+	return ln, mln, nil
+}
+
+// startBackground prints the demo key (--demo) and starts what runs beside
+// the requests: the metrics listener, the dispatcher and the evaluator.
+// On an error it closes mln and stops what it started.
+func (o *serveOptions) startBackground(e *env, s *store.Store, cfg jobs.DispatcherConfig, log *slog.Logger, metrics *serverMetrics, mln net.Listener) ([]shutdowner, error) {
+	fail := func(err error) ([]shutdowner, error) {
+		if mln != nil {
+			mln.Close()
+		}
+		return nil, err
+	}
+	if o.demo {
+		key, disabled, err := demoKey(e.ctx, s, server.NewHasherPlain(server.DefaultPasswordParams, 1))
+		if err != nil {
+			return fail(err)
+		}
+		for _, k := range disabled {
+			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", k.Prefix, k.Name)
+		}
+		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
+	}
+	cfg.OnAttempt = metrics.onAttempt
+	var d *jobs.Dispatcher
+	if o.webhooks.dispatch {
+		var err error
+		if d, err = jobs.NewDispatcher(s, cfg); err != nil {
+			return fail(usageError{err})
+		}
+	}
+	var background []shutdowner
+	if mln != nil {
+		background = append(background, serveMetrics(log, mln, metrics))
+	}
+	if d != nil {
+		d.Start()
+		background = append(background, d)
+	}
+	if o.automations {
+		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log, OnEvaluation: metrics.onEvaluation})
+		ev.Start()
+		background = append(background, ev)
+	}
+	return background, nil
+}
+
+// limiter is the rate limiter of the flags (nil without one): in Redis
+// with --redis, else in memory; with --limits-file, SIGHUP changes its
+// limits. close releases it.
+func (o *serveOptions) limiter(log *slog.Logger, hooks *reloadHooks) (l interface {
+	server.RateLimiter
+	limitSetter
+}, close func(), err error) {
+	close = func() {}
+	switch {
+	case o.rateLimit > 0 && o.redisURL != "":
+		rl, rdb, err := newRedisLimiter(o.redisURL, "traineed:rl:", o.rateLimit, o.rateBurst, log)
+		if err != nil {
+			return nil, close, usageError{fmt.Errorf("--redis: %w", err)}
+		}
+		l, close = rl, func() { rdb.Close() }
+	case o.rateLimit > 0:
+		l = server.NewMemoryLimiter(o.rateLimit, o.rateBurst)
+	default:
+		return nil, close, nil
+	}
+	if o.limitsFile != "" {
+		hooks.add("limits", reloadLimits(o.limitsFile, l))
+	}
+	return l, close, nil
 }
 
 // serveMetrics serves GET /metrics alone on ln (--metrics-addr), until

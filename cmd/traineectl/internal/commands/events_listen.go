@@ -175,40 +175,65 @@ type forwardResult struct {
 var listenRetry = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second}
 
 func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOptions) error {
-	s, err := f.Settings()
-	if err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err
 	}
+	st, path, err := openListenState(ctx, f, c, o)
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	if o.ForwardTo != "" {
+		fmt.Fprintf(ios.ErrOut, "Ready! Forwarding to %s. Webhook signing secret: %s (^C to quit)\n", o.ForwardTo, st.Secret)
+	} else {
+		fmt.Fprintln(ios.ErrOut, "Ready! Listening for events (^C to quit)")
+	}
+	l := &listener{f: f, o: o, st: st, path: path, format: f.OutputFormat(),
+		// The developer's own receiver, on their own machine: every
+		// address is theirs to reach (the server's policy is for
+		// companies' URLs).
+		fwd: outbound.New(outbound.Config{Policy: outbound.Policy{Allow: outbound.Everywhere}})}
+	if l.format == output.CSV {
+		if err := csvLine(ios, listenCSVHeader); err != nil {
+			return err
+		}
+	}
+	return l.run(ctx, c)
+}
+
+// openListenState loads (or starts) the listener's saved state, its cursor
+// and secret, moves the cursor as --since says (all, an event id, or now:
+// the end of the feed, also where a first run starts) and saves it.
+func openListenState(ctx context.Context, f *cmdutil.Factory, c *client.Client, o *EventsListenOptions) (*listenState, string, error) {
 	path := o.StatePath
 	if path == "" {
+		s, err := f.Settings()
+		if err != nil {
+			return nil, "", err
+		}
 		if path, err = listenStatePath(f, s); err != nil {
-			return err
+			return nil, "", err
 		}
 	}
 	st, err := loadListenState(path)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	if st.Secret == "" {
 		st.Secret = api.GenerateWebhookSecret()
 	}
-	ios := f.IOStreams
 	switch {
 	case o.Since == "all":
 		st.After = ""
 	case strings.HasPrefix(o.Since, api.WebhookEventIDPrefix):
 		st.After = o.Since
 	case o.Since == "now" || st.After == "" && o.Since == "":
-		// Skip to the end of the feed.
 		after := ""
 		for {
 			page, err := c.Events(ctx, client.EventParams{After: after, Limit: api.MaxEventLimit})
 			if err != nil {
-				return err
+				return nil, "", err
 			}
 			after = page.Next
 			if !page.HasMore {
@@ -217,51 +242,54 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 		}
 		st.After = after
 	}
-	if err := st.save(path); err != nil {
-		return err
+	return st, path, st.save(path)
+}
+
+// listener follows the feed: it prints each event, forwards it when asked,
+// and saves the cursor after each one.
+type listener struct {
+	f      *cmdutil.Factory
+	o      *EventsListenOptions
+	st     *listenState
+	path   string
+	format output.Format
+	fwd    *outbound.Client
+
+	received, forwarded, failed int
+}
+
+// summary is the line printed when the listener stops.
+func (l *listener) summary() {
+	msg := output.Count(l.received, "event", "events") + " received"
+	if l.o.ForwardTo != "" {
+		msg += fmt.Sprintf(", %d forwarded, %s failed", l.forwarded, output.Count(l.failed, "forward", "forwards"))
 	}
-	if o.ForwardTo != "" {
-		fmt.Fprintf(ios.ErrOut, "Ready! Forwarding to %s. Webhook signing secret: %s (^C to quit)\n", o.ForwardTo, st.Secret)
-	} else {
-		fmt.Fprintln(ios.ErrOut, "Ready! Listening for events (^C to quit)")
-	}
-	format := f.OutputFormat()
-	if format == output.CSV {
-		if err := csvLine(ios, listenCSVHeader); err != nil {
-			return err
-		}
-	}
-	// The developer's own receiver, on their own machine: every address
-	// is theirs to reach (the server's policy is for companies' URLs).
-	fwd := outbound.New(outbound.Config{Policy: outbound.Policy{Allow: outbound.Everywhere}})
-	var received, forwarded, failed int
-	summary := func() {
-		msg := output.Count(received, "event", "events") + " received"
-		if o.ForwardTo != "" {
-			msg += fmt.Sprintf(", %d forwarded, %s failed", forwarded, output.Count(failed, "forward", "forwards"))
-		}
-		fmt.Fprintf(ios.ErrOut, "%s; resume after %s\n", msg, api.EscapeText(orNone(st.After)))
-	}
+	fmt.Fprintf(l.f.IOStreams.ErrOut, "%s; resume after %s\n", msg, api.EscapeText(orNone(l.st.After)))
+}
+
+// run long-polls the feed until ctx ends, retrying a failure of the
+// network or the server on listenRetry.
+func (l *listener) run(ctx context.Context, c *client.Client) error {
 	fails := 0
 	for {
-		page, err := c.Events(ctx, client.EventParams{After: st.After, Types: o.Types, Limit: api.DefaultEventLimit, Wait: o.Wait})
+		page, err := c.Events(ctx, client.EventParams{After: l.st.After, Types: l.o.Types, Limit: api.DefaultEventLimit, Wait: l.o.Wait})
 		if ctx.Err() != nil {
-			summary()
+			l.summary()
 			return nil
 		}
 		if err != nil {
 			var nerr *client.NetworkError
 			var serr *client.ServerError
 			if !errors.As(err, &nerr) && !errors.As(err, &serr) {
-				summary()
+				l.summary()
 				return err
 			}
 			d := listenRetry[min(fails, len(listenRetry)-1)]
 			fails++
-			fmt.Fprintf(ios.ErrOut, "warning: %s; retrying in %s\n", api.EscapeText(err.Error()), d)
+			fmt.Fprintf(l.f.IOStreams.ErrOut, "warning: %s; retrying in %s\n", api.EscapeText(err.Error()), d)
 			select {
 			case <-ctx.Done():
-				summary()
+				l.summary()
 				return nil
 			case <-time.After(d):
 			}
@@ -269,33 +297,38 @@ func runEventsListen(ctx context.Context, f *cmdutil.Factory, o *EventsListenOpt
 		}
 		fails = 0
 		for _, e := range page.Events {
-			received++
-			line := listenLine{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Payload: e.Payload}
-			if o.ForwardTo != "" {
-				// Not cancelled by Ctrl-C: the event in hand is finished,
-				// so that the cursor and the receiver agree.
-				res := fwd.Send(context.WithoutCancel(ctx), ListenTimeout, o.ForwardTo, []string{st.Secret}, e.ID, time.Now().UTC(), e.Payload)
-				fr := &forwardResult{OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000, Error: res.Err}
-				if res.StatusCode != 0 {
-					code := res.StatusCode
-					fr.StatusCode = &code
-				}
-				line.Forward = fr
-				if fr.OK {
-					forwarded++
-				} else {
-					failed++
-				}
-			}
-			if err := printListenLine(ios, format, line); err != nil {
-				return err
-			}
-			st.After = e.ID
-			if err := st.save(path); err != nil {
+			if err := l.handle(ctx, e); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// handle prints (and forwards) one event and moves the cursor past it.
+func (l *listener) handle(ctx context.Context, e *api.Event) error {
+	l.received++
+	line := listenLine{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, Payload: e.Payload}
+	if l.o.ForwardTo != "" {
+		// Not cancelled by Ctrl-C: the event in hand is finished, so that
+		// the cursor and the receiver agree.
+		res := l.fwd.Send(context.WithoutCancel(ctx), ListenTimeout, l.o.ForwardTo, []string{l.st.Secret}, e.ID, time.Now().UTC(), e.Payload)
+		fr := &forwardResult{OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000, Error: res.Err}
+		if res.StatusCode != 0 {
+			code := res.StatusCode
+			fr.StatusCode = &code
+		}
+		line.Forward = fr
+		if fr.OK {
+			l.forwarded++
+		} else {
+			l.failed++
+		}
+	}
+	if err := printListenLine(l.f.IOStreams, l.format, line); err != nil {
+		return err
+	}
+	l.st.After = e.ID
+	return l.st.save(l.path)
 }
 
 // listenCSVHeader is the header of `events listen -o csv`.
