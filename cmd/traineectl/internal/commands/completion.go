@@ -150,10 +150,3 @@ func GenCompletion(root *cobra.Command, shell string, w io.Writer) error {
 	return cmdutil.Usagef("unknown shell %q: use bash, zsh, fish or powershell", shell)
 }
 
-// CompletionFiles names the file of each shell's script in completions/.
-var CompletionFiles = map[string]string{
-	"bash":       "traineectl.bash",
-	"zsh":        "_traineectl",
-	"fish":       "traineectl.fish",
-	"powershell": "traineectl.ps1",
-}
