@@ -149,4 +149,3 @@ func GenCompletion(root *cobra.Command, shell string, w io.Writer) error {
 	}
 	return cmdutil.Usagef("unknown shell %q: use bash, zsh, fish or powershell", shell)
 }
-
