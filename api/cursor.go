@@ -57,14 +57,22 @@ func SearchName(name string) string { return strings.ToLower(name) }
 // SearchFingerprint identifies a search's q, status and sort: a cursor
 // made by one search is refused by another.
 func SearchFingerprint(s Search) string {
+	var tail []byte
+	if s.Desc {
+		tail = []byte{1}
+	}
+	return fingerprint([]string{s.Query, s.Status, s.Sort}, tail...)
+}
+
+// fingerprint is a short hash of parts and tail: what a cursor carries to
+// name the list that made it.
+func fingerprint(parts []string, tail ...byte) string {
 	h := sha256.New()
-	for _, part := range []string{s.Query, s.Status, s.Sort} {
+	for _, part := range parts {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
-	if s.Desc {
-		h.Write([]byte{1})
-	}
+	h.Write(tail)
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:6])
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -48,7 +49,7 @@ func runAutomationsTest(ctx context.Context, f *cmdutil.Factory, o *AutomationsT
 	if err != nil {
 		return err
 	}
-	p, err := c.TestAutomation(ctx, o.ID, o.Page, o.Size)
+	p, err := c.TestAutomation(ctx, o.ID, client.ListParams{Page: o.Page, Limit: o.Size})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -60,7 +61,7 @@ func runAutomationsRuns(ctx context.Context, f *cmdutil.Factory, o *AutomationsR
 	if err != nil {
 		return err
 	}
-	p, err := c.AutomationRuns(ctx, o.ID, o.Page, o.Size)
+	p, err := c.AutomationRuns(ctx, o.ID, client.ListParams{Page: o.Page, Limit: o.Size})
 	if err != nil {
 		return err
 	}

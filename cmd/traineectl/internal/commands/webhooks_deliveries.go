@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -51,7 +52,7 @@ func runWebhooksDeliveries(ctx context.Context, f *cmdutil.Factory, o *WebhooksD
 	if err != nil {
 		return err
 	}
-	page, err := c.WebhookDeliveries(ctx, o.ID, o.Page, o.Size)
+	page, err := c.WebhookDeliveries(ctx, o.ID, client.ListParams{Page: o.Page, Limit: o.Size})
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func runWebhooksDeliveries(ctx context.Context, f *cmdutil.Factory, o *WebhooksD
 		CSVHeader: []string{"eventId", "type", "attempt", "statusCode", "latencyMs", "error", "time", "state"}, CSVRows: csv,
 		Columns: cols, Rows: rows})
 	if err == nil && page.HasMore && f.IOStreams.StdoutTTY && f.OutputFormat() == output.Table {
-		fmt.Fprintf(f.IOStreams.ErrOut, "More: --page %d\n", page.Page+1)
+		fmt.Fprintf(f.IOStreams.ErrOut, "More: --page %d\n", o.Page+1)
 	}
 	return err
 }
