@@ -44,6 +44,12 @@ func (p ListParams) values() url.Values {
 // automation, webhook or filter.
 type PageFunc[P any] func(ctx context.Context, p ListParams) (P, error)
 
+// PagesOf is the PageFunc of the list of one automation or webhook:
+// PagesOf(c.AutomationRuns, 7) reads automation 7's runs.
+func PagesOf[P any](page func(ctx context.Context, id int64, p ListParams) (P, error), id int64) PageFunc[P] {
+	return func(ctx context.Context, p ListParams) (P, error) { return page(ctx, id, p) }
+}
+
 // Walk reads a list page after page from the page p names (the first
 // when p.After is ""), following each page's nextCursor, and hands fn the
 // rows of each page as it arrives, until the last page, until it has
