@@ -1,9 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"net/url"
 	"strconv"
 )
@@ -68,29 +65,14 @@ type listCursorWire struct {
 
 // Encode is the cursor's opaque wire form: base64url without padding, as
 // a search cursor's.
-func (c ListCursor) Encode() string {
-	b, err := json.Marshal(listCursorWire{List: c.List, Key: c.Key, Offset: c.Offset})
-	if err != nil {
-		panic(err) // strings and integers always marshal
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+func (c ListCursor) Encode() string { return encodeWire(listCursorWire(c)) }
 
 // DecodeListCursor reads a cursor that Encode wrote with a key of keys
 // values; anything else is an error.
 func DecodeListCursor(s string, keys int) (ListCursor, error) {
-	if len(s) > maxCursorLen {
-		return ListCursor{}, errBadCursor
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return ListCursor{}, errBadCursor
-	}
 	var w listCursorWire
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil || dec.More() {
-		return ListCursor{}, errBadCursor
+	if err := decodeWire(s, &w); err != nil {
+		return ListCursor{}, err
 	}
 	if w.List == "" || len(w.Key) != keys || w.Offset < 1 || w.Offset > maxCursorOffset {
 		return ListCursor{}, errBadCursor

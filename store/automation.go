@@ -291,30 +291,13 @@ func (s *Store) runScope(db bun.IDB, companyID int64) *bun.SelectQuery {
 	return db.NewSelect().Model((*automationRunRow)(nil)).Where("r.company_id = ?", companyID)
 }
 
-// runPageRow is a run as AutomationRuns reads it, its outcome following
-// its delivery.
-type runPageRow struct {
-	ID           int64     `bun:"id"`
-	AutomationID int64     `bun:"automation_id"`
-	TraineeID    int64     `bun:"trainee_id"`
-	FiredAt      time.Time `bun:"fired_at"`
-	Occurrence   string    `bun:"occurrence"`
-	Outcome      string    `bun:"outcome"`
-	Error        *string   `bun:"error"`
-}
-
-func (r runPageRow) toAPI() *api.AutomationRun {
-	return &api.AutomationRun{ID: r.ID, AutomationID: r.AutomationID, TraineeID: r.TraineeID, FiredAt: r.FiredAt.UTC(),
-		Occurrence: r.Occurrence, Outcome: r.Outcome, Error: r.Error}
-}
-
 // AutomationRuns returns one page of an automation's runs, newest first
 // (keyset: the run id), and how many it has: of an automation of the
 // company, or of one it deleted less than api.RunRetention ago. The
 // outcome of a WEBHOOK run follows its delivery.
 func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, q api.ListQuery) (api.ListPage[*api.AutomationRun], error) {
 	var (
-		rows  []runPageRow
+		rows  []*api.AutomationRun // bun's names of its fields are the columns'
 		total int64
 	)
 	cutoff := s.utcNow().Add(-api.RunRetention)
@@ -349,7 +332,10 @@ func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, q api.L
 	if err != nil {
 		return api.ListPage[*api.AutomationRun]{}, dbError(err)
 	}
-	return listRows(rows, q.Limit, total, runPageRow.toAPI), nil
+	return listRows(rows, q.Limit, total, func(r *api.AutomationRun) *api.AutomationRun {
+		r.FiredAt = r.FiredAt.UTC()
+		return r
+	}), nil
 }
 
 // AutomationMatches returns one page of the trainees an automation would
