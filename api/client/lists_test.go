@@ -114,3 +114,28 @@ func TestWalkFollowsCursors(t *testing.T) {
 		t.Fatalf("fn's error: %v", err)
 	}
 }
+
+// A search walks like every list, its cursor sent as cursor and size.
+func TestWalkSearch(t *testing.T) {
+	s := newStub(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		page := api.TraineePage{Content: []*api.Trainee{{ID: int64(n)}}} // n counts from 1
+		if n < 3 {
+			next := "c" + strconv.Itoa(n)
+			page.Page.CursorPage = api.NewCursorPage(&next)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(page)
+	})
+	cl := newTestClient(s.URL, &sleeper{})
+	all, err := client.All(context.Background(), cl.SearchPageFunc(client.SearchParams{Query: "ada", Page: 4}), client.ListParams{Limit: 1})
+	if err != nil || len(all) != 3 || all[2].ID != 3 {
+		t.Fatalf("%v %v", all, err)
+	}
+	var queries []string
+	for i := range s.attempts() {
+		queries = append(queries, s.request(i).Query)
+	}
+	if want := []string{"q=ada&size=1", "cursor=c1&q=ada&size=1", "cursor=c2&q=ada&size=1"}; !reflect.DeepEqual(queries, want) {
+		t.Fatalf("queries %q, want %q", queries, want)
+	}
+}

@@ -175,9 +175,9 @@ func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, err
 	return &out, nil
 }
 
-// EventPages is the PageFunc of the feed with p's types and order, for
+// EventPageFunc is the PageFunc of the feed with p's types and order, for
 // Walk: a list's After and Limit replace p's.
-func (c *Client) EventPages(p EventParams) PageFunc[*api.EventPage] {
+func (c *Client) EventPageFunc(p EventParams) PageFunc[*api.EventPage] {
 	return func(ctx context.Context, lp ListParams) (*api.EventPage, error) {
 		p.After, p.Limit = lp.After, lp.Limit
 		return c.Events(ctx, p)

@@ -87,7 +87,7 @@ func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions
 	if err != nil {
 		return err
 	}
-	fetch := c.EventPages(client.EventParams{Types: o.Types, Desc: !o.OldestFirst})
+	fetch := c.EventPageFunc(client.EventParams{Types: o.Types, Desc: !o.OldestFirst})
 	return runList(ctx, f, &o.listFlags, fetch, client.ListParams{After: o.After}, eventRows)
 }
 
