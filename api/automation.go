@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -152,6 +150,10 @@ type AutomationPage struct {
 	Page      PageInfo      `json:"page"`
 }
 
+func (p *AutomationPage) Rows() []*Automation { return p.Content }
+func (p *AutomationPage) Paging() CursorPage  { return p.Page.CursorPage }
+func (p *AutomationPage) Counts() PageInfo    { return p.Page }
+
 // AutomationRun is one firing: exactly one per occurrence.
 type AutomationRun struct {
 	ID           int64     `json:"id"`
@@ -169,6 +171,10 @@ type AutomationRunPage struct {
 	Content   []*AutomationRun `json:"content"`
 	Page      PageInfo         `json:"page"`
 }
+
+func (p *AutomationRunPage) Rows() []*AutomationRun { return p.Content }
+func (p *AutomationRunPage) Paging() CursorPage     { return p.Page.CursorPage }
+func (p *AutomationRunPage) Counts() PageInfo       { return p.Page }
 
 // AutomationFired is the body a WEBHOOK automation sends.
 type AutomationFired struct {
@@ -456,27 +462,6 @@ func CheckAutomationText(body []byte) error {
 	return v.Err()
 }
 
-// ParsePage reads the page and size query parameters (1012 when bad).
-func ParsePage(q url.Values) (page, size int, err error) {
-	v := &ValidationError{}
-	page, size = 0, DefaultPageSize
-	if p := q.Get("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > MaxPage {
-			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
-		}
-		page = n
-	}
-	if p := q.Get("size"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > MaxPageSize {
-			v.Add(CodeInvalidParameter, "size", "size must be an integer from 1 to %d", MaxPageSize)
-		}
-		size = n
-	}
-	return page, size, v.Err()
-}
-
 // NewPageInfo describes page number of size over total elements.
 func NewPageInfo(number, size int, total int64) PageInfo {
 	pages := int((total + int64(size) - 1) / int64(size))
@@ -494,21 +479,23 @@ type AutomationStore interface {
 	CreateAutomation(ctx context.Context, companyID int64, s AutomationSpec, secret string, max int) (*Automation, error)
 	// Automation returns one automation with its spec.
 	Automation(ctx context.Context, companyID, id int64) (*Automation, AutomationSpec, error)
-	// Automations returns one page of the company's automations by id, and
-	// their count.
-	Automations(ctx context.Context, companyID int64, page, size int) ([]*Automation, int64, error)
+	// Automations returns one page of the company's automations by id,
+	// and their count.
+	Automations(ctx context.Context, companyID int64, q ListQuery) (ListPage[*Automation], error)
 	// UpdateAutomation replaces an automation's spec; one that becomes a
 	// WEBHOOK is signed with secret, which the result then carries.
 	UpdateAutomation(ctx context.Context, companyID, id int64, s AutomationSpec, secret string) (*Automation, error)
 	// DeleteAutomation deletes an automation and returns it as it was; its
 	// runs stay readable for RunRetention.
 	DeleteAutomation(ctx context.Context, companyID, id int64) (*Automation, error)
-	// AutomationRuns returns one page of runs, newest first, and their
-	// count: of an automation, or of one deleted within RunRetention.
-	AutomationRuns(ctx context.Context, companyID, id int64, page, size int) ([]*AutomationRun, int64, error)
+	// AutomationRuns returns one page of runs, newest first (keyset: the
+	// run id), and their count: of an automation, or of one deleted within
+	// RunRetention.
+	AutomationRuns(ctx context.Context, companyID, id int64, q ListQuery) (ListPage[*AutomationRun], error)
 	// AutomationMatches returns one page of the trainees the automation
-	// would fire for now (today being the company's day), and their count.
-	AutomationMatches(ctx context.Context, companyID, id int64, today Date, page, size int) ([]*Trainee, int64, error)
+	// would fire for now (today being the company's day), by id, and their
+	// count.
+	AutomationMatches(ctx context.Context, companyID, id int64, today Date, q ListQuery) (ListPage[*Trainee], error)
 }
 
 // RunRetention is how long the runs of a deleted automation stay readable.

@@ -57,14 +57,22 @@ func SearchName(name string) string { return strings.ToLower(name) }
 // SearchFingerprint identifies a search's q, status and sort: a cursor
 // made by one search is refused by another.
 func SearchFingerprint(s Search) string {
+	var tail []byte
+	if s.Desc {
+		tail = []byte{1}
+	}
+	return fingerprint([]string{s.Query, s.Status, s.Sort}, tail...)
+}
+
+// fingerprint is a short hash of parts and tail: what a cursor carries to
+// name the list that made it.
+func fingerprint(parts []string, tail ...byte) string {
 	h := sha256.New()
-	for _, part := range []string{s.Query, s.Status, s.Sort} {
+	for _, part := range parts {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
-	if s.Desc {
-		h.Write([]byte{1})
-	}
+	h.Write(tail)
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:6])
 }
 
@@ -95,29 +103,44 @@ func (c Cursor) Encode() string {
 	if err != nil {
 		panic(err) // a string or an int always marshals
 	}
+	return encodeWire(w)
+}
+
+// encodeWire is a cursor's opaque form: base64url, without padding, of
+// its wire struct w as JSON.
+func encodeWire(w any) string {
 	b, err := json.Marshal(w)
 	if err != nil {
-		panic(err)
+		panic(err) // strings and integers always marshal
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 var errBadCursor = errors.New("malformed cursor")
 
-// DecodeCursor reads a cursor that Encode wrote; anything else is an error.
-func DecodeCursor(s string) (Cursor, error) {
+// decodeWire reads what encodeWire wrote into w: one JSON object of w's
+// members only, at most maxCursorLen long.
+func decodeWire(s string, w any) error {
 	if s == "" || len(s) > maxCursorLen {
-		return Cursor{}, errBadCursor
+		return errBadCursor
 	}
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return Cursor{}, errBadCursor
+		return errBadCursor
 	}
-	var w cursorWire
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil || dec.More() {
-		return Cursor{}, errBadCursor
+	if err := dec.Decode(w); err != nil || dec.More() {
+		return errBadCursor
+	}
+	return nil
+}
+
+// DecodeCursor reads a cursor that Encode wrote; anything else is an error.
+func DecodeCursor(s string) (Cursor, error) {
+	var w cursorWire
+	if err := decodeWire(s, &w); err != nil {
+		return Cursor{}, err
 	}
 	c := Cursor{Sort: w.Sort, Desc: w.Desc, ID: w.ID, Offset: w.Offset, Fingerprint: w.Print}
 	if !sortKeys[c.Sort] || c.ID < 1 || c.Offset < 1 || c.Offset > maxCursorOffset || c.Fingerprint == "" {

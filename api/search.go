@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -24,12 +23,14 @@ var sortKeys = map[string]bool{SortID: true, SortName: true, SortEmail: true, So
 // every bad parameter is a 1012.
 func ParseSearch(q url.Values, today Date) (Search, error) {
 	v := &ValidationError{}
-	for _, name := range []string{"q", "status", "page", "size", "sort", "cursor"} {
+	for _, name := range []string{"q", "status", "page", "size", "limit", "sort", "cursor", "after"} {
 		if !checkParam(v, name, q.Get(name)) {
 			q = cloneWithout(q, name) // reported; nothing else to say about it
 		}
 	}
-	s := Search{Query: strings.TrimSpace(q.Get("q")), Status: StatusLive, Size: DefaultPageSize, Sort: SortID, Today: today}
+	s := Search{Query: strings.TrimSpace(q.Get("q")), Status: StatusLive, Sort: SortID, Today: today}
+	s.Size = parseLimit(v, q, searchList)
+	s.Page = parsePage(v, q)
 	if len([]rune(s.Query)) > MaxSearchQuery {
 		v.Add(CodeInvalidParameter, "q", "q must be at most %d characters", MaxSearchQuery)
 	}
@@ -39,20 +40,6 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 			v.Add(CodeInvalidParameter, "status", "status must be live, active, expired, deleted or all")
 		}
 		s.Status = st
-	}
-	if p := q.Get("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > MaxPage {
-			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
-		}
-		s.Page = n
-	}
-	if p := q.Get("size"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > MaxPageSize {
-			v.Add(CodeInvalidParameter, "size", "size must be an integer from 1 to %d", MaxPageSize)
-		}
-		s.Size = n
 	}
 	if p := q.Get("sort"); p != "" {
 		key, dir, hasDir := strings.Cut(p, ",")
@@ -64,21 +51,32 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 		}
 		s.Sort, s.Desc = key, dir == "desc"
 	}
+	// after is the cursor's name in every list; cursor, its old name here,
+	// is still taken (and, unlike an empty after, never empty).
+	name, cursor := "after", q.Get("after")
 	if q.Has("cursor") {
-		c, err := DecodeCursor(q.Get("cursor"))
+		name, cursor = "cursor", q.Get("cursor")
+	}
+	if name == "cursor" || cursor != "" {
+		c, err := DecodeCursor(cursor)
 		switch {
+		case name == "cursor" && q.Get("after") != "":
+			v.Add(CodeInvalidParameter, "after", "after and cursor cannot be given together: cursor is the old name of after")
 		case q.Has("page"):
-			v.Add(CodeInvalidParameter, "cursor", "cursor and page cannot be given together")
+			v.Add(CodeInvalidParameter, name, "%s and page cannot be given together", name)
 		case err != nil:
-			v.Add(CodeInvalidParameter, "cursor", "cursor is not a cursor this server gave")
+			v.Add(CodeInvalidParameter, name, "%s is not a cursor this server gave (a page's page.nextCursor)", name)
 		case c.Sort != s.Sort || c.Desc != s.Desc || c.Fingerprint != SearchFingerprint(s):
-			v.Add(CodeInvalidParameter, "cursor", "cursor belongs to another search: q, status and sort must be those of the search that gave it")
+			v.Add(CodeInvalidParameter, name, "%s belongs to another search: q, status and sort must be those of the search that gave it", name)
 		default:
 			s.Cursor = &c
 		}
 	}
 	return s, v.Err()
 }
+
+// searchList is how a search reads limit and size.
+var searchList = ListParams{Default: DefaultPageSize, Max: MaxPageSize, Legacy: true}
 
 // cloneWithout returns a copy of q without name.
 func cloneWithout(q url.Values, name string) url.Values {

@@ -87,10 +87,15 @@ type WebhookList struct {
 type WebhookDeliveries struct {
 	Timestamp  int64             `json:"timestamp"`
 	Deliveries []*WebhookAttempt `json:"deliveries"`
-	Page       int               `json:"page"`
-	Size       int               `json:"size"`
-	HasMore    bool              `json:"hasMore"`
+	Page       CursorPage        `json:"page"`
+	// Size (the limit) and HasMore (Page's) are kept from the offset
+	// pages before cursors.
+	Size    int  `json:"size"`
+	HasMore bool `json:"hasMore"`
 }
+
+func (p *WebhookDeliveries) Rows() []*WebhookAttempt { return p.Deliveries }
+func (p *WebhookDeliveries) Paging() CursorPage      { return p.Page }
 
 // RedeliverResult is the body of POST /public-api/events/{id}/redeliver.
 type RedeliverResult struct {
@@ -241,17 +246,28 @@ type Event struct {
 	Type      string          `json:"type"`
 	CreatedAt time.Time       `json:"createdAt"`
 	Payload   json.RawMessage `json:"payload"`
+	// Seq is the event's place in the company's feed (its row id): the
+	// keyset of the feed's cursors. Never sent.
+	Seq int64 `json:"-"`
 }
 
 // EventPage is the body of GET /public-api/events.
 type EventPage struct {
 	Timestamp int64    `json:"timestamp"`
 	Events    []*Event `json:"events"`
-	// Next is the cursor to pass as after= to continue: the last event's
-	// id, or the request's after when no event came.
+	// Next is the feed's cursor, kept from before page: the event id to
+	// pass as after= to continue, the last event's, or the request's
+	// after when no event came (so a client following the feed always
+	// has one).
 	Next    string `json:"next"`
 	HasMore bool   `json:"hasMore"`
+	// Page is every list's page object: NextCursor is null when no event
+	// follows yet.
+	Page CursorPage `json:"page"`
 }
+
+func (p *EventPage) Rows() []*Event     { return p.Events }
+func (p *EventPage) Paging() CursorPage { return p.Page }
 
 // Feed limits.
 const (
@@ -263,25 +279,40 @@ const (
 	EventRetention = 30 * 24 * time.Hour
 )
 
+// Orders of the feed (GET /public-api/events?order=).
+const (
+	OrderAsc  = "asc"  // the feed's order, oldest first (the default)
+	OrderDesc = "desc" // newest first
+)
+
 // EventQuery is a parsed GET /public-api/events.
 type EventQuery struct {
-	After string   // "" is from the oldest event kept
-	Types []string // nil is every type
-	Limit int
-	Wait  time.Duration // long-poll: how long to wait for an event when none is there
+	// After is an event id (evt_...): the events after it. The feed's
+	// cursor before page, still taken; "" is from the first event.
+	After string
+	// AfterSeq, from a page.nextCursor, is the Seq of the event the page
+	// starts after (0: none).
+	AfterSeq int64
+	Types    []string // nil is every type
+	Limit    int
+	Desc     bool          // newest first (order=desc)
+	Wait     time.Duration // long-poll: how long to wait for an event when none is there
+	// Offset counts the events of the pages before this one (a cursor's).
+	Offset int64
+	// List is the feed's ListFingerprint with these types and order.
+	List string
 }
 
-// ParseEventQuery reads after, type (a comma-separated list, may repeat),
-// limit and wait; a bad value is a 400 with errorCode 1012.
-func ParseEventQuery(q url.Values) (EventQuery, error) {
-	out := EventQuery{Limit: DefaultEventLimit}
+// feedList is how the feed reads limit: 1 to 500, no page.
+var feedList = ListParams{Default: DefaultEventLimit, Max: MaxEventLimit, Keys: 1}
+
+// ParseEventQuery reads after (an event id, or a page.nextCursor of the
+// feed of companyID with the same type and order), type (a
+// comma-separated list, may repeat), limit, order and wait; a bad value
+// is a 400 with errorCode 1012.
+func ParseEventQuery(q url.Values, companyID int64) (EventQuery, error) {
 	v := &ValidationError{}
-	if a := q.Get("after"); a != "" {
-		if !strings.HasPrefix(a, WebhookEventIDPrefix) || len(a) > 64 {
-			v.Add(CodeInvalidParameter, "after", "after must be an event id (evt_...)")
-		}
-		out.After = a
-	}
+	out := EventQuery{Limit: parseLimit(v, q, feedList)}
 	if ts := q["type"]; len(ts) > 0 {
 		evs, err := ParseFeedEvents(strings.Join(ts, ","))
 		if err != nil {
@@ -289,43 +320,40 @@ func ParseEventQuery(q url.Values) (EventQuery, error) {
 		}
 		out.Types = evs
 	}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > MaxEventLimit {
-			v.Add(CodeInvalidParameter, "limit", "limit must be an integer from 1 to %d", MaxEventLimit)
+	switch o := q.Get("order"); o {
+	case "", OrderAsc:
+	case OrderDesc:
+		out.Desc = true
+	default:
+		v.Add(CodeInvalidParameter, "order", "order must be asc (oldest first, the default) or desc (newest first)")
+	}
+	order := OrderAsc
+	if out.Desc {
+		order = OrderDesc
+	}
+	out.List = ListFingerprint("events", companyID, strings.Join(out.Types, ","), order)
+	switch a := q.Get("after"); {
+	case strings.HasPrefix(a, WebhookEventIDPrefix):
+		if len(a) > 64 {
+			v.Add(CodeInvalidParameter, "after", "after must be an event id (evt_...) or a page's page.nextCursor")
 		}
-		out.Limit = n
+		out.After = a
+	case a != "":
+		if c, ok := parseAfter(v, a, feedList, out.List); ok {
+			out.AfterSeq, out.Offset = c.Key[0], c.Offset
+		}
 	}
 	if w := q.Get("wait"); w != "" {
 		n, err := strconv.Atoi(w)
-		if err != nil || n < 0 || n > MaxEventWait {
+		switch {
+		case err != nil || n < 0 || n > MaxEventWait:
 			v.Add(CodeInvalidParameter, "wait", "wait must be an integer number of seconds from 0 to %d", MaxEventWait)
+		case n > 0 && out.Desc:
+			v.Add(CodeInvalidParameter, "wait", "wait follows the feed's order: it cannot go with order=desc")
 		}
 		out.Wait = time.Duration(n) * time.Second
 	}
 	return out, v.Err()
-}
-
-// ParseDeliveriesQuery reads page (from 0) and size (1 to 100, default 20)
-// of GET /public-api/webhooks/{id}/deliveries.
-func ParseDeliveriesQuery(q url.Values) (page, size int, err error) {
-	page, size = 0, DefaultPageSize
-	v := &ValidationError{}
-	if p := q.Get("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > MaxPage {
-			v.Add(CodeInvalidParameter, "page", "page must be an integer from 0 to %d", MaxPage)
-		}
-		page = n
-	}
-	if s := q.Get("size"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > MaxPageSize {
-			v.Add(CodeInvalidParameter, "size", "size must be an integer from 1 to %d", MaxPageSize)
-		}
-		size = n
-	}
-	return page, size, v.Err()
 }
 
 // UnknownEvent is the error of an after= cursor that is no event of the
@@ -348,8 +376,9 @@ type WebhookStore interface {
 	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)
 	DeleteCompanyWebhook(ctx context.Context, companyID, id int64) error
 	// CompanyWebhookAttempts returns one page of an endpoint's attempts,
-	// newest first, and whether more follow.
-	CompanyWebhookAttempts(ctx context.Context, companyID, id int64, page, size int) ([]*WebhookAttempt, bool, error)
+	// newest first (keyset: delivery id, attempt), and whether more
+	// follow; no total.
+	CompanyWebhookAttempts(ctx context.Context, companyID, id int64, q ListQuery) (ListPage[*WebhookAttempt], error)
 	// RotateWebhookSecret makes secret the endpoint's secret; the old one
 	// keeps signing for keepFor, until the time it returns.
 	RotateWebhookSecret(ctx context.Context, companyID, id int64, secret string, keepFor time.Duration) (*Webhook, time.Time, error)
@@ -359,8 +388,9 @@ type WebhookStore interface {
 	// subscribed endpoints and returns how many deliveries it made.
 	RedeliverCompanyEvent(ctx context.Context, companyID int64, eventID string) (int, error)
 
-	// Events returns the company's events after the cursor, in feed order;
-	// UnknownEvent() when after is no event of the company.
+	// Events returns the company's events after the cursor (q.After or
+	// q.AfterSeq), in feed order or newest first (q.Desc), with their Seq;
+	// UnknownEvent() when q.After is no event of the company.
 	Events(ctx context.Context, companyID int64, q EventQuery) ([]*Event, error)
 	// LatestEventID is a number that changes exactly when an event of the
 	// company commits (0 when it has none): the long-poll's cheap check.

@@ -54,9 +54,8 @@ type PageInfo struct {
 	// TotalExact is false when TotalElements is only a lower bound: a
 	// search counts its matches up to Search.CountLimit (see there).
 	TotalExact bool `json:"totalExact"`
-	// NextCursor reads the next page of a search (its cursor parameter);
-	// nil (null) on the last page, and in every list other than a search.
-	NextCursor *string `json:"nextCursor"`
+	// CursorPage is nextCursor and hasMore, as in every list.
+	CursorPage
 }
 
 // UnmarshalJSON reads a page object; one without totalExact (from a
@@ -71,12 +70,17 @@ func (p *PageInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TraineePage is the body of a search: Spring Data's PagedModel.
+// TraineePage is the body of a search (and of an automation's dry run):
+// Spring Data's PagedModel.
 type TraineePage struct {
 	Timestamp int64      `json:"timestamp"`
 	Content   []*Trainee `json:"content"`
 	Page      PageInfo   `json:"page"`
 }
+
+func (p *TraineePage) Rows() []*Trainee   { return p.Content }
+func (p *TraineePage) Paging() CursorPage { return p.Page.CursorPage }
+func (p *TraineePage) Counts() PageInfo   { return p.Page }
 
 // Search statuses.
 const (

@@ -35,10 +35,11 @@ func mustAutomation(t *testing.T, s *store.Store, company int64, spec api.Automa
 
 func runsOf(t *testing.T, s *store.Store, company, id int64) []*api.AutomationRun {
 	t.Helper()
-	runs, _, err := s.AutomationRuns(ctx, company, id, 0, 100)
+	page, err := s.AutomationRuns(ctx, company, id, api.ListQuery{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
+	runs := page.Rows
 	slices.Reverse(runs) // oldest first
 	return runs
 }

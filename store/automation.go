@@ -196,8 +196,9 @@ func (s *Store) Automation(ctx context.Context, companyID, id int64) (*api.Autom
 	return row.toAPI(), row.spec(), nil
 }
 
-// Automations returns one page of the company's automations by id.
-func (s *Store) Automations(ctx context.Context, companyID int64, page, size int) ([]*api.Automation, int64, error) {
+// Automations returns one page of the company's automations by id
+// (keyset: the id) and how many it has.
+func (s *Store) Automations(ctx context.Context, companyID int64, q api.ListQuery) (api.ListPage[*api.Automation], error) {
 	var (
 		rows  []*automationRow
 		total int64
@@ -207,17 +208,12 @@ func (s *Store) Automations(ctx context.Context, companyID int64, page, size int
 		if total, err = s.automationScope(tx, companyID).Count(ctx); err != nil {
 			return err
 		}
-		return s.automationQuery(tx, companyID).OrderExpr("au.id ASC").
-			Limit(int64(size)).Offset(int64(page)*int64(size)).Scan(ctx, &rows)
+		return listWindow(s.automationQuery(tx, companyID), q, "au.id ASC", afterID("au.id", false)).Scan(ctx, &rows)
 	})
 	if err != nil {
-		return nil, 0, dbError(err)
+		return api.ListPage[*api.Automation]{}, dbError(err)
 	}
-	out := make([]*api.Automation, len(rows))
-	for i, r := range rows {
-		out[i] = r.toAPI()
-	}
-	return out, total, nil
+	return listRows(rows, q.Limit, total, (*automationRow).toAPI), nil
 }
 
 // UpdateAutomation replaces an automation's spec. An automation that
@@ -297,27 +293,26 @@ func (s *Store) DeleteAutomation(ctx context.Context, companyID, id int64) (*api
 	return out, err
 }
 
-// AutomationRuns returns one page of an automation's runs, newest first:
-// of an automation of the company, or of one it deleted less than
-// api.RunRetention ago. The outcome of a WEBHOOK run follows its delivery.
-func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, page, size int) ([]*api.AutomationRun, int64, error) {
+// runScope is where every query of a company's runs starts: the runs of
+// one company, alias r.
+func (s *Store) runScope(db bun.IDB, companyID int64) *bun.SelectQuery {
+	return db.NewSelect().Model((*automationRunRow)(nil)).Where("r.company_id = ?", companyID)
+}
+
+// AutomationRuns returns one page of an automation's runs, newest first
+// (keyset: the run id), and how many it has: of an automation of the
+// company, or of one it deleted less than api.RunRetention ago. The
+// outcome of a WEBHOOK run follows its delivery.
+func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, q api.ListQuery) (api.ListPage[*api.AutomationRun], error) {
 	var (
-		rows []struct {
-			ID           int64     `bun:"id"`
-			AutomationID int64     `bun:"automation_id"`
-			TraineeID    int64     `bun:"trainee_id"`
-			FiredAt      time.Time `bun:"fired_at"`
-			Occurrence   string    `bun:"occurrence"`
-			Outcome      string    `bun:"outcome"`
-			Error        *string   `bun:"error"`
-		}
+		rows  []*api.AutomationRun // bun's names of its fields are the columns'
 		total int64
 	)
 	cutoff := s.utcNow().Add(-api.RunRetention)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		scope := func() *bun.SelectQuery {
-			return tx.NewSelect().Model((*automationRunRow)(nil)).
-				Where("r.company_id = ? AND r.automation_id = ?", companyID, id).
+			return s.runScope(tx, companyID).
+				Where("r.automation_id = ?", id).
 				Where("(r.automation_deleted_at IS NULL OR r.automation_deleted_at > ?)", cutoff)
 		}
 		var err error
@@ -334,32 +329,28 @@ func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, page, s
 			}
 			return nil
 		}
-		return scope().
+		sel := scope().
 			ColumnExpr("r.id, r.automation_id, r.trainee_id, r.fired_at, r.occurrence").
 			ColumnExpr(`CASE WHEN d.id IS NULL THEN r.outcome WHEN d.status = ? THEN ? WHEN d.status = ? THEN ? ELSE ? END AS outcome`,
 				api.DeliverySucceeded, api.OutcomeDelivered, api.DeliveryFailed, api.OutcomeFailed, api.OutcomePending).
 			ColumnExpr(`COALESCE(r.error, (SELECT a.error FROM webhook_attempts AS a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1)) AS error`).
-			Join("LEFT JOIN webhook_deliveries AS d ON d.id = r.delivery_id").
-			OrderExpr("r.id DESC").
-			Limit(int64(size)).Offset(int64(page)*int64(size)).
-			Scan(ctx, &rows)
+			Join("LEFT JOIN webhook_deliveries AS d ON d.id = r.delivery_id")
+		return listWindow(sel, q, "r.id DESC", afterID("r.id", true)).Scan(ctx, &rows)
 	})
 	if err != nil {
-		return nil, 0, dbError(err)
+		return api.ListPage[*api.AutomationRun]{}, dbError(err)
 	}
-	out := make([]*api.AutomationRun, len(rows))
-	for i, r := range rows {
-		out[i] = &api.AutomationRun{ID: r.ID, AutomationID: r.AutomationID, TraineeID: r.TraineeID, FiredAt: r.FiredAt.UTC(),
-			Occurrence: r.Occurrence, Outcome: r.Outcome, Error: r.Error}
-	}
-	return out, total, nil
+	return listRows(rows, q.Limit, total, func(r *api.AutomationRun) *api.AutomationRun {
+		r.FiredAt = r.FiredAt.UTC()
+		return r
+	}), nil
 }
 
 // AutomationMatches returns one page of the trainees an automation would
-// fire for today, by id: for a time trigger, those whose occurrence is due
-// and has not fired; for an event trigger, those its conditions hold for
-// (the next matching event about them fires it).
-func (s *Store) AutomationMatches(ctx context.Context, companyID, id int64, today api.Date, page, size int) ([]*api.Trainee, int64, error) {
+// fire for today, by id (keyset), and how many: for a time trigger, those
+// whose occurrence is due and has not fired; for an event trigger, those
+// its conditions hold for (the next matching event about them fires it).
+func (s *Store) AutomationMatches(ctx context.Context, companyID, id int64, today api.Date, q api.ListQuery) (api.ListPage[*api.Trainee], error) {
 	var (
 		rows  []*traineeRow
 		total int64
@@ -377,16 +368,12 @@ func (s *Store) AutomationMatches(ctx context.Context, companyID, id int64, toda
 		if total, err = m.where(s.traineeScope(tx, companyID)).Count(ctx); err != nil {
 			return err
 		}
-		return m.where(s.traineeQuery(tx, companyID)).OrderExpr("t.id ASC").Limit(int64(size)).Offset(int64(page)*int64(size)).Scan(ctx, &rows)
+		return listWindow(m.where(s.traineeQuery(tx, companyID)), q, "t.id ASC", afterID("t.id", false)).Scan(ctx, &rows)
 	})
 	if err != nil {
-		return nil, 0, dbError(err)
+		return api.ListPage[*api.Trainee]{}, dbError(err)
 	}
-	out := make([]*api.Trainee, len(rows))
-	for i, r := range rows {
-		out[i] = r.toAPI()
-	}
-	return out, total, nil
+	return listRows(rows, q.Limit, total, (*traineeRow).toAPI), nil
 }
 
 // companyLocation loads a company's time zone.

@@ -27,7 +27,7 @@ func TestAutomationRunRetention(t *testing.T) {
 		if storetest.MustGet(t, s, ten.A, tr.ID).Enabled {
 			t.Fatal("TRAINEE_CREATED with DISABLE_TRAINEE did not soft-delete")
 		}
-		if _, _, err := s.AutomationRuns(ctx, ten.B, a.ID, 0, 10); !errors.Is(err, api.ErrNotFound) {
+		if _, err := s.AutomationRuns(ctx, ten.B, a.ID, api.ListQuery{Limit: 10}); !errors.Is(err, api.ErrNotFound) {
 			t.Fatalf("another company's runs: %v", err)
 		}
 		if _, err := s.DeleteAutomation(ctx, ten.B, a.ID); !errors.Is(err, api.ErrNotFound) {
@@ -37,15 +37,15 @@ func TestAutomationRunRetention(t *testing.T) {
 			t.Fatal(err)
 		}
 		now = now.Add(api.RunRetention - time.Minute)
-		runs, total, err := s.AutomationRuns(ctx, ten.A, a.ID, 0, 10)
-		if err != nil || total != 1 || len(runs) != 1 || runs[0].Outcome != api.OutcomeDisabled {
-			t.Fatalf("runs before the retention ends: %v %d %v", runs, total, err)
+		runs, err := s.AutomationRuns(ctx, ten.A, a.ID, api.ListQuery{Limit: 10})
+		if err != nil || runs.Total != 1 || len(runs.Rows) != 1 || runs.More || runs.Rows[0].Outcome != api.OutcomeDisabled {
+			t.Fatalf("runs before the retention ends: %+v %v", runs, err)
 		}
 		if n, err := s.PruneAutomationRuns(ctx, now.Add(-api.RunRetention)); err != nil || n != 0 {
 			t.Fatalf("pruned %d early: %v", n, err)
 		}
 		now = now.Add(2 * time.Minute)
-		if _, _, err := s.AutomationRuns(ctx, ten.A, a.ID, 0, 10); !errors.Is(err, api.ErrNotFound) {
+		if _, err := s.AutomationRuns(ctx, ten.A, a.ID, api.ListQuery{Limit: 10}); !errors.Is(err, api.ErrNotFound) {
 			t.Fatalf("runs after the retention: %v", err)
 		}
 		if n, err := s.PruneAutomationRuns(ctx, now.Add(-api.RunRetention)); err != nil || n != 1 {

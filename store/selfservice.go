@@ -129,26 +129,23 @@ func (s *Store) DeleteCompanyWebhook(ctx context.Context, companyID, id int64) e
 	return affectedOne(res, err)
 }
 
-// CompanyWebhookAttempts returns page (from 0) of size attempts of an
-// endpoint of a company, newest first (as WebhookAttempts orders them),
-// and whether more follow.
-func (s *Store) CompanyWebhookAttempts(ctx context.Context, companyID, id int64, page, size int) ([]*api.WebhookAttempt, bool, error) {
+// CompanyWebhookAttempts returns one page of the attempts of an endpoint
+// of a company, newest first (as WebhookAttempts orders them), by keyset:
+// a cursor names (delivery id, attempt), attempt 0 for a delivery not
+// attempted yet.
+func (s *Store) CompanyWebhookAttempts(ctx context.Context, companyID, id int64, q api.ListQuery) (api.ListPage[*api.WebhookAttempt], error) {
 	ok, err := s.webhookScope(s.db, companyID).Where("w.id = ?", id).Exists(ctx)
 	if err != nil {
-		return nil, false, err
+		return api.ListPage[*api.WebhookAttempt]{}, err
 	}
 	if !ok {
-		return nil, false, api.ErrNotFound
+		return api.ListPage[*api.WebhookAttempt]{}, api.ErrNotFound
 	}
-	out, err := s.webhookAttempts(ctx, id, size+1, int64(page)*int64(size))
+	out, err := s.webhookAttempts(ctx, id, q)
 	if err != nil {
-		return nil, false, err
+		return api.ListPage[*api.WebhookAttempt]{}, err
 	}
-	more := len(out) > size
-	if more {
-		out = out[:size]
-	}
-	return out, more, nil
+	return listRows(out, q.Limit, 0, func(a *api.WebhookAttempt) *api.WebhookAttempt { return a }), nil
 }
 
 // RotateWebhookSecret makes secret an endpoint's secret; the one it
@@ -205,21 +202,22 @@ func (s *Store) RedeliverCompanyEvent(ctx context.Context, companyID int64, even
 	return len(ids), err
 }
 
-// Events returns a company's events after q.After by id, at most
-// q.Limit, of q.Types only when it is set. A company's event ids are
+// Events returns a company's events after q.After (or q.AfterSeq) by id,
+// newest first with q.Desc, at most q.Limit, of q.Types only when it is
+// set. A company's event ids are
 // taken in commit order (one writer on SQLite, recordEvent's advisory lock
 // on PostgreSQL), so an event never appears behind a cursor already handed
 // out.
 func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) ([]*api.Event, error) {
 	sel := s.db.NewSelect().
 		Model((*webhookEventRow)(nil)).
-		ColumnExpr("e.public_id, e.type, e.created_at, e.payload").
+		ColumnExpr("e.id, e.public_id, e.type, e.created_at, e.payload").
 		Where("e.company_id = ?", companyID).
 		// automation.fired events go to their automation's endpoint
 		// only; the feed carries the company's webhook events.
 		Where("e.type <> ?", api.EventAutomationFired)
+	after := q.AfterSeq
 	if q.After != "" {
-		var after int64
 		err := s.db.NewSelect().
 			Model((*webhookEventRow)(nil)).
 			Column("e.id").
@@ -232,23 +230,30 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 		if err != nil {
 			return nil, err
 		}
-		sel = sel.Where("e.id > ?", after)
+	}
+	order := "e.id ASC"
+	if q.Desc {
+		order = "e.id DESC"
+	}
+	if after > 0 {
+		sel = afterID("e.id", q.Desc)(sel, []int64{after})
 	}
 	if len(q.Types) > 0 && len(q.Types) < len(api.FeedEventTypes) {
 		sel = sel.Where("e.type IN (?)", bun.In(q.Types))
 	}
 	var rows []struct {
+		ID        int64     `bun:"id"`
 		PublicID  string    `bun:"public_id"`
 		Type      string    `bun:"type"`
 		CreatedAt time.Time `bun:"created_at"`
 		Payload   string    `bun:"payload"`
 	}
-	if err := sel.OrderExpr("e.id ASC").Limit(int64(q.Limit)).Scan(ctx, &rows); err != nil {
+	if err := sel.OrderExpr(order).Limit(int64(q.Limit)).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := make([]*api.Event, len(rows))
 	for i, r := range rows {
-		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload)}
+		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload), Seq: r.ID}
 	}
 	return out, nil
 }

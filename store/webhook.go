@@ -308,12 +308,14 @@ func (s *Store) WebhookAttempts(ctx context.Context, webhookID int64, limit int)
 	if !ok {
 		return nil, api.ErrNotFound
 	}
-	return s.webhookAttempts(ctx, webhookID, limit, 0)
+	out, err := s.webhookAttempts(ctx, webhookID, api.ListQuery{Limit: limit})
+	return out[:min(len(out), limit)], err
 }
 
-// webhookAttempts reads limit attempts of an endpoint from offset, in
-// WebhookAttempts' order; the caller has checked the endpoint.
-func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, limit int, offset int64) ([]*api.WebhookAttempt, error) {
+// webhookAttempts reads the attempts of an endpoint that q asks for, in
+// WebhookAttempts' order, one more than q.Limit (listWindow); the caller
+// has checked the endpoint.
+func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, q api.ListQuery) ([]*api.WebhookAttempt, error) {
 	var rows []struct {
 		DeliveryID    int64      `bun:"delivery_id"`
 		EventID       string     `bun:"event_id"`
@@ -328,17 +330,18 @@ func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, limit int,
 		Error         *string    `bun:"error"`
 		Response      *string    `bun:"response"`
 	}
-	err := s.db.NewSelect().
+	sel := s.db.NewSelect().
 		Model((*webhookDeliveryRow)(nil)).
 		ColumnExpr("d.id AS delivery_id, e.public_id AS event_id, e.type, d.status, d.next_attempt_at, d.created_at").
 		ColumnExpr("a.attempt, a.started_at, a.status_code, a.latency_us, a.error, a.response").
 		Join("JOIN webhook_events AS e ON e.id = d.event_id").
 		Join("LEFT JOIN webhook_attempts AS a ON a.delivery_id = d.id").
-		Where("d.webhook_id = ?", webhookID).
-		OrderExpr("d.id DESC, a.attempt DESC").
-		Limit(int64(limit)).
-		Offset(offset).
-		Scan(ctx, &rows)
+		Where("d.webhook_id = ?", webhookID)
+	// The keyset is (delivery id, attempt), both descending; a delivery
+	// not attempted yet is one row, attempt 0.
+	err := listWindow(sel, q, "d.id DESC, a.attempt DESC", func(sel *bun.SelectQuery, k []int64) *bun.SelectQuery {
+		return sel.Where("d.id <= ? AND (d.id < ? OR COALESCE(a.attempt, 0) < ?)", k[0], k[0], k[1])
+	}).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // The Automations screen (a from the list): the company's automations with
@@ -59,17 +60,7 @@ func (m *Model) openAutomations() tea.Cmd {
 func (m *Model) reloadAutomations() tea.Cmd {
 	c := m.c
 	return m.call(slotAutomations, func(ctx context.Context) (any, error) {
-		var out []*api.Automation
-		for page := 0; ; page++ {
-			p, err := c.Automations(ctx, page, api.MaxPageSize)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, p.Content...)
-			if page+1 >= p.Page.TotalPages {
-				return out, nil
-			}
-		}
+		return client.All(ctx, c.Automations, client.ListParams{})
 	})
 }
 
@@ -86,7 +77,7 @@ func (m *Model) openRuns(a *api.Automation) tea.Cmd {
 func (m *Model) reloadRuns() tea.Cmd {
 	c, id := m.c, m.autos.of.ID
 	return m.call(slotRuns, func(ctx context.Context) (any, error) {
-		return c.AutomationRuns(ctx, id, 0, recentRuns)
+		return c.AutomationRuns(ctx, id, client.ListParams{Limit: recentRuns})
 	})
 }
 

@@ -42,11 +42,11 @@ type Client interface {
 	Trainers(ctx context.Context) ([]api.TrainerSummary, error)
 
 	Webhooks(ctx context.Context) ([]*api.Webhook, error)
-	WebhookDeliveries(ctx context.Context, id int64, page, size int) (*api.WebhookDeliveries, error)
+	WebhookDeliveries(ctx context.Context, id int64, p client.ListParams) (*api.WebhookDeliveries, error)
 	TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error)
 	Redeliver(ctx context.Context, eventID string) (int, error)
-	Automations(ctx context.Context, page, size int) (*api.AutomationPage, error)
-	AutomationRuns(ctx context.Context, id int64, page, size int) (*api.AutomationRunPage, error)
+	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
+	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
 }
 
 var _ Client = (*client.Client)(nil)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // The Webhooks screen: the company's webhooks, the recent deliveries of the
@@ -72,7 +73,7 @@ func (m *Model) loadDeliveries() tea.Cmd {
 	}
 	c, id := m.c, w.ID
 	return m.call(slotDeliveries, func(ctx context.Context) (any, error) {
-		return c.WebhookDeliveries(ctx, id, 0, webhookDeliveriesShown)
+		return c.WebhookDeliveries(ctx, id, client.ListParams{Limit: webhookDeliveriesShown})
 	})
 }
 

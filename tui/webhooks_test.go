@@ -47,7 +47,7 @@ func webhookServer(t *testing.T) (*testServer, *storetest.Receiver, *api.Webhook
 	first := rc.Wait(t, 1, 10*time.Second)[0]
 	// The attempt is recorded right after the receiver answers.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		dl, err := c.WebhookDeliveries(ctx, env.Webhook.ID, 0, 10)
+		dl, err := c.WebhookDeliveries(ctx, env.Webhook.ID, client.ListParams{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,17 +17,6 @@ import (
 
 func automationPath(id int64) string { return api.PathAutomations + "/" + strconv.FormatInt(id, 10) }
 
-func pageQuery(page, size int) url.Values {
-	v := url.Values{}
-	if page != 0 {
-		v.Set("page", strconv.Itoa(page))
-	}
-	if size != 0 {
-		v.Set("size", strconv.Itoa(size))
-	}
-	return v
-}
-
 // automationCall sends one request about automation id (0 for none) and
 // decodes the 2xx body into out.
 func (c *Client) automationCall(ctx context.Context, method, path string, q url.Values, body any, id int64, out any) error {
@@ -56,26 +45,15 @@ func (c *Client) automation(ctx context.Context, method, path string, body any, 
 	return env.Automation, nil
 }
 
-// Automations returns one page of the company's automations (page from 0,
-// size 1..100; zero values take the server's defaults).
-func (c *Client) Automations(ctx context.Context, page, size int) (*api.AutomationPage, error) {
-	var p api.AutomationPage
-	return &p, c.automationCall(ctx, http.MethodGet, api.PathAutomations, pageQuery(page, size), nil, 0, &p)
+// Automations returns one page of the company's automations, by id.
+func (c *Client) Automations(ctx context.Context, p ListParams) (*api.AutomationPage, error) {
+	var out api.AutomationPage
+	return &out, c.automationCall(ctx, http.MethodGet, api.PathAutomations, p.values(), nil, 0, &out)
 }
 
 // AllAutomations reads every page of the company's automations.
 func (c *Client) AllAutomations(ctx context.Context) ([]*api.Automation, error) {
-	var out []*api.Automation
-	for page := 0; ; page++ {
-		p, err := c.Automations(ctx, page, api.MaxPageSize)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p.Content...)
-		if page+1 >= p.Page.TotalPages {
-			return out, nil
-		}
-	}
+	return All(ctx, c.Automations, ListParams{})
 }
 
 // Automation returns one automation.
@@ -106,14 +84,14 @@ func (c *Client) DeleteAutomation(ctx context.Context, id int64) (*api.Automatio
 }
 
 // AutomationRuns returns one page of an automation's runs, newest first.
-func (c *Client) AutomationRuns(ctx context.Context, id int64, page, size int) (*api.AutomationRunPage, error) {
-	var p api.AutomationRunPage
-	return &p, c.automationCall(ctx, http.MethodGet, automationPath(id)+"/runs", pageQuery(page, size), nil, id, &p)
+func (c *Client) AutomationRuns(ctx context.Context, id int64, p ListParams) (*api.AutomationRunPage, error) {
+	var out api.AutomationRunPage
+	return &out, c.automationCall(ctx, http.MethodGet, automationPath(id)+"/runs", p.values(), nil, id, &out)
 }
 
 // TestAutomation is the dry run: one page of the trainees the automation
 // would fire for now.
-func (c *Client) TestAutomation(ctx context.Context, id int64, page, size int) (*api.TraineePage, error) {
-	var p api.TraineePage
-	return &p, c.automationCall(ctx, http.MethodPost, automationPath(id)+"/test", pageQuery(page, size), nil, id, &p)
+func (c *Client) TestAutomation(ctx context.Context, id int64, p ListParams) (*api.TraineePage, error) {
+	var out api.TraineePage
+	return &out, c.automationCall(ctx, http.MethodPost, automationPath(id)+"/test", p.values(), nil, id, &out)
 }

@@ -140,17 +140,11 @@ func (c *Client) TestWebhook(ctx context.Context, id int64) (*api.WebhookTestRes
 	return &out, nil
 }
 
-// WebhookDeliveries returns one page of a webhook's attempts, newest first.
-func (c *Client) WebhookDeliveries(ctx context.Context, id int64, page, size int) (*api.WebhookDeliveries, error) {
-	q := url.Values{}
-	if page > 0 {
-		q.Set("page", strconv.Itoa(page))
-	}
-	if size > 0 {
-		q.Set("size", strconv.Itoa(size))
-	}
+// WebhookDeliveries returns one page of a webhook's attempts, newest
+// first.
+func (c *Client) WebhookDeliveries(ctx context.Context, id int64, p ListParams) (*api.WebhookDeliveries, error) {
 	var out api.WebhookDeliveries
-	if err := c.getJSON(ctx, webhookPath(id)+"/deliveries", q, 0, &out); err != nil {
+	if err := c.getJSON(ctx, webhookPath(id)+"/deliveries", p.values(), 0, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -172,23 +166,23 @@ func (c *Client) Redeliver(ctx context.Context, eventID string) (int, error) {
 
 // EventParams is the query of the event feed; zero values are not sent.
 type EventParams struct {
+	// After is an event id (evt_...: a page's Next) or a page's
+	// Page.NextCursor: the events after it.
 	After string
 	Types []string
-	Limit int
-	Wait  int // seconds of long-poll
+	Limit int  // 1 to 500 (default 100)
+	Desc  bool // newest first (order=desc); the feed's order is oldest first
+	Wait  int  // seconds of long-poll
 }
 
 // Events reads the feed after p.After.
 func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, error) {
-	q := url.Values{}
-	if p.After != "" {
-		q.Set("after", p.After)
-	}
+	q := ListParams{After: p.After, Limit: p.Limit}.values()
 	if len(p.Types) > 0 {
 		q.Set("type", strings.Join(p.Types, ","))
 	}
-	if p.Limit > 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
+	if p.Desc {
+		q.Set("order", api.OrderDesc)
 	}
 	if p.Wait > 0 {
 		q.Set("wait", strconv.Itoa(p.Wait))
@@ -198,6 +192,15 @@ func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, err
 		return nil, err
 	}
 	return &out, nil
+}
+
+// EventPageFunc is the PageFunc of the feed with p's types and order, for
+// Walk: a list's After and Limit replace p's.
+func (c *Client) EventPageFunc(p EventParams) PageFunc[*api.EventPage] {
+	return func(ctx context.Context, lp ListParams) (*api.EventPage, error) {
+		p.After, p.Limit = lp.After, lp.Limit
+		return c.Events(ctx, p)
+	}
 }
 
 func (c *Client) webhook(ctx context.Context, method, path string, body any) (*api.WebhookEnvelope, error) {

@@ -125,6 +125,17 @@ func (c *Client) searchPage(ctx context.Context, p SearchParams) (*api.TraineePa
 	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: info}, hasCursor, nil
 }
 
+// SearchPageFunc is the PageFunc of the search p, for Walk, All and Each:
+// a list's After and Limit are sent as cursor and size (their names on
+// servers older than after and limit), replacing p's Cursor, Size and
+// Page.
+func (c *Client) SearchPageFunc(p SearchParams) PageFunc[*api.TraineePage] {
+	return func(ctx context.Context, lp ListParams) (*api.TraineePage, error) {
+		p.Cursor, p.Size, p.Page = lp.After, lp.Limit, lp.Page
+		return c.SearchTrainees(ctx, p)
+	}
+}
+
 // SearchAllTrainees follows the pages of a search from p.Page to the last
 // and returns every trainee, and the page information of the last page
 // read. p.Size 0 asks for pages of 100. For a large result, SearchPages

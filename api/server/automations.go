@@ -15,18 +15,18 @@ func (h *Handler) writeAutomation(w http.ResponseWriter, a *api.Automation) erro
 }
 
 func (h *Handler) listAutomations(w http.ResponseWriter, r *http.Request) error {
-	page, size, err := api.ParsePage(r.URL.Query())
+	p := principal(r.Context())
+	fp := api.ListFingerprint("automations", p.CompanyID)
+	q, err := api.ParseListQuery(r.URL.Query(), api.PagedList, fp)
 	if err != nil {
 		return err
 	}
-	list, total, err := h.store.Automations(r.Context(), principal(r.Context()).CompanyID, page, size)
+	list, err := h.store.Automations(r.Context(), p.CompanyID, q)
 	if err != nil {
 		return err
 	}
-	if list == nil {
-		list = []*api.Automation{}
-	}
-	writeJSON(w, http.StatusOK, api.AutomationPage{Timestamp: h.now().Unix(), Content: list, Page: api.NewPageInfo(page, size, total)})
+	next := nextCursor(w, r, fp, q, list, idKey(func(a *api.Automation) int64 { return a.ID }))
+	writeJSON(w, http.StatusOK, api.AutomationPage{Timestamp: h.now().Unix(), Content: list.Rows, Page: list.PageInfo(q, next)})
 	return nil
 }
 
@@ -118,44 +118,43 @@ func (h *Handler) deleteAutomation(w http.ResponseWriter, r *http.Request) error
 }
 
 func (h *Handler) automationRuns(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
 	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
-	page, size, err := api.ParsePage(r.URL.Query())
+	fp := api.ListFingerprint("runs", p.CompanyID, r.PathValue("id"))
+	q, err := api.ParseListQuery(r.URL.Query(), api.PagedList, fp)
 	if err != nil {
 		return err
 	}
-	runs, total, err := h.store.AutomationRuns(r.Context(), principal(r.Context()).CompanyID, id, page, size)
+	runs, err := h.store.AutomationRuns(r.Context(), p.CompanyID, id, q)
 	if err != nil {
 		return err
 	}
-	if runs == nil {
-		runs = []*api.AutomationRun{}
-	}
-	writeJSON(w, http.StatusOK, api.AutomationRunPage{Timestamp: h.now().Unix(), Content: runs, Page: api.NewPageInfo(page, size, total)})
+	next := nextCursor(w, r, fp, q, runs, idKey(func(r *api.AutomationRun) int64 { return r.ID }))
+	writeJSON(w, http.StatusOK, api.AutomationRunPage{Timestamp: h.now().Unix(), Content: runs.Rows, Page: runs.PageInfo(q, next)})
 	return nil
 }
 
 // testAutomation is a dry run: the trainees the automation would fire for
-// now, paged like a search; it fires and sends nothing.
+// now, by id, paged like every list; it fires and sends nothing.
 func (h *Handler) testAutomation(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
 	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
-	page, size, err := api.ParsePage(r.URL.Query())
+	fp := api.ListFingerprint("dry-run", p.CompanyID, r.PathValue("id"))
+	q, err := api.ParseListQuery(r.URL.Query(), api.PagedList, fp)
 	if err != nil {
 		return err
 	}
-	list, total, err := h.store.AutomationMatches(r.Context(), p.CompanyID, id, p.Today(h.now()), page, size)
+	list, err := h.store.AutomationMatches(r.Context(), p.CompanyID, id, p.Today(h.now()), q)
 	if err != nil {
 		return err
 	}
-	if list == nil {
-		list = []*api.Trainee{}
-	}
-	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: api.NewPageInfo(page, size, total)})
+	next := nextCursor(w, r, fp, q, list, idKey(func(t *api.Trainee) int64 { return t.ID }))
+	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list.Rows, Page: list.PageInfo(q, next)})
 	return nil
 }

@@ -152,22 +152,22 @@ func (h *Handler) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) webhookDeliveries(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
 	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
-	page, size, err := api.ParseDeliveriesQuery(r.URL.Query())
+	fp := api.ListFingerprint("deliveries", p.CompanyID, r.PathValue("id"))
+	q, err := api.ParseListQuery(r.URL.Query(), api.DeliveriesList, fp)
 	if err != nil {
 		return err
 	}
-	as, more, err := h.store.CompanyWebhookAttempts(r.Context(), principal(r.Context()).CompanyID, id, page, size)
+	as, err := h.store.CompanyWebhookAttempts(r.Context(), p.CompanyID, id, q)
 	if err != nil {
 		return err
 	}
-	if as == nil {
-		as = []*api.WebhookAttempt{}
-	}
-	writeJSON(w, http.StatusOK, api.WebhookDeliveries{Timestamp: h.now().Unix(), Deliveries: as, Page: page, Size: size, HasMore: more})
+	next := nextCursor(w, r, fp, q, as, func(a *api.WebhookAttempt) []int64 { return []int64{a.DeliveryID, int64(a.Attempt)} })
+	writeJSON(w, http.StatusOK, api.WebhookDeliveries{Timestamp: h.now().Unix(), Deliveries: as.Rows, Page: next, Size: q.Limit, HasMore: next.HasMore})
 	return nil
 }
 
@@ -232,7 +232,7 @@ func (h *Handler) redeliverEvent(w http.ResponseWriter, r *http.Request) error {
 // holds the request up to N seconds: a commit of this process wakes it at
 // once, and the company's poller (feedWaiters) finds other instances'.
 func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
-	q, err := api.ParseEventQuery(r.URL.Query())
+	q, err := api.ParseEventQuery(r.URL.Query(), principal(r.Context()).CompanyID)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if len(evs) > 0 || deadline == nil {
-			return h.writeEvents(w, q, evs)
+			return h.writeEvents(w, r, q, evs)
 		}
 		select {
 		case <-woken:
@@ -275,18 +275,22 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 	}
 }
 
-func (h *Handler) writeEvents(w http.ResponseWriter, q api.EventQuery, evs []*api.Event) error {
+func (h *Handler) writeEvents(w http.ResponseWriter, r *http.Request, q api.EventQuery, evs []*api.Event) error {
 	more := len(evs) > q.Limit
 	if more {
 		evs = evs[:q.Limit]
 	}
-	out := api.EventPage{Timestamp: h.now().Unix(), Events: evs, Next: q.After, HasMore: more}
 	if evs == nil {
-		out.Events = []*api.Event{}
+		evs = []*api.Event{}
 	}
+	// next is the last event's id, or the request's own after (an event
+	// id or a cursor: after takes both) when no event came.
+	out := api.EventPage{Timestamp: h.now().Unix(), Events: evs, Next: r.URL.Query().Get("after"), HasMore: more}
 	if len(evs) > 0 {
 		out.Next = evs[len(evs)-1].ID
 	}
+	out.Page = nextCursor(w, r, q.List, api.ListQuery{Limit: q.Limit, Offset: q.Offset}, api.ListPage[*api.Event]{Rows: evs, More: more},
+		idKey(func(e *api.Event) int64 { return e.Seq }))
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -131,7 +131,7 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 		list = []*api.Trainee{}
 	}
 	page := s.PageInfo(total)
-	page.NextCursor = s.NextCursor(list, total)
+	page.CursorPage = linkNext(w, r, s.NextCursor(list, total))
 	writeJSON(w, http.StatusOK, api.TraineePage{Timestamp: h.now().Unix(), Content: list, Page: page})
 	return nil
 }

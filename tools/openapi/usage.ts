@@ -62,6 +62,43 @@ export async function searchPage(q: string, page: number): Promise<{ names: stri
   return { names: data?.content.map((t) => t.name) ?? [], totalPages: data?.page.totalPages ?? 0 };
 }
 
+// Every list pages the same way: after (the last page's page.nextCursor)
+// and limit in, page.nextCursor and page.hasMore out.
+type CursorPage = components["schemas"]["CursorPage"];
+
+async function walk<T>(read: (after: string | undefined) => Promise<{ rows: T[]; page: CursorPage } | undefined>): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const got = await read(after);
+    if (!got) return out;
+    out.push(...got.rows);
+    if (!got.page.hasMore || got.page.nextCursor === null) return out;
+    after = got.page.nextCursor;
+  }
+}
+
+export async function everyRunId(id: number): Promise<number[]> {
+  return walk(async (after) => {
+    const { data } = await client.GET("/public-api/automations/{id}/runs", { params: { path: { id }, query: { after, limit: 100 } } });
+    return data && { rows: data.content.map((r) => r.id), page: data.page };
+  });
+}
+
+export async function newestEventIds(): Promise<string[]> {
+  return walk(async (after) => {
+    const { data } = await client.GET("/public-api/events", { params: { query: { after, limit: 500, order: "desc" } } });
+    return data && { rows: data.events.map((e) => e.id), page: data.page };
+  });
+}
+
+export async function everyDeliveryAttempt(id: number): Promise<number[]> {
+  return walk(async (after) => {
+    const { data } = await client.GET("/public-api/webhooks/{id}/deliveries", { params: { path: { id }, query: { after, limit: 100 } } });
+    return data && { rows: data.deliveries.map((d) => d.attempt), page: data.page };
+  });
+}
+
 export async function update(id: number): Promise<boolean | undefined> {
   const { data } = await client.PUT("/public-api/trainees/{id}", {
     params: { path: { id } },

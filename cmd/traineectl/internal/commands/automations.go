@@ -46,20 +46,11 @@ func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
 // printAutomations prints automations in the -o format; single prints the
 // one automation as an object in JSON and YAML.
 func printAutomations(f *cmdutil.Factory, as []*api.Automation, single bool) error {
-	if as == nil {
-		as = []*api.Automation{}
-	}
-	var value any = as
+	v := output.AutomationRows.View(as)
 	if single && len(as) == 1 {
-		value = as[0]
+		v.Value = as[0]
 	}
-	rows := make([][]string, len(as))
-	csvRows := make([][]string, len(as))
-	for i, a := range as {
-		rows[i], csvRows[i] = output.AutomationRow(a), output.AutomationCSVRow(a)
-	}
-	return f.Print(output.View{Value: value, CSVHeader: output.AutomationCSVHeader, CSVRows: csvRows,
-		Columns: output.AutomationColumns(), Rows: rows})
+	return f.Print(v)
 }
 
 // noteSecret tells where a new WEBHOOK secret is: in the table format it

@@ -6,14 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
 // AutomationsTestOptions are the inputs of `traineectl automations test`.
 type AutomationsTestOptions struct {
-	ID         int64
-	Page, Size int
+	ID int64
+	pagingFlags
 }
 
 func newAutomationsTestCmd(f *cmdutil.Factory) *cobra.Command {
@@ -32,23 +31,22 @@ trainees its conditions hold for.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
+			if err := o.check(cmd); err != nil {
+				return err
+			}
 			return runAutomationsTest(cmd.Context(), f, &o)
 		},
 	}
-	c.Flags().IntVar(&o.Page, "page", 0, "page number, from 0")
-	c.Flags().IntVar(&o.Size, "size", api.DefaultPageSize, "trainees per page, 1 to 100")
+	o.register(c, "trainee")
 	return c
 }
 
 func runAutomationsTest(ctx context.Context, f *cmdutil.Factory, o *AutomationsTestOptions) error {
-	if err := checkPage(o.Page, o.Size); err != nil {
-		return err
-	}
 	c, err := f.Client()
 	if err != nil {
 		return err
 	}
-	p, err := c.TestAutomation(ctx, o.ID, o.Page, o.Size)
+	p, err := c.TestAutomation(ctx, o.ID, o.params())
 	if err != nil {
 		return err
 	}

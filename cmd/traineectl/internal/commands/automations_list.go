@@ -5,34 +5,43 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // AutomationsListOptions are the inputs of `traineectl automations list`.
-type AutomationsListOptions struct{}
+type AutomationsListOptions struct {
+	listFlags
+}
 
 func newAutomationsListCmd(f *cmdutil.Factory) *cobra.Command {
 	var o AutomationsListOptions
-	return &cobra.Command{
-		Use:   "list",
+	cmd := &cobra.Command{
+		Use:   "list [--limit N | --all]",
 		Short: "List the company's automations",
-		Long: `List every automation of the company by id, with its trigger, conditions,
-action, run count and last run.`,
+		Long: `List the automations of the company by id, with their trigger, conditions,
+action, run count and last run. Without more one page is printed (20
+automations); --limit N fetches up to N across pages, --all every one. When
+the company has more automations than were printed, a line on stderr says so.`,
 		Example: `  traineectl automations list
-  traineectl automations list -o json | jq '.[] | select(.runCount > 0) | .name'`,
+  traineectl automations list --all -o json | jq '.[] | select(.runCount > 0) | .name'`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runAutomationsList(cmd.Context(), f, &o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(cmd); err != nil {
+				return err
+			}
+			return runAutomationsList(cmd.Context(), f, &o)
+		},
 	}
+	o.register(cmd, "automation")
+	return cmd
 }
 
-func runAutomationsList(ctx context.Context, f *cmdutil.Factory, _ *AutomationsListOptions) error {
+func runAutomationsList(ctx context.Context, f *cmdutil.Factory, o *AutomationsListOptions) error {
 	c, err := f.Client()
 	if err != nil {
 		return err
 	}
-	as, err := c.AllAutomations(ctx)
-	if err != nil {
-		return err
-	}
-	return printAutomations(f, as, false)
+	return runList(ctx, f, &o.listFlags, c.Automations, client.ListParams{}, output.AutomationRows)
 }

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -17,39 +16,47 @@ import (
 
 // EventsListOptions are the inputs of `events list`.
 type EventsListOptions struct {
-	After string
-	Types []string
-	Limit int
+	After       string
+	Types       []string
+	OldestFirst bool // the feed's order; newest first without it
+	listFlags
 }
 
 func newEventsListCmd(f *cmdutil.Factory) *cobra.Command {
 	var o EventsListOptions
 	var types string
 	cmd := &cobra.Command{
-		Use:   "list [--after EVENT-ID] [--type LIST] [--limit N]",
-		Short: "List events after a cursor, oldest first",
-		Long: `List the company's events after --after (from the oldest kept without it),
-oldest first. The last line on a terminal says how to continue; -o json prints
-the events (id, type, createdAt, payload).`,
+		Use:   "list [--after CURSOR] [--type LIST] [--limit N | --all] [--oldest-first]",
+		Short: "List events, newest first",
+		Long: `List the company's events, newest first (--oldest-first: in the feed's order,
+oldest first), as "stripe events list" does. Without more one page is printed
+(100 events); --limit N fetches up to N events across pages, --all every one.
+When more events follow than were printed, a line on stderr says so (-q leaves
+it out). --after starts after an event (evt_..., in the listing's order) or a
+page's cursor. -o json prints the events (id, type, createdAt, payload).`,
 		Example: `  traineectl events list --limit 20
+  traineectl events list --all --oldest-first -o json
   traineectl events list --after evt_... --type trainee.deleted -o json`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.Types, err = parseTypesFlag(types); err != nil {
 				return err
 			}
-			if o.Limit < 1 || o.Limit > api.MaxEventLimit {
-				return cmdutil.Usagef("--limit must be 1 to %d", api.MaxEventLimit)
+			if err := o.check(cmd); err != nil {
+				return err
 			}
 			if o.After != "" && !strings.HasPrefix(o.After, api.WebhookEventIDPrefix) {
-				return cmdutil.Usagef("--after takes an event id (evt_...), not %q", o.After)
+				if _, err := api.DecodeListCursor(o.After, 1); err != nil {
+					return cmdutil.Usagef("--after takes an event id (evt_...) or a cursor a listing gave, not %q", o.After)
+				}
 			}
 			return runEventsList(cmd.Context(), f, &o)
 		},
 	}
-	cmd.Flags().StringVar(&o.After, "after", "", "list the events after this one (evt_...)")
+	cmd.Flags().StringVar(&o.After, "after", "", "list the events after this one (evt_...) or this cursor")
 	cmd.Flags().StringVar(&types, "type", "", "only these comma-separated event types")
-	cmd.Flags().IntVar(&o.Limit, "limit", 100, "at most this many events (1 to 500)")
+	cmd.Flags().BoolVar(&o.OldestFirst, "oldest-first", false, "in the feed's order, oldest first")
+	o.register(cmd, "event")
 	_ = cmd.RegisterFlagCompletionFunc("type", fixedValues(api.FeedEventTypes...))
 	return cmd
 }
@@ -65,28 +72,23 @@ func parseTypesFlag(s string) ([]string, error) {
 	return evs, nil
 }
 
+// eventRows is how a list of events prints.
+var eventRows = output.Rows[*api.Event]{
+	CSVHeader: []string{"id", "type", "traineeId", "createdAt"},
+	CSVRow: func(e *api.Event) []string {
+		return []string{e.ID, e.Type, eventTrainee(e), e.CreatedAt.UTC().Format(time.RFC3339Nano)}
+	},
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "CREATED"}},
+	Row:     func(e *api.Event) []string { return []string{e.ID, e.Type, eventTrainee(e), stamp(e.CreatedAt)} },
+}
+
 func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions) error {
 	c, err := f.Client()
 	if err != nil {
 		return err
 	}
-	page, err := c.Events(ctx, client.EventParams{After: o.After, Types: o.Types, Limit: o.Limit})
-	if err != nil {
-		return err
-	}
-	var rows, csv [][]string
-	for _, e := range page.Events {
-		trainee := eventTrainee(e)
-		rows = append(rows, []string{e.ID, e.Type, trainee, stamp(e.CreatedAt)})
-		csv = append(csv, []string{e.ID, e.Type, trainee, e.CreatedAt.UTC().Format(time.RFC3339Nano)})
-	}
-	err = f.Print(output.View{Value: page.Events,
-		CSVHeader: []string{"id", "type", "traineeId", "createdAt"}, CSVRows: csv,
-		Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "CREATED"}}, Rows: rows})
-	if err == nil && f.IOStreams.StdoutTTY && page.HasMore && f.OutputFormat() == output.Table {
-		fmt.Fprintf(f.IOStreams.ErrOut, "More: --after %s\n", api.EscapeText(page.Next))
-	}
-	return err
+	fetch := c.EventPageFunc(client.EventParams{Types: o.Types, Desc: !o.OldestFirst})
+	return runList(ctx, f, &o.listFlags, fetch, client.ListParams{After: o.After}, eventRows)
 }
 
 // eventTrainee is the trainee id of an event's payload, "" when it has none.

@@ -85,27 +85,21 @@ func pageLine(p api.PageInfo) string {
 	return fmt.Sprintf("page %d of %d, %s", p.Number+1, total, trainees(p.TotalElements))
 }
 
-// moreLine is the note when fewer trainees were printed than match:
+// searchMoreLine is the note when fewer trainees were printed than match:
 // "Showing 20 of 144 trainees; use --limit N or --all for more".
 // An inexact total reads "Showing 20 of at least 1001 trainees; ...".
-func moreLine(shown int, p api.PageInfo, limited bool) string {
-	hint := "use --limit N or --all for more"
-	if limited {
-		hint = "use a larger --limit or --all for more"
-	}
+func searchMoreLine(shown int, p api.PageInfo, limited bool) string {
 	of := trainees(p.TotalElements)
 	if !p.TotalExact {
 		of = "at least " + of
 	}
-	return fmt.Sprintf("Showing %d of %s; %s", shown, of, hint)
+	return moreLine(shown, of, limited)
 }
 
 // SearchOptions are the inputs of `traineectl search` (and list).
 type SearchOptions struct {
 	Params client.SearchParams // Query from the arguments, the rest from flags
-	All    bool                // every page
-	Limit  int                 // at most this many, across pages (0: one page)
-	Quiet  bool                // no note on stderr
+	listFlags
 }
 
 func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
@@ -133,18 +127,8 @@ trainees.`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Query = strings.Join(args, " ")
-			if o.All && cmd.Flags().Changed("page") {
-				return cmdutil.Usagef("--all and --page cannot be used together")
-			}
-			if cmd.Flags().Changed("limit") {
-				switch {
-				case o.All:
-					return cmdutil.Usagef("--all and --limit cannot be used together")
-				case cmd.Flags().Changed("page"):
-					return cmdutil.Usagef("--limit and --page cannot be used together: --limit counts from the first trainee")
-				case o.Limit < 1:
-					return cmdutil.Usagef("--limit must be at least 1 (--all fetches every trainee)")
-				}
+			if err := o.check(cmd); err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > 100) {
 				return cmdutil.Usagef("--size must be between 1 and 100")
@@ -156,15 +140,12 @@ trainees.`,
 	fl.StringVar(&p.Status, "status", "", "live (default), active, expired, deleted or all")
 	fl.IntVar(&p.Page, "page", 0, "page number, counted from 0")
 	fl.IntVar(&p.Size, "size", 0, "trainees per page, 1 to 100 (default 20; 100 with --all)")
-	fl.BoolVar(&o.All, "all", false, "fetch every page")
-	fl.IntVar(&o.Limit, "limit", 0, "fetch up to this many trainees, across pages")
-	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "no note on stderr (page, more trainees than printed)")
+	o.register(cmd, "trainee")
 	fl.StringVar(&p.Sort, "sort", "", "id (default), name, email, expirationDate or lastTrained, optionally followed by ,asc or ,desc")
 	_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(statusValues...))
 	_ = cmd.RegisterFlagCompletionFunc("sort", fixedValues(sortValues()...))
 	_ = cmd.RegisterFlagCompletionFunc("page", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
-	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
 	return cmd
 }
 
@@ -182,49 +163,32 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 		return err
 	}
 	ios := f.IOStreams
-	note := func(line string) {
-		if !o.Quiet {
-			fmt.Fprintln(ios.ErrOut, line)
-		}
-	}
-	if o.All || o.Limit > 0 {
+	if o.walks() {
 		st, err := output.NewTraineeStream(ios, f.OutputOptions(), f.Today(), func() map[int64]string { return f.TrainerNames(ctx) })
 		if err != nil {
 			return err
 		}
-		var ts []*api.Trainee // without a stream: the whole list, printed at the end
-		n := 0
-		last, err := c.SearchPages(ctx, o.Params, o.Limit, func(page []*api.Trainee, _ api.PageInfo) error {
-			n += len(page)
-			if st == nil {
-				ts = append(ts, page...)
-				return nil
-			}
-			return st.Write(page)
-		})
+		pr := &listPrinter[*api.Trainee]{stream: st, whole: func(ts []*api.Trainee) error { return printTrainees(ctx, f, ts, false) }}
+		last, err := c.SearchPages(ctx, o.Params, o.Limit, func(page []*api.Trainee, _ api.PageInfo) error { return pr.write(page) })
 		if err != nil {
 			return err
 		}
-		if st != nil {
-			err = st.Close()
-		} else {
-			if o.All && ios.StdoutTTY {
-				note(allLine(n, last)) // before the table, as it always was
-			}
-			err = printTrainees(ctx, f, ts, false)
+		n := pr.n
+		if o.All && st == nil && ios.StdoutTTY {
+			o.note(f, allLine(n, last)) // before the table, as it always was
 		}
-		if err != nil {
+		if err := pr.close(); err != nil {
 			return err
 		}
 		switch {
 		case o.All:
 			if st != nil && ios.StdoutTTY {
-				note(allLine(n, last))
+				o.note(f, allLine(n, last))
 			}
 		case int64(n) < last.TotalElements:
-			note(moreLine(n, last, true))
+			o.note(f, searchMoreLine(n, last, true))
 		case ios.StdoutTTY:
-			note(trainees(int64(n)))
+			o.note(f, trainees(int64(n)))
 		}
 		return nil
 	}
@@ -238,9 +202,9 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 	more := int64(len(pg.Content)) < pg.Page.TotalElements
 	switch {
 	case ios.StdoutTTY:
-		note(pageLine(pg.Page)) // "page 1 of 8, 144 trainees" says there are more
+		o.note(f, pageLine(pg.Page)) // "page 1 of 8, 144 trainees" says there are more
 	case more:
-		note(moreLine(len(pg.Content), pg.Page, false))
+		o.note(f, searchMoreLine(len(pg.Content), pg.Page, false))
 	}
 	return nil
 }

@@ -366,15 +366,23 @@ func TestEventsListAndReplay(t *testing.T) {
 	_, err := c.DeleteTrainee(ctx, ids[0])
 	must(t, err)
 
-	var all []api.Event
-	must(t, json.Unmarshal([]byte(h.run("events", "list", "-o", "json").expect(t, 0).out), &all))
+	var all, newest []api.Event
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--oldest-first", "-o", "json").expect(t, 0).out), &all))
 	if len(all) != 4 || all[3].Type != "trainee.deleted" {
-		t.Fatalf("events list: %+v", all)
+		t.Fatalf("events list --oldest-first: %+v", all)
+	}
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "-o", "json").expect(t, 0).out), &newest))
+	if len(newest) != 4 || newest[0].ID != all[3].ID || newest[3].ID != all[0].ID {
+		t.Fatalf("events list, newest first: %+v", newest)
 	}
 	var page []api.Event
-	must(t, json.Unmarshal([]byte(h.run("events", "list", "--after", all[1].ID, "--limit", "1", "-o", "json").expect(t, 0).out), &page))
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--oldest-first", "--after", all[1].ID, "--limit", "1", "-o", "json").expect(t, 0).out), &page))
 	if len(page) != 1 || page[0].ID != all[2].ID {
-		t.Fatalf("--after --limit: %+v", page)
+		t.Fatalf("--oldest-first --after --limit: %+v", page)
+	}
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--after", all[2].ID, "--limit", "1", "-o", "json").expect(t, 0).out), &page))
+	if len(page) != 1 || page[0].ID != all[1].ID {
+		t.Fatalf("--after --limit, newest first: %+v", page)
 	}
 	must(t, json.Unmarshal([]byte(h.run("events", "list", "--type", "trainee.deleted", "-o", "json").expect(t, 0).out), &page))
 	if len(page) != 1 || page[0].ID != all[3].ID {
@@ -395,7 +403,7 @@ func TestEventsListAndReplay(t *testing.T) {
 	must(t, err)
 	got := rc.Wait(t, 2, 30*time.Second)
 	var feed api.EventPage
-	must(t, json.Unmarshal([]byte(h.run("events", "list", "--type", "trainee.deleted", "-o", "json").expect(t, 0).out), &feed.Events))
+	must(t, json.Unmarshal([]byte(h.run("events", "list", "--oldest-first", "--type", "trainee.deleted", "-o", "json").expect(t, 0).out), &feed.Events))
 	if len(feed.Events) != 2 || got[0].ID != feed.Events[0].ID || got[1].ID != feed.Events[1].ID {
 		t.Fatalf("replayed %s, %s; the deletions are %+v", got[0].ID, got[1].ID, feed.Events)
 	}

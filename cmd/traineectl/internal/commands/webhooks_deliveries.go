@@ -2,48 +2,91 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // WebhooksDeliveriesOptions are the inputs of `webhooks deliveries`.
 type WebhooksDeliveriesOptions struct {
-	ID         int64
-	Page, Size int
+	ID int64
+	pagingFlags
+	listFlags
 }
 
 func newWebhooksDeliveriesCmd(f *cmdutil.Factory) *cobra.Command {
 	var o WebhooksDeliveriesOptions
 	cmd := &cobra.Command{
-		Use:   "deliveries ID [--page N] [--size N]",
+		Use:   "deliveries ID [--limit N | --all] [--page N] [--size N]",
 		Short: "Show a webhook's delivery attempts, newest first",
 		Long: `Show a webhook's delivery attempts, newest first: the event id (the webhook-id
 the receiver saw), the type, the attempt, the status code, the latency, the
 error, when it started and the delivery's state (pending, succeeded, failed).
 A delivery not attempted yet shows as attempt 0. -o json adds the first KiB of
-each response and the next attempt's time.`,
+each response and the next attempt's time.
+
+Without more one page is printed (--size attempts, 20 by default; --page
+counts from 0); --limit N fetches up to N attempts across pages, --all every
+one. When more attempts follow than were printed, a line on stderr says so.`,
 		Args:              cmdutil.ExactArgs(1, "a webhook id"),
 		ValidArgsFunction: completeWebhookIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if o.Page < 0 || o.Size < 1 || o.Size > api.MaxPageSize {
-				return cmdutil.Usagef("--page must be 0 or more and --size 1 to %d", api.MaxPageSize)
+			if err := o.pagingFlags.check(cmd); err != nil {
+				return err
+			}
+			if err := o.listFlags.check(cmd); err != nil {
+				return err
 			}
 			return runWebhooksDeliveries(cmd.Context(), f, &o)
 		},
 	}
-	cmd.Flags().IntVar(&o.Page, "page", 0, "page number, from 0")
-	cmd.Flags().IntVar(&o.Size, "size", 20, "attempts per page, 1 to 100")
+	o.pagingFlags.register(cmd, "attempt")
+	o.listFlags.register(cmd, "attempt")
 	return cmd
+}
+
+// deliveryRows is how a list of delivery attempts prints.
+var deliveryRows = output.Rows[*api.WebhookAttempt]{
+	CSVHeader: []string{"eventId", "type", "attempt", "statusCode", "latencyMs", "error", "time", "state"},
+	CSVRow: func(a *api.WebhookAttempt) []string {
+		status, latency := "", ""
+		if a.StatusCode != nil {
+			status = strconv.Itoa(*a.StatusCode)
+		}
+		if a.LatencyMs != nil {
+			latency = num(*a.LatencyMs)
+		}
+		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), a.Time.UTC().Format(time.RFC3339Nano), a.State}
+	},
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
+		{Header: "LATENCY", Right: true}, {Header: "ERROR", Flex: true}, {Header: "TIME"}, {Header: "STATE"}},
+	Row: func(a *api.WebhookAttempt) []string {
+		status, latency := "-", "-"
+		if a.StatusCode != nil {
+			status = strconv.Itoa(*a.StatusCode)
+		}
+		if a.LatencyMs != nil {
+			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+		}
+		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), stamp(a.Time), a.State}
+	},
+}
+
+// deref is *s, "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func runWebhooksDeliveries(ctx context.Context, f *cmdutil.Factory, o *WebhooksDeliveriesOptions) error {
@@ -51,37 +94,5 @@ func runWebhooksDeliveries(ctx context.Context, f *cmdutil.Factory, o *WebhooksD
 	if err != nil {
 		return err
 	}
-	page, err := c.WebhookDeliveries(ctx, o.ID, o.Page, o.Size)
-	if err != nil {
-		return err
-	}
-	cols := []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
-		{Header: "LATENCY", Right: true}, {Header: "ERROR", Flex: true}, {Header: "TIME"}, {Header: "STATE"}}
-	var rows, csv [][]string
-	for _, a := range page.Deliveries {
-		status, latency, msg, latencyCSV := "-", "-", "", ""
-		if a.StatusCode != nil {
-			status = strconv.Itoa(*a.StatusCode)
-		}
-		if a.LatencyMs != nil {
-			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
-			latencyCSV = num(*a.LatencyMs)
-		}
-		if a.Error != nil {
-			msg = *a.Error
-		}
-		rows = append(rows, []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, msg, stamp(a.Time), a.State})
-		statusCSV := ""
-		if a.StatusCode != nil {
-			statusCSV = status
-		}
-		csv = append(csv, []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), statusCSV, latencyCSV, msg, a.Time.UTC().Format(time.RFC3339Nano), a.State})
-	}
-	err = f.Print(output.View{Value: page.Deliveries,
-		CSVHeader: []string{"eventId", "type", "attempt", "statusCode", "latencyMs", "error", "time", "state"}, CSVRows: csv,
-		Columns: cols, Rows: rows})
-	if err == nil && page.HasMore && f.IOStreams.StdoutTTY && f.OutputFormat() == output.Table {
-		fmt.Fprintf(f.IOStreams.ErrOut, "More: --page %d\n", page.Page+1)
-	}
-	return err
+	return runList(ctx, f, &o.listFlags, client.PagesOf(c.WebhookDeliveries, o.ID), o.params(), deliveryRows)
 }

@@ -100,3 +100,9 @@ func RunColumns() []Column {
 func RunRow(r *api.AutomationRun) []string {
 	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), timeOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "-")}
 }
+
+// AutomationRows is how a list of automations prints.
+var AutomationRows = Rows[*api.Automation]{CSVHeader: AutomationCSVHeader, CSVRow: AutomationCSVRow, Columns: AutomationColumns(), Row: AutomationRow}
+
+// RunRows is how a list of runs prints.
+var RunRows = Rows[*api.AutomationRun]{CSVHeader: RunCSVHeader, CSVRow: RunCSVRow, Columns: RunColumns(), Row: RunRow}

@@ -5,26 +5,46 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
-// TraineeStream prints a list of trainees a page at a time, as each page
-// arrives, byte for byte as Trainees prints the whole list: so a list of
-// any length prints in bounded memory. JSON, YAML, CSV and the table off
-// a terminal (tab-separated) stream; --jq, --template and the table on a
-// terminal need the whole list (the columns fit the widest value), and
-// NewTraineeStream returns nil for them.
-type TraineeStream struct {
-	ios      *iostreams.IOStreams
-	o        Options
-	today    api.Date
-	trainers func() map[int64]string
-	names    map[int64]string
-	fetched  bool
+// Rows is how a list of T prints in every format: JSON and YAML print
+// the values; CSV has a header and a row each; the table has columns and
+// a row each. Every list command prints through one, a page at a time
+// (Stream) or whole (View).
+type Rows[T any] struct {
+	CSVHeader []string
+	CSVRow    func(T) []string
+	Columns   []Column
+	Row       func(T) []string
+}
+
+// View is the View of the whole list ts: an array in JSON and YAML.
+func (r Rows[T]) View(ts []T) View {
+	if ts == nil {
+		ts = []T{}
+	}
+	rows := make([][]string, len(ts))
+	csvRows := make([][]string, len(ts))
+	for i, t := range ts {
+		rows[i], csvRows[i] = r.Row(t), r.CSVRow(t)
+	}
+	return View{Value: ts, CSVHeader: r.CSVHeader, CSVRows: csvRows, Columns: r.Columns, Rows: rows}
+}
+
+// Stream prints a list a page at a time, as each page arrives, byte for
+// byte as Print prints the whole list's View: so a list of any length
+// prints in bounded memory. JSON, YAML, CSV and the table off a terminal
+// (tab-separated) stream; --jq, --template and the table on a terminal
+// need the whole list (the columns fit the widest value), and NewStream
+// returns nil for them.
+type Stream[T any] struct {
+	ios  *iostreams.IOStreams
+	o    Options
+	rows Rows[T]
 
 	w     *bufio.Writer
 	csv   *csv.Writer
@@ -34,21 +54,42 @@ type TraineeStream struct {
 	begun bool
 }
 
-// NewTraineeStream returns a stream for o, or nil when o needs the whole
-// list (see TraineeStream). trainers names the trainers for the table's
+// TraineeStream prints trainees a page at a time.
+type TraineeStream = Stream[*api.Trainee]
+
+// NewTraineeStream returns a stream of trainees for o, or nil when o needs
+// the whole list (see Stream). trainers names the trainers for the table's
 // trainer column; it is called once, when the first trainee with a
-// trainer is printed (nil: by id). A --fields naming no column is refused
-// here, before anything is fetched.
+// trainer is printed (nil: by id).
 func NewTraineeStream(ios *iostreams.IOStreams, o Options, today api.Date, trainers func() map[int64]string) (*TraineeStream, error) {
+	var names map[int64]string
+	fetched := false
+	return NewStream(ios, o, Rows[*api.Trainee]{
+		CSVHeader: TraineeCSVHeader,
+		CSVRow:    func(t *api.Trainee) []string { return TraineeCSVRow(t, today) },
+		Columns:   TraineeColumns(false),
+		Row: func(t *api.Trainee) []string {
+			if trainers != nil && !fetched && t.TrainerID != nil {
+				names, fetched = trainers(), true
+			}
+			return TraineeRow(t, today, names)
+		},
+	})
+}
+
+// NewStream returns a stream of rows for o, or nil when o needs the whole
+// list (see Stream). A --fields naming no column is refused here, before
+// anything is fetched.
+func NewStream[T any](ios *iostreams.IOStreams, o Options, rows Rows[T]) (*Stream[T], error) {
 	if o.JQ != "" || o.Template != "" {
 		return nil, nil
 	}
-	s := &TraineeStream{ios: ios, o: o, today: today, trainers: trainers, w: bufio.NewWriterSize(ios.Out, 64<<10)}
+	s := &Stream[T]{ios: ios, o: o, rows: rows, w: bufio.NewWriterSize(ios.Out, 64<<10)}
 	switch o.Format {
 	case JSON, YAML:
 	case CSV:
 		if len(o.Fields) > 0 {
-			idx, err := fieldIndexes(o.Fields, TraineeCSVHeader, nil)
+			idx, err := fieldIndexes(o.Fields, rows.CSVHeader, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -59,7 +100,7 @@ func NewTraineeStream(ios *iostreams.IOStreams, o Options, today api.Date, train
 		if ios.TableWidth() > 0 {
 			return nil, nil
 		}
-		s.cols = TraineeColumns(false)
+		s.cols = rows.Columns
 		if len(o.Fields) > 0 {
 			names := make([]string, len(s.cols))
 			alt := make([]string, len(s.cols))
@@ -79,11 +120,11 @@ func NewTraineeStream(ios *iostreams.IOStreams, o Options, today api.Date, train
 	return s, nil
 }
 
-// Count is how many trainees were written.
-func (s *TraineeStream) Count() int { return s.n }
+// Count is how many rows were written.
+func (s *Stream[T]) Count() int { return s.n }
 
-// Write prints one page of trainees and flushes it to the output.
-func (s *TraineeStream) Write(ts []*api.Trainee) error {
+// Write prints one page of rows and flushes it to the output.
+func (s *Stream[T]) Write(ts []T) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
@@ -117,7 +158,7 @@ func (s *TraineeStream) Write(ts []*api.Trainee) error {
 		}
 	case CSV:
 		for _, t := range ts {
-			if err := s.csv.Write(escapeRows([][]string{s.pick(TraineeCSVRow(t, s.today))})[0]); err != nil {
+			if err := s.csv.Write(escapeRows([][]string{s.pick(s.rows.CSVRow(t))})[0]); err != nil {
 				return err
 			}
 			s.n++
@@ -127,12 +168,9 @@ func (s *TraineeStream) Write(ts []*api.Trainee) error {
 			return err
 		}
 	case Table:
-		if s.trainers != nil && !s.fetched && slices.ContainsFunc(ts, func(t *api.Trainee) bool { return t.TrainerID != nil }) {
-			s.names, s.fetched = s.trainers(), true
-		}
 		rows := make([][]string, len(ts))
 		for i, t := range ts {
-			rows[i] = s.pick(TraineeRow(t, s.today, s.names))
+			rows[i] = s.pick(s.rows.Row(t))
 		}
 		if err := writeTSVRows(s.w, len(s.cols), rows); err != nil {
 			return err
@@ -142,16 +180,16 @@ func (s *TraineeStream) Write(ts []*api.Trainee) error {
 	return s.w.Flush()
 }
 
-// begin writes what comes before the first trainee: the CSV and table
+// begin writes what comes before the first row: the CSV and table
 // headers.
-func (s *TraineeStream) begin() error {
+func (s *Stream[T]) begin() error {
 	if s.begun {
 		return nil
 	}
 	s.begun = true
 	switch s.o.Format {
 	case CSV:
-		return s.csv.Write(s.pick(TraineeCSVHeader))
+		return s.csv.Write(s.pick(s.rows.CSVHeader))
 	case Table:
 		header := make([]string, len(s.cols))
 		for i, c := range s.cols {
@@ -164,7 +202,7 @@ func (s *TraineeStream) begin() error {
 
 // Close writes the end of the list (the closing bracket of a JSON array;
 // an empty list as [] in JSON and YAML) and flushes.
-func (s *TraineeStream) Close() error {
+func (s *Stream[T]) Close() error {
 	if err := s.begin(); err != nil {
 		return err
 	}
@@ -177,7 +215,7 @@ func (s *TraineeStream) Close() error {
 		}
 	case YAML:
 		if s.n == 0 {
-			if err := WriteYAML(s.w, []*api.Trainee{}); err != nil {
+			if err := WriteYAML(s.w, []T{}); err != nil {
 				return err
 			}
 		}
@@ -190,7 +228,7 @@ func (s *TraineeStream) Close() error {
 	return s.w.Flush()
 }
 
-func (s *TraineeStream) pick(row []string) []string {
+func (s *Stream[T]) pick(row []string) []string {
 	if s.idx == nil {
 		return row
 	}

@@ -1,0 +1,181 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// Every list command (search, events list, webhooks deliveries,
+// automations list, automations runs) pages the same way: one page
+// without more, --limit N rows across pages, --all every row; the pages
+// follow the server's cursors, and a line on stderr says when fewer rows
+// were printed than the list has.
+
+// listFlags are the flags every list command shares.
+type listFlags struct {
+	Limit int  // at most this many rows, across pages (0: one page)
+	All   bool // every page
+	Quiet bool // no note on stderr
+	noun  string
+}
+
+// register adds --limit, --all and -q to cmd, whose rows are nouns (noun
+// is the singular).
+func (l *listFlags) register(cmd *cobra.Command, noun string) {
+	l.noun = noun
+	fl := cmd.Flags()
+	fl.BoolVar(&l.All, "all", false, "fetch every page")
+	fl.IntVar(&l.Limit, "limit", 0, "fetch up to this many "+noun+"s, across pages")
+	fl.BoolVarP(&l.Quiet, "quiet", "q", false, "no note on stderr (how many "+noun+"s there are, more than printed)")
+	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
+}
+
+// check refuses the flags that cannot go together: --all with --limit,
+// either with --page (where the command has it), and a --limit below 1.
+func (l *listFlags) check(cmd *cobra.Command) error {
+	changed := cmd.Flags().Changed
+	page := cmd.Flags().Lookup("page") != nil && changed("page")
+	if l.All && page {
+		return cmdutil.Usagef("--all and --page cannot be used together")
+	}
+	if changed("limit") {
+		switch {
+		case l.All:
+			return cmdutil.Usagef("--all and --limit cannot be used together")
+		case page:
+			return cmdutil.Usagef("--limit and --page cannot be used together: --limit counts from the first %s", l.noun)
+		case l.Limit < 1:
+			return cmdutil.Usagef("--limit must be at least 1 (--all fetches every %s)", l.noun)
+		}
+	}
+	return nil
+}
+
+// walks reports whether the command follows the pages (--limit or --all).
+func (l *listFlags) walks() bool { return l.All || l.Limit > 0 }
+
+// note writes line on stderr, unless -q.
+func (l *listFlags) note(f *cmdutil.Factory, line string) {
+	if !l.Quiet {
+		fmt.Fprintln(f.IOStreams.ErrOut, line)
+	}
+}
+
+// pagingFlags are --page and --size, of the list commands that had them
+// before cursors (automations runs and test, webhooks deliveries).
+type pagingFlags struct {
+	Page, Size int
+}
+
+func (p *pagingFlags) register(cmd *cobra.Command, noun string) {
+	cmd.Flags().IntVar(&p.Page, "page", 0, "page number, from 0")
+	cmd.Flags().IntVar(&p.Size, "size", 0, fmt.Sprintf("%ss per page, 1 to %d (default %d)", noun, api.MaxPageSize, api.DefaultPageSize))
+}
+
+func (p *pagingFlags) check(cmd *cobra.Command) error {
+	if p.Page < 0 {
+		return cmdutil.Usagef("--page counts from 0")
+	}
+	if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > api.MaxPageSize) {
+		return cmdutil.Usagef("--size must be 1 to %d", api.MaxPageSize)
+	}
+	return nil
+}
+
+// params are the paging the flags ask for (0: the server's default).
+func (p *pagingFlags) params() client.ListParams {
+	return client.ListParams{Page: p.Page, Limit: p.Size}
+}
+
+// moreLine is the note when fewer rows were printed than the list has:
+// "Showing 20 of 144 trainees; use --limit N or --all for more" (of is
+// what the list has: "144 trainees", "at least 1001 trainees", "more
+// events"). limited is a print that --limit cut short.
+func moreLine(shown int, of string, limited bool) string {
+	hint := "use --limit N or --all for more"
+	if limited {
+		hint = "use a larger --limit or --all for more"
+	}
+	return fmt.Sprintf("Showing %d of %s; %s", shown, of, hint)
+}
+
+// listPrinter prints a list as its pages arrive: each page at once where
+// the format streams (stream), else the whole list at the end (whole).
+type listPrinter[T any] struct {
+	stream *output.Stream[T] // nil: gather, then whole
+	whole  func([]T) error
+	all    []T
+	n      int
+}
+
+func (p *listPrinter[T]) write(rows []T) error {
+	p.n += len(rows)
+	if p.stream == nil {
+		p.all = append(p.all, rows...)
+		return nil
+	}
+	return p.stream.Write(rows)
+}
+
+func (p *listPrinter[T]) close() error {
+	if p.stream != nil {
+		return p.stream.Close()
+	}
+	return p.whole(p.all)
+}
+
+// runList prints the list fetch reads, as rows say, from the page p
+// names: that page alone without --limit and --all, else the pages until
+// --limit rows or the last. When it stopped with more rows to read, it
+// says so on stderr: "Showing 20 of 57 runs; ..." where the list counts
+// its rows, "Showing 100 of more events; ..." where it does not.
+func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *listFlags, fetch client.PageFunc[P], p client.ListParams, rows output.Rows[T]) error {
+	var last P // the last page read, for its totals
+	read := fetch
+	fetch = func(ctx context.Context, p client.ListParams) (P, error) {
+		pg, err := read(ctx, p)
+		last = pg
+		return pg, err
+	}
+	pr := &listPrinter[T]{whole: func(ts []T) error { return f.Print(rows.View(ts)) }}
+	var (
+		more bool
+		err  error
+	)
+	if l.All && p.Limit == 0 {
+		p.Limit = api.MaxPageSize
+	}
+	if l.walks() {
+		if pr.stream, err = output.NewStream(f.IOStreams, f.OutputOptions(), rows); err != nil {
+			return err
+		}
+		more, err = client.Walk(ctx, fetch, p, l.Limit, pr.write)
+	} else {
+		var pg P
+		if pg, err = fetch(ctx, p); err == nil {
+			more = pg.Paging().HasMore
+			err = pr.write(pg.Rows())
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := pr.close(); err != nil {
+		return err
+	}
+	if more {
+		of := "more " + l.noun + "s"
+		if c, ok := any(last).(api.Counted); ok && c.Counts().TotalExact {
+			of = output.Count(c.Counts().TotalElements, l.noun, l.noun+"s")
+		}
+		l.note(f, moreLine(pr.n, of, l.Limit > 0))
+	}
+	return nil
+}
