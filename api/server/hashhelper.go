@@ -131,6 +131,8 @@ type helperProc struct {
 	next    uint64
 	pending map[uint64]chan string
 	dead    bool
+
+	answered atomic.Bool // it has answered a job: it is a working helper
 }
 
 var errHelperDied = errors.New("hash helper ended")
@@ -170,13 +172,12 @@ func (h *hashHelper) proc() (*helperProc, error) {
 // and forgets p, so that the next hash starts a new helper.
 func (h *hashHelper) read(p *helperProc, stdout io.Reader) {
 	dec := json.NewDecoder(bufio.NewReader(stdout))
-	answered := false
 	for {
 		var r hashReply
 		if err := dec.Decode(&r); err != nil {
 			break
 		}
-		answered = true
+		p.answered.Store(true)
 		p.mu.Lock()
 		ch := p.pending[r.ID]
 		delete(p.pending, r.ID)
@@ -190,7 +191,7 @@ func (h *hashHelper) read(p *helperProc, stdout io.Reader) {
 		h.cur = nil
 	}
 	h.mu.Unlock()
-	if !answered {
+	if !p.answered.Load() {
 		// It ended without answering anything (not a helper, or it cannot
 		// run): do not start one per hash; hash in the server from now on.
 		h.failed.Store(true)
@@ -234,6 +235,12 @@ func (h *hashHelper) hash(ctx context.Context, pp PasswordParams, password strin
 		p.mu.Lock()
 		delete(p.pending, id)
 		p.mu.Unlock()
+		if !p.answered.Load() {
+			// It took no job before its stdin broke (not a helper, or it
+			// cannot run): as read decides when it sees it end, but now,
+			// so that the server hashes itself from this job on.
+			h.failed.Store(true)
+		}
 		return "", false, err
 	}
 	select {
