@@ -92,9 +92,9 @@ type Webhook struct {
 	CreatedAt      time.Time `json:"createdAt"`
 }
 
-// RedactURL hides the password of a URL's userinfo (https://user:xxxxx@host):
-// URLs with credentials are refused since issue 24, but one stored before
-// is never shown in full, to read-only keys least of all.
+// RedactURL hides a URL's userinfo, user name and password alike
+// (https://xxxxx@host/...): URLs with credentials are refused since issue
+// 24, but one stored before is never shown, to read-only keys least of all.
 func RedactURL(raw string) string {
 	if !strings.Contains(raw, "@") {
 		return raw
@@ -103,7 +103,8 @@ func RedactURL(raw string) string {
 	if err != nil || u.User == nil {
 		return raw
 	}
-	return u.Redacted()
+	u.User = url.User("xxxxx")
+	return u.String()
 }
 
 // Delivery states.

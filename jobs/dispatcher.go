@@ -36,6 +36,10 @@ const (
 	// DefaultEndpointConcurrency is how many deliveries one endpoint gets
 	// at once, whatever the dispatcher's total.
 	DefaultEndpointConcurrency = 2
+	// DefaultCompanyConcurrency is how many deliveries one company's
+	// endpoints get at once, together: half the default total, so that a
+	// company with many slow endpoints leaves room to the others.
+	DefaultCompanyConcurrency = 4
 )
 
 // dbTimeout bounds the dispatcher's own database work for one delivery.
@@ -61,6 +65,9 @@ type DispatcherConfig struct {
 	// EndpointConcurrency is how many of them one endpoint gets at once,
 	// counted over every dispatcher sharing the database.
 	EndpointConcurrency int
+	// CompanyConcurrency is how many of them one company's endpoints get
+	// at once, together, counted the same way.
+	CompanyConcurrency int
 	// Retention, when positive, deletes events older than it whose
 	// deliveries are finished, once an hour.
 	Retention time.Duration
@@ -109,11 +116,11 @@ type Dispatcher struct {
 // after a commit that scheduled deliveries), the disabling of an endpoint
 // that answered 410 Gone, and the pruning of finished events.
 type Outbox interface {
-	ClaimDeliveries(ctx context.Context, limit, perEndpoint int, lease time.Duration) ([]*store.ClaimedDelivery, error)
+	ClaimDeliveries(ctx context.Context, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)
 	FinishDelivery(ctx context.Context, c *store.ClaimedDelivery, res store.DeliveryAttempt, schedule []time.Duration) (string, error)
 	ReleaseDelivery(ctx context.Context, c *store.ClaimedDelivery) error
 	Wake() <-chan struct{}
-	DisableEndpoint(ctx context.Context, webhookID int64, reason string) (*store.DisabledEndpoint, error)
+	DisableEndpoint(ctx context.Context, webhookID int64, url, reason string) (*store.DisabledEndpoint, error)
 	PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error)
 }
 
@@ -146,6 +153,9 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 	}
 	if cfg.EndpointConcurrency <= 0 {
 		cfg.EndpointConcurrency = DefaultEndpointConcurrency
+	}
+	if cfg.CompanyConcurrency <= 0 {
+		cfg.CompanyConcurrency = DefaultCompanyConcurrency
 	}
 	if cfg.Outbound == nil {
 		cfg.Outbound = outbound.New(outbound.Config{})
@@ -234,7 +244,7 @@ func (d *Dispatcher) dispatch() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	batch, err := d.s.ClaimDeliveries(ctx, free, d.cfg.EndpointConcurrency, d.cfg.Lease)
+	batch, err := d.s.ClaimDeliveries(ctx, free, store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency}, d.cfg.Lease)
 	if err != nil {
 		d.log.Error("webhook dispatcher: claiming deliveries", "error", err)
 		return
@@ -319,7 +329,7 @@ const GoneReason = "the endpoint answered 410 Gone"
 func (d *Dispatcher) disableGone(c *store.ClaimedDelivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	dis, err := d.s.DisableEndpoint(ctx, c.WebhookID, GoneReason)
+	dis, err := d.s.DisableEndpoint(ctx, c.WebhookID, c.URL, GoneReason)
 	switch {
 	case err != nil:
 		d.log.Error("webhook dispatcher: disabling an endpoint that answered 410", "webhook", c.WebhookID, "error", err)

@@ -190,11 +190,11 @@ func TestWebhookExpiredLeaseIsDeliveredAgain(t *testing.T) {
 		const lease = time.Second
 		claimed := time.Now()
 		// Claimed and never finished, as by a dispatcher that died.
-		ids, err := s.ClaimDeliveries(ctx, 10, 10, lease)
+		ids, err := s.ClaimDeliveries(ctx, 10, store.ClaimLimits{}, lease)
 		if err != nil || len(ids) != 1 {
 			t.Fatalf("claim: %v %v", ids, err)
 		}
-		if again, err := s.ClaimDeliveries(ctx, 10, 10, lease); err != nil || len(again) != 0 {
+		if again, err := s.ClaimDeliveries(ctx, 10, store.ClaimLimits{}, lease); err != nil || len(again) != 0 {
 			t.Fatalf("a leased delivery was claimed again: %v %v", again, err)
 		}
 		startDispatcher(t, s, jobs.DispatcherConfig{})
@@ -522,6 +522,50 @@ func TestEndpointConcurrency(t *testing.T) {
 		waitDelivered(t, s1, 10*time.Second)
 		if p := peak.Load(); p > jobs.DefaultEndpointConcurrency {
 			t.Fatalf("the slow endpoint had %d requests at once", p)
+		}
+	})
+}
+
+// One company's endpoints together get at most CompanyConcurrency
+// deliveries at once, whatever their number (the same receiver registered
+// under many endpoints amplifies nothing), and another company's
+// deliveries go meanwhile.
+func TestCompanyConcurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		release := make(chan struct{})
+		var inflight, peak atomic.Int32
+		slow := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, _ *storetest.Received, _ int) {
+			n := inflight.Add(1)
+			defer inflight.Add(-1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.WriteHeader(http.StatusOK)
+		})
+		fast := storetest.NewReceiver(t, nil)
+		for i := range 6 { // six endpoints, one receiver: 12 slots by endpoint
+			storetest.AddWebhook(t, s, tn.A, fmt.Sprintf("%s?copy=%d", slow.URL, i))
+		}
+		storetest.AddWebhook(t, s, tn.B, fast.URL)
+		for i := range 3 {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Slow", fmt.Sprintf("cslow%d@example.com", i)))
+			storetest.MustCreate(t, s, tn.B, storetest.NewTrainee("Fast", fmt.Sprintf("cfast%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Concurrency: 8, Timeout: 10 * time.Second, Lease: 30 * time.Second})
+		fast.Wait(t, 3, 10*time.Second)
+		time.Sleep(200 * time.Millisecond)
+		if p := peak.Load(); p != jobs.DefaultCompanyConcurrency {
+			t.Fatalf("company A's endpoints had %d requests at once, want %d", p, jobs.DefaultCompanyConcurrency)
+		}
+		close(release)
+		slow.Wait(t, 18, 20*time.Second)
+		waitDelivered(t, s, 20*time.Second)
+		if p := peak.Load(); p > jobs.DefaultCompanyConcurrency {
+			t.Fatalf("company A's endpoints had %d requests at once", p)
 		}
 	})
 }

@@ -61,7 +61,7 @@ func (a *automationRow) toAPI() *api.Automation {
 		Trigger:    a.trigger(),
 		Conditions: api.AutomationConditions{TrainerID: clonePtr(a.TrainerID), Status: clonePtr(a.Status)},
 		ActionType: a.ActionType,
-		Action:     api.AutomationAction{URL: clonePtr(a.URL)},
+		Action:     api.AutomationAction{URL: redactedPtr(a.URL)},
 		CreatedAt:  a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC(),
 		LastRunAt: last, RunCount: a.RunCount, DisabledReason: a.DisabledReason,
 	}
@@ -373,4 +373,13 @@ func (s *Store) PruneAutomationRuns(ctx context.Context, before time.Time) (int6
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// redactedPtr is a copy of u with its userinfo hidden (api.RedactURL).
+func redactedPtr(u *string) *string {
+	if u == nil {
+		return nil
+	}
+	r := api.RedactURL(*u)
+	return &r
 }

@@ -58,19 +58,32 @@ var ErrLeaseLost = errors.New("store: delivery lease lost")
 
 const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
+// ClaimLimits bound a claim: how many deliveries one endpoint, and one
+// company, may have leased at once, over every dispatcher (0: no bound).
+type ClaimLimits struct {
+	PerEndpoint int
+	PerCompany  int
+}
+
 // ClaimDeliveries leases up to limit due deliveries of enabled endpoints,
-// oldest due first, at most perEndpoint of them leased at once per
-// endpoint (counting the leases other dispatchers hold: one company's slow
-// or flooded endpoint cannot take every slot), in one short transaction.
+// oldest due first, at most lim.PerEndpoint of them leased at once per
+// endpoint and lim.PerCompany per company (counting the leases other
+// dispatchers hold: one company's slow or flooded endpoints cannot take
+// every slot, and the slots they leave go to the other companies' due
+// deliveries), in one short transaction.
 // On PostgreSQL a transaction-scoped advisory lock serialises the claims
 // of every instance, so the per-endpoint count holds across them, and the
 // rows are selected FOR UPDATE SKIP LOCKED; SQLite's immediate
 // transactions serialise claims.
-func (s *Store) ClaimDeliveries(ctx context.Context, limit, perEndpoint int, lease time.Duration) ([]*ClaimedDelivery, error) {
+func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lim ClaimLimits, lease time.Duration) ([]*ClaimedDelivery, error) {
 	now := s.utcNow()
 	token := api.RandomString(20, leaseAlphabet)
+	perEndpoint, perCompany := lim.PerEndpoint, lim.PerCompany
 	if perEndpoint <= 0 {
 		perEndpoint = limit
+	}
+	if perCompany <= 0 {
+		perCompany = limit
 	}
 	var out []*ClaimedDelivery
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -85,35 +98,45 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit, perEndpoint int, lea
 			lock = "FOR UPDATE OF d SKIP LOCKED"
 		}
 		// pick: the due deliveries to claim. busy counts each
-		// endpoint's live leases; cand takes the oldest due deliveries of
-		// endpoints not yet full (a few times limit, so that one
-		// endpoint's backlog does not fill the scan); the window keeps
-		// what each endpoint has room for.
+		// endpoint's live leases, busyc each company's; cand takes the
+		// oldest due deliveries of endpoints and companies not yet full
+		// (a few times limit, so that one endpoint's backlog does not fill
+		// the scan); the two windows keep what each endpoint, then each
+		// company, has room for.
 		var ids []int64
 		err := tx.NewRaw(`WITH busy AS (
 				SELECT b.webhook_id, COUNT(*) AS n FROM webhook_deliveries AS b
 				WHERE b.locked_until IS NOT NULL AND b.locked_until > ? AND b.status = ?
 				GROUP BY b.webhook_id),
+			busyc AS (
+				SELECT w.company_id, SUM(busy.n) AS n FROM busy JOIN webhooks AS w ON w.id = busy.webhook_id
+				GROUP BY w.company_id),
 			cand AS (
-				SELECT d.id, d.webhook_id, d.next_attempt_at FROM webhook_deliveries AS d
+				SELECT d.id, d.webhook_id, w.company_id, d.next_attempt_at FROM webhook_deliveries AS d
 				JOIN webhooks AS w ON w.id = d.webhook_id
 				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
 					AND NOT EXISTS (SELECT 1 FROM busy WHERE busy.webhook_id = d.webhook_id AND busy.n >= ?)
+					AND NOT EXISTS (SELECT 1 FROM busyc WHERE busyc.company_id = w.company_id AND busyc.n >= ?)
 				ORDER BY d.next_attempt_at ASC, d.id ASC
 				LIMIT ?),
 			ranked AS (
-				SELECT cand.id, cand.webhook_id, cand.next_attempt_at,
+				SELECT cand.id, cand.webhook_id, cand.company_id, cand.next_attempt_at,
 					ROW_NUMBER() OVER (PARTITION BY cand.webhook_id ORDER BY cand.next_attempt_at, cand.id) AS rn
-				FROM cand)
+				FROM cand),
+			fits AS (
+				SELECT r.id, r.company_id, r.next_attempt_at,
+					ROW_NUMBER() OVER (PARTITION BY r.company_id ORDER BY r.next_attempt_at, r.id) AS rnc
+				FROM ranked AS r LEFT JOIN busy ON busy.webhook_id = r.webhook_id
+				WHERE r.rn <= ? - COALESCE(busy.n, 0))
 			SELECT d.id FROM webhook_deliveries AS d
 			WHERE d.id IN (
-				SELECT r.id FROM ranked AS r LEFT JOIN busy ON busy.webhook_id = r.webhook_id
-				WHERE r.rn <= ? - COALESCE(busy.n, 0)
-				ORDER BY r.next_attempt_at, r.id
+				SELECT f.id FROM fits AS f LEFT JOIN busyc ON busyc.company_id = f.company_id
+				WHERE f.rnc <= ? - COALESCE(busyc.n, 0)
+				ORDER BY f.next_attempt_at, f.id
 				LIMIT ?)
 			ORDER BY d.next_attempt_at, d.id
 			`+lock,
-			now, api.DeliveryPending, api.DeliveryPending, now, now, perEndpoint, 4*limit+16, perEndpoint, limit).Scan(ctx, &ids)
+			now, api.DeliveryPending, api.DeliveryPending, now, now, perEndpoint, perCompany, 4*limit+16, perEndpoint, perCompany, limit).Scan(ctx, &ids)
 		if err != nil || len(ids) == 0 {
 			return err
 		}
@@ -164,7 +187,10 @@ type DisabledEndpoint struct {
 // Its pending deliveries wait, as for any disabled endpoint, until it is
 // enabled again. It reports whether it disabled anything: an endpoint
 // already disabled (or deleted) is left as it is.
-func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, reason string) (*DisabledEndpoint, error) {
+//
+// When url is not "", only an endpoint that still has that URL is disabled:
+// a 410 from a URL the company has changed meanwhile disables nothing.
+func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, url, reason string) (*DisabledEndpoint, error) {
 	var out *DisabledEndpoint
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		out = nil
@@ -174,7 +200,7 @@ func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, reason str
 		if errors.Is(dbError(err), api.ErrNotFound) {
 			return nil
 		}
-		if err != nil || !row.Enabled {
+		if err != nil || !row.Enabled || (url != "" && row.URL != url) {
 			return err
 		}
 		now := s.utcNow()
@@ -224,7 +250,7 @@ func (s *Store) DisableRefusedEndpoints(ctx context.Context, refuse func(url str
 		if err == nil {
 			continue
 		}
-		d, err := s.DisableEndpoint(ctx, r.ID, err.Error())
+		d, err := s.DisableEndpoint(ctx, r.ID, r.URL, err.Error())
 		if err != nil {
 			return out, err
 		}

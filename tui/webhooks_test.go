@@ -125,7 +125,7 @@ func TestReadOnlyTUI(t *testing.T) {
 // with the server's reason, above its deliveries.
 func TestWebhooksScreenShowsDisabledReason(t *testing.T) {
 	s, rc, wh, _ := webhookServer(t)
-	if _, err := s.st.DisableEndpoint(context.Background(), wh.Webhook.ID, jobs.GoneReason); err != nil {
+	if _, err := s.st.DisableEndpoint(context.Background(), wh.Webhook.ID, "", jobs.GoneReason); err != nil {
 		t.Fatal(err)
 	}
 	d := newDriver(t, s.client(s.Key), Options{})

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,6 +54,9 @@ type Client struct {
 
 // New returns a client with cfg's policy.
 func New(cfg Config) *Client {
+	if cfg.Self == nil {
+		cfg.Self = (&interfaceAddrs{}).get
+	}
 	c := &Client{cfg: cfg, resolver: cfg.Resolver}
 	if c.resolver == nil {
 		c.resolver = net.DefaultResolver
@@ -121,61 +125,92 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	if err != nil {
 		return nil, err
 	}
-	addrs, err := c.lookup(ctx, host)
+	addrs, _, err := c.allowedAddrs(ctx, host)
 	if err != nil {
 		return nil, err
 	}
-	var denied, last error
+	var last error
 	for _, a := range addrs {
-		if err := c.cfg.Policy.Check(a); err != nil {
-			if denied == nil {
-				denied = err
-			}
-			continue
-		}
 		conn, err := c.dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
 		if err == nil {
 			return conn, nil
 		}
 		last = err
 	}
-	if last != nil {
-		return nil, last
-	}
-	if denied != nil {
-		return nil, denied
-	}
-	return nil, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
+	return nil, last
 }
 
-// lookup returns host's addresses: itself when it is a literal address
-// (in any spelling literalAddr reads), loopback for localhost and
-// *.localhost (RFC 6761: they never leave the host, whatever a resolver
-// says), else what the resolver says.
-func (c *Client) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+// allowedAddrs returns the addresses of host the policy allows: a literal
+// address is refused with its range's reason; a name whose every address
+// is refused, or that does not resolve, is refused alike, as "no public
+// address", so that a company cannot tell an internal name that exists
+// from one that does not (nor learn the resolver's address from its
+// error). all is how many addresses host has.
+func (c *Client) allowedAddrs(ctx context.Context, host string) (allowed []netip.Addr, all int, err error) {
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
 	if a, ok := literalAddr(h); ok {
-		return []netip.Addr{a}, nil
+		if err := c.cfg.Policy.Check(a); err != nil {
+			return nil, 1, err
+		}
+		return []netip.Addr{a}, 1, nil
 	}
+	var addrs []netip.Addr
 	if isLocalhost(h) {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()}, nil
-	}
-	return c.resolver.LookupNetIP(ctx, "ip", host)
-}
-
-// checkHost refuses a host whose literal address, or every resolved one,
-// the policy refuses (the check made before a request goes to a proxy).
-func (c *Client) checkHost(ctx context.Context, host string) error {
-	addrs, err := c.lookup(ctx, host)
-	if err != nil {
-		return err
+		// RFC 6761: they never leave the host, whatever a resolver says.
+		addrs = []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()}
+	} else if found, err := c.resolver.LookupNetIP(ctx, "ip", host); err == nil {
+		addrs = found
+	} else if ctx.Err() != nil {
+		return nil, 0, ctx.Err()
 	}
 	for _, a := range addrs {
-		if err := c.cfg.Policy.Check(a); err != nil {
-			return err
+		if c.cfg.Policy.Check(a) == nil {
+			allowed = append(allowed, a)
 		}
 	}
-	return nil
+	if len(allowed) == 0 {
+		return nil, len(addrs), &DeniedError{Reason: "no public address for " + h}
+	}
+	return allowed, len(addrs), nil
+}
+
+// checkHost refuses a host the policy refuses any address of: the check
+// made before a request goes to a proxy, which resolves the name again
+// itself, so every address must pass.
+func (c *Client) checkHost(ctx context.Context, host string) error {
+	allowed, all, err := c.allowedAddrs(ctx, host)
+	if err == nil && len(allowed) != all {
+		err = &DeniedError{Reason: "no public address for " + strings.ToLower(host)}
+	}
+	return err
+}
+
+// interfaceAddrs caches the machine's interface addresses for a while
+// (they change rarely: a new lease, an added interface).
+type interfaceAddrs struct {
+	mu    sync.Mutex
+	addrs []netip.Addr
+	read  time.Time
+}
+
+// get returns the addresses, read again when older than 30 seconds.
+func (i *interfaceAddrs) get() []netip.Addr {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if time.Since(i.read) < 30*time.Second {
+		return i.addrs
+	}
+	i.read, i.addrs = time.Now(), nil
+	as, err := net.InterfaceAddrs()
+	if err != nil {
+		return i.addrs
+	}
+	for _, a := range as {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			i.addrs = append(i.addrs, p.Addr().WithZone(""))
+		}
+	}
+	return i.addrs
 }
 
 // control is the dialer's Control hook: the last check, on the address the
@@ -197,8 +232,12 @@ type Result = api.WebhookResult
 // destination the policy refuses is a failed attempt whose error says so
 // ("destination not allowed (loopback)"), with no status, body or latency:
 // nothing of a refused address reaches the company.
-func (c *Client) Send(ctx context.Context, timeout time.Duration, target string, secrets []string, id string, started time.Time, body []byte) Result {
-	res := Result{Started: started}
+func (c *Client) Send(ctx context.Context, timeout time.Duration, target string, secrets []string, id string, started time.Time, body []byte) (res Result) {
+	res.Started = started
+	// The error is stored and shown to the company and the operator: no
+	// control or bidi character of a receiver's (a certificate's name, a
+	// status text) reaches a terminal.
+	defer func() { res.Err = api.EscapeText(res.Err) }()
 	// What registration refuses is refused here too, for rows stored
 	// before the rule (or under a wider allow list): no connection.
 	if err := c.cfg.Policy.CheckURL(target); err != nil {

@@ -97,7 +97,7 @@ func TestCheckURLAccepts(t *testing.T) {
 // allow lets loopback addresses and the name localhost through, and
 // nothing else.
 func TestAllow(t *testing.T) {
-	allow, err := outbound.ParseAllow("127.0.0.0/8, 10.20.0.0/16,192.168.7.9")
+	allow, err := outbound.ParsePrefixes("127.0.0.0/8, 10.20.0.0/16,192.168.7.9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestAllow(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"10.0.0.0/33", "nonsense", "10.0.0.0/8,x"} {
-		if _, err := outbound.ParseAllow(bad); err == nil {
+		if _, err := outbound.ParsePrefixes(bad); err == nil {
 			t.Errorf("ParseAllow(%q) accepted", bad)
 		}
 	}
@@ -199,19 +199,19 @@ func TestSendRefusesRebinding(t *testing.T) {
 	res := &fakeResolver{}
 	c := outbound.New(outbound.Config{Resolver: res})
 	target := "http://rebind.test:" + ln.Port + "/hook"
-	res.set("rebind.test", "203.0.113.10")
+	res.set("rebind.test", "93.184.216.34")
 	if err := c.CheckURL(target); err != nil {
 		t.Fatalf("registration refused a public name: %v", err)
 	}
 	res.set("rebind.test", "127.0.0.1")
 	got := send(c, target)
-	if got.OK() || got.StatusCode != 0 || got.Body != "" || got.Latency != 0 || got.Err != "destination not allowed (loopback)" {
+	if got.OK() || got.StatusCode != 0 || got.Body != "" || got.Latency != 0 || got.Err != "destination not allowed (no public address for rebind.test)" {
 		t.Fatalf("rebound name: %+v", got)
 	}
 	// A name with several addresses skips the refused ones; with none left
 	// it is refused.
 	res.set("mixed.test", "10.0.0.1", "::1", "169.254.169.254")
-	if got := send(c, "http://mixed.test:"+ln.Port+"/"); got.Err != "destination not allowed (private)" {
+	if got := send(c, "http://mixed.test:"+ln.Port+"/"); got.Err != "destination not allowed (no public address for mixed.test)" {
 		t.Fatalf("mixed internal name: %+v", got)
 	}
 	if n := ln.accepted.Load(); n != 0 {
@@ -279,7 +279,7 @@ func TestProxy(t *testing.T) {
 	t.Setenv("HTTP_PROXY", proxy.URL)
 	t.Setenv("http_proxy", proxy.URL)
 	res := &fakeResolver{}
-	res.set("crm.test", "203.0.113.7")
+	res.set("crm.test", "93.184.216.34")
 	res.set("evil.test", "127.0.0.1")
 	// Without --webhook-proxy the environment's proxy is ignored: the
 	// request goes (and fails) to 203.0.113.7 directly.
@@ -295,7 +295,7 @@ func TestProxy(t *testing.T) {
 	if got := send(pc, "http://crm.test/hook"); got.StatusCode != http.StatusNoContent {
 		t.Fatalf("through the proxy: %+v", got)
 	}
-	if got := send(pc, "http://evil.test/"); got.Err != "destination not allowed (loopback)" {
+	if got := send(pc, "http://evil.test/"); got.Err != "destination not allowed (no public address for evil.test)" {
 		t.Fatalf("an internal destination through the proxy: %+v", got)
 	}
 	if got := send(pc, "http://10.0.0.5/"); got.Err != "destination not allowed (private address 10.0.0.5)" {
@@ -316,4 +316,58 @@ func TestDeniedErrorIs(t *testing.T) {
 	if err := p.Check(netip.MustParseAddr("8.8.8.8")); err != nil {
 		t.Fatalf("Check(8.8.8.8) = %v", err)
 	}
+}
+
+// The server's own addresses are refused even when public (its database
+// or metrics may listen on every interface); the operator's deny list
+// wins over the allow list; a non-ASCII host is refused at registration;
+// a name that does not resolve reads exactly like one that resolves to an
+// internal address, and no error names the resolver.
+func TestSelfDenyAndNames(t *testing.T) {
+	self := netip.MustParseAddr("93.184.216.34")
+	res := &fakeResolver{}
+	res.set("self.test", "93.184.216.34")
+	res.set("internal.test", "10.1.2.3")
+	p := outbound.Policy{Self: func() []netip.Addr { return []netip.Addr{self} },
+		Allow: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, Deny: []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")}}
+	for u, want := range map[string]string{
+		"http://93.184.216.34/":          "this server's own address",
+		"http://[::ffff:93.184.216.34]/": "this server's own address",
+		"http://10.9.1.1/":               "closed by the operator",
+		"http://１２７.０.０.１/":              "non-ASCII host",
+		"http://ｌｏｃａｌｈｏｓｔ/":              "non-ASCII host",
+		"http://127。0。0。1/":              "non-ASCII host",
+	} {
+		if err := p.CheckURL(u); !outbound.IsDenied(err) || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckURL(%q) = %v, want %q", u, err, want)
+		}
+	}
+	if err := p.CheckURL("http://10.1.2.3/"); err != nil {
+		t.Errorf("an allowed range: %v", err)
+	}
+	c := outbound.New(outbound.Config{Policy: outbound.Policy{Self: p.Self}, Resolver: dnsFails{res}})
+	unknown, internal := send(c, "http://unknown.test/").Err, send(c, "http://internal.test/").Err
+	if unknown != "destination not allowed (no public address for unknown.test)" || internal != "destination not allowed (no public address for internal.test)" {
+		t.Fatalf("unknown %q, internal %q", unknown, internal)
+	}
+	if got := send(c, "http://self.test/").Err; got != "destination not allowed (no public address for self.test)" {
+		t.Fatalf("a name of the server's own address: %q", got)
+	}
+	// The machine's own interfaces are the default Self: loopback among
+	// them, which the operator's allow list still opens.
+	if err := outbound.New(outbound.Config{}).CheckURL("http://127.0.0.1/"); err == nil {
+		t.Fatal("loopback allowed by default")
+	}
+}
+
+// dnsFails answers from the table, and like a real resolver (naming
+// itself) for anything else.
+type dnsFails struct{ *fakeResolver }
+
+func (d dnsFails) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	as, err := d.fakeResolver.LookupNetIP(ctx, network, host)
+	if err != nil {
+		return nil, &net.DNSError{Err: "no such host", Name: host, Server: "10.255.255.53:53", IsNotFound: true}
+	}
+	return as, nil
 }

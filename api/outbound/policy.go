@@ -22,13 +22,26 @@ import (
 	"strings"
 )
 
-// Policy decides which destinations a company's URL may reach.
+// Policy decides which destinations a company's URL may reach. An address
+// is judged in this order: the operator's Deny refuses it, else the
+// operator's Allow lets it through, else it is refused when it is one of
+// this server's own addresses (Self) or in a range that is not globally
+// reachable (deniedRanges), else it is allowed.
 type Policy struct {
 	// Allow lists the internal ranges the operator opened (on-premise
 	// receivers): an address in one of them is allowed whatever its kind.
 	Allow []netip.Prefix
+	// Deny lists ranges the operator closed although they are public
+	// (a cloud's metadata or DNS addresses, the data centre's own
+	// networks): it wins over Allow.
+	Deny []netip.Prefix
 	// RequireHTTPS refuses plain http:// URLs.
 	RequireHTTPS bool
+	// Self returns this server's own addresses (its interfaces'), which a
+	// company's URL may not reach even when they are public: its database,
+	// Redis or metrics port may listen on every interface. nil: none
+	// (outbound.New sets the machine's).
+	Self func() []netip.Addr
 }
 
 // Everywhere allows every address: for a client forwarding to its own
@@ -67,6 +80,10 @@ var deniedRanges = []struct {
 	{netip.MustParsePrefix("100.64.0.0/10"), "carrier-grade NAT"},
 	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"},
 	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay"},
 	{netip.MustParsePrefix("224.0.0.0/4"), "multicast"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"}, // 255.255.255.255 (broadcast) included
 	{netip.MustParsePrefix("::/128"), "unspecified"},
@@ -75,20 +92,51 @@ var deniedRanges = []struct {
 	{netip.MustParsePrefix("fe80::/10"), "link-local"},
 	{netip.MustParsePrefix("fec0::/10"), "site-local"},
 	{netip.MustParsePrefix("ff00::/8"), "multicast"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
+	{netip.MustParsePrefix("2001::/32"), "Teredo"}, // its IPv4 is obfuscated: refused whole
+	{netip.MustParsePrefix("2001:10::/28"), "ORCHID"},
+	{netip.MustParsePrefix("2001:20::/28"), "ORCHID"},
 }
 
 // Check returns a *DeniedError when addr may not be reached, else nil.
 func (p *Policy) Check(addr netip.Addr) error {
 	addr = addr.WithZone("")
-	for _, a := range p.Allow {
-		if a.Contains(addr) || a.Contains(addr.Unmap()) {
-			return nil
+	in := func(list []netip.Prefix) bool {
+		for _, a := range list {
+			if a.Contains(addr) || a.Contains(addr.Unmap()) {
+				return true
+			}
 		}
+		return false
+	}
+	switch {
+	case in(p.Deny):
+		return &DeniedError{Reason: "closed by the operator", Addr: addr}
+	case in(p.Allow):
+		return nil
+	case p.isSelf(addr):
+		return &DeniedError{Reason: "this server's own address", Addr: addr}
 	}
 	if reason := deniedReason(addr); reason != "" {
 		return &DeniedError{Reason: reason, Addr: addr}
 	}
 	return nil
+}
+
+// isSelf reports whether addr is one of the server's own addresses.
+func (p *Policy) isSelf(addr netip.Addr) bool {
+	if p.Self == nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, a := range p.Self() {
+		if a.Unmap() == addr {
+			return true
+		}
+	}
+	return false
 }
 
 // deniedReason names the internal range addr falls in, "" for a public
@@ -175,6 +223,14 @@ func (p *Policy) CheckURL(raw string) error {
 		return &DeniedError{Reason: "empty port"}
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			// HTTP clients map such a name to ASCII (fullwidth digits
+			// included) before they resolve it: refuse it rather than
+			// judge a name other than the one that would be used.
+			return &DeniedError{Reason: "non-ASCII host name: register its ASCII (xn--) form"}
+		}
+	}
 	if addr, ok := literalAddr(host); ok {
 		if err := p.Check(addr); err != nil {
 			d := err.(*DeniedError)
@@ -267,9 +323,9 @@ func parseInetAton(s string) (netip.Addr, bool) {
 	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
 }
 
-// ParseAllow reads --webhook-allow: comma-separated CIDR prefixes (a bare
-// address is its /32 or /128).
-func ParseAllow(list string) ([]netip.Prefix, error) {
+// ParsePrefixes reads --webhook-allow and --webhook-deny: comma-separated
+// CIDR prefixes (a bare address is its /32 or /128).
+func ParsePrefixes(list string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, p := range strings.Split(list, ",") {
 		p = strings.TrimSpace(p)

@@ -56,7 +56,11 @@ func (h *Handler) checkAutomationURL(spec api.AutomationSpec, before *api.Automa
 	if spec.ActionType != api.ActionWebhook || spec.URL == nil {
 		return nil
 	}
-	if before != nil && before.URL != nil && *before.URL == *spec.URL {
+	// An unchanged URL is checked again when the automation is enabled:
+	// one the server disabled for its destination stays refused until it
+	// is changed.
+	enabling := before != nil && spec.Enabled && !before.Enabled
+	if before != nil && before.URL != nil && *before.URL == *spec.URL && !enabling {
 		return nil
 	}
 	return h.checkDestination("action.url", *spec.URL)

@@ -58,7 +58,7 @@ func newListFixture(t *testing.T, e *env) *listFixture {
 	// attempted yet: the deliveries list mixes (delivery, attempt) rows
 	// and attempt-0 rows. No dispatcher runs, so nothing else changes them.
 	for range 2 {
-		cs, err := e.store.ClaimDeliveries(ctx, 100, 100, time.Minute)
+		cs, err := e.store.ClaimDeliveries(ctx, 100, store.ClaimLimits{}, time.Minute)
 		must(t, err)
 		if len(cs) == 0 {
 			t.Fatal("no delivery to attempt")

@@ -350,6 +350,11 @@ func TestDisableRefusedEndpoints(t *testing.T) {
 		ctx := context.Background()
 		bad, _ := storetest.AddWebhook(t, e.store, e.companyA, "http://127.0.0.1:5432/")
 		creds, _ := storetest.AddWebhook(t, e.store, e.companyA, "https://user:s3cret@crm.example/hook")
+		token, _ := storetest.AddWebhook(t, e.store, e.companyA, "https://tok_SECRETTOKEN@crm.example/hook")
+		credURL := "https://user:s3cret@crm.example/auto"
+		ca, err := e.store.CreateAutomation(ctx, e.companyA, api.AutomationSpec{Name: "creds", Enabled: true, TriggerType: api.TriggerTraineeCreated,
+			ActionType: api.ActionWebhook, URL: &credURL}, api.GenerateWebhookSecret(), 0)
+		must(t, err)
 		good, _ := storetest.AddWebhook(t, e.store, e.companyA, "https://crm.example/ok")
 		u := "http://169.254.169.254/"
 		a, err := e.store.CreateAutomation(ctx, e.companyB, api.AutomationSpec{Name: "meta", Enabled: true, TriggerType: api.TriggerTraineeCreated,
@@ -362,7 +367,7 @@ func TestDisableRefusedEndpoints(t *testing.T) {
 		for _, d := range ds {
 			byID[d.WebhookID] = d
 		}
-		if len(ds) != 3 || byID[bad] == nil || byID[creds] == nil || byID[-a.ID] == nil || byID[-a.ID].AutomationID == nil || *byID[-a.ID].AutomationID != a.ID {
+		if len(ds) != 5 || byID[bad] == nil || byID[creds] == nil || byID[token] == nil || byID[-ca.ID] == nil || byID[-a.ID] == nil || byID[-a.ID].AutomationID == nil || *byID[-a.ID].AutomationID != a.ID {
 			t.Fatalf("disabled %+v", ds)
 		}
 		if !strings.Contains(byID[bad].Reason, "loopback address 127.0.0.1") || !strings.Contains(byID[creds].Reason, "userinfo") || strings.Contains(byID[creds].URL, "s3cret") {
@@ -373,10 +378,17 @@ func TestDisableRefusedEndpoints(t *testing.T) {
 			t.Fatalf("second start disabled %+v, %v", again, err)
 		}
 		var list api.WebhookList
-		r := e.do("GET", "/public-api/webhooks", e.readKey(e.companyA), nil).expect(t, 200)
+		reader := e.readKey(e.companyA)
+		r := e.do("GET", "/public-api/webhooks", reader, nil).expect(t, 200)
 		r.JSON(t, &list)
-		if strings.Contains(string(r.Body), "s3cret") {
-			t.Fatalf("a read key saw the credentials: %s", r.Body)
+		// No key ever sees the credentials of a URL stored before they
+		// were refused, password or token: not in the webhooks, not in
+		// the automation, not in the feed's webhook.disabled events.
+		for _, path := range []string{"/public-api/webhooks", fmt.Sprintf("/public-api/automations/%d", ca.ID), "/public-api/events?type=webhook.disabled"} {
+			body := string(e.do("GET", path, reader, nil).expect(t, 200).Body)
+			if strings.Contains(body, "s3cret") || strings.Contains(body, "SECRETTOKEN") || strings.Contains(body, "user:") {
+				t.Fatalf("%s shows credentials to a read key: %s", path, body)
+			}
 		}
 		states := map[int64]string{}
 		for _, w := range list.Webhooks {
@@ -389,9 +401,20 @@ func TestDisableRefusedEndpoints(t *testing.T) {
 		if got.Enabled || got.DisabledReason == nil || !strings.Contains(*got.DisabledReason, "link-local") {
 			t.Fatalf("automation %+v", got)
 		}
+		// Enabling one again checks its stored URL: refused until the URL
+		// changes.
+		// (This server opens loopback, as the tests' servers do: the URLs
+		// with credentials stay refused whatever it opens.)
+		e.do("PUT", fmt.Sprintf("/public-api/webhooks/%d", creds), e.keyA, map[string]any{"enabled": true}).expectError(t, api.CodeDestinationNotAllowed, "url")
+		e.do("PUT", fmt.Sprintf("/public-api/automations/%d", ca.ID), e.keyA, map[string]any{"enabled": true}).expectError(t, api.CodeDestinationNotAllowed, "action.url")
+		e.do("PUT", fmt.Sprintf("/public-api/webhooks/%d", creds), e.keyA, map[string]any{"enabled": true, "url": "https://crm.example/new"}).expect(t, 200)
+		// A 410 from a URL the company changed meanwhile disables nothing.
+		if d, err := e.store.DisableEndpoint(ctx, creds, "https://user:s3cret@crm.example/hook", "the endpoint answered 410 Gone"); err != nil || d != nil {
+			t.Fatalf("a 410 of the old URL disabled %+v, %v", d, err)
+		}
 		var feed api.EventPage
 		e.do("GET", "/public-api/events", e.keyA, nil).expect(t, 200).JSON(t, &feed)
-		if len(feed.Events) != 2 || feed.Events[0].Type != api.EventWebhookDisabled {
+		if len(feed.Events) != 4 || feed.Events[0].Type != api.EventWebhookDisabled {
 			t.Fatalf("company A's feed %+v", feed.Events)
 		}
 	})

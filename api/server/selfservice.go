@@ -123,8 +123,19 @@ func (h *Handler) updateWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if patch.URL != nil {
+	switch {
+	case patch.URL != nil:
 		if err := h.checkDestination("url", *patch.URL); err != nil {
+			return err
+		}
+	case patch.Enabled != nil && *patch.Enabled:
+		// Enabling checks the stored URL again: one the server disabled
+		// for its destination stays refused until it is changed.
+		target, err := h.store.WebhookTarget(r.Context(), principal(r.Context()).CompanyID, id)
+		if err != nil {
+			return err
+		}
+		if err := h.checkDestination("url", target.URL); err != nil {
 			return err
 		}
 	}
@@ -202,6 +213,11 @@ func (h *Handler) testWebhook(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	evID := api.NewWebhookEventID()
+	release, err := h.pings.acquire(r.Context(), principal(r.Context()).CompanyID)
+	if err != nil {
+		return err
+	}
+	defer release()
 	res := h.outbound.Send(r.Context(), WebhookTestTimeout, target.URL, target.Secrets, evID, now, body)
 	out := api.WebhookTestResult{Timestamp: h.now().Unix(), EventID: evID, OK: res.OK(), LatencyMs: float64(res.Latency.Microseconds()) / 1000}
 	if res.StatusCode != 0 {

@@ -38,6 +38,7 @@ type Handler struct {
 	outbound       *outbound.Client // every request to a company's URL (the webhook test)
 	maxWebhooks    int              // a company's endpoints at most (0: no cap)
 	maxAutomations int              // a company's automations at most (0: no cap)
+	pings          companySlots     // the test pings in flight, per company
 	feedPoll       time.Duration
 	feed           feedWaiters // waiting feed requests, and their pollers
 
@@ -75,7 +76,7 @@ func (h *Handler) Draining() bool { return h.draining.Load() }
 // NewHandler returns the HTTP handler of the service over st.
 func NewHandler(st api.Store, opts ...Option) *Handler {
 	h := &Handler{store: st, now: time.Now, log: slog.New(slog.DiscardHandler), root: http.NewServeMux(), public: http.NewServeMux(),
-		maxWebhooks: api.DefaultMaxWebhooks, maxAutomations: api.DefaultMaxAutomations}
+		maxWebhooks: api.DefaultMaxWebhooks, maxAutomations: api.DefaultMaxAutomations, pings: companySlots{n: TestPingsPerCompany}}
 	for _, o := range opts {
 		o(h)
 	}

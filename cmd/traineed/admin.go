@@ -207,6 +207,9 @@ func newKeyListCmd(e *env) *cobra.Command {
 }
 
 // print writes v as JSON with -o json, else a table of the rows fill adds.
+// A table shows every cell escaped (api.EscapeText): a company's text (a
+// name, a URL) or a receiver's (a delivery's error) never commands the
+// operator's terminal. JSON escapes such characters itself.
 func (e *env) print(v any, header []string, fill func(row func(...any))) error {
 	if e.output == "json" {
 		return writeJSON(e.out, v)
@@ -215,7 +218,11 @@ func (e *env) print(v any, header []string, fill func(row func(...any))) error {
 	t.Header(header)
 	var err error
 	fill(func(cells ...any) {
-		if aerr := t.Append(cells...); aerr != nil && err == nil {
+		shown := make([]any, len(cells))
+		for i, c := range cells {
+			shown[i] = api.EscapeText(fmt.Sprint(c))
+		}
+		if aerr := t.Append(shown...); aerr != nil && err == nil {
 			err = aerr
 		}
 	})

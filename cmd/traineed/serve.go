@@ -367,6 +367,7 @@ type webhookFlags struct {
 	pollInterval time.Duration
 	concurrency  int
 	perEndpoint  int
+	perCompany   int
 	retention    time.Duration
 }
 
@@ -382,6 +383,8 @@ func (w *webhookFlags) register(c *cobra.Command) {
 	f.IntVar(&w.concurrency, "webhook-concurrency", jobs.DefaultWebhookConcurrency, "webhook deliveries sent at once")
 	f.IntVar(&w.perEndpoint, "webhook-endpoint-concurrency", jobs.DefaultEndpointConcurrency,
 		"webhook deliveries one endpoint gets at once, over every instance")
+	f.IntVar(&w.perCompany, "webhook-company-concurrency", jobs.DefaultCompanyConcurrency,
+		"webhook deliveries one company's endpoints get at once, together, over every instance")
 	f.DurationVar(&w.retention, "webhook-retention", api.EventRetention,
 		"delete delivered events older than this (0 keeps them); at least 720h, as the event feed keeps 30 days")
 }
@@ -399,15 +402,15 @@ func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
 	if w.lease <= w.timeout {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
 	}
-	if w.concurrency < 1 || w.perEndpoint < 1 {
-		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency and --webhook-endpoint-concurrency must be at least 1")}
+	if w.concurrency < 1 || w.perEndpoint < 1 || w.perCompany < 1 {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency, --webhook-endpoint-concurrency and --webhook-company-concurrency must be at least 1")}
 	}
 	if w.retention < 0 || (w.retention > 0 && w.retention < api.EventRetention) {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must be 0 (keep every event) or at least %s (the event feed keeps 30 days), not %s", api.EventRetention, w.retention)}
 	}
 	return jobs.DispatcherConfig{
 		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,
-		Concurrency: w.concurrency, EndpointConcurrency: w.perEndpoint, Retention: w.retention, Logger: log,
+		Concurrency: w.concurrency, EndpointConcurrency: w.perEndpoint, CompanyConcurrency: w.perCompany, Retention: w.retention, Logger: log,
 	}, nil
 }
 
@@ -682,7 +685,7 @@ func disableRefused(ctx context.Context, s *store.Store, c *outbound.Client, log
 // outboundFlags are the settings of every request to a company's URL
 // (serve's, and `webhook add`'s registration check).
 type outboundFlags struct {
-	allow        string
+	allow, deny  string
 	requireHTTPS bool
 	proxy        string
 }
@@ -691,6 +694,8 @@ func (o *outboundFlags) register(c *cobra.Command, withProxy bool) {
 	f := c.Flags()
 	f.StringVar(&o.allow, "webhook-allow", os.Getenv("TRAINEED_WEBHOOK_ALLOW"),
 		"comma-separated CIDR ranges webhooks may reach although internal (on-premise receivers; env TRAINEED_WEBHOOK_ALLOW); by default loopback, private, link-local and other internal addresses are refused")
+	f.StringVar(&o.deny, "webhook-deny", os.Getenv("TRAINEED_WEBHOOK_DENY"),
+		"comma-separated CIDR ranges webhooks may never reach although public (a cloud's metadata or DNS address, your own networks; env TRAINEED_WEBHOOK_DENY); wins over --webhook-allow")
 	f.BoolVar(&o.requireHTTPS, "webhook-require-https", os.Getenv("TRAINEED_WEBHOOK_REQUIRE_HTTPS") == "1",
 		"refuse plain http:// webhook URLs (env TRAINEED_WEBHOOK_REQUIRE_HTTPS=1)")
 	if withProxy {
@@ -701,11 +706,15 @@ func (o *outboundFlags) register(c *cobra.Command, withProxy bool) {
 
 // client returns the outbound client of the flags.
 func (o *outboundFlags) client(maxIdlePerHost int) (*outbound.Client, error) {
-	allow, err := outbound.ParseAllow(o.allow)
+	allow, err := outbound.ParsePrefixes(o.allow)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--webhook-allow: %w", err)}
 	}
-	cfg := outbound.Config{Policy: outbound.Policy{Allow: allow, RequireHTTPS: o.requireHTTPS}, MaxIdlePerHost: maxIdlePerHost}
+	deny, err := outbound.ParsePrefixes(o.deny)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--webhook-deny: %w", err)}
+	}
+	cfg := outbound.Config{Policy: outbound.Policy{Allow: allow, Deny: deny, RequireHTTPS: o.requireHTTPS}, MaxIdlePerHost: maxIdlePerHost}
 	if o.proxy != "" {
 		u, err := url.Parse(o.proxy)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

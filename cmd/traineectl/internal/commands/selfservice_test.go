@@ -103,7 +103,7 @@ func TestWebhooksCommands(t *testing.T) {
 	}
 	// Disabled by the server (as after a 410 Gone): the reason shows in
 	// the table and the CSV; enable clears it.
-	if _, err := st.DisableEndpoint(context.Background(), added.ID, "the endpoint answered 410 Gone"); err != nil {
+	if _, err := st.DisableEndpoint(context.Background(), added.ID, "", "the endpoint answered 410 Gone"); err != nil {
 		t.Fatal(err)
 	}
 	if out := h.run("webhooks", "list").expect(t, 0).out; !strings.Contains(out, "REASON") || !strings.Contains(out, "410 Gone") {
