@@ -121,3 +121,9 @@ func ParseDateInput(s string, now time.Time) (Date, error) {
 
 // isoDateLayout is the other form ParseDateInput accepts: yyyy-MM-dd.
 const isoDateLayout = "2006-01-02"
+
+// ShownTimeLayout is how people see an instant, in traineectl's tables
+// and the TUI alike: to the minute, in the zone they choose (their local
+// one by default, UTC with traineectl --utc). Data formats (JSON, YAML,
+// CSV) keep RFC 3339 in UTC instead.
+const ShownTimeLayout = "2006-01-02 15:04"

@@ -192,11 +192,21 @@ func cols(widths []int, cells ...string) string {
 
 var automationWidths = []int{5, 22, 8, 26, 5, 17}
 
-func lastRun(t *time.Time) string {
+func (m *Model) lastRun(t *time.Time) string {
 	if t == nil {
 		return "never"
 	}
-	return t.Local().Format("02-01-2006 15:04")
+	return m.stamp(*t)
+}
+
+// stamp is an instant as the screens show it: api.ShownTimeLayout in the
+// zone of Options (local by default), as traineectl's tables.
+func (m *Model) stamp(t time.Time) string {
+	loc := m.opt.Zone
+	if loc == nil {
+		loc = time.Local
+	}
+	return t.In(loc).Format(api.ShownTimeLayout)
 }
 
 // triggerText is a trigger as the screens show it (escaped).
@@ -235,7 +245,7 @@ func (m *Model) automationsView() (top, sub, body string) {
 			action += " " + *a.Action.URL
 		}
 		line := cols(automationWidths, strconv.FormatInt(a.ID, 10), api.EscapeText(a.Name), state, triggerText(a.Trigger),
-			strconv.FormatInt(a.RunCount, 10), lastRun(a.LastRunAt), api.EscapeText(action))
+			strconv.FormatInt(a.RunCount, 10), m.lastRun(a.LastRunAt), api.EscapeText(action))
 		b.WriteString("\n")
 		if i == am.cursor {
 			line = th.selected.Render(line)
@@ -279,7 +289,7 @@ func (m *Model) runsView() (top, sub, body string) {
 			errText = api.EscapeText(*r.Error)
 		}
 		b.WriteString("\n" + cols(runWidths, strconv.FormatInt(r.ID, 10), "#"+strconv.FormatInt(r.TraineeID, 10),
-			r.FiredAt.Local().Format("02-01-2006 15:04"), api.EscapeText(r.Occurrence), outcome, errText))
+			m.stamp(r.FiredAt), api.EscapeText(r.Occurrence), outcome, errText))
 	}
 	return top, sub, b.String()
 }

@@ -74,6 +74,8 @@ type Options struct {
 	Timeout time.Duration
 	// NoColor drops every colour (NO_COLOR); bold, reverse and underline stay.
 	NoColor bool
+	// Zone is where instants are shown (api.ShownTimeLayout); nil: local.
+	Zone *time.Location
 	// Server is shown in the title bar (the base URL).
 	Server string
 	// NoAPIKey says that no key is configured: the status line says so.

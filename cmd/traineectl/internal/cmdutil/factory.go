@@ -41,6 +41,7 @@ type GlobalOptions struct {
 	JQ, Template             string   // --jq, --template
 	Fields                   []string // --fields
 	Verbose                  bool
+	UTC                      bool // --utc: times in UTC in tables and the TUI
 	LogFile                  string
 	Timeout                  time.Duration // --timeout: one attempt of a request
 	TimeoutSet               bool
@@ -298,3 +299,12 @@ func trimCR(b []byte) []byte {
 
 // ReadLine reads one line of stdin (for --password-stdin).
 func ReadLine(r io.Reader) (string, error) { return readLine(r) }
+
+// Zone is where tables, notes and the TUI show instants: UTC with --utc,
+// else the local zone.
+func (f *Factory) Zone() *time.Location {
+	if f.Global.UTC {
+		return time.UTC
+	}
+	return time.Local
+}

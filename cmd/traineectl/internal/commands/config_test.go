@@ -1,12 +1,13 @@
 package commands_test
 
 import (
-	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
 func TestConfigProfiles(t *testing.T) {

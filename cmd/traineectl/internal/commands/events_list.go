@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -76,7 +75,7 @@ func parseTypesFlag(s string) ([]string, error) {
 var eventRows = output.Rows[*api.Event]{
 	CSVHeader: []string{"id", "type", "traineeId", "createdAt"},
 	CSVRow: func(e *api.Event) []string {
-		return []string{e.ID, e.Type, eventTrainee(e), e.CreatedAt.UTC().Format(time.RFC3339Nano)}
+		return []string{e.ID, e.Type, eventTrainee(e), output.Instant(e.CreatedAt)}
 	},
 	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "CREATED"}},
 	Row:     func(e *api.Event) []string { return []string{e.ID, e.Type, eventTrainee(e), stamp(e.CreatedAt)} },

@@ -346,7 +346,7 @@ func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLin
 		}
 		return output.WriteYAML(ios.Out, l)
 	case output.CSV:
-		row := []string{l.ID, l.Type, l.CreatedAt.UTC().Format(time.RFC3339Nano), "", "", "", ""}
+		row := []string{l.ID, l.Type, output.Instant(l.CreatedAt), "", "", "", ""}
 		if fr := l.Forward; fr != nil {
 			row[3], row[5], row[6] = strconv.FormatBool(fr.OK), num(fr.LatencyMs), fr.Error
 			if fr.StatusCode != nil {
@@ -374,7 +374,7 @@ func orNone(s string) string {
 
 // listenText is one event's line on a terminal.
 func listenText(l listenLine) string {
-	s := fmt.Sprintf("%s  %-17s %s", l.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"), l.Type, l.ID)
+	s := fmt.Sprintf("%s  %-17s %s", output.Stamp(l.CreatedAt), l.Type, l.ID)
 	if fr := l.Forward; fr != nil {
 		status := "-"
 		if fr.StatusCode != nil {

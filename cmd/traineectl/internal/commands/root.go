@@ -134,6 +134,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	pf.StringSliceVar(&g.Fields, "fields", nil, "print only these table or csv columns, like id,name,email")
 	pf.BoolVarP(&g.Verbose, "verbose", "v", false, "print each request and response on stderr")
 	pf.StringVar(&g.LogFile, "log-file", "", "append a support log line for each request to this file")
+	pf.BoolVar(&g.UTC, "utc", false, "show times in UTC in tables, notes and the TUI (default: your local time; JSON, YAML and CSV are always UTC)")
 	pf.DurationVar(&g.Timeout, "timeout", cmdutil.DefaultTimeout, "give up on one attempt of a request after this long, like 30s or 2m (env TRAINEECTL_TIMEOUT)")
 	_ = root.RegisterFlagCompletionFunc("timeout", cobra.NoFileCompletions)
 	_ = root.RegisterFlagCompletionFunc("output", fixedValues(output.Formats...))
@@ -192,6 +193,7 @@ func bindGlobal(f *cmdutil.Factory, cmd *cobra.Command) error {
 		return &cmdutil.UsageError{Err: err}
 	}
 	f.Global.Output = string(of)
+	output.SetZone(f.Zone())
 	f.IOStreams.SetColumns(f.Getenv("COLUMNS"))
 	if err := f.OutputOptions().Check(); err != nil {
 		return &cmdutil.UsageError{Err: err}

@@ -74,6 +74,14 @@ func TestWebhooksCommands(t *testing.T) {
 	if out := h.run("webhooks", "get", wid, "-o", "json").expect(t, 0).out; !strings.HasPrefix(out, "{") || !strings.Contains(out, `"state": "active"`) {
 		t.Fatalf("get: %s", out)
 	}
+	// One timestamp format: the minute in tables (UTC with --utc), RFC
+	// 3339 in UTC in CSV.
+	if out := h.run("webhooks", "list", "--utc").expect(t, 0).out; !regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s`).MatchString(out) || strings.Contains(out, "Z ") {
+		t.Fatalf("list --utc: %s", out)
+	}
+	if out := h.run("webhooks", "list", "-o", "csv").expect(t, 0).out; !regexp.MustCompile(`,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z,`).MatchString(out) {
+		t.Fatalf("list -o csv: %s", out)
+	}
 
 	// test: the receiver gets a signed webhook.test now.
 	var tr api.WebhookTestResult

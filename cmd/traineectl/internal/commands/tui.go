@@ -67,6 +67,7 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 	err = tui.Run(ctx, c, tui.Options{
 		Today:    f.Today,
 		NoColor:  ios.NoColor,
+		Zone:     f.Zone(),
 		Server:   s.BaseURL,
 		NoAPIKey: !c.HasAPIKey(),
 		ReadOnly: readOnly,

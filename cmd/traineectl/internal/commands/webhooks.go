@@ -57,7 +57,7 @@ func eventsCell(evs []string) string {
 	return strings.Join(evs, ",")
 }
 
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+func stamp(t time.Time) string { return output.Stamp(t) }
 
 // webhooksView prints webhooks; single prints the object rather than an
 // array under -o json and yaml.
@@ -81,7 +81,7 @@ func webhooksView(ws []*api.Webhook, single bool) output.View {
 			row = append(row, reason)
 		}
 		rows = append(rows, row)
-		csv = append(csv, []string{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, w.CreatedAt.UTC().Format(time.RFC3339), reason})
+		csv = append(csv, []string{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, output.Instant(w.CreatedAt), reason})
 	}
 	var value any = ws
 	if single && len(ws) == 1 {
@@ -104,7 +104,7 @@ func secretView(f *cmdutil.Factory, env *api.WebhookEnvelope, verb string) outpu
 	ios := f.IOStreams
 	return output.View{Value: v,
 		CSVHeader: []string{"id", "url", "events", "state", "createdAt", "secret"},
-		CSVRows:   [][]string{{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, w.CreatedAt.UTC().Format(time.RFC3339), env.Secret}},
+		CSVRows:   [][]string{{id(w.ID), w.URL, strings.Join(w.Events, " "), w.State, output.Instant(w.CreatedAt), env.Secret}},
 		Text: func(out io.Writer) error {
 			fmt.Fprintf(out, "%s webhook %d (%s)\n", verb, w.ID, api.EscapeText(w.URL))
 			fmt.Fprintf(out, "secret: %s\n", api.EscapeText(env.Secret))

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -65,7 +64,7 @@ var deliveryRows = output.Rows[*api.WebhookAttempt]{
 		if a.LatencyMs != nil {
 			latency = num(*a.LatencyMs)
 		}
-		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), a.Time.UTC().Format(time.RFC3339Nano), a.State}
+		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), output.Instant(a.Time), a.State}
 	},
 	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
 		{Header: "LATENCY", Right: true}, {Header: "ERROR", Flex: true}, {Header: "TIME"}, {Header: "STATE"}},

@@ -13,11 +13,20 @@ import (
 var AutomationCSVHeader = []string{"id", "name", "enabled", "triggerType", "triggerDays", "trainerId", "status",
 	"actionType", "url", "runCount", "lastRunAt", "createdAt", "updatedAt"}
 
-func timeOr(t *time.Time, none string) string {
+// instantOr is a CSV cell of t (none when it is nil).
+func instantOr(t *time.Time, none string) string {
 	if t == nil {
 		return none
 	}
-	return t.UTC().Format(time.RFC3339)
+	return Instant(*t)
+}
+
+// stampOr is a table cell of t (none when it is nil).
+func stampOr(t *time.Time, none string) string {
+	if t == nil {
+		return none
+	}
+	return Stamp(*t)
 }
 
 func intOr(n *int, none string) string {
@@ -31,7 +40,7 @@ func intOr(n *int, none string) string {
 func AutomationCSVRow(a *api.Automation) []string {
 	return []string{strconv.FormatInt(a.ID, 10), a.Name, strconv.FormatBool(a.Enabled), a.Trigger.Type, intOr(a.Trigger.Days, ""),
 		idOr(a.Conditions.TrainerID, ""), strOr(a.Conditions.Status, ""), a.ActionType, strOr(a.Action.URL, ""),
-		strconv.FormatInt(a.RunCount, 10), timeOr(a.LastRunAt, ""), timeOr(&a.CreatedAt, ""), timeOr(&a.UpdatedAt, "")}
+		strconv.FormatInt(a.RunCount, 10), instantOr(a.LastRunAt, ""), instantOr(&a.CreatedAt, ""), instantOr(&a.UpdatedAt, "")}
 }
 
 // AutomationColumns are the table columns of automations.
@@ -78,7 +87,7 @@ func AutomationRow(a *api.Automation) []string {
 		state = "disabled"
 	}
 	return []string{strconv.FormatInt(a.ID, 10), a.Name, state, TriggerText(a.Trigger), ConditionsText(a.Conditions),
-		ActionText(a), strconv.FormatInt(a.RunCount, 10), timeOr(a.LastRunAt, "never")}
+		ActionText(a), strconv.FormatInt(a.RunCount, 10), stampOr(a.LastRunAt, "never")}
 }
 
 // RunCSVHeader is the header of runs in CSV.
@@ -87,7 +96,7 @@ var RunCSVHeader = []string{"id", "automationId", "traineeId", "firedAt", "occur
 // RunCSVRow is one run in CSV.
 func RunCSVRow(r *api.AutomationRun) []string {
 	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.AutomationID, 10), strconv.FormatInt(r.TraineeID, 10),
-		timeOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "")}
+		instantOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "")}
 }
 
 // RunColumns are the table columns of runs.
@@ -98,7 +107,7 @@ func RunColumns() []Column {
 
 // RunRow is one run in the table.
 func RunRow(r *api.AutomationRun) []string {
-	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), timeOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "-")}
+	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), stampOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "-")}
 }
 
 // AutomationRows is how a list of automations prints.

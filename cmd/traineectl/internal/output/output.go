@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
@@ -331,3 +333,24 @@ func Count[N ~int | ~int64](n N, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// zone is where Stamp shows instants: local, or UTC with --utc.
+var zone atomic.Pointer[time.Location]
+
+// SetZone sets where Stamp shows instants (the root command does, from
+// --utc, at every run).
+func SetZone(loc *time.Location) { zone.Store(loc) }
+
+// Stamp is an instant as tables and notes show it: api.ShownTimeLayout in
+// the zone SetZone chose (local by default).
+func Stamp(t time.Time) string {
+	loc := zone.Load()
+	if loc == nil {
+		loc = time.Local
+	}
+	return t.In(loc).Format(api.ShownTimeLayout)
+}
+
+// Instant is an instant as CSV writes it: RFC 3339 in UTC, as JSON and
+// YAML do.
+func Instant(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"gopkg.in/yaml.v3"
@@ -316,5 +317,23 @@ func TestCount(t *testing.T) {
 		if got := Count(n, "delivery", "deliveries"); got != want {
 			t.Errorf("Count(%d) = %q", n, got)
 		}
+	}
+}
+
+// One timestamp format: tables and notes show the minute in the chosen
+// zone (local by default), CSV keeps RFC 3339 in UTC.
+func TestStampAndInstant(t *testing.T) {
+	at := time.Date(2026, 11, 25, 19, 0, 26, 500, time.UTC)
+	defer SetZone(nil)
+	SetZone(time.UTC)
+	if got := Stamp(at); got != "2026-11-25 19:00" {
+		t.Errorf("Stamp in UTC = %q", got)
+	}
+	SetZone(time.FixedZone("CET", 3600))
+	if got := Stamp(at); got != "2026-11-25 20:00" {
+		t.Errorf("Stamp in CET = %q", got)
+	}
+	if got := Instant(at.In(time.FixedZone("CET", 3600))); got != "2026-11-25T19:00:26.0000005Z" {
+		t.Errorf("Instant = %q", got)
 	}
 }
