@@ -108,6 +108,9 @@ var (
 	PagedList = ListParams{Default: DefaultPageSize, Max: MaxPageSize, Keys: 1, Legacy: true}
 	// DeliveriesList is a webhook's attempts: (delivery id, attempt).
 	DeliveriesList = ListParams{Default: DefaultPageSize, Max: MaxPageSize, Keys: 2, Legacy: true}
+	// WebhooksList is the company's webhooks: by id, keyset (they were
+	// never paged, so no page or size).
+	WebhooksList = ListParams{Default: DefaultPageSize, Max: MaxPageSize, Keys: 1}
 )
 
 // ListQuery is the paging of one list request.

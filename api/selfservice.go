@@ -76,11 +76,16 @@ type WebhookEnvelope struct {
 	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt,omitempty"`
 }
 
-// WebhookList is the body of GET /public-api/webhooks.
+// WebhookList is the body of GET /public-api/webhooks: one page of the
+// company's webhooks by id, paged like every list.
 type WebhookList struct {
 	Timestamp int64      `json:"timestamp"`
 	Webhooks  []*Webhook `json:"webhooks"`
+	Page      CursorPage `json:"page"`
 }
+
+func (p *WebhookList) Rows() []*Webhook    { return p.Webhooks }
+func (p *WebhookList) Paging() CursorPage { return p.Page }
 
 // WebhookDeliveries is the body of GET /public-api/webhooks/{id}/deliveries:
 // one page of attempts, newest first.
@@ -371,7 +376,8 @@ type WebhookStore interface {
 	// CreateWebhookEnabled adds an endpoint, unless the company has max
 	// of them already (max > 0): then a 400 with CodeLimitReached.
 	CreateWebhookEnabled(ctx context.Context, companyID int64, w NewWebhook, max int) (*Webhook, error)
-	Webhooks(ctx context.Context, companyID int64) ([]*Webhook, error)
+	// WebhookPage returns one page of the company's webhooks by id.
+	WebhookPage(ctx context.Context, companyID int64, q ListQuery) (ListPage[*Webhook], error)
 	Webhook(ctx context.Context, companyID, id int64) (*Webhook, error)
 	UpdateWebhook(ctx context.Context, companyID, id int64, p WebhookPatch) (*Webhook, error)
 	DeleteCompanyWebhook(ctx context.Context, companyID, id int64) error

@@ -272,6 +272,17 @@ func (s *Store) Webhooks(ctx context.Context, companyID int64) ([]*api.Webhook, 
 	return out, nil
 }
 
+// WebhookPage returns one page of a company's endpoints by id, without
+// their secrets.
+func (s *Store) WebhookPage(ctx context.Context, companyID int64, q api.ListQuery) (api.ListPage[*api.Webhook], error) {
+	var rows []*webhookRow
+	sel := s.webhookScope(s.db, companyID).Model(&rows).ExcludeColumn("secret", "previous_secret")
+	if err := listWindow(sel, q, "w.id ASC", afterID("w.id", false)).Scan(ctx); err != nil {
+		return api.ListPage[*api.Webhook]{}, dbError(err)
+	}
+	return listRows(rows, q.Limit, 0, (*webhookRow).toAPI), nil
+}
+
 // DeleteWebhook deletes an endpoint with its deliveries and their attempts;
 // api.ErrNotFound when there is no such endpoint. A delivery in flight
 // finishes but is not recorded.

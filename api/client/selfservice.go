@@ -73,11 +73,17 @@ func webhookPath(id int64) string { return api.PathWebhooks + "/" + strconv.Form
 
 // Webhooks lists the company's webhooks.
 func (c *Client) Webhooks(ctx context.Context) ([]*api.Webhook, error) {
+	return All(ctx, c.WebhookPage, ListParams{Limit: api.MaxPageSize})
+}
+
+// WebhookPage returns one page of the company's webhooks (Walk, All and
+// Each follow it).
+func (c *Client) WebhookPage(ctx context.Context, p ListParams) (*api.WebhookList, error) {
 	var out api.WebhookList
-	if err := c.getJSON(ctx, api.PathWebhooks, nil, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathWebhooks, p.values(), 0, &out); err != nil {
 		return nil, err
 	}
-	return out.Webhooks, nil
+	return &out, nil
 }
 
 // Webhook returns one webhook.

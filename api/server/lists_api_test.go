@@ -51,6 +51,9 @@ func newListFixture(t *testing.T, e *env) *listFixture {
 	var wh api.WebhookEnvelope
 	e.do("POST", api.PathWebhooks, e.keyA, map[string]any{"url": rc.URL, "events": []string{"trainee.created"}}).expect(t, 200).JSON(t, &wh)
 	f.webhook = wh.Webhook.ID
+	for i := range 3 { // more webhooks to page through, subscribed to nothing that happens here
+		e.do("POST", api.PathWebhooks, e.keyA, map[string]any{"url": fmt.Sprintf("https://crm.example/%d", i), "events": []string{"trainee.restored"}}).expect(t, 200)
+	}
 	for i := range 5 {
 		storetest.MustCreate(t, e.store, e.companyA, storetest.NewTrainee(fmt.Sprintf("Listed %c", 'E'-i), fmt.Sprintf("listed%d@a.example", i)))
 	}
@@ -74,6 +77,7 @@ func newListFixture(t *testing.T, e *env) *listFixture {
 	autoPath := "/public-api/automations/" + strconv.FormatInt(f.auto.ID, 10)
 	f.lists = []listRoute{
 		{"GET", api.PathAutomations + "?limit=1", "content", rowID},
+		{"GET", api.PathWebhooks + "?limit=1", "webhooks", rowID},
 		{"GET", api.PathAutomations + "?size=1", "content", rowID},
 		{"GET", autoPath + "/runs?limit=1", "content", rowID},
 		{"POST", autoPath + "/test?limit=1", "content", rowID},
@@ -180,6 +184,9 @@ func TestListsWalkWhileInserting(t *testing.T) {
 				if err == nil && i%10 == 0 {
 					_, err = e.store.CreateAutomation(ctx, e.companyA, api.AutomationSpec{Name: fmt.Sprint("Meanwhile ", i), Enabled: true,
 						TriggerType: api.TriggerTraineeDeleted, ActionType: api.ActionDisableTrainee}, api.GenerateWebhookSecret(), 0)
+				}
+				if err == nil && i%20 == 0 {
+					_, err = e.store.CreateWebhook(ctx, e.companyA, fmt.Sprintf("https://crm.example/meanwhile/%d", i), []string{api.EventTraineeRestored}, api.GenerateWebhookSecret())
 				}
 				if err != nil {
 					errs <- err

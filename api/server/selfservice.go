@@ -66,14 +66,22 @@ func (h *Handler) writeWebhook(w http.ResponseWriter, wh *api.Webhook, secret st
 }
 
 func (h *Handler) listWebhooks(w http.ResponseWriter, r *http.Request) error {
-	ws, err := h.store.Webhooks(r.Context(), principal(r.Context()).CompanyID)
+	p := principal(r.Context())
+	fp := api.ListFingerprint("webhooks", p.CompanyID)
+	q, err := api.ParseListQuery(r.URL.Query(), api.WebhooksList, fp)
 	if err != nil {
 		return err
 	}
+	list, err := h.store.WebhookPage(r.Context(), p.CompanyID, q)
+	if err != nil {
+		return err
+	}
+	next := nextCursor(w, r, fp, q, list, idKey(func(wh *api.Webhook) int64 { return wh.ID }))
+	ws := list.Rows
 	if ws == nil {
 		ws = []*api.Webhook{}
 	}
-	writeJSON(w, http.StatusOK, api.WebhookList{Timestamp: h.now().Unix(), Webhooks: ws})
+	writeJSON(w, http.StatusOK, api.WebhookList{Timestamp: h.now().Unix(), Webhooks: ws, Page: next})
 	return nil
 }
 
