@@ -84,7 +84,7 @@ type WebhookList struct {
 	Page      CursorPage `json:"page"`
 }
 
-func (p *WebhookList) Rows() []*Webhook    { return p.Webhooks }
+func (p *WebhookList) Rows() []*Webhook   { return p.Webhooks }
 func (p *WebhookList) Paging() CursorPage { return p.Page }
 
 // WebhookDeliveries is the body of GET /public-api/webhooks/{id}/deliveries:
