@@ -56,7 +56,15 @@ type DeniedError struct {
 	Addr   netip.Addr
 }
 
-func (e *DeniedError) Error() string { return "destination not allowed (" + e.Reason + ")" }
+func (e *DeniedError) Error() string {
+	switch {
+	case !e.Addr.IsValid():
+		return "destination not allowed (" + e.Reason + ")"
+	case strings.HasSuffix(e.Reason, " address"):
+		return "destination not allowed (" + e.Reason + " " + e.Addr.String() + ")"
+	}
+	return "destination not allowed (" + e.Reason + " address " + e.Addr.String() + ")"
+}
 
 // IsDenied reports whether err is (or wraps) a refused destination.
 func IsDenied(err error) bool {
@@ -116,11 +124,12 @@ func (p *Policy) Check(addr netip.Addr) error {
 		return &DeniedError{Reason: "closed by the operator", Addr: addr}
 	case in(p.Allow):
 		return nil
-	case p.isSelf(addr):
-		return &DeniedError{Reason: "this server's own address", Addr: addr}
 	}
 	if reason := deniedReason(addr); reason != "" {
 		return &DeniedError{Reason: reason, Addr: addr}
+	}
+	if p.isSelf(addr) {
+		return &DeniedError{Reason: "this server's own address", Addr: addr}
 	}
 	return nil
 }
@@ -232,12 +241,7 @@ func (p *Policy) CheckURL(raw string) error {
 		}
 	}
 	if addr, ok := literalAddr(host); ok {
-		if err := p.Check(addr); err != nil {
-			d := err.(*DeniedError)
-			d.Reason = fmt.Sprintf("%s address %s", d.Reason, addr)
-			return d
-		}
-		return nil
+		return p.Check(addr)
 	}
 	if isLocalhost(host) {
 		if p.allowsLoopback() {
