@@ -89,7 +89,8 @@ func TestAutomationsTwoInstancesKill(t *testing.T) {
 	}
 
 	// A dispatching instance delivers them all.
-	_, third, logs3 := startServer(t, db, "--automations=false", "--webhook-allow", "127.0.0.0/8")
+	_, third, logs3 := startServer(t, db, "--automations=false", "--webhook-allow", "127.0.0.0/8",
+		"--webhook-endpoint-concurrency", "8", "--webhook-company-concurrency", "8") // one company, two endpoints: let them take the dispatcher
 	got := rc.Wait(t, 2*n, 60*time.Second)
 	seen := map[string]bool{}
 	for _, g := range got {

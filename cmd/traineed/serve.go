@@ -126,8 +126,12 @@ func newServeCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&o.demo, "demo", false, "load the demo data set into an empty database and print its API key")
 	c.Flags().StringVar(&o.logFormat, "log-format", "", "log format: json or text (default: text on a terminal, json otherwise)")
 	c.Flags().StringVar(&o.logFile, "log-file", os.Getenv("TRAINEED_LOG_FILE"), "append the logs to this file instead of stderr; SIGHUP reopens it (env TRAINEED_LOG_FILE)")
-	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", defaultShutdownDelay,
-		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener")
+	delay := defaultShutdownDelay
+	if d, err := time.ParseDuration(os.Getenv("TRAINEED_SHUTDOWN_DELAY")); err == nil {
+		delay = d
+	}
+	c.Flags().DurationVar(&o.shutdownDelay, "shutdown-delay", delay,
+		"on SIGTERM, keep serving (with /readyz 503 and Connection: close) this long before closing the listener (env TRAINEED_SHUTDOWN_DELAY)")
 	c.Flags().IntVar(&o.hashConcurrency, "hash-concurrency", 0,
 		"passwords hashed at once (0: GOMAXPROCS in the low-priority helper process; with --hash-low-priority=false GOMAXPROCS-1, at least 1, which leaves a core to the other requests)")
 	c.Flags().BoolVar(&o.hashLowPriority, "hash-low-priority", true,

@@ -36,6 +36,9 @@ var buildOnce struct {
 
 func TestMain(m *testing.M) {
 	server.ServeHashHelperIfAsked() // serve, run in process, starts this binary as its helper
+	// Servers the tests stop stop at once (they inherit it); the tests of
+	// the drain itself give --shutdown-delay.
+	os.Setenv("TRAINEED_SHUTDOWN_DELAY", "0s")
 	code := m.Run()
 	if buildOnce.dir != "" {
 		os.RemoveAll(buildOnce.dir)
