@@ -97,14 +97,43 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lim ClaimLimits,
 			}
 			lock = "FOR UPDATE OF d SKIP LOCKED"
 		}
-		// pick: the due deliveries to claim. busy counts each
-		// endpoint's live leases, busyc each company's; cand takes the
-		// oldest due deliveries of endpoints and companies not yet full
-		// (a few times limit, so that one endpoint's backlog does not fill
-		// the scan); the two windows keep what each endpoint, then each
-		// company, has room for.
-		var ids []int64
-		err := tx.NewRaw(`WITH busy AS (
+		ids, err := pickDue(ctx, tx, lock, now, limit, perEndpoint, perCompany)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		if _, err := tx.NewUpdate().
+			Model((*webhookDeliveryRow)(nil)).
+			Set("locked_until = ?", now.Add(lease)).
+			Set("lease = ?", token).
+			Set("updated_at = ?", now).
+			Where("d.id IN (?)", bun.List(ids)).
+			Exec(ctx); err != nil {
+			return err
+		}
+		return tx.NewSelect().
+			Model((*webhookDeliveryRow)(nil)).
+			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
+			Join("JOIN webhook_events AS e ON e.id = d.event_id").
+			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
+			Where("d.id IN (?)", bun.List(ids)).
+			OrderExpr("d.next_attempt_at ASC, d.id ASC").
+			Scan(ctx, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range out {
+		c.lease = token
+	}
+	return out, nil
+}
+
+// claimPickSQL picks the due deliveries to claim. busy counts each
+// endpoint's live leases, busyc each company's; cand takes the oldest due
+// deliveries of endpoints and companies not yet full (a few times limit,
+// so that one endpoint's backlog does not fill the scan); the two windows
+// keep what each endpoint, then each company, has room for.
+const claimPickSQL = `WITH busy AS (
 				SELECT b.webhook_id, COUNT(*) AS n FROM webhook_deliveries AS b
 				WHERE b.locked_until IS NOT NULL AND b.locked_until > ? AND b.status = ?
 				GROUP BY b.webhook_id),
@@ -135,36 +164,15 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lim ClaimLimits,
 				ORDER BY f.next_attempt_at, f.id
 				LIMIT ?)
 			ORDER BY d.next_attempt_at, d.id
-			`+lock,
-			now, api.DeliveryPending, api.DeliveryPending, now, now, perEndpoint, perCompany, 4*limit+16, perEndpoint, perCompany, limit).Scan(ctx, &ids)
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		if _, err := tx.NewUpdate().
-			Model((*webhookDeliveryRow)(nil)).
-			Set("locked_until = ?", now.Add(lease)).
-			Set("lease = ?", token).
-			Set("updated_at = ?", now).
-			Where("d.id IN (?)", bun.List(ids)).
-			Exec(ctx); err != nil {
-			return err
-		}
-		return tx.NewSelect().
-			Model((*webhookDeliveryRow)(nil)).
-			ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
-			Join("JOIN webhook_events AS e ON e.id = d.event_id").
-			Join("JOIN webhooks AS w ON w.id = d.webhook_id").
-			Where("d.id IN (?)", bun.List(ids)).
-			OrderExpr("d.next_attempt_at ASC, d.id ASC").
-			Scan(ctx, &out)
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range out {
-		c.lease = token
-	}
-	return out, nil
+			`
+
+// pickDue runs claimPickSQL (with lock, PostgreSQL's FOR UPDATE SKIP
+// LOCKED) and returns the ids to lease, oldest due first.
+func pickDue(ctx context.Context, tx bun.Tx, lock string, now time.Time, limit, perEndpoint, perCompany int) ([]int64, error) {
+	var ids []int64
+	err := tx.NewRaw(claimPickSQL+lock,
+		now, api.DeliveryPending, api.DeliveryPending, now, now, perEndpoint, perCompany, 4*limit+16, perEndpoint, perCompany, limit).Scan(ctx, &ids)
+	return ids, err
 }
 
 // claimLockClass is the advisory lock (pg_advisory_xact_lock(class, 0))
