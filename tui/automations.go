@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -117,26 +116,6 @@ func (am *automationsModel) scroll(rows int) {
 	}
 }
 
-// step reads a navigation key as a move of n rows (page is a page's rows).
-func (m *Model) step(msg tea.KeyPressMsg, page int) (int, bool) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		return -1, true
-	case key.Matches(msg, k.Down):
-		return 1, true
-	case key.Matches(msg, k.PageUp):
-		return -page, true
-	case key.Matches(msg, k.PageDown):
-		return page, true
-	case key.Matches(msg, k.Top):
-		return -1 << 30, true
-	case key.Matches(msg, k.Bottom):
-		return 1 << 30, true
-	}
-	return 0, false
-}
-
 func (m *Model) automationsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, am := m.keys, &m.autos
 	rows := m.contentHeight() - 1
@@ -174,22 +153,6 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// cols lays out cells in columns of the given widths (the last one takes
-// the rest), cutting what is too long.
-func cols(widths []int, cells ...string) string {
-	var b strings.Builder
-	for i, c := range cells {
-		if i < len(widths) {
-			c = ansi.Truncate(c, widths[i], "…")
-			c += strings.Repeat(" ", max(widths[i]-ansi.StringWidth(c), 0))
-			b.WriteString(c + " ")
-			continue
-		}
-		b.WriteString(c)
-	}
-	return b.String()
-}
-
 var automationWidths = []int{5, 22, 8, 26, 5, 17}
 
 func (m *Model) lastRun(t *time.Time) string {
@@ -197,16 +160,6 @@ func (m *Model) lastRun(t *time.Time) string {
 		return "never"
 	}
 	return m.stamp(*t)
-}
-
-// stamp is an instant as the screens show it: api.ShownTimeLayout in the
-// zone of Options (local by default), as traineectl's tables.
-func (m *Model) stamp(t time.Time) string {
-	loc := m.opt.Zone
-	if loc == nil {
-		loc = time.Local
-	}
-	return t.In(loc).Format(api.ShownTimeLayout)
 }
 
 // triggerText is a trigger as the screens show it (escaped).

@@ -186,13 +186,6 @@ func (l *listModel) sortParam() string {
 	return p + ",asc"
 }
 
-func dateOrDash(d *api.Date) string {
-	if d == nil {
-		return "-"
-	}
-	return d.String()
-}
-
 // cells are the values of t's row, escaped (api.EscapeText); the status is
 // a coloured badge unless the row is selected (the highlight colours it).
 func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]string {
@@ -584,13 +577,4 @@ func (m *Model) listView() (top, sub, body string) {
 		body = l.tableView(th)
 	}
 	return top, sub, body
-}
-
-// tabLabel renders one tab: the active one bracketed, so that it shows on
-// a terminal without colour and in a plain-text capture.
-func tabLabel(th theme, name string, active bool) string {
-	if active {
-		return th.accent.Render("[" + name + "]")
-	}
-	return th.tab.Render(" " + name + " ")
 }

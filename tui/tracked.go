@@ -9,7 +9,6 @@ import (
 
 	"github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 )
@@ -105,11 +104,6 @@ func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
 	}
 	c.Draw()
 	return c.View()
-}
-
-func indent(s string, n int) string {
-	p := strings.Repeat(" ", n)
-	return p + strings.ReplaceAll(s, "\n", "\n"+p)
 }
 
 // ---------------------------------------------------------------- measurements
@@ -350,9 +344,4 @@ func thousands(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-// trunc cuts s to w cells with an ellipsis.
-func trunc(s string, w int) string {
-	return ansi.Truncate(s, w, "…")
 }

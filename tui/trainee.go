@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -367,20 +366,4 @@ func (m *Model) profileView() string {
 		b.WriteString("\n  " + th.errText.Render(e) + "\n")
 	}
 	return b.String()
-}
-
-// padRight pads s with spaces to w cells.
-func padRight(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// padLeft pads s with spaces on the left to w cells.
-func padLeft(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s
 }

@@ -135,15 +135,6 @@ func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
 	return nil
 }
 
-// readOnlyRefusal refuses a change on a read-only key, saying why.
-func (m *Model) readOnlyRefusal(what string) bool {
-	if !m.opt.ReadOnly {
-		return false
-	}
-	m.setStatus(statusError, "This API key is read-only: %s needs a full key.", what)
-	return true
-}
-
 func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, w := m.keys, &m.webhooks
 	switch {
@@ -200,13 +191,6 @@ func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
 		})
 	}
 	return nil
-}
-
-func clamp(v, lo, hi int) int {
-	if hi < lo {
-		return lo
-	}
-	return min(max(v, lo), hi)
 }
 
 func (m *Model) webhooksView() (top, sub, body string) {
