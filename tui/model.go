@@ -81,7 +81,8 @@ func New(c Client, o Options) *Model {
 		},
 		help: help.New(),
 	}
-	m.list = newListModel(o.Today)
+	m.nav = m
+	m.list = newListModel(m.common)
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -96,7 +97,7 @@ func (m *Model) Init() tea.Cmd {
 	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
 		return c.Trainers(ctx)
 	})
-	return tea.Batch(tea.RequestBackgroundColor, m.reloadList(false), trainers)
+	return tea.Batch(tea.RequestBackgroundColor, m.list.reload(false), trainers)
 }
 
 // trainersResult keeps the company's trainers' names, read once at the
@@ -111,7 +112,7 @@ func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
 	for _, t := range ts {
 		names[t.ID] = api.EscapeText(t.Name)
 	}
-	m.trainers, m.list.trainers = names, names
+	m.trainers = names
 	clear(m.list.lines) // rows drawn with ids
 	return nil
 }
@@ -155,17 +156,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		return m, m.result(msg)
 	case debounceMsg:
-		return m, m.debounced(msg)
+		return m, m.list.update(msg)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
 	if m.screen == screenForm {
 		return m, m.form.update(msg)
 	}
-	if m.screen == screenList && m.list.searching {
-		var cmd tea.Cmd
-		m.list.input, cmd = m.list.input.Update(msg)
-		return m, cmd
+	if m.screen == screenList {
+		return m, m.list.update(msg)
 	}
 	return m, nil
 }
@@ -176,7 +175,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	}
 	switch msg.slot {
 	case slotList:
-		return m.listResult(msg)
+		return m.list.update(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
 	case slotTrainers:
@@ -212,7 +211,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.formKey(msg)
 	case screenList:
 		if m.list.searching {
-			return m.searchKey(msg)
+			return m.list.key(msg)
 		}
 	}
 	switch {
@@ -232,7 +231,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case screenRuns:
 		return m.runsKey(msg)
 	}
-	return m.listKey(msg)
+	return m.list.key(msg)
 }
 
 func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -303,7 +302,7 @@ func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	case "created":
 		m.setStatus(statusOK, "Created %s (#%d).", t.Name, t.ID)
 		m.form = formModel{}
-		cmd := m.reloadList(false)
+		cmd := m.list.reload(false)
 		return tea.Batch(cmd, m.openTrainee(t))
 	case "updated":
 		m.setStatus(statusOK, "Saved %s: %s.", t.Name, strings.Join(mu.changed, ", "))
@@ -319,7 +318,7 @@ func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	if m.trainee.t != nil && m.trainee.t.ID == t.ID {
 		m.trainee.t = t
 	}
-	return m.maybeLoadMore()
+	return m.list.maybeLoadMore()
 }
 
 // View renders the screen.
@@ -357,7 +356,7 @@ func (m *Model) render() string {
 	hk := m.currentHelp()
 	switch m.screen {
 	case screenList:
-		top, sub, body = m.listView()
+		top, sub, body = m.list.view()
 	case screenTrainee:
 		top, sub, body = m.traineeView()
 	case screenForm:
@@ -417,3 +416,15 @@ func (m *Model) confirmView() string {
 	box := m.th.dialog.Render(q)
 	return placeCenter(box, m.width, m.contentHeight())
 }
+
+// show goes back to page s as it was left (the list when s is a trainee's
+// page and no trainee was opened).
+func (m *Model) show(s screen) {
+	if s == screenTrainee && m.trainee.t == nil {
+		s = screenList
+	}
+	m.screen = s
+}
+
+// traineeRead puts a trainee read again in the list.
+func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }

@@ -22,6 +22,52 @@ const (
 	screenRuns
 )
 
+// page is one screen of the TUI (soft-serve's ui/pages): the list, a
+// trainee, the form, the webhooks, the automations and an automation's
+// runs. The root model routes messages to the page on screen and draws
+// the frame around what it returns: the two title lines, the body, the
+// status line and the help line.
+type page interface {
+	// key handles a key press the root left to the page: every key but
+	// ctrl+c, and q and ? too while the page takesKeys.
+	key(msg tea.KeyPressMsg) tea.Cmd
+	// update handles the answer to one of the page's requests (resultMsg,
+	// routed by its slot whether or not the page is on screen) and, on
+	// screen, what else comes for its text inputs (a paste, a blink).
+	update(msg tea.Msg) tea.Cmd
+	// view is the page's title bar, the line under it and its body.
+	view() (top, sub, body string)
+	// help is the page's key map: the help line and ? show it, and a test
+	// holds every key the page reacts to to it.
+	help() helpKeys
+	// takesKeys reports whether every key is the page's (text is typed):
+	// q and ? are then text, not quit and help.
+	takesKeys() bool
+	// shows is the trainee the page shows or has selected (nil: none) and
+	// its tab: where the status line's message belongs.
+	shows() (t *api.Trainee, tab int)
+}
+
+// router is what a page asks of the root model: to show another page,
+// or the question before a delete; what follows a change of a trainee
+// concerns several pages and is the root's too.
+type router interface {
+	// show goes back to a page as it was left.
+	show(s screen)
+	openTrainee(t *api.Trainee) tea.Cmd
+	// openForm opens the create form (t nil) or t's edit form; esc goes
+	// back to the page back.
+	openForm(t *api.Trainee, back screen) tea.Cmd
+	openWebhooks() tea.Cmd
+	openAutomations() tea.Cmd
+	openRuns(a *api.Automation) tea.Cmd
+	// askDelete asks whether to delete t; restore restores t.
+	askDelete(t *api.Trainee)
+	restore(t *api.Trainee) tea.Cmd
+	// traineeRead is a trainee read again: the list follows.
+	traineeRead(t *api.Trainee)
+}
+
 // common is what the root model and every page share (soft-serve's
 // common.Common): the client and options, the theme and the key map, the
 // screen's size, the company's trainers, and the two components every page
@@ -36,6 +82,8 @@ type common struct {
 	width, height int
 
 	trainers map[int64]string // trainer names by id, escaped (nil until read)
+
+	nav router // the root model
 
 	requests
 	statusLine
