@@ -83,6 +83,7 @@ func New(c Client, o Options) *Model {
 	}
 	m.nav = m
 	m.list = newListModel(m.common)
+	m.trainee = traineeModel{common: m.common}
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -185,7 +186,7 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	case slotAutomations, slotRuns:
 		return m.automationsResult(msg)
 	default:
-		return m.traineeResult(msg)
+		return m.trainee.update(msg)
 	}
 }
 
@@ -223,7 +224,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.screen {
 	case screenTrainee:
-		return m.traineeKey(msg)
+		return m.trainee.key(msg)
 	case screenWebhooks:
 		return m.webhooksKey(msg)
 	case screenAutomations:
@@ -358,7 +359,7 @@ func (m *Model) render() string {
 	case screenList:
 		top, sub, body = m.list.view()
 	case screenTrainee:
-		top, sub, body = m.traineeView()
+		top, sub, body = m.trainee.view()
 	case screenForm:
 		top, sub, body = m.formView()
 	case screenWebhooks:
@@ -428,3 +429,12 @@ func (m *Model) show(s screen) {
 
 // traineeRead puts a trainee read again in the list.
 func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
+
+// openTrainee shows t's page at its profile and reads t again.
+func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
+	if t == nil {
+		return nil
+	}
+	m.screen = screenTrainee
+	return m.trainee.open(t)
+}
