@@ -84,6 +84,7 @@ func New(c Client, o Options) *Model {
 	m.nav = m
 	m.list = newListModel(m.common)
 	m.trainee = traineeModel{common: m.common}
+	m.form = formModel{common: m.common}
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -209,7 +210,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.screen {
 	case screenForm:
-		return m.formKey(msg)
+		return m.form.key(msg)
 	case screenList:
 		if m.list.searching {
 			return m.list.key(msg)
@@ -302,14 +303,12 @@ func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	switch mu.kind {
 	case "created":
 		m.setStatus(statusOK, "Created %s (#%d).", t.Name, t.ID)
-		m.form = formModel{}
+		m.form.leave()
 		cmd := m.list.reload(false)
 		return tea.Batch(cmd, m.openTrainee(t))
 	case "updated":
 		m.setStatus(statusOK, "Saved %s: %s.", t.Name, strings.Join(mu.changed, ", "))
-		back := m.form.back
-		m.form = formModel{}
-		m.screen = back
+		m.form.leave()
 	case "deleted":
 		m.setStatus(statusOK, "Deleted %s (#%d): u restores.", t.Name, t.ID)
 	case "restored":
@@ -361,7 +360,7 @@ func (m *Model) render() string {
 	case screenTrainee:
 		top, sub, body = m.trainee.view()
 	case screenForm:
-		top, sub, body = m.formView()
+		top, sub, body = m.form.view()
 	case screenWebhooks:
 		top, sub, body = m.webhooksView()
 	case screenAutomations:
