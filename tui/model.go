@@ -40,6 +40,7 @@ type Model struct {
 	confirm  *confirmState
 	webhooks webhooksModel
 	autos    automationsModel
+	runs     runsModel
 }
 
 // place is the current statusPlace.
@@ -85,6 +86,9 @@ func New(c Client, o Options) *Model {
 	m.list = newListModel(m.common)
 	m.trainee = traineeModel{common: m.common}
 	m.form = formModel{common: m.common}
+	m.webhooks = webhooksModel{common: m.common}
+	m.autos = automationsModel{common: m.common}
+	m.runs = runsModel{common: m.common}
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -183,9 +187,11 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 	case slotTrainers:
 		return m.trainersResult(msg)
 	case slotWebhooks, slotDeliveries, slotWebhookAction:
-		return m.webhooksResult(msg)
-	case slotAutomations, slotRuns:
-		return m.automationsResult(msg)
+		return m.webhooks.update(msg)
+	case slotAutomations:
+		return m.autos.update(msg)
+	case slotRuns:
+		return m.runs.update(msg)
 	default:
 		return m.trainee.update(msg)
 	}
@@ -227,11 +233,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case screenTrainee:
 		return m.trainee.key(msg)
 	case screenWebhooks:
-		return m.webhooksKey(msg)
+		return m.webhooks.key(msg)
 	case screenAutomations:
-		return m.automationsKey(msg)
+		return m.autos.key(msg)
 	case screenRuns:
-		return m.runsKey(msg)
+		return m.runs.key(msg)
 	}
 	return m.list.key(msg)
 }
@@ -362,11 +368,11 @@ func (m *Model) render() string {
 	case screenForm:
 		top, sub, body = m.form.view()
 	case screenWebhooks:
-		top, sub, body = m.webhooksView()
+		top, sub, body = m.webhooks.view()
 	case screenAutomations:
-		top, sub, body = m.automationsView()
+		top, sub, body = m.autos.view()
 	case screenRuns:
-		top, sub, body = m.runsView()
+		top, sub, body = m.runs.view()
 	}
 	if m.confirm != nil {
 		body = m.confirmView()
@@ -436,4 +442,26 @@ func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
 	}
 	m.screen = screenTrainee
 	return m.trainee.open(t)
+}
+
+// openWebhooks shows the webhooks page and loads the webhooks.
+func (m *Model) openWebhooks() tea.Cmd {
+	m.webhooks.back = m.screen
+	m.screen = screenWebhooks
+	return m.webhooks.load()
+}
+
+// openAutomations shows the automations page and loads it.
+func (m *Model) openAutomations() tea.Cmd {
+	m.screen = screenAutomations
+	return m.autos.reload()
+}
+
+// openRuns shows a's runs.
+func (m *Model) openRuns(a *api.Automation) tea.Cmd {
+	if a == nil {
+		return nil
+	}
+	m.screen = screenRuns
+	return m.runs.open(a)
 }
