@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -20,75 +19,56 @@ const (
 	defaultHeight = 24
 )
 
-// Model is the TUI's Bubble Tea model, the root of its pages. Create it
-// with New.
+// Model is the TUI's Bubble Tea model: the root of its pages. It routes
+// each message to the page it concerns, keeps the modal open over the
+// page, and draws the frame: the page's two title lines and body, the
+// status line and the help line. Create it with New.
 type Model struct {
 	*common
 
-	help     help.Model
-	showHelp bool
+	help help.Model
 
 	// Frame caches: lines known to fit the width, and the help line.
 	frame    fitter
 	helpKey  string
 	helpLine string
 
-	screen   screen
+	screen screen
+	pages  [screenCount]page
+	modal  modal // over the page; nil: none
+
 	list     listModel
 	trainee  traineeModel
 	form     formModel
-	confirm  *confirmState
 	webhooks webhooksModel
 	autos    automationsModel
 	runs     runsModel
 }
 
-// place is the current statusPlace.
-func (m *Model) place() statusPlace {
-	p := statusPlace{screen: m.screen}
-	var t *api.Trainee
-	switch m.screen {
-	case screenList:
-		t = m.list.selected()
-	case screenTrainee:
-		t = m.trainee.t
-		p.tab = m.trainee.tab
-	case screenForm:
-		t = m.form.orig
-	}
-	if t != nil {
-		p.trainee = t.ID
-	}
-	return p
-}
-
-// confirmState is an open "delete this trainee?" question.
-type confirmState struct {
-	t *api.Trainee
-}
-
 // New returns the model over c.
 func New(c Client, o Options) *Model {
 	o = o.withDefaults()
-	m := &Model{
-		common: &common{
-			c:        c,
-			opt:      o,
-			width:    defaultWidth,
-			height:   defaultHeight,
-			isDark:   true,
-			keys:     newKeyMap(),
-			requests: newRequests(o.Context, o.Timeout),
-		},
-		help: help.New(),
+	cm := &common{
+		c:        c,
+		opt:      o,
+		width:    defaultWidth,
+		height:   defaultHeight,
+		isDark:   true,
+		keys:     newKeyMap(),
+		requests: newRequests(o.Context, o.Timeout),
 	}
-	m.nav = m
-	m.list = newListModel(m.common)
-	m.trainee = traineeModel{common: m.common}
-	m.form = formModel{common: m.common}
-	m.webhooks = webhooksModel{common: m.common}
-	m.autos = automationsModel{common: m.common}
-	m.runs = runsModel{common: m.common}
+	m := &Model{common: cm, help: help.New()}
+	cm.nav = m
+	m.list = newListModel(cm)
+	m.trainee = traineeModel{common: cm}
+	m.form = formModel{common: cm}
+	m.webhooks = webhooksModel{common: cm}
+	m.autos = automationsModel{common: cm}
+	m.runs = runsModel{common: cm}
+	m.pages = [screenCount]page{
+		screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
+		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs,
+	}
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -142,189 +122,94 @@ func (m *Model) resize(w, h int) {
 	m.form.resize(m.width)
 }
 
-// Update handles one message.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	model, cmd := m.update(msg)
-	m.settleStatus(m.place())
-	return model, cmd
+// page is the page on screen.
+func (m *Model) page() page { return m.pages[m.screen] }
+
+// place is where the status line's message is shown: the page on screen
+// and what it shows.
+func (m *Model) place() statusPlace {
+	t, tab := m.page().shows()
+	p := statusPlace{screen: m.screen, tab: tab}
+	if t != nil {
+		p.trainee = t.ID
+	}
+	return p
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.settleStatus(m.place())
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
-		return m, nil
+		return nil
 	case spinner.TickMsg:
-		return m, m.tick(msg)
+		return m.tick(msg)
 	case resultMsg:
-		return m, m.result(msg)
+		return m.result(msg)
 	case debounceMsg:
-		return m, m.list.update(msg)
+		return m.list.update(msg)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	}
-	if m.screen == screenForm {
-		return m, m.form.update(msg)
-	}
-	if m.screen == screenList {
-		return m, m.list.update(msg)
-	}
-	return m, nil
+	return m.page().update(msg)
 }
 
+// result gives the answer to the latest request of a slot to the page
+// that sent it, on screen or not.
 func (m *Model) result(msg resultMsg) tea.Cmd {
 	if !m.accept(msg) {
 		return nil
 	}
 	switch msg.slot {
-	case slotList:
-		return m.list.update(msg)
 	case slotMutate:
 		return m.mutateResult(msg)
 	case slotTrainers:
 		return m.trainersResult(msg)
+	case slotList:
+		return m.list.update(msg)
 	case slotWebhooks, slotDeliveries, slotWebhookAction:
 		return m.webhooks.update(msg)
 	case slotAutomations:
 		return m.autos.update(msg)
 	case slotRuns:
 		return m.runs.update(msg)
-	default:
-		return m.trainee.update(msg)
 	}
+	return m.trainee.update(msg)
 }
 
+// key gives a key press to the modal, else to the page: q quits and ?
+// opens the key map unless the page takes every key.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if m.confirm != nil {
-		return m.confirmKey(msg)
+	if m.modal != nil {
+		cmd, closed := m.modal.key(msg)
+		if closed {
+			m.modal = nil
+		}
+		return cmd
 	}
-	if m.showHelp {
+	p := m.page()
+	if !p.takesKeys() {
 		switch {
-		case key.Matches(msg, k.Help, k.Back):
-			m.showHelp = false
-		case key.Matches(msg, k.Quit):
+		case key.Matches(msg, m.keys.Quit):
 			return tea.Quit
-		}
-		return nil
-	}
-	switch m.screen {
-	case screenForm:
-		return m.form.key(msg)
-	case screenList:
-		if m.list.searching {
-			return m.list.key(msg)
+		case key.Matches(msg, m.keys.Help):
+			m.modal = &keysModal{common: m.common, hv: &m.help}
+			return nil
 		}
 	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		return nil
-	}
-	switch m.screen {
-	case screenTrainee:
-		return m.trainee.key(msg)
-	case screenWebhooks:
-		return m.webhooks.key(msg)
-	case screenAutomations:
-		return m.autos.key(msg)
-	case screenRuns:
-		return m.runs.key(msg)
-	}
-	return m.list.key(msg)
-}
-
-func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.keys.Yes):
-		t, c := m.confirm.t, m.c
-		m.confirm = nil
-		m.setStatus(statusInfo, "Deleting %s…", t.Name)
-		return m.call(slotMutate, func(ctx context.Context) (any, error) {
-			r, err := c.DeleteTrainee(ctx, t.ID)
-			return mutation{kind: "deleted", t: r}, err
-		})
-	case key.Matches(msg, m.keys.No):
-		m.confirm = nil
-		m.setStatus(statusInfo, "Not deleted.")
-	}
-	return nil
-}
-
-// askDelete opens the confirmation for t.
-func (m *Model) askDelete(t *api.Trainee) {
-	if t == nil {
-		return
-	}
-	if !t.Enabled {
-		m.setStatus(statusInfo, "%s is already deleted: u restores.", t.Name)
-		return
-	}
-	m.confirm = &confirmState{t: t}
-}
-
-// restore restores t when it is deleted.
-func (m *Model) restore(t *api.Trainee) tea.Cmd {
-	if t == nil {
-		return nil
-	}
-	if t.Enabled {
-		m.setStatus(statusInfo, "%s is not deleted.", t.Name)
-		return nil
-	}
-	m.setStatus(statusInfo, "Restoring %s…", t.Name)
-	c := m.c
-	return m.call(slotMutate, func(ctx context.Context) (any, error) {
-		r, err := c.RestoreTrainee(ctx, t.ID)
-		return mutation{kind: "restored", t: r}, err
-	})
-}
-
-// mutation is the answer to a create, update, delete or restore.
-type mutation struct {
-	kind    string // created, updated, deleted, restored
-	t       *api.Trainee
-	changed []string // updated: the fields sent
-}
-
-func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
-	mu, _ := msg.val.(mutation)
-	if msg.err != nil {
-		if m.screen == screenForm {
-			m.form.sending = false
-			m.form.serverErrors(msg.err)
-		}
-		m.setError(msg.err)
-		return nil
-	}
-	t := mu.t
-	switch mu.kind {
-	case "created":
-		m.setStatus(statusOK, "Created %s (#%d).", t.Name, t.ID)
-		m.form.leave()
-		cmd := m.list.reload(false)
-		return tea.Batch(cmd, m.openTrainee(t))
-	case "updated":
-		m.setStatus(statusOK, "Saved %s: %s.", t.Name, strings.Join(mu.changed, ", "))
-		m.form.leave()
-	case "deleted":
-		m.setStatus(statusOK, "Deleted %s (#%d): u restores.", t.Name, t.ID)
-	case "restored":
-		m.setStatus(statusOK, "Restored %s (#%d).", t.Name, t.ID)
-	}
-	m.list.replace(t)
-	if m.trainee.t != nil && m.trainee.t.ID == t.ID {
-		m.trainee.t = t
-	}
-	return m.list.maybeLoadMore()
+	return p.key(msg)
 }
 
 // View renders the screen.
@@ -338,57 +223,24 @@ func (m *Model) View() tea.View {
 // currentHelp is the key map of what is on the screen: the help line and
 // `?` show it, and a test holds every key the screen reacts to to it.
 func (m *Model) currentHelp() helpKeys {
-	switch {
-	case m.confirm != nil, m.screen == screenForm && m.form.discarding:
-		return m.keys.confirmHelp()
-	case m.screen == screenForm:
-		return m.keys.formHelp()
-	case m.screen == screenTrainee:
-		return m.keys.traineeHelp(m.trainee.tab, m.opt.ReadOnly)
-	case m.screen == screenWebhooks:
-		return m.keys.webhooksHelp(m.opt.ReadOnly)
-	case m.screen == screenAutomations:
-		return m.keys.automationsHelp()
-	case m.screen == screenRuns:
-		return m.keys.runsHelp()
-	case m.list.searching:
-		return m.keys.searchHelp()
+	hk := m.page().help()
+	if m.modal != nil {
+		return m.modal.help(hk)
 	}
-	return m.keys.listHelp(m.opt.ReadOnly)
+	return hk
 }
 
 func (m *Model) render() string {
-	var top, sub, body string
-	hk := m.currentHelp()
-	switch m.screen {
-	case screenList:
-		top, sub, body = m.list.view()
-	case screenTrainee:
-		top, sub, body = m.trainee.view()
-	case screenForm:
-		top, sub, body = m.form.view()
-	case screenWebhooks:
-		top, sub, body = m.webhooks.view()
-	case screenAutomations:
-		top, sub, body = m.autos.view()
-	case screenRuns:
-		top, sub, body = m.runs.view()
+	p := m.page()
+	top, sub, body := p.view()
+	hk := p.help()
+	if m.modal != nil {
+		body, hk = m.modal.body(hk), m.modal.help(hk)
 	}
-	if m.confirm != nil {
-		body = m.confirmView()
-	}
-	if m.showHelp {
-		h := m.help
-		h.ShowAll = true
-		body = m.th.accent.Render("Keys") + "\n\n" + h.View(hk)
-		if m.opt.Server != "" {
-			body += "\n\n" + m.th.dim.Render("Server: "+m.opt.Server)
-		}
-	}
-	// The short help changes with the screen only: drawn once per screen.
-	hkey := fmt.Sprint(m.screen, m.trainee.tab, m.list.searching, m.confirm != nil, m.form.discarding, m.width, m.opt.ReadOnly)
-	if hkey != m.helpKey {
-		m.helpKey, m.helpLine = hkey, m.help.ShortHelpView(hk.ShortHelp())
+	// The short help changes with the page's state only: drawn once per
+	// state.
+	if id := helpLineID(hk, m.width); id != m.helpKey {
+		m.helpKey, m.helpLine = id, m.help.ShortHelpView(hk.ShortHelp())
 	}
 	var b strings.Builder
 	b.WriteString(m.frame.fit(top) + "\n")
@@ -405,22 +257,12 @@ func (m *Model) render() string {
 		b.WriteString(m.frame.fit(m.paintStatus(m.th, l)) + "\n")
 	}
 	b.WriteString(m.frame.fit(m.helpLine))
-	// Every screen escapes the data it shows (api.EscapeText); this is the
-	// backstop for what the screens do not draw themselves (a pasted
+	// Every page escapes the data it shows (api.EscapeText); this is the
+	// backstop for what the pages do not draw themselves (a pasted
 	// bidirectional override in a text input): no C1 control or
 	// bidirectional formatting character ever reaches the terminal. The
-	// screen's own ESC sequences are C0, and stay.
+	// pages' own ESC sequences are C0, and stay.
 	return api.EscapeFramed(b.String())
-}
-
-func (m *Model) confirmView() string {
-	t := m.confirm.t
-	q := fmt.Sprintf("Delete %s (#%d)?\n\n%s\n\n%s",
-		api.EscapeText(t.Name), t.ID,
-		m.th.dim.Render("The trainee is soft-deleted: u restores it later."),
-		m.th.accent.Render("y")+" delete   "+m.th.accent.Render("n")+" keep")
-	box := m.th.dialog.Render(q)
-	return placeCenter(box, m.width, m.contentHeight())
 }
 
 // show goes back to page s as it was left (the list when s is a trainee's
@@ -431,9 +273,6 @@ func (m *Model) show(s screen) {
 	}
 	m.screen = s
 }
-
-// traineeRead puts a trainee read again in the list.
-func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
 
 // openTrainee shows t's page at its profile and reads t again.
 func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {

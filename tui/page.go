@@ -20,13 +20,15 @@ const (
 	screenWebhooks
 	screenAutomations
 	screenRuns
+	screenCount
 )
 
 // page is one screen of the TUI (soft-serve's ui/pages): the list, a
 // trainee, the form, the webhooks, the automations and an automation's
-// runs. The root model routes messages to the page on screen and draws
-// the frame around what it returns: the two title lines, the body, the
-// status line and the help line.
+// runs, each a type of its own file. The root model routes messages to
+// the page on screen and draws the frame around what it returns: the two
+// title lines, the body, the status line and the help line. The key map
+// (?) and the delete question are modals over a page (modal.go).
 type page interface {
 	// key handles a key press the root left to the page: every key but
 	// ctrl+c, and q and ? too while the page takesKeys.
