@@ -46,12 +46,8 @@ func (am *automationsModel) reload() tea.Cmd {
 
 // update takes the automations read.
 func (am *automationsModel) update(msg tea.Msg) tea.Cmd {
-	r, ok := msg.(resultMsg)
-	switch {
-	case !ok:
-		return nil
-	case r.err != nil:
-		am.setError(r.err)
+	r, ok := am.answer(msg)
+	if !ok {
 		return nil
 	}
 	am.items, am.loaded = r.val.([]*api.Automation), true
@@ -79,18 +75,13 @@ func (am *automationsModel) scroll(rows int) {
 }
 
 func (am *automationsModel) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := am.keys
-	rows := am.contentHeight() - 1
-	switch {
-	case key.Matches(msg, k.Back):
-		am.nav.show(screenList)
-		am.forget(slotAutomations)
-		return nil
-	case key.Matches(msg, k.Refresh):
-		return am.reload()
-	case key.Matches(msg, k.Open):
+	if cmd, ok := am.backOrReload(msg, screenList, am.reload, slotAutomations); ok {
+		return cmd
+	}
+	if key.Matches(msg, am.keys.Open) {
 		return am.nav.openRuns(am.selected())
 	}
+	rows := am.contentHeight() - 1
 	if n, ok := am.step(msg, max(rows-1, 1)); ok {
 		am.cursor = min(max(am.cursor+n, 0), max(len(am.items)-1, 0))
 		am.scroll(rows)
@@ -129,11 +120,8 @@ func (am *automationsModel) view() (top, sub, body string) {
 	}
 	top = am.titleBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")
-	switch {
-	case !am.loaded:
-		return top, sub, "\n  " + am.spin.View() + " Loading automations…"
-	case len(am.items) == 0:
-		return top, sub, "\n  " + th.dim.Render("No automations yet: traineectl automations create.")
+	if body, ok := am.emptyBody(am.loaded, len(am.items), "automations", "No automations yet: traineectl automations create."); ok {
+		return top, sub, body
 	}
 	var b strings.Builder
 	b.WriteString(th.header.Render(cols(automationWidths, "ID", "NAME", "STATE", "TRIGGER", "RUNS", "LAST RUN", "ACTION")))

@@ -333,10 +333,6 @@ func (l *listModel) loadPage(page int) tea.Cmd {
 }
 
 func (l *listModel) result(msg resultMsg) tea.Cmd {
-	if msg.err != nil {
-		l.setError(msg.err)
-		return nil
-	}
 	lp := msg.val.(listPage)
 	if lp.gen != l.gen {
 		l.dropped++
@@ -561,13 +557,13 @@ func (l *listModel) view() (top, sub, body string) {
 
 	switch {
 	case !l.loaded && l.loading(slotList):
-		body = "\n  " + l.spin.View() + " Loading trainees…"
+		body = l.loadingLine("trainees")
 	case l.loaded && len(l.items) == 0:
 		what := "No " + statuses[l.status] + " trainees"
 		if l.query != "" {
 			what += fmt.Sprintf(" match %q", l.query)
 		}
-		body = "\n  " + th.dim.Render(what+".")
+		body = l.noteLine(what + ".")
 	default:
 		body = l.tableView(th)
 	}
@@ -587,7 +583,10 @@ func (l *listModel) key(msg tea.KeyPressMsg) tea.Cmd {
 func (l *listModel) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case resultMsg:
-		return l.result(msg)
+		if r, ok := l.answer(msg); ok {
+			return l.result(r)
+		}
+		return nil
 	case debounceMsg:
 		return l.debounced(msg)
 	}

@@ -139,6 +139,52 @@ func (c *common) step(msg tea.KeyPressMsg, page int) (int, bool) {
 	return 0, false
 }
 
+// answer is msg when it is the answer to a request that did not fail; a
+// failure goes to the status line.
+func (c *common) answer(msg tea.Msg) (resultMsg, bool) {
+	r, ok := msg.(resultMsg)
+	if ok && r.err != nil {
+		c.setError(r.err)
+		return r, false
+	}
+	return r, ok
+}
+
+// backOrReload handles esc, back to the page back (what slots wait for is
+// dropped), and ctrl+r, reload; it reports false for other keys.
+func (c *common) backOrReload(msg tea.KeyPressMsg, back screen, reload func() tea.Cmd, slots ...slot) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, c.keys.Back):
+		c.nav.show(back)
+		c.forget(slots...)
+		return nil, true
+	case key.Matches(msg, c.keys.Refresh):
+		return reload(), true
+	}
+	return nil, false
+}
+
+// loadingLine is a page's body while what it shows is read.
+func (c *common) loadingLine(what string) string {
+	return "\n  " + c.spin.View() + " Loading " + what + "…"
+}
+
+// noteLine is a page's body when there is nothing to show: why.
+func (c *common) noteLine(text string) string { return "\n  " + c.th.dim.Render(text) }
+
+// emptyBody is the body of a page of n rows of what while it has none to
+// show: the loading line until the rows are loaded, then none. It reports
+// false when there are rows.
+func (c *common) emptyBody(loaded bool, n int, what, none string) (string, bool) {
+	switch {
+	case !loaded:
+		return c.loadingLine(what), true
+	case n == 0:
+		return c.noteLine(none), true
+	}
+	return "", false
+}
+
 // trainerName is how a trainer shows: the name when known, else "#id".
 func trainerName(names map[int64]string, id *int64) string {
 	switch {

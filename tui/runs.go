@@ -52,12 +52,8 @@ func (rm *runsModel) reload() tea.Cmd {
 
 // update takes the runs read.
 func (rm *runsModel) update(msg tea.Msg) tea.Cmd {
-	r, ok := msg.(resultMsg)
-	switch {
-	case !ok:
-		return nil
-	case r.err != nil:
-		rm.setError(r.err)
+	r, ok := rm.answer(msg)
+	if !ok {
 		return nil
 	}
 	p := r.val.(*api.AutomationRunPage)
@@ -66,16 +62,10 @@ func (rm *runsModel) update(msg tea.Msg) tea.Cmd {
 }
 
 func (rm *runsModel) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := rm.keys
-	rows := rm.contentHeight() - 1
-	switch {
-	case key.Matches(msg, k.Back):
-		rm.nav.show(screenAutomations)
-		rm.forget(slotRuns)
-		return nil
-	case key.Matches(msg, k.Refresh):
-		return rm.reload()
+	if cmd, ok := rm.backOrReload(msg, screenAutomations, rm.reload, slotRuns); ok {
+		return cmd
 	}
+	rows := rm.contentHeight() - 1
 	if n, ok := rm.step(msg, max(rows-1, 1)); ok {
 		rm.offset = min(max(rm.offset+n, 0), max(len(rm.runs)-rows, 0))
 	}
@@ -98,11 +88,8 @@ func (rm *runsModel) view() (top, sub, body string) {
 	}
 	top = rm.titleBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.spinnerView()+" "+count+" ")
 	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
-	switch {
-	case !rm.loaded:
-		return top, sub, "\n  " + rm.spin.View() + " Loading runs…"
-	case len(rm.runs) == 0:
-		return top, sub, "\n  " + th.dim.Render("It has not fired yet.")
+	if body, ok := rm.emptyBody(rm.loaded, len(rm.runs), "runs", "It has not fired yet."); ok {
+		return top, sub, body
 	}
 	var b strings.Builder
 	b.WriteString(th.header.Render(cols(runWidths, "RUN", "TRAINEE", "FIRED", "OCCURRENCE", "OUTCOME", "ERROR")))

@@ -312,7 +312,7 @@ func (tm *traineeModel) tabState(tab int, s slot, what string) (string, bool) {
 		return "\n  " + tm.th.errText.Render(e), true
 	}
 	if tm.loading(s) {
-		return "\n  " + tm.spin.View() + " Loading " + what + "…", true
+		return tm.loadingLine(what), true
 	}
 	return "", false
 }

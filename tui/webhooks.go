@@ -74,10 +74,6 @@ func (w *webhooksModel) loadDeliveries() tea.Cmd {
 }
 
 func (w *webhooksModel) result(msg resultMsg) tea.Cmd {
-	if msg.err != nil {
-		w.setError(msg.err)
-		return nil
-	}
 	switch msg.slot {
 	case slotWebhooks:
 		var keep int64
@@ -131,12 +127,11 @@ func (w *webhooksModel) result(msg resultMsg) tea.Cmd {
 }
 
 func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := w.backOrReload(msg, w.back, w.load, slotWebhooks, slotDeliveries); ok {
+		return cmd
+	}
 	k := w.keys
 	switch {
-	case key.Matches(msg, k.Back):
-		w.nav.show(w.back)
-		w.forget(slotWebhooks, slotDeliveries)
-		return nil
 	case key.Matches(msg, k.NextTab), key.Matches(msg, k.PrevTab):
 		w.focus = 1 - w.focus
 		return nil
@@ -156,8 +151,6 @@ func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
 			return w.loadDeliveries()
 		}
 		return nil
-	case key.Matches(msg, k.Refresh):
-		return w.load()
 	case key.Matches(msg, k.Test):
 		s := w.selected()
 		if s == nil || w.readOnlyRefusal("sending a test") {
@@ -199,15 +192,10 @@ func (w *webhooksModel) view() (top, sub, body string) {
 	if w.opt.ReadOnly {
 		sub = th.warnText.Render("read-only key: t and r are off")
 	}
-	var b strings.Builder
-	switch {
-	case !w.loaded:
-		b.WriteString("\n  " + w.spin.View() + " Loading webhooks…\n")
-		return top, sub, b.String()
-	case len(w.hooks) == 0:
-		b.WriteString("\n  " + th.dim.Render("No webhooks: add one with `traineectl webhooks add --url URL`.") + "\n")
-		return top, sub, b.String()
+	if body, ok := w.emptyBody(w.loaded, len(w.hooks), "webhooks", "No webhooks: add one with `traineectl webhooks add --url URL`."); ok {
+		return top, sub, body
 	}
+	var b strings.Builder
 	b.WriteString(th.header.Render(fmt.Sprintf("  %-5s %-9s %-32s %s", "ID", "STATE", "EVENTS", "URL")) + "\n")
 	for i, h := range w.hooks {
 		evs := strings.Join(h.Events, ",")
@@ -265,7 +253,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 // update takes the answers of the webhooks, their deliveries, a test and
 // a redelivery.
 func (w *webhooksModel) update(msg tea.Msg) tea.Cmd {
-	if r, ok := msg.(resultMsg); ok {
+	if r, ok := w.answer(msg); ok {
 		return w.result(r)
 	}
 	return nil
