@@ -31,7 +31,7 @@ const (
 // (?) and the delete question are modals over a page (modal.go).
 type page interface {
 	// key handles a key press the root left to the page: every key but
-	// ctrl+c, and q and ? too while the page takesKeys.
+	// ctrl+c, q and ? (those two as well while the page takesKeys).
 	key(msg tea.KeyPressMsg) tea.Cmd
 	// update handles the answer to one of the page's requests (resultMsg,
 	// routed by its slot whether or not the page is on screen) and, on
