@@ -9,30 +9,23 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 )
 
-// The Automations screen (a from the list): the company's automations with
-// their last run and run count; enter shows an automation's recent runs.
+// The automations page (a from the list): the company's automations with
+// their last run and run count; enter shows an automation's recent runs
+// (the runs page).
 
-// recentRuns is how many runs the runs screen loads: the newest page.
-const recentRuns = 100
-
-// automationsModel is the state of the automations and runs screens.
+// automationsModel is the automations page.
 type automationsModel struct {
+	*common
+
 	items  []*api.Automation
 	loaded bool
 	cursor int
 	offset int
-
-	of         *api.Automation // the automation whose runs are shown
-	runs       []*api.AutomationRun
-	runsTotal  int64
-	runsLoaded bool
-	runsOffset int
 }
 
 func (k keyMap) automationsHelp() helpKeys {
@@ -44,58 +37,22 @@ func (k keyMap) automationsHelp() helpKeys {
 	}
 }
 
-func (k keyMap) runsHelp() helpKeys {
-	return helpKeys{
-		short: []key.Binding{k.Up, k.Down, k.Refresh, k.Back, k.Help, k.Quit},
-		full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Refresh}, {k.Help, k.Back, k.Quit}},
-	}
-}
-
-// openAutomations shows the automations screen and loads it.
-func (m *Model) openAutomations() tea.Cmd {
-	m.screen = screenAutomations
-	return m.reloadAutomations()
-}
-
-func (m *Model) reloadAutomations() tea.Cmd {
-	c := m.c
-	return m.call(slotAutomations, func(ctx context.Context) (any, error) {
+func (am *automationsModel) reload() tea.Cmd {
+	c := am.c
+	return am.call(slotAutomations, func(ctx context.Context) (any, error) {
 		return client.All(ctx, c.Automations, client.ListParams{})
 	})
 }
 
-func (m *Model) openRuns(a *api.Automation) tea.Cmd {
-	if a == nil {
+// update takes the automations read.
+func (am *automationsModel) update(msg tea.Msg) tea.Cmd {
+	r, ok := am.answer(msg)
+	if !ok {
 		return nil
 	}
-	am := &m.autos
-	am.of, am.runs, am.runsLoaded, am.runsOffset, am.runsTotal = a, nil, false, 0, 0
-	m.screen = screenRuns
-	return m.reloadRuns()
-}
-
-func (m *Model) reloadRuns() tea.Cmd {
-	c, id := m.c, m.autos.of.ID
-	return m.call(slotRuns, func(ctx context.Context) (any, error) {
-		return c.AutomationRuns(ctx, id, client.ListParams{Limit: recentRuns})
-	})
-}
-
-func (m *Model) automationsResult(msg resultMsg) tea.Cmd {
-	am := &m.autos
-	if msg.err != nil {
-		m.setError(msg.err)
-		return nil
-	}
-	switch msg.slot {
-	case slotAutomations:
-		am.items, am.loaded = msg.val.([]*api.Automation), true
-		am.cursor = min(am.cursor, max(len(am.items)-1, 0))
-		am.scroll(m.contentHeight() - 1)
-	case slotRuns:
-		p := msg.val.(*api.AutomationRunPage)
-		am.runs, am.runsTotal, am.runsLoaded = p.Content, p.Page.TotalElements, true
-	}
+	am.items, am.loaded = r.val.([]*api.Automation), true
+	am.cursor = min(am.cursor, max(len(am.items)-1, 0))
+	am.scroll(am.contentHeight() - 1)
 	return nil
 }
 
@@ -117,99 +74,37 @@ func (am *automationsModel) scroll(rows int) {
 	}
 }
 
-// step reads a navigation key as a move of n rows (page is a page's rows).
-func (m *Model) step(msg tea.KeyPressMsg, page int) (int, bool) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		return -1, true
-	case key.Matches(msg, k.Down):
-		return 1, true
-	case key.Matches(msg, k.PageUp):
-		return -page, true
-	case key.Matches(msg, k.PageDown):
-		return page, true
-	case key.Matches(msg, k.Top):
-		return -1 << 30, true
-	case key.Matches(msg, k.Bottom):
-		return 1 << 30, true
+func (am *automationsModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := am.backOrReload(msg, screenList, am.reload, slotAutomations); ok {
+		return cmd
 	}
-	return 0, false
-}
-
-func (m *Model) automationsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, am := m.keys, &m.autos
-	rows := m.contentHeight() - 1
-	switch {
-	case key.Matches(msg, k.Back):
-		m.screen = screenList
-		m.forget(slotAutomations)
-		return nil
-	case key.Matches(msg, k.Refresh):
-		return m.reloadAutomations()
-	case key.Matches(msg, k.Open):
-		return m.openRuns(am.selected())
+	if key.Matches(msg, am.keys.Open) {
+		return am.nav.openRuns(am.selected())
 	}
-	if n, ok := m.step(msg, max(rows-1, 1)); ok {
+	rows := am.contentHeight() - 1
+	if n, ok := am.step(msg, max(rows-1, 1)); ok {
 		am.cursor = min(max(am.cursor+n, 0), max(len(am.items)-1, 0))
 		am.scroll(rows)
 	}
 	return nil
 }
 
-func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, am := m.keys, &m.autos
-	rows := m.contentHeight() - 1
-	switch {
-	case key.Matches(msg, k.Back):
-		m.screen = screenAutomations
-		m.forget(slotRuns)
-		return nil
-	case key.Matches(msg, k.Refresh):
-		return m.reloadRuns()
-	}
-	if n, ok := m.step(msg, max(rows-1, 1)); ok {
-		am.runsOffset = min(max(am.runsOffset+n, 0), max(len(am.runs)-rows, 0))
-	}
-	return nil
-}
+func (am *automationsModel) help() helpKeys { return am.keys.automationsHelp() }
 
-// cols lays out cells in columns of the given widths (the last one takes
-// the rest), cutting what is too long.
-func cols(widths []int, cells ...string) string {
-	var b strings.Builder
-	for i, c := range cells {
-		if i < len(widths) {
-			c = ansi.Truncate(c, widths[i], "…")
-			c += strings.Repeat(" ", max(widths[i]-ansi.StringWidth(c), 0))
-			b.WriteString(c + " ")
-			continue
-		}
-		b.WriteString(c)
-	}
-	return b.String()
-}
+func (am *automationsModel) takesKeys() bool { return false }
+
+func (am *automationsModel) shows() (*api.Trainee, int) { return nil, 0 }
 
 var automationWidths = []int{5, 22, 8, 26, 5, 17}
 
-func (m *Model) lastRun(t *time.Time) string {
+func (am *automationsModel) lastRun(t *time.Time) string {
 	if t == nil {
 		return "never"
 	}
-	return m.stamp(*t)
+	return am.stamp(*t)
 }
 
-// stamp is an instant as the screens show it: api.ShownTimeLayout in the
-// zone of Options (local by default), as traineectl's tables.
-func (m *Model) stamp(t time.Time) string {
-	loc := m.opt.Zone
-	if loc == nil {
-		loc = time.Local
-	}
-	return t.In(loc).Format(api.ShownTimeLayout)
-}
-
-// triggerText is a trigger as the screens show it (escaped).
+// triggerText is a trigger as the pages show it (escaped).
 func triggerText(tr api.AutomationTrigger) string {
 	if tr.Days != nil {
 		return fmt.Sprintf("%s %dd", api.EscapeText(tr.Type), *tr.Days)
@@ -217,23 +112,20 @@ func triggerText(tr api.AutomationTrigger) string {
 	return api.EscapeText(tr.Type)
 }
 
-func (m *Model) automationsView() (top, sub, body string) {
-	am, th := &m.autos, m.th
+func (am *automationsModel) view() (top, sub, body string) {
+	th := am.th
 	count := ""
 	if am.loaded {
 		count = fmt.Sprintf("%d automations", len(am.items))
 	}
-	top = m.titleBar(th.title.Render("Automations"), m.spinnerView()+" "+count+" ")
+	top = am.titleBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")
-	switch {
-	case !am.loaded:
-		return top, sub, "\n  " + m.spin.View() + " Loading automations…"
-	case len(am.items) == 0:
-		return top, sub, "\n  " + th.dim.Render("No automations yet: traineectl automations create.")
+	if body, ok := am.emptyBody(am.loaded, len(am.items), "automations", "No automations yet: traineectl automations create."); ok {
+		return top, sub, body
 	}
 	var b strings.Builder
 	b.WriteString(th.header.Render(cols(automationWidths, "ID", "NAME", "STATE", "TRIGGER", "RUNS", "LAST RUN", "ACTION")))
-	rows := m.contentHeight() - 1
+	rows := am.contentHeight() - 1
 	for i := am.offset; i < min(am.offset+rows, len(am.items)); i++ {
 		a := am.items[i]
 		state := "enabled"
@@ -245,51 +137,12 @@ func (m *Model) automationsView() (top, sub, body string) {
 			action += " " + *a.Action.URL
 		}
 		line := cols(automationWidths, strconv.FormatInt(a.ID, 10), api.EscapeText(a.Name), state, triggerText(a.Trigger),
-			strconv.FormatInt(a.RunCount, 10), m.lastRun(a.LastRunAt), api.EscapeText(action))
+			strconv.FormatInt(a.RunCount, 10), am.lastRun(a.LastRunAt), api.EscapeText(action))
 		b.WriteString("\n")
 		if i == am.cursor {
 			line = th.selected.Render(line)
 		}
 		b.WriteString(line)
-	}
-	return top, sub, b.String()
-}
-
-var runWidths = []int{7, 9, 17, 22, 10}
-
-func (m *Model) runsView() (top, sub, body string) {
-	am, th := &m.autos, m.th
-	a := am.of
-	count := ""
-	if am.runsLoaded {
-		count = fmt.Sprintf("%d of %d runs", len(am.runs), am.runsTotal)
-	}
-	top = m.titleBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), m.spinnerView()+" "+count+" ")
-	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
-	switch {
-	case !am.runsLoaded:
-		return top, sub, "\n  " + m.spin.View() + " Loading runs…"
-	case len(am.runs) == 0:
-		return top, sub, "\n  " + th.dim.Render("It has not fired yet.")
-	}
-	var b strings.Builder
-	b.WriteString(th.header.Render(cols(runWidths, "RUN", "TRAINEE", "FIRED", "OCCURRENCE", "OUTCOME", "ERROR")))
-	rows := m.contentHeight() - 1
-	for i := am.runsOffset; i < min(am.runsOffset+rows, len(am.runs)); i++ {
-		r := am.runs[i]
-		outcome := api.EscapeText(r.Outcome)
-		switch r.Outcome {
-		case api.OutcomeFailed:
-			outcome = th.errText.Render(outcome)
-		case api.OutcomeDelivered, api.OutcomeDisabled:
-			outcome = th.okText.Render(outcome)
-		}
-		errText := "-"
-		if r.Error != nil {
-			errText = api.EscapeText(*r.Error)
-		}
-		b.WriteString("\n" + cols(runWidths, strconv.FormatInt(r.ID, 10), "#"+strconv.FormatInt(r.TraineeID, 10),
-			m.stamp(r.FiredAt), api.EscapeText(r.Occurrence), outcome, errText))
 	}
 	return top, sub, b.String()
 }

@@ -42,8 +42,10 @@ type formField struct {
 	server  string // what a 400 said about the field
 }
 
-// formModel creates (orig nil) or edits a trainee.
+// formModel is the form page: it creates (orig nil) or edits a trainee.
 type formModel struct {
+	*common
+
 	open    bool
 	orig    *api.Trainee
 	back    screen
@@ -59,7 +61,7 @@ type formModel struct {
 
 // openForm opens the create form (t nil) or the edit form of t.
 func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
-	f := formModel{open: true, orig: t, back: back, today: m.today, th: m.th}
+	f := formModel{common: m.common, open: true, orig: t, back: back, today: m.today, th: m.th}
 	add := func(name, label, placeholder, value string) {
 		in := textinput.New()
 		in.Prompt = ""
@@ -323,30 +325,30 @@ func (f *formModel) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, f := m.keys, &m.form
+func (f *formModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys
 	switch {
 	case f.discarding:
 		switch {
 		case key.Matches(msg, k.Yes):
-			m.closeForm("Changes discarded: nothing was sent.")
+			f.close("Changes discarded: nothing was sent.")
 		case key.Matches(msg, k.No):
 			f.discarding = false
-			m.setStatus(statusInfo, "Still editing: ctrl+s saves, esc leaves.")
+			f.setStatus(statusInfo, "Still editing: ctrl+s saves, esc leaves.")
 		}
 		return nil
 	case key.Matches(msg, k.Back):
 		if f.dirty() && !f.sending {
 			f.discarding = true
-			m.setStatus(statusInfo, "Discard your changes? y discards them, n keeps editing.")
+			f.setStatus(statusInfo, "Discard your changes? y discards them, n keeps editing.")
 			return nil
 		}
-		m.closeForm("Cancelled: nothing was sent.")
+		f.close("Cancelled: nothing was sent.")
 		return nil
 	case key.Matches(msg, k.Save):
-		return m.submitForm()
+		return f.submit()
 	case msg.String() == "enter" && f.focus == len(f.fields)-1:
-		return m.submitForm()
+		return f.submit()
 	case key.Matches(msg, k.NextField):
 		return f.focusOn((f.focus + 1) % len(f.fields))
 	case key.Matches(msg, k.PrevField):
@@ -367,20 +369,21 @@ func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// closeForm leaves the form for the screen it was opened from.
-func (m *Model) closeForm(note string) {
-	back := m.form.back
-	m.forget(slotMutate)
-	m.form = formModel{}
-	m.screen = back
-	if back == screenTrainee && m.trainee.t == nil {
-		m.screen = screenList
-	}
-	m.setStatus(statusInfo, "%s", note)
+// close leaves the form for the page it was opened from, saying note.
+func (f *formModel) close(note string) {
+	f.forget(slotMutate)
+	f.setStatus(statusInfo, "%s", note)
+	f.leave()
 }
 
-func (m *Model) submitForm() tea.Cmd {
-	f := &m.form
+// leave empties the form and shows the page it was opened from.
+func (f *formModel) leave() {
+	back, nav := f.back, f.nav
+	*f = formModel{common: f.common}
+	nav.show(back)
+}
+
+func (f *formModel) submit() tea.Cmd {
 	if f.sending {
 		return nil
 	}
@@ -393,44 +396,43 @@ func (m *Model) submitForm() tea.Cmd {
 				break
 			}
 		}
-		m.setStatus(statusError, "%d field(s) break the API's rules: fix them first. Nothing was sent.", n)
+		f.setStatus(statusError, "%d field(s) break the API's rules: fix them first. Nothing was sent.", n)
 		return nil
 	}
 	for i := range f.fields {
 		f.fields[i].server = ""
 	}
-	c := m.c
+	c := f.c
 	if f.orig == nil {
 		f.sending = true
-		m.setStatus(statusInfo, "Creating %s…", r.Name)
-		return m.call(slotMutate, func(ctx context.Context) (any, error) {
+		f.setStatus(statusInfo, "Creating %s…", r.Name)
+		return f.call(slotMutate, func(ctx context.Context) (any, error) {
 			t, err := c.CreateTrainee(ctx, r)
 			return mutation{kind: "created", t: t}, err
 		})
 	}
 	u, changed := f.changes()
 	if len(changed) == 0 {
-		m.setStatus(statusInfo, "Nothing changed: nothing was sent.")
-		m.screen = f.back
-		m.form = formModel{}
+		f.setStatus(statusInfo, "Nothing changed: nothing was sent.")
+		f.leave()
 		return nil
 	}
 	f.sending = true
 	id := f.orig.ID
-	m.setStatus(statusInfo, "Saving %s…", strings.Join(changed, ", "))
-	return m.call(slotMutate, func(ctx context.Context) (any, error) {
+	f.setStatus(statusInfo, "Saving %s…", strings.Join(changed, ", "))
+	return f.call(slotMutate, func(ctx context.Context) (any, error) {
 		t, err := c.UpdateTrainee(ctx, id, u)
 		return mutation{kind: "updated", t: t, changed: changed}, err
 	})
 }
 
-func (m *Model) formView() (top, sub, body string) {
-	f, th := &m.form, m.th
+func (f *formModel) view() (top, sub, body string) {
+	th := f.th
 	title := "New trainee"
 	if f.orig != nil {
 		title = "Edit " + api.EscapeText(f.orig.Name) + th.dim.Render(fmt.Sprintf("  #%d", f.orig.ID))
 	}
-	top = m.titleBar(th.title.Render(title), m.spinnerView()+" ")
+	top = f.titleBar(th.title.Render(title), f.spinnerView()+" ")
 	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")
 	var b strings.Builder
 	for i, fl := range f.fields {
@@ -453,7 +455,18 @@ func (m *Model) formView() (top, sub, body string) {
 		b.WriteString(strings.Repeat(" ", 17) + msg + "\n")
 	}
 	if f.sending {
-		b.WriteString("\n  " + m.spin.View() + " Sending…")
+		b.WriteString("\n  " + f.spin.View() + " Sending…")
 	}
 	return top, sub, b.String()
 }
+
+func (f *formModel) help() helpKeys {
+	if f.discarding {
+		return f.keys.confirmHelp()
+	}
+	return f.keys.formHelp()
+}
+
+func (f *formModel) takesKeys() bool { return true }
+
+func (f *formModel) shows() (*api.Trainee, int) { return f.orig, 0 }

@@ -46,8 +46,8 @@ func candidateKeys(printable bool) []string {
 func fingerprint(d *driver) string {
 	m := d.m
 	return fmt.Sprint(m.screen, m.trainee.tab, m.trainee.scroll, m.list.cursor, m.list.offset, m.list.status,
-		m.list.sort, m.list.sortDesc, m.list.searching, m.confirm != nil, m.form.focus, m.form.discarding,
-		m.showHelp, d.quit, "\n", d.screen())
+		m.list.sort, m.list.sortDesc, m.list.searching, fmt.Sprintf("%T", m.modal), m.form.focus, m.form.discarding,
+		d.quit, "\n", d.screen())
 }
 
 // Every key a screen reacts to is in that screen's help (the help is the

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"strconv"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 )
 
 // keyMap holds every binding; each screen shows its own subset in the help
-// (Model.currentHelp), and TestHelpNamesEveryKeyTheScreenUses fails when a
+// (page.help), and TestHelpNamesEveryKeyTheScreenUses fails when a
 // screen reacts to a key its help does not name.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -78,6 +81,20 @@ type helpKeys struct {
 
 func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+
+// helpLineID names what the short help line of hk shows at width w, so
+// that the line is drawn again only when it changes.
+func helpLineID(hk helpKeys, w int) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(w))
+	for _, k := range hk.short {
+		if k.Enabled() {
+			h := k.Help()
+			b.WriteString("\x00" + h.Key + "\x01" + h.Desc)
+		}
+	}
+	return b.String()
+}
 
 func (k keyMap) listHelp(readOnly bool) helpKeys {
 	sort, nw, autos := k.Sort, k.New, k.Automations

@@ -63,16 +63,18 @@ var listColumns = [colCount]listColumn{
 // narrow for all of them.
 var dropOrder = []int{colPhone, colTrainer, colTrained, colExpires}
 
-// listModel is the trainee list screen.
+// listModel is the list page: every trainee of the company, a page of the
+// search at a time, by status tab, sorted on the server, searched as typed.
 type listModel struct {
+	*common
+
 	items   []*api.Trainee
 	ids     map[int64]bool
 	visible [colCount]bool
 	widths  [colCount]int
-	cursor  int // index in items
-	offset  int // first row shown
-	rowsH   int // rows shown
-	today   func() api.Date
+	cursor  int               // index in items
+	offset  int               // first row shown
+	rowsH   int               // rows shown
 	lines   map[int64]string  // rendered rows (unselected) by trainee id
 	chrome  map[string]string // rendered header lines by what they show
 
@@ -86,8 +88,6 @@ type listModel struct {
 	// toEnd: G was pressed before every page was read: pages are read
 	// one after another and the cursor follows to the real last row.
 	toEnd bool
-	// trainers names trainers by id (nil: shown by id).
-	trainers map[int64]string
 
 	query     string // the query the list shows
 	input     textinput.Model
@@ -99,13 +99,13 @@ type listModel struct {
 	sortDesc bool
 }
 
-func newListModel(today func() api.Date) listModel {
+func newListModel(cm *common) listModel {
 	in := textinput.New()
 	in.Prompt = "/ "
 	in.Placeholder = "name, e-mail or phone"
 	in.CharLimit = 100
 	in.SetWidth(40)
-	return listModel{input: in, ids: map[int64]bool{}, today: today, rowsH: 1, lines: map[int64]string{}, chrome: map[string]string{}}
+	return listModel{common: cm, input: in, ids: map[int64]bool{}, rowsH: 1, lines: map[int64]string{}, chrome: map[string]string{}}
 }
 
 func (l *listModel) restyle(th theme) {
@@ -184,13 +184,6 @@ func (l *listModel) sortParam() string {
 		return p + ",desc"
 	}
 	return p + ",asc"
-}
-
-func dateOrDash(d *api.Date) string {
-	if d == nil {
-		return "-"
-	}
-	return d.String()
 }
 
 // cells are the values of t's row, escaped (api.EscapeText); the status is
@@ -320,36 +313,29 @@ type listPage struct {
 // debounceMsg fires after the user stopped typing in the search.
 type debounceMsg struct{ n int }
 
-// reloadList starts the search again from page 0 (new query, status or
+// reload starts the search again from page 0 (new query, status or
 // sort); keep leaves the cursor where it is.
-func (m *Model) reloadList(keep bool) tea.Cmd {
-	l := &m.list
+func (l *listModel) reload(keep bool) tea.Cmd {
 	l.gen++
 	l.toEnd = false
 	l.keep = keep
-	return m.loadPage(0)
+	return l.loadPage(0)
 }
 
-func (m *Model) loadPage(page int) tea.Cmd {
-	l := &m.list
-	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: m.opt.PageSize, Sort: l.sortParam()}
+func (l *listModel) loadPage(page int) tea.Cmd {
+	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: l.opt.PageSize, Sort: l.sortParam()}
 	gen := l.gen
-	c := m.c
-	return m.call(slotList, func(ctx context.Context) (any, error) {
+	c := l.c
+	return l.call(slotList, func(ctx context.Context) (any, error) {
 		pg, err := c.SearchTrainees(ctx, p)
 		return listPage{gen: gen, page: page, pg: pg}, err
 	})
 }
 
-func (m *Model) listResult(msg resultMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setError(msg.err)
-		return nil
-	}
+func (l *listModel) result(msg resultMsg) tea.Cmd {
 	lp := msg.val.(listPage)
-	l := &m.list
 	if lp.gen != l.gen {
-		m.dropped++
+		l.dropped++
 		return nil
 	}
 	if lp.page == 0 {
@@ -380,27 +366,26 @@ func (m *Model) listResult(msg resultMsg) tea.Cmd {
 		}
 	}
 	l.follow()
-	return m.maybeLoadMore()
+	return l.maybeLoadMore()
 }
 
 // maybeLoadMore reads the next page when the cursor is within a screenful
 // of the end of what is loaded.
-func (m *Model) maybeLoadMore() tea.Cmd {
-	l := &m.list
-	if !l.loaded || l.next >= l.pages || m.loading(slotList) {
+func (l *listModel) maybeLoadMore() tea.Cmd {
+	if !l.loaded || l.next >= l.pages || l.loading(slotList) {
 		return nil
 	}
 	if l.cursor < len(l.items)-max(l.rowsH, 10) {
 		return nil
 	}
-	return m.loadPage(l.next)
+	return l.loadPage(l.next)
 }
 
-func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, l := m.keys, &m.list
+func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := l.keys
 	switch {
 	case key.Matches(msg, k.Open):
-		return m.openTrainee(l.selected())
+		return l.nav.openTrainee(l.selected())
 	case key.Matches(msg, k.Search):
 		l.searching = true
 		l.input.SetValue(l.query)
@@ -410,51 +395,51 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		if l.query != "" {
 			l.query = ""
 			l.input.SetValue("")
-			return m.reloadList(false)
+			return l.reload(false)
 		}
 		return nil
 	case key.Matches(msg, k.NextTab):
-		return m.setStatusTab((l.status + 1) % len(statuses))
+		return l.setStatusTab((l.status + 1) % len(statuses))
 	case key.Matches(msg, k.PrevTab):
-		return m.setStatusTab((l.status + len(statuses) - 1) % len(statuses))
+		return l.setStatusTab((l.status + len(statuses) - 1) % len(statuses))
 	case key.Matches(msg, k.Status):
-		return m.setStatusTab(int(msg.String()[0] - '1'))
+		return l.setStatusTab(int(msg.String()[0] - '1'))
 	case key.Matches(msg, k.Sort):
 		l.sort = (l.sort + 1) % len(sortKeys)
 		l.sortDesc = false
-		return m.reloadList(false)
+		return l.reload(false)
 	case key.Matches(msg, k.SortDir):
 		l.sortDesc = !l.sortDesc
-		return m.reloadList(false)
+		return l.reload(false)
 	case key.Matches(msg, k.Refresh):
-		return m.reloadList(true)
+		return l.reload(true)
 	case key.Matches(msg, k.Webhooks):
-		return m.openWebhooks()
-	case m.opt.ReadOnly && (key.Matches(msg, k.New) || key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
-		m.readOnlyRefusal("changing trainees")
+		return l.nav.openWebhooks()
+	case l.opt.ReadOnly && (key.Matches(msg, k.New) || key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
+		l.readOnlyRefusal("changing trainees")
 		return nil
 	case key.Matches(msg, k.New):
-		return m.openForm(nil, screenList)
+		return l.nav.openForm(nil, screenList)
 	case key.Matches(msg, k.Edit):
 		if t := l.selected(); t != nil {
-			return m.openForm(t, screenList)
+			return l.nav.openForm(t, screenList)
 		}
 		return nil
 	case key.Matches(msg, k.Delete):
-		m.askDelete(l.selected())
+		l.nav.askDelete(l.selected())
 		return nil
 	case key.Matches(msg, k.Restore):
-		return m.restore(l.selected())
+		return l.nav.restore(l.selected())
 	case key.Matches(msg, k.Automations):
-		return m.openAutomations()
+		return l.nav.openAutomations()
 	}
-	cmd, _ := m.moveCursor(msg)
+	cmd, _ := l.moveCursor(msg)
 	return cmd
 }
 
 // moveCursor handles the navigation keys; it reports false for others.
-func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k, l := m.keys, &m.list
+func (l *listModel) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := l.keys
 	page := max(l.rowsH-1, 1)
 	l.toEnd = false
 	switch {
@@ -476,36 +461,36 @@ func (m *Model) moveCursor(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		l.move(len(l.items))
 		if l.loaded && l.next < l.pages {
 			l.toEnd = true // the real end: read the rest
-			m.setStatus(statusInfo, "Loading to the last trainee…")
+			l.setStatus(statusInfo, "Loading to the last trainee…")
 		}
 	default:
 		return nil, false
 	}
-	return m.maybeLoadMore(), true
+	return l.maybeLoadMore(), true
 }
 
-func (m *Model) setStatusTab(i int) tea.Cmd {
-	if i < 0 || i >= len(statuses) || i == m.list.status && m.list.loaded {
+func (l *listModel) setStatusTab(i int) tea.Cmd {
+	if i < 0 || i >= len(statuses) || i == l.status && l.loaded {
 		return nil
 	}
-	m.list.status = i
-	return m.reloadList(false)
+	l.status = i
+	return l.reload(false)
 }
 
-func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, l := m.keys, &m.list
+func (l *listModel) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := l.keys
 	switch {
 	case key.Matches(msg, k.SearchDone):
 		l.searching = false
 		l.input.Blur()
-		return m.applySearch()
+		return l.applySearch()
 	case key.Matches(msg, k.SearchClear):
 		l.searching = false
 		l.input.Blur()
 		l.input.SetValue("")
-		return m.applySearch()
-	case key.Matches(msg, m.keys.searchHelp().full[1]...): // the arrows and page keys
-		cmd, _ := m.moveCursor(msg)
+		return l.applySearch()
+	case key.Matches(msg, l.keys.searchHelp().full[1]...): // the arrows and page keys
+		cmd, _ := l.moveCursor(msg)
 		return cmd
 	}
 	before := l.input.Value()
@@ -515,33 +500,32 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	l.typed++
-	if m.opt.Debounce < 0 {
-		return tea.Batch(cmd, m.debounced(debounceMsg{l.typed}))
+	if l.opt.Debounce < 0 {
+		return tea.Batch(cmd, l.debounced(debounceMsg{l.typed}))
 	}
 	n := l.typed
-	return tea.Batch(cmd, tea.Tick(m.opt.Debounce, func(time.Time) tea.Msg { return debounceMsg{n} }))
+	return tea.Batch(cmd, tea.Tick(l.opt.Debounce, func(time.Time) tea.Msg { return debounceMsg{n} }))
 }
 
 // debounced runs the search once the user paused typing.
-func (m *Model) debounced(msg debounceMsg) tea.Cmd {
-	if msg.n != m.list.typed {
+func (l *listModel) debounced(msg debounceMsg) tea.Cmd {
+	if msg.n != l.typed {
 		return nil // more keys came since
 	}
-	return m.applySearch()
+	return l.applySearch()
 }
 
-func (m *Model) applySearch() tea.Cmd {
-	l := &m.list
+func (l *listModel) applySearch() tea.Cmd {
 	q := strings.TrimSpace(l.input.Value())
 	if q == l.query {
 		return nil
 	}
 	l.query = q
-	return m.reloadList(false)
+	return l.reload(false)
 }
 
-func (m *Model) listView() (top, sub, body string) {
-	l, th := &m.list, m.th
+func (l *listModel) view() (top, sub, body string) {
+	th := l.th
 	tabs := l.cached("tabs", l.status, nil, func() string {
 		var tabs []string
 		for i, s := range statuses {
@@ -556,7 +540,7 @@ func (m *Model) listView() (top, sub, body string) {
 			count += "+"
 		}
 	}
-	top = m.titleBar(tabs, m.spinnerView()+" "+count+" ")
+	top = l.titleBar(tabs, l.spinnerView()+" "+count+" ")
 
 	sortInfo := l.cached("sort", l.sort, l.sortDesc, func() string {
 		return th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
@@ -569,28 +553,58 @@ func (m *Model) listView() (top, sub, body string) {
 	default:
 		sub = th.dim.Render("/ to search")
 	}
-	sub = m.titleBar(sub, sortInfo+" ")
+	sub = l.titleBar(sub, sortInfo+" ")
 
 	switch {
-	case !l.loaded && m.loading(slotList):
-		body = "\n  " + m.spin.View() + " Loading trainees…"
+	case !l.loaded && l.loading(slotList):
+		body = l.loadingLine("trainees")
 	case l.loaded && len(l.items) == 0:
 		what := "No " + statuses[l.status] + " trainees"
 		if l.query != "" {
 			what += fmt.Sprintf(" match %q", l.query)
 		}
-		body = "\n  " + th.dim.Render(what+".")
+		body = l.noteLine(what + ".")
 	default:
 		body = l.tableView(th)
 	}
 	return top, sub, body
 }
 
-// tabLabel renders one tab: the active one bracketed, so that it shows on
-// a terminal without colour and in a plain-text capture.
-func tabLabel(th theme, name string, active bool) string {
-	if active {
-		return th.accent.Render("[" + name + "]")
+// key handles the list's keys, or the search's while it is typed.
+func (l *listModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	if l.searching {
+		return l.searchKey(msg)
 	}
-	return th.tab.Render(" " + name + " ")
+	return l.listKey(msg)
 }
+
+// update takes the pages of the search, the pause after typing, and while
+// the search is typed what comes for its input.
+func (l *listModel) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case resultMsg:
+		if r, ok := l.answer(msg); ok {
+			return l.result(r)
+		}
+		return nil
+	case debounceMsg:
+		return l.debounced(msg)
+	}
+	if !l.searching {
+		return nil
+	}
+	var cmd tea.Cmd
+	l.input, cmd = l.input.Update(msg)
+	return cmd
+}
+
+func (l *listModel) help() helpKeys {
+	if l.searching {
+		return l.keys.searchHelp()
+	}
+	return l.keys.listHelp(l.opt.ReadOnly)
+}
+
+func (l *listModel) takesKeys() bool { return l.searching }
+
+func (l *listModel) shows() (*api.Trainee, int) { return l.selected(), 0 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 )
@@ -39,15 +38,15 @@ func statsOf(es []api.WeightEntry) weightStats {
 	return s
 }
 
-func (m *Model) weightView(w, h int) string {
-	tm, th := &m.trainee, m.th
+func (tm *traineeModel) weightView(w, h int) string {
+	th := tm.th
 	var rl []string
 	for i, r := range ranges {
 		rl = append(rl, tabLabel(th, r.label, i == tm.weightRange))
 	}
 	head := "  " + th.label.Render("Range ") + strings.Join(rl, "") + th.dim.Render("   ←/→ changes")
 	if tm.weight == nil || tm.weightFor != tm.weightRange {
-		s, _ := m.tabState(tabWeight, slotWeight, "the weight history")
+		s, _ := tm.tabState(tabWeight, slotWeight, "the weight history")
 		return head + "\n" + s
 	}
 	wh := tm.weight
@@ -68,7 +67,7 @@ func (m *Model) weightView(w, h int) string {
 	if chartH < 4 || w < 24 {
 		return head + "\n\n" + line1 + "\n" + line2 + "\n" + line3
 	}
-	key := fmt.Sprint(w, chartH, tm.weightFor, wh.From, wh.To, len(wh.Entries), m.isDark, m.opt.NoColor)
+	key := fmt.Sprint(w, chartH, tm.weightFor, wh.From, wh.To, len(wh.Entries), tm.isDark, tm.opt.NoColor)
 	if key != tm.chartKey {
 		tm.chart = weightChart(wh, w-2, chartH, th)
 		tm.chartKey = key
@@ -105,11 +104,6 @@ func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
 	}
 	c.Draw()
 	return c.View()
-}
-
-func indent(s string, n int) string {
-	p := strings.Repeat(" ", n)
-	return p + strings.ReplaceAll(s, "\n", "\n"+p)
 }
 
 // ---------------------------------------------------------------- measurements
@@ -161,8 +155,8 @@ func spark(values []float64, w int, th theme) string {
 	return padRight(sl.View(), pad)
 }
 
-func (m *Model) measurementsView(w, h int) string {
-	tm, th := &m.trainee, m.th
+func (tm *traineeModel) measurementsView(w, h int) string {
+	th := tm.th
 	typ := "all types"
 	if tm.measureType > 0 {
 		typ = api.MeasurementLabel(api.MeasurementTypes[tm.measureType-1])
@@ -170,7 +164,7 @@ func (m *Model) measurementsView(w, h int) string {
 	head := "  " + th.label.Render("Type ") + th.accent.Render("["+typ+"]") + th.dim.Render(" ←/→") +
 		"   " + th.label.Render("Range ") + th.accent.Render("["+ranges[tm.measureRange].label+"]") + th.dim.Render(" r")
 	if tm.measure == nil || tm.measureFor != [2]int{tm.measureType, tm.measureRange} {
-		s, _ := m.tabState(tabMeasurements, slotMeasurements, "measurements")
+		s, _ := tm.tabState(tabMeasurements, slotMeasurements, "measurements")
 		return head + "\n" + s
 	}
 	ms := tm.measure
@@ -212,15 +206,15 @@ func (m *Model) measurementsView(w, h int) string {
 
 // ---------------------------------------------------------------- nutrition
 
-func (m *Model) nutritionView(w, h int) string {
-	tm, th := &m.trainee, m.th
+func (tm *traineeModel) nutritionView(w, h int) string {
+	th := tm.th
 	day := tm.day.Time().Format("Mon") + " " + tm.day.String()
-	if tm.day == m.today() {
+	if tm.day == tm.today() {
 		day += " (today)"
 	}
 	head := "  " + th.dim.Render("← ") + th.accent.Render(day) + th.dim.Render(" →   t today")
 	if tm.nutrition == nil || tm.nutritionFor != tm.day {
-		s, _ := m.tabState(tabNutrition, slotNutrition, "nutrition")
+		s, _ := tm.tabState(tabNutrition, slotNutrition, "nutrition")
 		return head + "\n" + s
 	}
 	n := tm.nutrition
@@ -246,14 +240,14 @@ func (m *Model) nutritionView(w, h int) string {
 		}
 	}
 	b.WriteString("  " + th.title.Render(padRight("Day total", lead-2)) + th.title.Render(macros(n.Totals)) + "\n")
-	b.WriteString("\n" + m.macroSplit(n.Totals, w) + "\n")
-	return m.scrolled(tabNutrition, head+"\n\n"+b.String(), h-0)
+	b.WriteString("\n" + tm.macroSplit(n.Totals, w) + "\n")
+	return tm.scrolled(tabNutrition, head+"\n\n"+b.String(), h-0)
 }
 
 // macroSplit shows the share of the energy from protein, carbohydrates and
 // fat (4, 4 and 9 kcal per gram).
-func (m *Model) macroSplit(t api.NutritionTotals, w int) string {
-	th := m.th
+func (tm *traineeModel) macroSplit(t api.NutritionTotals, w int) string {
+	th := tm.th
 	p, c, f := t.Protein*4, t.Carbs*4, t.Fat*9
 	sum := p + c + f
 	if sum == 0 {
@@ -271,10 +265,10 @@ func (m *Model) macroSplit(t api.NutritionTotals, w int) string {
 
 // ---------------------------------------------------------------- steps
 
-func (m *Model) stepsView() string {
-	tm, th := &m.trainee, m.th
+func (tm *traineeModel) stepsView() string {
+	th := tm.th
 	if tm.steps == nil {
-		s, _ := m.tabState(tabSteps, slotSteps, "steps")
+		s, _ := tm.tabState(tabSteps, slotSteps, "steps")
 		return s
 	}
 	s := tm.steps
@@ -350,9 +344,4 @@ func thousands(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-// trunc cuts s to w cells with an ellipsis.
-func trunc(s string, w int) string {
-	return ansi.Truncate(s, w, "…")
 }

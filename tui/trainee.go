@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -38,10 +37,12 @@ func (r trackedRange) of(today api.Date) client.TrackedRange {
 	return client.TrackedRange{From: api.DateOf(today.Time().AddDate(0, -r.months, 0)), To: today}
 }
 
-// traineeModel is the trainee screen: one trainee and its tabs. The data
+// traineeModel is the trainee page: one trainee and its tabs. The data
 // of a tab is read when the tab is first shown, and again when its range,
 // type or day changes.
 type traineeModel struct {
+	*common
+
 	t      *api.Trainee
 	tab    int
 	scroll [tabCount]int
@@ -94,16 +95,12 @@ type (
 
 var traineeSlots = []slot{slotTrainee, slotWeight, slotMeasurements, slotNutrition, slotSteps}
 
-// openTrainee shows t's screen at its profile and reads t again.
-func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
-	if t == nil {
-		return nil
-	}
-	m.forget(traineeSlots...)
-	m.trainee = traineeModel{t: t, day: m.today(), weightRange: 1, weightFor: -1, measureRange: 3, measureFor: [2]int{-1, -1}}
-	m.screen = screenTrainee
-	id, c := t.ID, m.c
-	return m.call(slotTrainee, func(ctx context.Context) (any, error) {
+// open shows t at its profile and reads t again.
+func (tm *traineeModel) open(t *api.Trainee) tea.Cmd {
+	tm.forget(traineeSlots...)
+	*tm = traineeModel{common: tm.common, t: t, day: tm.today(), weightRange: 1, weightFor: -1, measureRange: 3, measureFor: [2]int{-1, -1}}
+	id, c := t.ID, tm.c
+	return tm.call(slotTrainee, func(ctx context.Context) (any, error) {
 		r, err := c.Trainee(ctx, id)
 		return traineeAnswer{r}, err
 	})
@@ -111,9 +108,9 @@ func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
 
 // loadTab reads the current tab's data unless it is there already (or
 // force).
-func (m *Model) loadTab(force bool) tea.Cmd {
-	tm, c := &m.trainee, m.c
-	id, today := tm.t.ID, m.today()
+func (tm *traineeModel) loadTab(force bool) tea.Cmd {
+	c := tm.c
+	id, today := tm.t.ID, tm.today()
 	switch tm.tab {
 	case tabWeight:
 		if tm.weight != nil && tm.weightFor == tm.weightRange && !force {
@@ -121,7 +118,7 @@ func (m *Model) loadTab(force bool) tea.Cmd {
 		}
 		rng := tm.weightRange
 		r := ranges[rng].of(today)
-		return m.call(slotWeight, func(ctx context.Context) (any, error) {
+		return tm.call(slotWeight, func(ctx context.Context) (any, error) {
 			w, err := c.WeightHistory(ctx, id, r)
 			return weightAnswer{id, rng, w}, err
 		})
@@ -135,7 +132,7 @@ func (m *Model) loadTab(force bool) tea.Cmd {
 			typ = api.MeasurementTypes[tm.measureType-1]
 		}
 		r := ranges[tm.measureRange].of(today)
-		return m.call(slotMeasurements, func(ctx context.Context) (any, error) {
+		return tm.call(slotMeasurements, func(ctx context.Context) (any, error) {
 			ms, err := c.Measurements(ctx, id, r, typ)
 			return measureAnswer{id, want[0], want[1], ms}, err
 		})
@@ -144,7 +141,7 @@ func (m *Model) loadTab(force bool) tea.Cmd {
 			return nil
 		}
 		day := tm.day
-		return m.call(slotNutrition, func(ctx context.Context) (any, error) {
+		return tm.call(slotNutrition, func(ctx context.Context) (any, error) {
 			n, err := c.Nutrition(ctx, id, day)
 			return nutritionAnswer{id, day, n}, err
 		})
@@ -152,7 +149,7 @@ func (m *Model) loadTab(force bool) tea.Cmd {
 		if tm.steps != nil && !force {
 			return nil
 		}
-		return m.call(slotSteps, func(ctx context.Context) (any, error) {
+		return tm.call(slotSteps, func(ctx context.Context) (any, error) {
 			s, err := c.AverageSteps(ctx, id)
 			return stepsAnswer{id, s}, err
 		})
@@ -160,20 +157,19 @@ func (m *Model) loadTab(force bool) tea.Cmd {
 	return nil
 }
 
-func (m *Model) traineeResult(msg resultMsg) tea.Cmd {
-	tm := &m.trainee
+func (tm *traineeModel) result(msg resultMsg) tea.Cmd {
 	tab := map[slot]int{slotWeight: tabWeight, slotMeasurements: tabMeasurements, slotNutrition: tabNutrition,
 		slotSteps: tabSteps, slotTrainee: tabProfile}[msg.slot]
 	if msg.err != nil {
 		tm.errs[tab] = describe(msg.err)
-		m.setError(msg.err)
+		tm.setError(msg.err)
 		return nil
 	}
 	tm.errs[tab] = ""
 	switch a := msg.val.(type) {
 	case traineeAnswer:
 		tm.t = a.t
-		m.list.replace(a.t)
+		tm.nav.traineeRead(a.t)
 	case weightAnswer:
 		tm.weight, tm.weightFor, tm.chartKey = a.w, a.rng, ""
 	case measureAnswer:
@@ -186,70 +182,69 @@ func (m *Model) traineeResult(msg resultMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) traineeKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, tm := m.keys, &m.trainee
+func (tm *traineeModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := tm.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		m.forget(traineeSlots...)
-		m.screen = screenList
+		tm.forget(traineeSlots...)
+		tm.nav.show(screenList)
 		return nil
 	case key.Matches(msg, k.NextTab):
-		return m.setTab((tm.tab + 1) % tabCount)
+		return tm.setTab((tm.tab + 1) % tabCount)
 	case key.Matches(msg, k.PrevTab):
-		return m.setTab((tm.tab + tabCount - 1) % tabCount)
+		return tm.setTab((tm.tab + tabCount - 1) % tabCount)
 	case key.Matches(msg, k.Status):
-		return m.setTab(int(msg.String()[0] - '1'))
+		return tm.setTab(int(msg.String()[0] - '1'))
 	case key.Matches(msg, k.Left, k.Right):
 		step := 1
 		if key.Matches(msg, k.Left) {
 			step = -1
 		}
-		return m.stepTab(step)
+		return tm.stepTab(step)
 	case key.Matches(msg, k.Range) && tm.tab == tabMeasurements:
 		tm.measureRange = (tm.measureRange + 1) % len(ranges)
-		return m.loadTab(false)
+		return tm.loadTab(false)
 	case key.Matches(msg, k.Today) && tm.tab == tabNutrition:
-		tm.day = m.today()
-		return m.loadTab(false)
+		tm.day = tm.today()
+		return tm.loadTab(false)
 	case key.Matches(msg, k.Up):
 		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-1, 0)
 	case key.Matches(msg, k.Down):
 		tm.scroll[tm.tab]++
 	case key.Matches(msg, k.PageUp):
-		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-m.contentHeight(), 0)
+		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-tm.contentHeight(), 0)
 	case key.Matches(msg, k.PageDown):
-		tm.scroll[tm.tab] += m.contentHeight()
+		tm.scroll[tm.tab] += tm.contentHeight()
 	case key.Matches(msg, k.Top):
 		tm.scroll[tm.tab] = 0
-	case m.opt.ReadOnly && (key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
-		m.readOnlyRefusal("changing trainees")
+	case tm.opt.ReadOnly && (key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
+		tm.readOnlyRefusal("changing trainees")
 	case key.Matches(msg, k.Edit):
-		return m.openForm(tm.t, screenTrainee)
+		return tm.nav.openForm(tm.t, screenTrainee)
 	case key.Matches(msg, k.Delete):
-		m.askDelete(tm.t)
+		tm.nav.askDelete(tm.t)
 	case key.Matches(msg, k.Restore):
-		return m.restore(tm.t)
+		return tm.nav.restore(tm.t)
 	case key.Matches(msg, k.Refresh):
-		id, c := tm.t.ID, m.c
-		return tea.Batch(m.call(slotTrainee, func(ctx context.Context) (any, error) {
+		id, c := tm.t.ID, tm.c
+		return tea.Batch(tm.call(slotTrainee, func(ctx context.Context) (any, error) {
 			r, err := c.Trainee(ctx, id)
 			return traineeAnswer{r}, err
-		}), m.loadTab(true))
+		}), tm.loadTab(true))
 	}
 	return nil
 }
 
-func (m *Model) setTab(i int) tea.Cmd {
+func (tm *traineeModel) setTab(i int) tea.Cmd {
 	if i < 0 || i >= tabCount {
 		return nil
 	}
-	m.trainee.tab = i
-	return m.loadTab(false)
+	tm.tab = i
+	return tm.loadTab(false)
 }
 
 // stepTab is ←/→: the weight range, the measurement type, the day.
-func (m *Model) stepTab(step int) tea.Cmd {
-	tm := &m.trainee
+func (tm *traineeModel) stepTab(step int) tea.Cmd {
 	switch tm.tab {
 	case tabWeight:
 		n := tm.weightRange + step
@@ -263,8 +258,8 @@ func (m *Model) stepTab(step int) tea.Cmd {
 		tm.scroll[tabMeasurements] = 0
 	case tabNutrition:
 		d := tm.day.AddDays(step)
-		if d.After(m.today()) {
-			m.setStatus(statusInfo, "Nothing is logged in the future.")
+		if d.After(tm.today()) {
+			tm.setStatus(statusInfo, "Nothing is logged in the future.")
 			return nil
 		}
 		tm.day = d
@@ -272,58 +267,58 @@ func (m *Model) stepTab(step int) tea.Cmd {
 	default:
 		return nil
 	}
-	return m.loadTab(false)
+	return tm.loadTab(false)
 }
 
-func (m *Model) traineeView() (top, sub, body string) {
-	tm, th := &m.trainee, m.th
+func (tm *traineeModel) view() (top, sub, body string) {
+	th := tm.th
 	t := tm.t
-	left := th.title.Render(api.EscapeText(t.Name)) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(m.today()))
-	top = m.titleBar(left, m.spinnerView()+" ")
+	left := th.title.Render(api.EscapeText(t.Name)) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(tm.today()))
+	top = tm.titleBar(left, tm.spinnerView()+" ")
 	var tabs []string
 	for i, n := range tabNames {
 		tabs = append(tabs, tabLabel(th, n, i == tm.tab))
 	}
 	sub = strings.Join(tabs, " ")
-	h, w := m.contentHeight(), m.width
+	h, w := tm.contentHeight(), tm.width
 	switch tm.tab {
 	case tabProfile:
-		body = m.scrolled(tabProfile, m.profileView(), h)
+		body = tm.scrolled(tabProfile, tm.profileView(), h)
 	case tabWeight:
-		body = m.weightView(w, h)
+		body = tm.weightView(w, h)
 	case tabMeasurements:
-		body = m.measurementsView(w, h)
+		body = tm.measurementsView(w, h)
 	case tabNutrition:
-		body = m.nutritionView(w, h)
+		body = tm.nutritionView(w, h)
 	case tabSteps:
-		body = m.stepsView()
+		body = tm.stepsView()
 	}
 	return top, sub, body
 }
 
 // scrolled shows h lines of s from the tab's scroll offset, which it keeps
 // within the text.
-func (m *Model) scrolled(tab int, s string, h int) string {
+func (tm *traineeModel) scrolled(tab int, s string, h int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	off := &m.trainee.scroll[tab]
+	off := &tm.scroll[tab]
 	*off = min(*off, max(len(lines)-h, 0))
 	return strings.Join(lines[*off:], "\n")
 }
 
 // tabState is what a tab shows while its data is missing: the error, or a
 // loading line.
-func (m *Model) tabState(tab int, s slot, what string) (string, bool) {
-	if e := m.trainee.errs[tab]; e != "" {
-		return "\n  " + m.th.errText.Render(e), true
+func (tm *traineeModel) tabState(tab int, s slot, what string) (string, bool) {
+	if e := tm.errs[tab]; e != "" {
+		return "\n  " + tm.th.errText.Render(e), true
 	}
-	if m.loading(s) {
-		return "\n  " + m.spin.View() + " Loading " + what + "…", true
+	if tm.loading(s) {
+		return tm.loadingLine(what), true
 	}
 	return "", false
 }
 
-func (m *Model) profileView() string {
-	t, th := m.trainee.t, m.th
+func (tm *traineeModel) profileView() string {
+	t, th := tm.t, tm.th
 	yes := func(b bool) string {
 		if b {
 			return "yes"
@@ -337,8 +332,8 @@ func (m *Model) profileView() string {
 		return api.EscapeText(*p)
 	}
 	esc := api.EscapeText
-	trainer := trainerName(m.trainers, t.TrainerID)
-	if t.TrainerID != nil && m.trainers[*t.TrainerID] != "" {
+	trainer := trainerName(tm.trainers, t.TrainerID)
+	if t.TrainerID != nil && tm.trainers[*t.TrainerID] != "" {
 		trainer += fmt.Sprintf(" (#%d)", *t.TrainerID)
 	}
 	rows := [][2]string{
@@ -348,7 +343,7 @@ func (m *Model) profileView() string {
 		{"Phone", str(t.PhoneNumber)},
 		{"Date of birth", dateOrDash(t.DateOfBirth)},
 		{"Expiration date", dateOrDash(t.ExpirationDate)},
-		{"Status", th.badge(t.Status(m.today())) + th.dim.Render(fmt.Sprintf("  (enabled: %s)", yes(t.Enabled)))},
+		{"Status", th.badge(t.Status(tm.today())) + th.dim.Render(fmt.Sprintf("  (enabled: %s)", yes(t.Enabled)))},
 		{"Last trained", dateOrDash(t.LastTrained)},
 		{"Trainer", trainer},
 		{"Weight unit", esc(t.WeightUnit)},
@@ -363,24 +358,22 @@ func (m *Model) profileView() string {
 	for _, r := range rows {
 		b.WriteString("  " + th.label.Render(padRight(r[0], 22)) + r[1] + "\n")
 	}
-	if e := m.trainee.errs[tabProfile]; e != "" {
+	if e := tm.errs[tabProfile]; e != "" {
 		b.WriteString("\n  " + th.errText.Render(e) + "\n")
 	}
 	return b.String()
 }
 
-// padRight pads s with spaces to w cells.
-func padRight(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
+// update takes the answers of the trainee and of its tabs' data.
+func (tm *traineeModel) update(msg tea.Msg) tea.Cmd {
+	if r, ok := msg.(resultMsg); ok {
+		return tm.result(r)
 	}
-	return s
+	return nil
 }
 
-// padLeft pads s with spaces on the left to w cells.
-func padLeft(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s
-}
+func (tm *traineeModel) help() helpKeys { return tm.keys.traineeHelp(tm.tab, tm.opt.ReadOnly) }
+
+func (tm *traineeModel) takesKeys() bool { return false }
+
+func (tm *traineeModel) shows() (*api.Trainee, int) { return tm.t, tm.tab }

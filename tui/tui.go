@@ -9,6 +9,15 @@
 // left the trainee, changed the range) is dropped. Errors are shown in the
 // status line.
 //
+// The screens are pages (page.go; the pattern of soft-serve's ui/pages and
+// ui/components): one type per screen (listModel, traineeModel, formModel,
+// webhooksModel, automationsModel, runsModel) and two modals over them
+// (the key map, the delete question). The root Model routes messages to
+// them and draws the frame. What they share is common: the client and
+// options, the theme and key map, and the components every page writes
+// to: requests (slots, sequence numbers, the spinner), the status line;
+// layout.go holds the layout helpers (columns, padding, the title bar).
+//
 // The package imports api only: it talks to the service through Client, a
 // subset of *client.Client, so tests pass the real client pointed at an
 // in-process server.

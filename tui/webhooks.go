@@ -21,7 +21,10 @@ import (
 // webhookDeliveriesShown is how many attempts the screen asks for.
 const webhookDeliveriesShown = 50
 
+// webhooksModel is the webhooks page.
 type webhooksModel struct {
+	*common
+
 	hooks      []*api.Webhook
 	loaded     bool
 	cursor     int // the selected webhook
@@ -53,36 +56,24 @@ type webhookAction struct {
 	scheduled int
 }
 
-// openWebhooks shows the screen and loads the webhooks.
-func (m *Model) openWebhooks() tea.Cmd {
-	m.webhooks.back = m.screen
-	m.screen = screenWebhooks
-	return m.loadWebhooks()
+func (w *webhooksModel) load() tea.Cmd {
+	c := w.c
+	return w.call(slotWebhooks, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) })
 }
 
-func (m *Model) loadWebhooks() tea.Cmd {
-	c := m.c
-	return m.call(slotWebhooks, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) })
-}
-
-func (m *Model) loadDeliveries() tea.Cmd {
-	w := m.webhooks.selected()
-	if w == nil {
-		m.webhooks.deliveries, m.webhooks.forHook = nil, 0
+func (w *webhooksModel) loadDeliveries() tea.Cmd {
+	s := w.selected()
+	if s == nil {
+		w.deliveries, w.forHook = nil, 0
 		return nil
 	}
-	c, id := m.c, w.ID
-	return m.call(slotDeliveries, func(ctx context.Context) (any, error) {
+	c, id := w.c, s.ID
+	return w.call(slotDeliveries, func(ctx context.Context) (any, error) {
 		return c.WebhookDeliveries(ctx, id, client.ListParams{Limit: webhookDeliveriesShown})
 	})
 }
 
-func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
-	w := &m.webhooks
-	if msg.err != nil {
-		m.setError(msg.err)
-		return nil
-	}
+func (w *webhooksModel) result(msg resultMsg) tea.Cmd {
 	switch msg.slot {
 	case slotWebhooks:
 		var keep int64
@@ -96,7 +87,7 @@ func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
 				w.cursor = i
 			}
 		}
-		return m.loadDeliveries()
+		return w.loadDeliveries()
 	case slotDeliveries:
 		page := msg.val.(*api.WebhookDeliveries)
 		if s := w.selected(); s != nil {
@@ -112,7 +103,7 @@ func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
 		if a.test != nil {
 			r := a.test
 			if r.OK {
-				m.setStatus(statusOK, "Test %s: %d in %.1f ms.", r.EventID, *r.StatusCode, r.LatencyMs)
+				w.setStatus(statusOK, "Test %s: %d in %.1f ms.", r.EventID, *r.StatusCode, r.LatencyMs)
 			} else {
 				what := "no answer"
 				if r.StatusCode != nil {
@@ -121,36 +112,26 @@ func (m *Model) webhooksResult(msg resultMsg) tea.Cmd {
 				if r.Error != nil {
 					what += ": " + *r.Error
 				}
-				m.setStatus(statusError, "Test %s failed (%s) in %.1f ms.", r.EventID, what, r.LatencyMs)
+				w.setStatus(statusError, "Test %s failed (%s) in %.1f ms.", r.EventID, what, r.LatencyMs)
 			}
 			return nil
 		}
 		if a.scheduled == 0 {
-			m.setStatus(statusInfo, "No webhook is subscribed to %s any more: nothing scheduled.", a.eventID)
+			w.setStatus(statusInfo, "No webhook is subscribed to %s any more: nothing scheduled.", a.eventID)
 			return nil
 		}
-		m.setStatus(statusOK, "Redelivery of %s scheduled (%d).", a.eventID, a.scheduled)
-		return m.loadDeliveries()
+		w.setStatus(statusOK, "Redelivery of %s scheduled (%d).", a.eventID, a.scheduled)
+		return w.loadDeliveries()
 	}
 	return nil
 }
 
-// readOnlyRefusal refuses a change on a read-only key, saying why.
-func (m *Model) readOnlyRefusal(what string) bool {
-	if !m.opt.ReadOnly {
-		return false
+func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := w.backOrReload(msg, w.back, w.load, slotWebhooks, slotDeliveries); ok {
+		return cmd
 	}
-	m.setStatus(statusError, "This API key is read-only: %s needs a full key.", what)
-	return true
-}
-
-func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, w := m.keys, &m.webhooks
+	k := w.keys
 	switch {
-	case key.Matches(msg, k.Back):
-		m.screen = w.back
-		m.forget(slotWebhooks, slotDeliveries)
-		return nil
 	case key.Matches(msg, k.NextTab), key.Matches(msg, k.PrevTab):
 		w.focus = 1 - w.focus
 		return nil
@@ -167,34 +148,32 @@ func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
 		w.cursor = clamp(w.cursor+d, 0, len(w.hooks)-1)
 		if w.cursor != before {
 			w.deliveries, w.dcursor = nil, 0
-			return m.loadDeliveries()
+			return w.loadDeliveries()
 		}
 		return nil
-	case key.Matches(msg, k.Refresh):
-		return m.loadWebhooks()
 	case key.Matches(msg, k.Test):
 		s := w.selected()
-		if s == nil || m.readOnlyRefusal("sending a test") {
+		if s == nil || w.readOnlyRefusal("sending a test") {
 			return nil
 		}
-		m.setStatus(statusInfo, "Sending a test to webhook %d…", s.ID)
-		c, id := m.c, s.ID
-		return m.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+		w.setStatus(statusInfo, "Sending a test to webhook %d…", s.ID)
+		c, id := w.c, s.ID
+		return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
 			r, err := c.TestWebhook(ctx, id)
 			return webhookAction{test: r}, err
 		})
 	case key.Matches(msg, k.Redeliver):
 		d := w.selectedDelivery()
 		if d == nil {
-			m.setStatus(statusInfo, "No delivery selected: tab moves to the deliveries.")
+			w.setStatus(statusInfo, "No delivery selected: tab moves to the deliveries.")
 			return nil
 		}
-		if m.readOnlyRefusal("redelivering an event") {
+		if w.readOnlyRefusal("redelivering an event") {
 			return nil
 		}
-		m.setStatus(statusInfo, "Redelivering %s…", d.EventID)
-		c, ev := m.c, d.EventID
-		return m.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+		w.setStatus(statusInfo, "Redelivering %s…", d.EventID)
+		c, ev := w.c, d.EventID
+		return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
 			n, err := c.Redeliver(ctx, ev)
 			return webhookAction{eventID: ev, scheduled: n}, err
 		})
@@ -202,33 +181,21 @@ func (m *Model) webhooksKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func clamp(v, lo, hi int) int {
-	if hi < lo {
-		return lo
-	}
-	return min(max(v, lo), hi)
-}
-
-func (m *Model) webhooksView() (top, sub, body string) {
-	w, th := &m.webhooks, m.th
+func (w *webhooksModel) view() (top, sub, body string) {
+	th := w.th
 	count := ""
 	if w.loaded {
 		count = fmt.Sprintf("%d webhooks", len(w.hooks))
 	}
-	top = m.titleBar(th.title.Render("Webhooks"), m.spinnerView()+" "+count+" ")
+	top = w.titleBar(th.title.Render("Webhooks"), w.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("tab switches between webhooks and deliveries")
-	if m.opt.ReadOnly {
+	if w.opt.ReadOnly {
 		sub = th.warnText.Render("read-only key: t and r are off")
 	}
-	var b strings.Builder
-	switch {
-	case !w.loaded:
-		b.WriteString("\n  " + m.spin.View() + " Loading webhooks…\n")
-		return top, sub, b.String()
-	case len(w.hooks) == 0:
-		b.WriteString("\n  " + th.dim.Render("No webhooks: add one with `traineectl webhooks add --url URL`.") + "\n")
-		return top, sub, b.String()
+	if body, ok := w.emptyBody(w.loaded, len(w.hooks), "webhooks", "No webhooks: add one with `traineectl webhooks add --url URL`."); ok {
+		return top, sub, body
 	}
+	var b strings.Builder
 	b.WriteString(th.header.Render(fmt.Sprintf("  %-5s %-9s %-32s %s", "ID", "STATE", "EVENTS", "URL")) + "\n")
 	for i, h := range w.hooks {
 		evs := strings.Join(h.Events, ",")
@@ -252,8 +219,8 @@ func (m *Model) webhooksView() (top, sub, body string) {
 	}
 	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
 	if len(w.deliveries) == 0 || w.forHook != sel.ID {
-		if m.loading(slotDeliveries) {
-			b.WriteString("  " + m.spin.View() + " Loading…\n")
+		if w.loading(slotDeliveries) {
+			b.WriteString("  " + w.spin.View() + " Loading…\n")
 		} else {
 			b.WriteString("  " + th.dim.Render("No deliveries yet.") + "\n")
 		}
@@ -282,3 +249,18 @@ func (m *Model) webhooksView() (top, sub, body string) {
 	}
 	return top, sub, b.String()
 }
+
+// update takes the answers of the webhooks, their deliveries, a test and
+// a redelivery.
+func (w *webhooksModel) update(msg tea.Msg) tea.Cmd {
+	if r, ok := w.answer(msg); ok {
+		return w.result(r)
+	}
+	return nil
+}
+
+func (w *webhooksModel) help() helpKeys { return w.keys.webhooksHelp(w.opt.ReadOnly) }
+
+func (w *webhooksModel) takesKeys() bool { return false }
+
+func (w *webhooksModel) shows() (*api.Trainee, int) { return nil, 0 }

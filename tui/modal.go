@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// modal is a page the root draws over the body of the page on screen: the
+// key map (?) and the question before a delete. It takes every key while
+// it is open (ctrl+c still quits); the page's title lines stay, and the
+// page goes on under it (its answers arrive, it may even change).
+type modal interface {
+	// key handles a key press; closed closes the modal.
+	key(msg tea.KeyPressMsg) (cmd tea.Cmd, closed bool)
+	// body is drawn instead of the page's; under is the page's key map.
+	body(under helpKeys) string
+	// help is the key map of the modal over a page whose map is under.
+	help(under helpKeys) helpKeys
+}
+
+// keysModal is the key map page (?): every key of the page under it, in
+// columns, and the server the TUI talks to.
+type keysModal struct {
+	*common
+	hv *help.Model // the root's help, styled with the theme
+}
+
+func (km *keysModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, km.keys.Help, km.keys.Back):
+		return nil, true
+	case key.Matches(msg, km.keys.Quit):
+		return tea.Quit, false
+	}
+	return nil, false
+}
+
+func (km *keysModal) body(under helpKeys) string {
+	h := *km.hv
+	h.ShowAll = true
+	body := km.th.accent.Render("Keys") + "\n\n" + h.View(under)
+	if km.opt.Server != "" {
+		body += "\n\n" + km.th.dim.Render("Server: "+km.opt.Server)
+	}
+	return body
+}
+
+// help is the page's: the help line stays as it was.
+func (km *keysModal) help(under helpKeys) helpKeys { return under }
+
+// deleteModal is the question before a delete: y deletes t, n keeps it.
+type deleteModal struct {
+	*common
+	t *api.Trainee
+}
+
+func (dm *deleteModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, dm.keys.Yes):
+		t, c := dm.t, dm.c
+		dm.setStatus(statusInfo, "Deleting %s…", t.Name)
+		return dm.call(slotMutate, func(ctx context.Context) (any, error) {
+			r, err := c.DeleteTrainee(ctx, t.ID)
+			return mutation{kind: "deleted", t: r}, err
+		}), true
+	case key.Matches(msg, dm.keys.No):
+		dm.setStatus(statusInfo, "Not deleted.")
+		return nil, true
+	}
+	return nil, false
+}
+
+func (dm *deleteModal) body(helpKeys) string {
+	t, th := dm.t, dm.th
+	q := fmt.Sprintf("Delete %s (#%d)?\n\n%s\n\n%s",
+		api.EscapeText(t.Name), t.ID,
+		th.dim.Render("The trainee is soft-deleted: u restores it later."),
+		th.accent.Render("y")+" delete   "+th.accent.Render("n")+" keep")
+	box := th.dialog.Render(q)
+	return placeCenter(box, dm.width, dm.contentHeight())
+}
+
+func (dm *deleteModal) help(helpKeys) helpKeys { return dm.keys.confirmHelp() }

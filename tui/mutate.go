@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// The changes of a trainee that more than one page follows: the root sends
+// the delete question and the restore the list and trainee pages ask for,
+// and takes every answer of a create, update, delete or restore (the form
+// closes, the list and the trainee page show the new state).
+
+// mutation is the answer to a create, update, delete or restore.
+type mutation struct {
+	kind    string // created, updated, deleted, restored
+	t       *api.Trainee
+	changed []string // updated: the fields sent
+}
+
+// askDelete opens the question before deleting t.
+func (m *Model) askDelete(t *api.Trainee) {
+	if t == nil {
+		return
+	}
+	if !t.Enabled {
+		m.setStatus(statusInfo, "%s is already deleted: u restores.", t.Name)
+		return
+	}
+	m.modal = &deleteModal{common: m.common, t: t}
+}
+
+// restore restores t when it is deleted.
+func (m *Model) restore(t *api.Trainee) tea.Cmd {
+	if t == nil {
+		return nil
+	}
+	if t.Enabled {
+		m.setStatus(statusInfo, "%s is not deleted.", t.Name)
+		return nil
+	}
+	m.setStatus(statusInfo, "Restoring %s…", t.Name)
+	c := m.c
+	return m.call(slotMutate, func(ctx context.Context) (any, error) {
+		r, err := c.RestoreTrainee(ctx, t.ID)
+		return mutation{kind: "restored", t: r}, err
+	})
+}
+
+// traineeRead puts a trainee read again in the list.
+func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
+
+func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
+	mu, _ := msg.val.(mutation)
+	if msg.err != nil {
+		if m.screen == screenForm {
+			m.form.sending = false
+			m.form.serverErrors(msg.err)
+		}
+		m.setError(msg.err)
+		return nil
+	}
+	t := mu.t
+	switch mu.kind {
+	case "created":
+		m.setStatus(statusOK, "Created %s (#%d).", t.Name, t.ID)
+		m.form.leave()
+		cmd := m.list.reload(false)
+		return tea.Batch(cmd, m.openTrainee(t))
+	case "updated":
+		m.setStatus(statusOK, "Saved %s: %s.", t.Name, strings.Join(mu.changed, ", "))
+		m.form.leave()
+	case "deleted":
+		m.setStatus(statusOK, "Deleted %s (#%d): u restores.", t.Name, t.ID)
+	case "restored":
+		m.setStatus(statusOK, "Restored %s (#%d).", t.Name, t.ID)
+	}
+	m.list.replace(t)
+	if m.trainee.t != nil && m.trainee.t.ID == t.ID {
+		m.trainee.t = t
+	}
+	return m.list.maybeLoadMore()
+}

@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// screen names a page.
+type screen int
+
+const (
+	screenList screen = iota
+	screenTrainee
+	screenForm
+	screenWebhooks
+	screenAutomations
+	screenRuns
+	screenCount
+)
+
+// page is one screen of the TUI (soft-serve's ui/pages): the list, a
+// trainee, the form, the webhooks, the automations and an automation's
+// runs, each a type of its own file. The root model routes messages to
+// the page on screen and draws the frame around what it returns: the two
+// title lines, the body, the status line and the help line. The key map
+// (?) and the delete question are modals over a page (modal.go).
+type page interface {
+	// key handles a key press the root left to the page: every key but
+	// ctrl+c, q and ? (those two as well while the page takesKeys).
+	key(msg tea.KeyPressMsg) tea.Cmd
+	// update handles the answer to one of the page's requests (resultMsg,
+	// routed by its slot whether or not the page is on screen) and, on
+	// screen, what else comes for its text inputs (a paste, a blink).
+	update(msg tea.Msg) tea.Cmd
+	// view is the page's title bar, the line under it and its body.
+	view() (top, sub, body string)
+	// help is the page's key map: the help line and ? show it, and a test
+	// holds every key the page reacts to to it.
+	help() helpKeys
+	// takesKeys reports whether every key is the page's (text is typed):
+	// q and ? are then text, not quit and help.
+	takesKeys() bool
+	// shows is the trainee the page shows or has selected (nil: none) and
+	// its tab: where the status line's message belongs.
+	shows() (t *api.Trainee, tab int)
+}
+
+// router is what a page asks of the root model: to show another page,
+// or the question before a delete; what follows a change of a trainee
+// concerns several pages and is the root's too.
+type router interface {
+	// show goes back to a page as it was left.
+	show(s screen)
+	openTrainee(t *api.Trainee) tea.Cmd
+	// openForm opens the create form (t nil) or t's edit form; esc goes
+	// back to the page back.
+	openForm(t *api.Trainee, back screen) tea.Cmd
+	openWebhooks() tea.Cmd
+	openAutomations() tea.Cmd
+	openRuns(a *api.Automation) tea.Cmd
+	// askDelete asks whether to delete t; restore restores t.
+	askDelete(t *api.Trainee)
+	restore(t *api.Trainee) tea.Cmd
+	// traineeRead is a trainee read again: the list follows.
+	traineeRead(t *api.Trainee)
+}
+
+// common is what the root model and every page share (soft-serve's
+// common.Common): the client and options, the theme and the key map, the
+// screen's size, the company's trainers, and the two components every page
+// writes to: the requests in flight (with the spinner) and the status line.
+type common struct {
+	c      Client
+	opt    Options
+	th     theme
+	isDark bool
+	keys   keyMap
+
+	width, height int
+
+	trainers map[int64]string // trainer names by id, escaped (nil until read)
+
+	nav router // the root model
+
+	requests
+	statusLine
+}
+
+func (c *common) today() api.Date { return c.opt.Today() }
+
+// contentHeight is the number of lines between the two title lines and the
+// status and help lines.
+func (c *common) contentHeight() int { return max(c.height-3-len(c.statusLines(c.width)), 1) }
+
+// titleBar lays out left and right on one line of the screen's width.
+func (c *common) titleBar(left, right string) string { return titleBar(c.width, left, right) }
+
+// readOnlyRefusal refuses a change on a read-only key, saying why.
+func (c *common) readOnlyRefusal(what string) bool {
+	if !c.opt.ReadOnly {
+		return false
+	}
+	c.setStatus(statusError, "This API key is read-only: %s needs a full key.", what)
+	return true
+}
+
+// stamp is an instant as the screens show it: api.ShownTimeLayout in the
+// zone of Options (local by default), as traineectl's tables.
+func (c *common) stamp(t time.Time) string {
+	loc := c.opt.Zone
+	if loc == nil {
+		loc = time.Local
+	}
+	return t.In(loc).Format(api.ShownTimeLayout)
+}
+
+// step reads a navigation key as a move of n rows (page is a page's rows).
+func (c *common) step(msg tea.KeyPressMsg, page int) (int, bool) {
+	k := c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -1 << 30, true
+	case key.Matches(msg, k.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
+// answer is msg when it is the answer to a request that did not fail; a
+// failure goes to the status line.
+func (c *common) answer(msg tea.Msg) (resultMsg, bool) {
+	r, ok := msg.(resultMsg)
+	if ok && r.err != nil {
+		c.setError(r.err)
+		return r, false
+	}
+	return r, ok
+}
+
+// backOrReload handles esc, back to the page back (what slots wait for is
+// dropped), and ctrl+r, reload; it reports false for other keys.
+func (c *common) backOrReload(msg tea.KeyPressMsg, back screen, reload func() tea.Cmd, slots ...slot) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, c.keys.Back):
+		c.nav.show(back)
+		c.forget(slots...)
+		return nil, true
+	case key.Matches(msg, c.keys.Refresh):
+		return reload(), true
+	}
+	return nil, false
+}
+
+// loadingLine is a page's body while what it shows is read.
+func (c *common) loadingLine(what string) string {
+	return "\n  " + c.spin.View() + " Loading " + what + "…"
+}
+
+// noteLine is a page's body when there is nothing to show: why.
+func (c *common) noteLine(text string) string { return "\n  " + c.th.dim.Render(text) }
+
+// emptyBody is the body of a page of n rows of what while it has none to
+// show: the loading line until the rows are loaded, then none. It reports
+// false when there are rows.
+func (c *common) emptyBody(loaded bool, n int, what, none string) (string, bool) {
+	switch {
+	case !loaded:
+		return c.loadingLine(what), true
+	case n == 0:
+		return c.noteLine(none), true
+	}
+	return "", false
+}
+
+// trainerName is how a trainer shows: the name when known, else "#id".
+func trainerName(names map[int64]string, id *int64) string {
+	switch {
+	case id == nil:
+		return "-"
+	case names[*id] != "":
+		return names[*id]
+	}
+	return fmt.Sprintf("#%d", *id)
+}

@@ -1,0 +1,191 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+)
+
+// statusKind colours the status line.
+type statusKind int
+
+const (
+	statusInfo statusKind = iota
+	statusOK
+	statusError
+)
+
+// statusPlace is what the status line speaks about: a screen and the
+// trainee selected or shown there (0: none).
+type statusPlace struct {
+	screen  screen
+	trainee int64
+	tab     int // of the trainee screen
+}
+
+// statusLine is the component under every page: one message, an error's
+// or a note's, that stays as long as it speaks about what is shown.
+type statusLine struct {
+	status     string
+	statusKind statusKind
+	// statusFresh: the status was set during the message being handled;
+	// statusAt is where it was shown first (the screen and trainee once
+	// that message was handled). A message that is not an error goes when
+	// the screen or the trainee changes; an error when the screen does.
+	statusFresh bool
+	statusAt    statusPlace
+}
+
+// settleStatus runs after each message: a fresh status belongs to where
+// the message left the screen (now); an older one is cleared once the
+// screen changes, or, unless it is an error, once the trainee or the tab
+// does: "Cancelled" never follows the user around.
+func (s *statusLine) settleStatus(now statusPlace) {
+	switch {
+	case s.statusFresh:
+		s.statusFresh, s.statusAt = false, now
+	case s.status == "":
+	case now.screen != s.statusAt.screen,
+		s.statusKind != statusError && (now.trainee != s.statusAt.trainee || now.tab != s.statusAt.tab):
+		s.status, s.statusKind = "", statusInfo
+	}
+}
+
+// setStatus sets the status line; its string arguments are data (names,
+// ids, errors the server wrote) and are shown escaped (api.EscapeText).
+func (s *statusLine) setStatus(k statusKind, format string, args ...any) {
+	for i, a := range args {
+		if text, ok := a.(string); ok {
+			args[i] = api.EscapeText(text)
+		}
+	}
+	s.showStatus(k, fmt.Sprintf(format, args...))
+}
+
+func (s *statusLine) showStatus(k statusKind, text string) {
+	s.statusKind, s.status = k, text
+	s.statusFresh = true
+}
+
+func (s *statusLine) setError(err error) { s.showStatus(statusError, describe(err)) }
+
+// statusLines is the status line, on two lines of width w when it is
+// longer (an error's cause on the first, its URL on the second); what two
+// lines cannot hold is cut with "…".
+func (s *statusLine) statusLines(w int) []string {
+	if s.status == "" || w <= 0 {
+		return []string{""}
+	}
+	prefix := ""
+	switch s.statusKind {
+	case statusError:
+		prefix = "✗ "
+	case statusOK:
+		prefix = "✓ "
+	}
+	text := prefix + s.status
+	if one := strings.ReplaceAll(text, "\n", " "); ansi.StringWidth(one) <= w {
+		return []string{one}
+	}
+	// A status of two parts (cause, then URL) breaks between them;
+	// another wraps at spaces.
+	var lines []string
+	if before, after, ok := strings.Cut(text, "\n"); ok {
+		lines = []string{before, after}
+	} else {
+		lines = strings.Split(ansi.Wordwrap(text, w, ""), "\n")
+	}
+	if len(lines) > 2 {
+		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	}
+	for i := range lines {
+		lines[i] = ansi.Truncate(lines[i], w, "…")
+	}
+	return lines
+}
+
+// paintStatus colours one line of the status (see statusLines).
+func (s *statusLine) paintStatus(th theme, line string) string {
+	switch s.statusKind {
+	case statusError:
+		return th.errText.Render(line)
+	case statusOK:
+		return th.okText.Render(line)
+	}
+	return th.dim.Render(line)
+}
+
+// describe turns an error into the status line's words, what the server
+// or the network said escaped (api.EscapeText); a network failure's
+// request goes on a second line.
+func describe(err error) string {
+	cause, request := describeParts(err)
+	if request != "" {
+		return api.EscapeText(cause) + "\n" + api.EscapeText(request)
+	}
+	return api.EscapeText(cause)
+}
+
+// describeParts is an error's words and, for a network failure, the
+// request that failed.
+func describeParts(err error) (cause, request string) {
+	var auth *client.AuthRefusedError
+	var rej *client.RejectedError
+	var nf *client.TraineeNotFoundError
+	switch {
+	case errors.As(err, &auth):
+		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile.", ""
+	case errors.As(err, &nf):
+		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID), ""
+	case errors.As(err, &rej):
+		if rej.Status == http.StatusNotFound {
+			return "The server has no such endpoint (404): it may be older than this traineectl.", ""
+		}
+		if rej.ErrorCode == 0 {
+			return rej.Error(), ""
+		}
+		s := fmt.Sprintf("Rejected: %d", rej.ErrorCode)
+		if rej.Field != "" {
+			s += " " + rej.Field
+		}
+		return s + ": " + rej.Message, ""
+	case errors.Is(err, context.DeadlineExceeded):
+		return "The server did not answer in time.", ""
+	case errors.Is(err, context.Canceled):
+		return "Cancelled.", ""
+	}
+	var ne *client.NetworkError
+	if errors.As(err, &ne) {
+		// The cause first and the URL last: a narrow status line keeps
+		// what matters.
+		s := "Cannot reach the server: " + networkCause(ne.Err)
+		if ne.Attempts > 1 {
+			s += fmt.Sprintf(" (after %d attempts)", ne.Attempts)
+		}
+		return s + ".", ne.Method + " " + ne.URL
+	}
+	return err.Error(), ""
+}
+
+// networkCause is the innermost words of a connection failure:
+// "connect: connection refused", not "dial tcp 127.0.0.1:1: ...".
+func networkCause(err error) string {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err.Error()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
