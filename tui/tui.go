@@ -18,7 +18,7 @@
 // to: requests (slots, sequence numbers, the spinner), the status line;
 // layout.go holds the layout helpers (columns, padding, the title bar).
 //
-// The package imports api only: it talks to the service through Client, a
+// The package imports api and api/client (for its parameter and error types): it talks to the service through Client, a
 // subset of *client.Client, so tests pass the real client pointed at an
 // in-process server.
 package tui
