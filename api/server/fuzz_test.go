@@ -18,7 +18,7 @@ import (
 // run the real handler over SQLite, and every answer is also checked
 // against api/openapi.yaml. Their seed corpus (f.Add below, and
 // testdata/fuzz/<target> when a run found something) runs in every
-// `go test`; README's Development section says how to fuzz longer.
+// `go test`; docs/development.md says how to fuzz longer.
 
 // fuzzServer is an env over SQLite for one fuzz target, with a trainee of
 // company A whose id it returns.

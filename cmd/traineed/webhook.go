@@ -117,7 +117,7 @@ func newWebhookListCmd(e *env) *cobra.Command {
 
 // adminWebhook is a row of `webhook list -o json`: the documented members,
 // and disabledReason only when the server disabled the endpoint, so that
-// the members of an active endpoint are exactly those the README lists.
+// the members of an active endpoint are exactly those docs/server.md lists.
 type adminWebhook struct {
 	ID             int64     `json:"id"`
 	CompanyID      int64     `json:"companyId"`
