@@ -25,8 +25,8 @@ func TestFormFieldsComeFromTheTable(t *testing.T) {
 			want = append(want, pf.Name)
 		}
 	}
-	if len(d.m.form.fields) != len(want) || len(want) != 8 {
-		t.Fatalf("%d inputs, want %d (8)", len(d.m.form.fields), len(want))
+	if len(d.m.form.fields) != len(want) || len(want) < 8 {
+		t.Fatalf("%d inputs, want %d (at least 8)", len(d.m.form.fields), len(want))
 	}
 	for i, fl := range d.m.form.fields {
 		pf := api.PatchFieldNamed(want[i])
