@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -60,7 +59,23 @@ func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee,
 // newTraineeOptions are what the API cannot choose but demo data can.
 type newTraineeOptions struct {
 	forcePasswordChange bool
-	lastTrained         *int
+}
+
+// newTraineeRow is the row of a new trainee: its create fields (normalised,
+// absent ones given their default), trainerID (already checked) and what
+// only the server chooses. Its user's columns are in it too.
+func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
+	p := nt.Patch()
+	p.TrainerID = api.Optional[int64]{}
+	p.SetDefaults()
+	row := patchedRow(&traineeRow{
+		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
+		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
+	}, p)
+	if row.CreatedByType == "" {
+		row.CreatedByType = api.CreatedByAdmin
+	}
+	return row
 }
 
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
@@ -100,26 +115,7 @@ func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID in
 			return nil, nil, err
 		}
 	}
-	row := &traineeRow{
-		CompanyID:           companyID,
-		TrainerID:           trainerID,
-		DateOfBirth:         dateToInt(nt.DateOfBirth),
-		ExpirationDate:      dateToInt(nt.ExpirationDate),
-		LastTrained:         opt.lastTrained,
-		Enabled:             nt.Enabled,
-		CreatedByType:       nt.CreatedByType,
-		ForcePasswordChange: opt.forcePasswordChange,
-		WeightUnit:          nt.WeightUnit,
-		Email:               api.NormalizeEmail(nt.Email),
-		Phone:               clonePtr(nt.PhoneNumber),
-		Name:                strings.TrimSpace(nt.Name),
-	}
-	if row.CreatedByType == "" {
-		row.CreatedByType = api.CreatedByAdmin
-	}
-	if row.WeightUnit == "" {
-		row.WeightUnit = api.UnitKG
-	}
+	row := newTraineeRow(companyID, &nt, trainerID, opt.forcePasswordChange)
 	ch, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash)
 	if err != nil {
 		return nil, nil, err
