@@ -89,7 +89,7 @@ func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64,
 			CompanyID: companyID, UserID: userID[users[i].Email], TrainerID: t.TrainerID,
 			DateOfBirth: dateToInt(t.DateOfBirth), ExpirationDate: dateToInt(t.ExpirationDate), LastTrained: dateToInt(t.LastTrained),
 			Enabled: t.Enabled, CreatedByType: t.CreatedByType, WeightUnit: t.WeightUnit,
-			CreatedAt: now, UpdatedAt: now,
+			CreatedAt: now, UpdatedAt: now, Version: 1,
 			Email: users[i].Email, Phone: t.Phone, Name: users[i].Name, SearchName: users[i].SearchName,
 		}
 		if r.UserID == 0 {
