@@ -50,7 +50,7 @@ func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64,
 	users := make([]userRow, len(ts))
 	for i := range ts {
 		rows[i] = *newTraineeRow(companyID, &ts[i], ts[i].TrainerID, false)
-		rows[i].CreatedAt, rows[i].UpdatedAt = now, now
+		rows[i].CreatedAt, rows[i].UpdatedAt, rows[i].Version = now, now, 1
 		if !rows[i].Enabled {
 			rows[i].DeletedAt = &now
 		}
