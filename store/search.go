@@ -68,17 +68,9 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 		total int64
 	)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var (
-			err  error
-			plan = &searchPlan{}
-		)
-		if s.dialect == DialectPostgres && shortQuery(q) {
-			if plan, err = s.planSearch(ctx, tx, companyID, q); err != nil {
-				return err
-			}
-		}
-		if s.dialect == DialectSQLite {
-			plan.fts = ftsQuery(q)
+		plan, err := s.newSearchPlan(ctx, tx, companyID, q)
+		if err != nil {
+			return err
 		}
 		offset := q.Offset()
 		if offset >= api.ExactTotalBound {
@@ -217,6 +209,19 @@ type searchPlan struct {
 	fts        string
 	ftsMatches int64
 	ftsMatched bool
+}
+
+// newSearchPlan is the plan of a search: planSearch's sample for a short
+// q on PostgreSQL, q as an FTS5 query on SQLite.
+func (s *Store) newSearchPlan(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (*searchPlan, error) {
+	if s.dialect == DialectPostgres && shortQuery(q) {
+		return s.planSearch(ctx, tx, companyID, q)
+	}
+	plan := &searchPlan{}
+	if s.dialect == DialectSQLite {
+		plan.fts = ftsQuery(q)
+	}
+	return plan, nil
 }
 
 // planSearch reads the searched columns of the company's first
