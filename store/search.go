@@ -372,7 +372,7 @@ func ftsQuery(q api.Search) string {
 // ftsMatchCount counts the search's matches up to q.CountLimit() from the
 // FTS5 index: the phrase finds the trainees (exactly: see ftsQuery) and
 // the company and the other conditions are read from
-// trainees_company_id_status_idx (migration 000010), one narrow index
+// trainees_id_status_idx (migration 000010), one narrow index
 // probe per candidate instead of the trainee's row. A condition on a
 // column that index lacks still reads the row: correct, only slower.
 func (s *Store) ftsMatchCount(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, q api.Search) (int64, error) {
@@ -381,7 +381,7 @@ func (s *Store) ftsMatchCount(ctx context.Context, tx bun.Tx, companyID int64, p
 		return 0, err
 	}
 	sel := tx.NewSelect().TableExpr("trainees_fts AS f").
-		Join("CROSS JOIN trainees AS t INDEXED BY trainees_company_id_status_idx ON t.company_id = ? AND t.id = f.rowid", companyID).
+		Join("CROSS JOIN trainees AS t INDEXED BY trainees_id_status_idx ON t.id = f.rowid AND t.company_id = ?", companyID).
 		ColumnExpr("1").Where("f.trainees_fts MATCH ?", plan.fts)
 	if cond != "" {
 		sel = sel.Where(cond, args...)
@@ -639,10 +639,21 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan
 			TableExpr("("+strings.Join(union, " UNION ALL ")+") AS ab", args...).
 			OrderExpr(order("ab")).Limit(int64(limit)).Offset(offset)
 	}
+	return s.pageRows(ctx, tx, companyID, keys, order("k"))
+}
+
+// pageRows reads the trainees of a page's keys (alias k), with their
+// users, in order. The keys come first (CROSS JOIN keeps that order):
+// SQLite must not walk the company's trainees and probe the keys, which an
+// index on company_id without statistics can make it choose.
+func (s *Store) pageRows(ctx context.Context, tx bun.Tx, companyID int64, keys *bun.SelectQuery, order string) ([]*api.Trainee, error) {
 	var rows []traineeRow
-	err = s.traineeQuery(tx, companyID).
-		Join("JOIN (?) AS k ON k.id = t.id", keys).
-		OrderExpr(order("k")).
+	err := tx.NewSelect().ColumnExpr(traineeColumns).
+		TableExpr("(?) AS k", keys).
+		Join("CROSS JOIN trainees AS t ON t.id = k.id").
+		Join("JOIN users AS u ON u.id = t.user_id").
+		Where("t.company_id = ?", companyID).
+		OrderExpr(order).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
