@@ -250,32 +250,27 @@ var (
 	walkDenseShare = 0.02
 )
 
-// qMatch narrows a search with q, on SQLite, to the users that the FTS5
-// trigram index users_fts (migration 20260101000008_fts) says may match:
-// it is a superset prefilter, and searchFilter's LIKE rechecks every
-// candidate, so the result is the same as PostgreSQL's (which serves the
-// LIKE from pg_trgm indexes). The index holds lower() of search_name and
-// of the e-mail, each followed by two char(1), and the phone. sorted is
-// the page's sort column, "" for the count.
+// qMatch narrows a search with q, on SQLite, to the trainees that the
+// FTS5 trigram index trainees_fts (migration 20260101000010_search_index)
+// says may match; searchFilter's LIKE rechecks them, so the result is the
+// same as PostgreSQL's (which serves the LIKE from pg_trgm indexes). The
+// index holds lower() of search_name and of the e-mail, each followed by
+// two char(1), and the phone. sorted is the page's sort column, "" for
+// the count.
 //
-// A q of three characters or more is one FTS5 phrase (the string quoted,
-// so no character of q is query syntax): its trigrams in a row, in the
-// name or the e-mail, or q's digits in the phone. The count reads the
-// trainees of the candidates (by trainees.user_id) and stops at its
-// bound. A page does too when q has few candidates; with more (from
-// ftsWalkLimit), it walks its part's index in the page's order instead,
-// probing the candidates (a Bloom filter and the list), and stops after
-// the page, where reading every candidate's trainee would sort them all.
-// With many (from ftsDenseLimit: "anna", "nowak" in the benchmark),
-// listing the candidates costs more than it saves when the matches are
-// dense enough for the plain scan of the page's index to find the page
-// and the bounded count soon.
+// A q of three characters or more is one FTS5 phrase (ftsQuery). The
+// count (ftsMatchCount) and a page that the index drives (ftsDrives:
+// sorted by id, or fewer than ftsWalkLimit matches) read the index
+// without qMatch; here a page in another order walks its part's index,
+// probing the candidates (a Bloom filter and the list) and stopping after
+// the page, or, with many candidates (from ftsDenseLimit), walks it with
+// the LIKE alone, which finds the page sooner than FTS5 lists them.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
-// are the users of the indexed terms that begin with q (a range of the
-// term dictionary, users_fts_terms). When they are many (a q such as "a"
-// or "an"), the matches are dense and the plain scan finds a page and
+// are the trainees of the indexed terms that begin with q (a range of the
+// term dictionary, trainees_fts_terms). When they are many (a q such as
+// "a" or "an"), the matches are dense and the plain scan finds a page and
 // its bounded count sooner than the prefilter could list them.
 //
 // On PostgreSQL only a q of one or two characters is narrowed here (the
@@ -643,14 +638,18 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan
 }
 
 // pageRows reads the trainees of a page's keys (alias k), with their
-// users, in order. The keys come first (CROSS JOIN keeps that order):
-// SQLite must not walk the company's trainees and probe the keys, which an
+// users, in order. The keys come first (on SQLite CROSS JOIN keeps that
+// order): SQLite must not walk the company's trainees and probe the keys, which an
 // index on company_id without statistics can make it choose.
 func (s *Store) pageRows(ctx context.Context, tx bun.Tx, companyID int64, keys *bun.SelectQuery, order string) ([]*api.Trainee, error) {
+	join := "JOIN trainees AS t ON t.id = k.id"
+	if s.dialect == DialectSQLite {
+		join = "CROSS " + join // PostgreSQL takes no ON after CROSS JOIN
+	}
 	var rows []traineeRow
 	err := tx.NewSelect().ColumnExpr(traineeColumns).
 		TableExpr("(?) AS k", keys).
-		Join("CROSS JOIN trainees AS t ON t.id = k.id").
+		Join(join).
 		Join("JOIN users AS u ON u.id = t.user_id").
 		Where("t.company_id = ?", companyID).
 		OrderExpr(order).
