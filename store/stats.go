@@ -10,10 +10,10 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// filterCond is the condition of a search's cockpit filters (issue 28)
+// cockpitCond is the condition of a search's cockpit filters (issue 28)
 // over trainees as t, "" for none: expiresWithin, inactiveFor and
 // createdSince (see api.Search).
-func filterCond(q api.Search) (string, []any) {
+func cockpitCond(q api.Search) (string, []any) {
 	var (
 		conds []string
 		args  []any
@@ -97,7 +97,7 @@ func statsCond(q api.Search) (string, []any, error) {
 	if q.Query != "" {
 		return "", nil, errors.New("store: a count has no q")
 	}
-	f, args := filterCond(q)
+	f, args := cockpitCond(q)
 	var conds []string
 	if f != "" {
 		conds = append(conds, "("+f+")")
