@@ -90,12 +90,12 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		add(fPhone, "Phone", "optional: like +447700900123", "")
 		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (optional)", "")
 		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", "")
-		add(fTrainerID, "Trainer id", "empty: the company's first trainer", "")
+		add(fTrainerID, "Trainer", "name or id (empty: the first trainer)", "")
 		add(fWeightUnit, "Weight unit", "KG or LB (empty: KG)", "")
 	} else {
 		trainer := ""
 		if t.TrainerID != nil {
-			trainer = strconv.FormatInt(*t.TrainerID, 10)
+			trainer = m.trainerText(*t.TrainerID)
 		}
 		add(fName, "Name", "", t.Name)
 		add(fEmail, "E-mail", "", t.Email)
@@ -103,7 +103,7 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		add(fPhone, "Phone", "empty: none", v(t.PhoneNumber))
 		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (empty: none)", d(t.DateOfBirth))
 		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", d(t.ExpirationDate))
-		add(fTrainerID, "Trainer id", "", trainer)
+		add(fTrainerID, "Trainer", "name or id", trainer)
 		add(fWeightUnit, "Weight unit", "KG or LB", t.WeightUnit)
 	}
 	f.fields[2].input.EchoMode = textinput.EchoPassword
@@ -181,9 +181,9 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 		}
 	}
 	if s := f.value(fTrainerID); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
+		n, err := f.trainerID(s)
 		if err != nil {
-			errs[fTrainerID] = fmt.Sprintf("%d trainerId must be a whole number", api.CodeBadJSON)
+			errs[fTrainerID] = err.Error()
 		} else {
 			r.TrainerID = &n
 		}
@@ -232,6 +232,11 @@ func (f *formModel) changes() (api.TraineePatch, []string) {
 	for _, fl := range f.fields {
 		pf := api.PatchFieldNamed(fl.name)
 		text := fl.input.Value()
+		if fl.name == fTrainerID && strings.TrimSpace(text) != "" {
+			if id, err := f.trainerID(strings.TrimSpace(text)); err == nil {
+				text = strconv.FormatInt(id, 10)
+			}
+		}
 		switch {
 		case pf == nil, fl.untouchedStored():
 		case strings.TrimSpace(text) == "":
@@ -449,6 +454,8 @@ func (f *formModel) view() (top, sub, body string) {
 			msg = th.errText.Render("✗ " + fl.server + " (server)")
 		case fl.err != "" && (fl.touched || f.tried):
 			msg = th.errText.Render("✗ " + fl.err)
+		case fl.err == "" && fl.name == fTrainerID && f.value(fTrainerID) != "":
+			msg = th.okText.Render("✓ " + f.trainerShown())
 		case fl.err == "" && (fl.touched || f.tried):
 			msg = th.okText.Render("✓")
 		}
@@ -470,3 +477,59 @@ func (f *formModel) help() helpKeys {
 func (f *formModel) takesKeys() bool { return true }
 
 func (f *formModel) shows() (*api.Trainee, int) { return f.orig, 0 }
+
+// trainerText is how the form shows trainer id: its name when the
+// company's trainers are known and the name is theirs alone, else the id.
+func (c *common) trainerText(id int64) string {
+	for _, t := range c.trainerList {
+		if t.ID == id {
+			if n, err := c.trainerByText(t.Name); err == nil && n == id {
+				return t.Name
+			}
+		}
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// trainerID reads the trainer input: an id, or a trainer's name (the
+// whole name or the start of one name, in any case).
+func (f *formModel) trainerID(s string) (int64, error) { return f.trainerByText(s) }
+
+func (c *common) trainerByText(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	if len(c.trainerList) == 0 {
+		return 0, fmt.Errorf("%d trainerId must be a whole number", api.CodeBadJSON)
+	}
+	var exact, prefix []int64
+	for _, t := range c.trainerList {
+		switch {
+		case strings.EqualFold(t.Name, s):
+			exact = append(exact, t.ID)
+		case len(s) <= len(t.Name) && strings.EqualFold(t.Name[:len(s)], s):
+			prefix = append(prefix, t.ID)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case len(exact) == 0 && len(prefix) == 1:
+		return prefix[0], nil
+	case len(exact)+len(prefix) > 1:
+		return 0, fmt.Errorf("%d more than one trainer is named %s: give the id", api.CodeBadJSON, api.EscapeText(s))
+	}
+	return 0, fmt.Errorf("%d no trainer is named %s", api.CodeBadJSON, api.EscapeText(s))
+}
+
+// trainerShown is the trainer the input names: "Maya Brown (#1)".
+func (f *formModel) trainerShown() string {
+	id, err := f.trainerID(f.value(fTrainerID))
+	if err != nil {
+		return ""
+	}
+	if f.trainers[id] == "" {
+		return fmt.Sprintf("#%d", id)
+	}
+	return f.trainers[id] + fmt.Sprintf(" (#%d)", id)
+}

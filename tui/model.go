@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 )
@@ -98,7 +99,7 @@ func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
 	for _, t := range ts {
 		names[t.ID] = api.EscapeText(t.Name)
 	}
-	m.trainers = names
+	m.trainers, m.trainerList = names, ts
 	clear(m.list.lines) // rows drawn with ids
 	return nil
 }
@@ -223,24 +224,34 @@ func (m *Model) View() tea.View {
 // currentHelp is the key map of what is on the screen: the help line and
 // `?` show it, and a test holds every key the screen reacts to to it.
 func (m *Model) currentHelp() helpKeys {
-	hk := m.page().help()
+	hk := m.pageHelp()
 	if m.modal != nil {
 		return m.modal.help(hk)
 	}
 	return hk
 }
 
+// pageHelp is the page's key map with the keys of every page.
+func (m *Model) pageHelp() helpKeys {
+	p := m.page()
+	return m.keys.withGlobal(p.help(), p.takesKeys())
+}
+
 func (m *Model) render() string {
 	p := m.page()
 	top, sub, body := p.view()
-	hk := p.help()
+	hk := m.pageHelp()
 	if m.modal != nil {
 		body, hk = m.modal.body(hk), m.modal.help(hk)
 	}
 	// The short help changes with the page's state only: drawn once per
 	// state.
-	if id := helpLineID(hk, m.width); id != m.helpKey {
-		m.helpKey, m.helpLine = id, m.help.ShortHelpView(hk.ShortHelp())
+	note := ""
+	if n, ok := p.(interface{ footerNote() string }); ok && m.modal == nil {
+		note = n.footerNote()
+	}
+	if id := note + "\x02" + helpLineID(hk, m.width); id != m.helpKey {
+		m.helpKey, m.helpLine = id, m.footer(note, hk)
 	}
 	var b strings.Builder
 	b.WriteString(m.frame.fit(top) + "\n")
@@ -263,6 +274,18 @@ func (m *Model) render() string {
 	// bidirectional formatting character ever reaches the terminal. The
 	// pages' own ESC sequences are C0, and stay.
 	return api.EscapeFramed(b.String())
+}
+
+// footer is the help line: the page's note first (the count of marked
+// rows), then its short key map, cut to the width with "…".
+func (m *Model) footer(note string, hk helpKeys) string {
+	if note == "" {
+		return m.help.ShortHelpView(hk.ShortHelp())
+	}
+	note = m.th.accent.Render(note) + m.th.dim.Render(" • ")
+	h := m.help
+	h.SetWidth(max(m.width-ansi.StringWidth(note), 1))
+	return note + h.ShortHelpView(hk.ShortHelp())
 }
 
 // show goes back to page s as it was left (the list when s is a trainee's

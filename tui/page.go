@@ -83,7 +83,8 @@ type common struct {
 
 	width, height int
 
-	trainers map[int64]string // trainer names by id, escaped (nil until read)
+	trainers    map[int64]string     // trainer names by id, escaped (nil until read)
+	trainerList []api.TrainerSummary // the company's trainers, as read
 
 	nav router // the root model
 
