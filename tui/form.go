@@ -55,8 +55,11 @@ type formModel struct {
 	tried   bool // a save was attempted: every error shows
 	// discarding: esc was pressed on a changed form; y discards, n keeps.
 	discarding bool
-	today      func() api.Date
-	th         theme
+	// changedMeanwhile: live mode saw another change of the trainee
+	// since the form opened.
+	changedMeanwhile bool
+	today            func() api.Date
+	th               theme
 }
 
 // openForm opens the create form (t nil) or the edit form of t.

@@ -45,7 +45,7 @@ func golden(t *testing.T, d *driver, name string) {
 // for character. The demo data is deterministic for the test's clock.
 func TestGoldenScreens(t *testing.T) {
 	s := newServer(t)
-	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, background: noFeed})
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	golden(t, d, "list")
 	d.press("enter", "tab")
@@ -55,3 +55,7 @@ func TestGoldenScreens(t *testing.T) {
 	d.press("e")
 	golden(t, d, "edit")
 }
+
+// noFeed leaves live mode on without polling the feed: the screens show
+// "● live" and nothing changes them.
+func noFeed(tea.Cmd) tea.Cmd { return nil }

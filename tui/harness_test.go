@@ -172,6 +172,12 @@ func newDriver(t testing.TB, c Client, o Options) *driver {
 	if o.Debounce == 0 {
 		o.Debounce = -1
 	}
+	if o.Start == "" {
+		o.Start = "list" // the tests of the list start there; Start: "home" for the home page
+	}
+	if o.background == nil {
+		o.liveOff = true // a long poll would never settle
+	}
 	d := &driver{t: t, m: New(c, o), msgs: make(chan tea.Msg, 64)}
 	d.run(d.m.Init())
 	d.settle()

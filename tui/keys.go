@@ -30,6 +30,7 @@ type keyMap struct {
 	Mark, MarkAll, Act                      key.Binding // marks on the list, and the bulk action
 	Live                                    key.Binding // L turns live mode on and off
 	Home                                    key.Binding // the dashboard
+	List                                    key.Binding // l on the dashboard: the list
 }
 
 func newKeyMap() keyMap {
@@ -82,6 +83,7 @@ func newKeyMap() keyMap {
 		Act:         b([]string{"x"}, "x", "act on marked"),
 		Live:        b([]string{"L"}, "L", "live on/off"),
 		Home:        b([]string{"H"}, "H", "home"),
+		List:        b([]string{"l"}, "l", "list"),
 	}
 }
 
@@ -121,9 +123,11 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int) helpKeys {
 	short := []key.Binding{k.Open, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
 	switch {
 	case marked > 0:
-		unmark := k.Back
+		unmark, all, actShort := k.Back, k.MarkAll, act
 		unmark.SetHelp("esc", "unmark")
-		short = []key.Binding{k.Mark, k.MarkAll, act, unmark, cmd, k.Help, k.Quit}
+		all.SetHelp("ctrl+a", "all")
+		actShort.SetHelp("x", "act")
+		short = []key.Binding{k.Mark, all, actShort, unmark, k.Help, k.Quit}
 	case sel != nil && !sel.Enabled && !readOnly:
 		short = []key.Binding{k.Open, restore, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
 	}

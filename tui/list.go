@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,6 +97,7 @@ type listModel struct {
 	typed     int // counts search edits, for the debounce
 
 	status   int
+	filter   listFilter // what the dashboard's count narrows the tab to
 	sort     int
 	sortDesc bool
 
@@ -363,6 +366,7 @@ func (l *listModel) reload(keep bool) tea.Cmd {
 
 func (l *listModel) loadPage(page int) tea.Cmd {
 	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: l.opt.PageSize, Sort: l.sortParam()}
+	l.filter.apply(&p)
 	gen := l.gen
 	c := l.c
 	return l.call(slotList, func(ctx context.Context) (any, error) {
@@ -446,16 +450,27 @@ func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return l.maybeLoadMore()
 	case key.Matches(msg, k.MarkAll):
 		return l.markEvery()
+	case key.Matches(msg, k.Act):
+		if len(l.marks) == 0 {
+			l.setStatus(statusInfo, "Nothing is marked: space marks a trainee, ctrl+a every trainee of the view.")
+			return nil
+		}
+		l.nav.openActions()
+		return nil
 	case key.Matches(msg, k.Back) && len(l.marks) > 0:
 		l.unmark()
 		return nil
 	case key.Matches(msg, k.Back):
-		if l.query != "" {
+		switch {
+		case l.query != "":
 			l.query = ""
 			l.input.SetValue("")
 			return l.reload(false)
+		case l.filter != (listFilter{}):
+			l.filter = listFilter{}
+			return l.reload(false)
 		}
-		return nil
+		return l.nav.openHome()
 	case key.Matches(msg, k.NextTab):
 		return l.setStatusTab((l.status + 1) % len(statuses))
 	case key.Matches(msg, k.PrevTab):
@@ -598,7 +613,7 @@ func (l *listModel) view() (top, sub, body string) {
 			count += "+"
 		}
 	}
-	top = l.titleBar(tabs, l.spinnerView()+" "+count+" ")
+	top = l.titleBar(tabs, l.spinnerView()+" "+count+" "+l.liveBadge()+" ")
 
 	sortInfo := l.cached("sort", l.sort, l.sortDesc, func() string {
 		return th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
@@ -608,6 +623,8 @@ func (l *listModel) view() (top, sub, body string) {
 		sub = l.input.View()
 	case l.query != "":
 		sub = th.accent.Render("/ ") + api.EscapeText(l.query) + th.dim.Render("   (esc clears)")
+	case l.filter.label != "":
+		sub = th.accent.Render("only: ") + l.filter.label + th.dim.Render("   (esc clears)")
 	default:
 		sub = th.dim.Render("/ to search")
 	}
@@ -731,4 +748,82 @@ func (l *listModel) footerNote() string {
 		return ""
 	}
 	return fmt.Sprintf("%d marked", len(l.marks))
+}
+
+// liveChange shows the new state of t, which a client just changed (live
+// mode): its row is replaced (or leaves a status tab it no longer
+// belongs to) and marked as changed; a trainee new to the tab is put in
+// its place by the sort among the rows read, unless a search is shown
+// (the server decides what matches) or its place is in a page not read
+// yet.
+func (l *listModel) liveChange(t *api.Trainee, created bool) {
+	l.changed[t.ID] = true
+	if l.marks[t.ID] != nil {
+		l.marks[t.ID] = t
+	}
+	if l.ids[t.ID] {
+		l.replace(t)
+		return
+	}
+	if !l.loaded || l.query != "" || !matchesStatus(t, statuses[l.status], l.today()) {
+		return
+	}
+	l.total++
+	i, _ := slices.BinarySearchFunc(l.items, t, l.compare)
+	if i == len(l.items) && l.next < l.pages {
+		return // it comes with a later page
+	}
+	l.items = slices.Insert(l.items, i, t)
+	l.ids[t.ID] = true
+	if i <= l.cursor && len(l.items) > 1 {
+		l.cursor++ // the selection stays on its trainee
+	}
+	l.follow()
+}
+
+// compare orders two trainees as the list's sort does (names and
+// e-mails without regard to case; a missing date last), then by id.
+func (l *listModel) compare(a, b *api.Trainee) int {
+	c := 0
+	switch sortKeys[l.sort].param {
+	case api.SortName:
+		c = strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	case api.SortEmail:
+		c = strings.Compare(strings.ToLower(a.Email), strings.ToLower(b.Email))
+	case api.SortExpirationDate:
+		c = compareDates(a.ExpirationDate, b.ExpirationDate)
+	case api.SortLastTrained:
+		c = compareDates(a.LastTrained, b.LastTrained)
+	}
+	if c == 0 {
+		c = cmp.Compare(a.ID, b.ID)
+	}
+	if l.sortDesc {
+		return -c
+	}
+	return c
+}
+
+func compareDates(a, b *api.Date) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return a.Time().Compare(b.Time())
+}
+
+// show shows the status tab status narrowed by f, read again from the
+// start (the search is cleared).
+func (l *listModel) show(status string, f listFilter) tea.Cmd {
+	l.status = max(slices.Index(statuses, status), 0)
+	l.filter = f
+	l.query = ""
+	l.input.SetValue("")
+	l.searching = false
+	l.input.Blur()
+	return l.reload(false)
 }

@@ -38,6 +38,7 @@ type Model struct {
 	pages  [screenCount]page
 	modal  modal // over the page; nil: none
 
+	home     homeModel
 	list     listModel
 	trainee  traineeModel
 	form     formModel
@@ -60,6 +61,7 @@ func New(c Client, o Options) *Model {
 	}
 	m := &Model{common: cm, help: help.New()}
 	cm.nav = m
+	m.home = homeModel{common: cm}
 	m.list = newListModel(cm)
 	m.trainee = traineeModel{common: cm}
 	m.form = formModel{common: cm}
@@ -67,9 +69,10 @@ func New(c Client, o Options) *Model {
 	m.autos = automationsModel{common: cm}
 	m.runs = runsModel{common: cm}
 	m.pages = [screenCount]page{
-		screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
+		screenHome: &m.home, screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
 		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs,
 	}
+	cm.live.on = !o.liveOff
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -78,13 +81,24 @@ func New(c Client, o Options) *Model {
 	return m
 }
 
-// Init asks the terminal for its background colour and loads the first page.
+// Init asks the terminal for its background colour, loads the first
+// page (the home page, or the one Options.Start names) and the list
+// behind it, and starts following the event feed.
 func (m *Model) Init() tea.Cmd {
 	c := m.c
 	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
 		return c.Trainers(ctx)
 	})
-	return tea.Batch(tea.RequestBackgroundColor, m.list.reload(false), trainers)
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, trainers, m.pollFeed()}
+	if m.opt.Start != "" {
+		cmds = append(cmds, m.runCommand(m.opt.Start))
+		if m.screen != screenList {
+			cmds = append(cmds, m.list.reload(false))
+		}
+	} else {
+		cmds = append(cmds, m.home.reload(), m.list.reload(false))
+	}
+	return tea.Batch(cmds...)
 }
 
 // trainersResult keeps the company's trainers' names, read once at the
@@ -158,6 +172,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.result(msg)
 	case debounceMsg:
 		return m.list.update(msg)
+	case countsDueMsg:
+		return m.home.update(msg)
+	case feedMsg:
+		return m.feedResult(msg)
+	case bulkTickMsg, bulkDoneMsg:
+		if bm, ok := m.modal.(*bulkModal); ok {
+			return bm.progressed(msg)
+		}
+		return nil
+	case feedRetryMsg:
+		if msg.gen != m.live.gen {
+			return nil
+		}
+		return m.pollFeed()
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -183,6 +211,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.autos.update(msg)
 	case slotRuns:
 		return m.runs.update(msg)
+	case slotHome:
+		return m.home.update(msg)
 	}
 	return m.trainee.update(msg)
 }
@@ -208,6 +238,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, m.keys.Help):
 			m.modal = &keysModal{common: m.common, hv: &m.help}
 			return nil
+		case key.Matches(msg, m.keys.Command):
+			m.modal = newCommandLine(m)
+			return nil
+		case key.Matches(msg, m.keys.Live):
+			return m.toggleLive()
+		case key.Matches(msg, m.keys.Home):
+			return m.openHome()
 		}
 	}
 	return p.key(msg)
@@ -253,6 +290,10 @@ func (m *Model) render() string {
 	if id := note + "\x02" + helpLineID(hk, m.width); id != m.helpKey {
 		m.helpKey, m.helpLine = id, m.footer(note, hk)
 	}
+	helpLine := m.helpLine
+	if cl, ok := m.modal.(*commandLine); ok {
+		helpLine = cl.line(m.width)
+	}
 	var b strings.Builder
 	b.WriteString(m.frame.fit(top) + "\n")
 	b.WriteString(m.frame.fit(sub) + "\n")
@@ -267,7 +308,7 @@ func (m *Model) render() string {
 	for _, l := range m.statusLines(m.width) {
 		b.WriteString(m.frame.fit(m.paintStatus(m.th, l)) + "\n")
 	}
-	b.WriteString(m.frame.fit(m.helpLine))
+	b.WriteString(m.frame.fit(helpLine))
 	// Every page escapes the data it shows (api.EscapeText); this is the
 	// backstop for what the pages do not draw themselves (a pasted
 	// bidirectional override in a text input): no C1 control or
@@ -304,6 +345,19 @@ func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
 	}
 	m.screen = screenTrainee
 	return m.trainee.open(t)
+}
+
+// openHome shows the home page and reads its counts again.
+func (m *Model) openHome() tea.Cmd {
+	m.screen = screenHome
+	return m.home.reload()
+}
+
+// openList shows the list of a status tab narrowed by f (the search is
+// cleared: the list shows what the dashboard counted).
+func (m *Model) openList(status string, f listFilter) tea.Cmd {
+	m.screen = screenList
+	return m.list.show(status, f)
 }
 
 // openWebhooks shows the webhooks page and loads the webhooks.

@@ -26,6 +26,8 @@ const (
 	slotWebhookAction
 	slotAutomations
 	slotRuns
+	slotHome
+	slotBulk
 	slotCount
 )
 

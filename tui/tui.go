@@ -56,6 +56,7 @@ type Client interface {
 	Redeliver(ctx context.Context, eventID string) (int, error)
 	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
 	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
+	Events(ctx context.Context, p client.EventParams) (*api.EventPage, error)
 }
 
 var _ Client = (*client.Client)(nil)
@@ -93,6 +94,16 @@ type Options struct {
 	// GET /public-api/keys/current at start): changes are hidden from the
 	// help and refused with a message instead of a 403.
 	ReadOnly bool
+	// Start is a command of the : line run at the start (list, webhooks,
+	// automations...); empty: the home page.
+	Start string
+
+	// liveOff starts with live mode off (tests: a long poll would keep
+	// their driver waiting).
+	liveOff bool
+	// background runs the event feed's polls (tests: out of their
+	// driver's settling); nil: as every command.
+	background func(tea.Cmd) tea.Cmd
 }
 
 func (o Options) withDefaults() Options {
