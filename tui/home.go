@@ -111,7 +111,7 @@ func (k keyMap) homeHelp() helpKeys {
 	return helpKeys{
 		short: []key.Binding{open, list, cmd, k.Webhooks, k.Automations, k.Help, k.Quit},
 		full: [][]key.Binding{
-			{k.Up, k.Down, k.Top, k.Bottom, open},
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
 			{list, k.Webhooks, k.Automations, k.Refresh},
 			{k.Help, k.Quit},
 		},
@@ -211,7 +211,10 @@ func (h *homeModel) recentView(rows int) string {
 	var b strings.Builder
 	for i := h.offset; i < min(h.offset+rows, len(recent)); i++ {
 		c := recent[i]
-		what := strings.Join(c.fields, ", ")
+		what := ""
+		if c.kind == api.EventTraineeUpdated {
+			what = strings.Join(c.fields, ", ")
+		}
 		line := "  " + t.row(h.when(c.at), strings.TrimPrefix(c.kind, "trainee."),
 			api.EscapeText(c.trainee.Name), api.EscapeText(what))
 		if i == sel {

@@ -223,9 +223,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if m.modal != nil {
-		cmd, closed := m.modal.key(msg)
-		if closed {
+	if open := m.modal; open != nil {
+		cmd, closed := open.key(msg)
+		if closed && m.modal == open { // a command may open another
 			m.modal = nil
 		}
 		return cmd
