@@ -112,7 +112,58 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	check("after the retry", 500)
 	for _, id := range ids {
 		if fc.calls[id] != 1 {
-			t.Errorf("trainee %d: %d updates sent, want 1", id, fc.calls[id])
+			t.Errorf("trainee %d: %d updates sent by the action and its retry, want 1", id, fc.calls[id])
+		}
+	}
+	// Every request carried its trainee's key, the same on the retry.
+	a := d.m.modal.(*bulkModal).a
+	keys := map[string]int{}
+	for _, r := range s.rec.take() {
+		if r.Method == "PUT" {
+			keys[r.IdempotencyKey]++
+		}
+	}
+	for _, j := range a.jobs {
+		if keys[j.key] != 1 || !strings.HasSuffix(j.key, fmt.Sprintf("-%d", j.t.ID)) {
+			t.Errorf("trainee %d: key %q sent %d times", j.t.ID, j.key, keys[j.key])
+		}
+	}
+	// The whole action sent again (an answer lost for every trainee):
+	// the same requests, answered from the server's record, change nothing
+	// twice: still one trainee.updated event per trainee.
+	for _, j := range a.jobs {
+		j.done = false
+	}
+	d.run(d.m.startBulk(a))
+	d.settle()
+	check("after sending everything again", 500)
+	replayed := 0
+	for _, r := range s.rec.take() {
+		if r.Method == "PUT" && r.Replayed {
+			replayed++
+		}
+	}
+	if replayed != 500 {
+		t.Errorf("%d of the 500 requests sent again were answered from the server's record", replayed)
+	}
+	updated := map[int64]int{}
+	events, err := direct.Events(ctx, client.EventParams{Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
+	must(t, err)
+	for next := events; ; {
+		for _, e := range next.Events {
+			if c, ok := changeOf(e); ok {
+				updated[c.trainee.ID]++
+			}
+		}
+		if !next.HasMore {
+			break
+		}
+		next, err = direct.Events(ctx, client.EventParams{After: next.Next, Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
+		must(t, err)
+	}
+	for _, id := range ids {
+		if updated[id] != 1 {
+			t.Errorf("trainee %d: %d trainee.updated events, want 1", id, updated[id])
 		}
 	}
 	d.press("esc")

@@ -38,7 +38,7 @@ func commands() []command {
 		{"home", "", "the dashboard", func(m *Model, _ string) tea.Cmd { return m.openHome() }, nil},
 		{"list", "status", "the trainees (live, active, expired, deleted, all)", cmdList, status},
 		{"expiring", "days", "active trainees expiring within 7 (or N) days", cmdCount(1, 2), nil},
-		{"inactive", "", "active trainees with no data for 14+ days", cmdCount(4, 0), nil},
+		{"inactive", "", "trainees with no data for 14+ days", cmdCount(4, 0), nil},
 		{"new", "", "trainees created this week", cmdCount(5, 0), nil},
 		{"search", "text", "the trainees whose name, e-mail or phone has text", cmdSearch, nil},
 		{"open", "id", "the trainee of an id", cmdOpen, nil},

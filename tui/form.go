@@ -15,18 +15,9 @@ import (
 	"github.com/traineed/traineed/api/client"
 )
 
-// Form fields, named as the API names them so that a 400's field lands on
-// its input.
-const (
-	fName           = "name"
-	fEmail          = "email"
-	fPassword       = "password"
-	fPhone          = "phoneNumber"
-	fDateOfBirth    = "dateOfBirth"
-	fExpirationDate = "expirationDate"
-	fTrainerID      = "trainerId"
-	fWeightUnit     = "weightUnit"
-)
+// The form's fields are api.FormFields (the fields of api.TraineePatch
+// with a label), each named as the API names it so that a 400's field
+// lands on its input.
 
 type formField struct {
 	name    string
@@ -58,9 +49,15 @@ type formModel struct {
 	// changedMeanwhile: live mode saw another change of the trainee
 	// since the form opened.
 	changedMeanwhile bool
-	today            func() api.Date
-	th               theme
+	// etag is the version of orig the form edits (read when it opens):
+	// the save sends it as If-Match.
+	etag  string
+	today func() api.Date
+	th    theme
 }
+
+// fTrainerID is the trainer's field: shown and typed by name.
+const fTrainerID = "trainerId"
 
 // openForm opens the create form (t nil) or the edit form of t.
 func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
@@ -74,48 +71,35 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		in.SetValue(shown)
 		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: shown != value})
 	}
-	v := func(p *string) string {
-		if p == nil {
-			return ""
+	for _, pf := range api.FormFields {
+		switch {
+		case pf.Name == fTrainerID && t == nil:
+			add(pf.Name, "Trainer", "name or id (empty: the first trainer)", "")
+		case pf.Name == fTrainerID:
+			trainer := ""
+			if t.TrainerID != nil {
+				trainer = m.trainerText(*t.TrainerID)
+			}
+			add(pf.Name, "Trainer", "name or id", trainer)
+		case t == nil:
+			add(pf.Name, pf.Label, pf.Hint, "")
+		default:
+			add(pf.Name, pf.Label, pf.EditHint, api.FormatText(pf.Of(t)))
 		}
-		return *p
-	}
-	d := func(p *api.Date) string {
-		if p == nil {
-			return ""
+		if pf.WriteOnly {
+			f.fields[len(f.fields)-1].input.EchoMode = textinput.EchoPassword
 		}
-		return p.String()
 	}
-	if t == nil {
-		add(fName, "Name", "required: 1 to 100 characters", "")
-		add(fEmail, "E-mail", "required: like ada@example.com", "")
-		add(fPassword, "Password", "required: 8 to 128 characters", "")
-		add(fPhone, "Phone", "optional: like +447700900123", "")
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (optional)", "")
-		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", "")
-		add(fTrainerID, "Trainer", "name or id (empty: the first trainer)", "")
-		add(fWeightUnit, "Weight unit", "KG or LB (empty: KG)", "")
-	} else {
-		trainer := ""
-		if t.TrainerID != nil {
-			trainer = m.trainerText(*t.TrainerID)
-		}
-		add(fName, "Name", "", t.Name)
-		add(fEmail, "E-mail", "", t.Email)
-		add(fPassword, "Password", "unchanged", "")
-		add(fPhone, "Phone", "empty: none", v(t.PhoneNumber))
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (empty: none)", d(t.DateOfBirth))
-		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", d(t.ExpirationDate))
-		add(fTrainerID, "Trainer", "name or id", trainer)
-		add(fWeightUnit, "Weight unit", "KG or LB", t.WeightUnit)
-	}
-	f.fields[2].input.EchoMode = textinput.EchoPassword
 	f.restyle(m.th)
 	f.resize(m.width)
 	m.form = f
 	m.screen = screenForm
 	m.form.check()
-	return m.form.fields[0].input.Focus()
+	focus := m.form.fields[0].input.Focus()
+	if t == nil {
+		return focus
+	}
+	return tea.Batch(focus, m.readForEdit(t.ID, false))
 }
 
 func (f *formModel) restyle(th theme) {
@@ -150,52 +134,21 @@ func (f *formModel) value(name string) string {
 }
 
 // request builds the create request from the inputs and checks it with the
-// API's own rules (api.ValidateCreate), plus the parsing of dates and ids.
-// It returns the normalised request and the problem of each field.
+// API's own rules (api.ValidateCreate), plus the parsing of dates and
+// numbers. It returns the normalised request and the problem of each
+// field. A blank input is an absent field; when editing, a blank password
+// keeps the old one, and an optional field that cannot be null (the
+// trainer, the weight unit) cannot be emptied.
 func (f *formModel) request() (api.CreateRequest, map[string]string) {
 	errs := map[string]string{}
-	edit := f.orig != nil
-	r := api.CreateRequest{
-		Name:       f.field(fName).input.Value(),
-		Email:      f.value(fEmail),
-		Password:   f.field(fPassword).input.Value(),
-		WeightUnit: strings.ToUpper(f.value(fWeightUnit)),
-	}
-	if edit && r.Password == "" {
-		r.Password = "unchanged" + strings.Repeat("*", api.MinPasswordLength) // only to pass the check
-	}
-	if p := f.value(fPhone); p != "" {
-		r.PhoneNumber = &p
-	}
-	for _, name := range []string{fDateOfBirth, fExpirationDate} {
-		s := f.value(name)
-		if s == "" {
-			continue
-		}
-		d, err := api.ParseDateInput(s, f.today().Time()) // what traineectl's flags take
-		if err != nil {
-			errs[name] = fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
-			continue
-		}
-		if name == fDateOfBirth {
-			r.DateOfBirth = &d
-		} else {
-			r.ExpirationDate = &d
+	var p api.TraineePatch
+	for _, fl := range f.fields {
+		pf := api.PatchFieldNamed(fl.name)
+		if err := f.formValue(&p, pf, fl.input.Value()); err != "" {
+			errs[fl.name] = err
 		}
 	}
-	if s := f.value(fTrainerID); s != "" {
-		n, err := f.trainerID(s)
-		if err != nil {
-			errs[fTrainerID] = err.Error()
-		} else {
-			r.TrainerID = &n
-		}
-	} else if edit && f.orig.TrainerID != nil {
-		errs[fTrainerID] = fmt.Sprintf("%d a trainee's trainer can be changed, not removed", api.CodeRequired)
-	}
-	if edit && r.WeightUnit == "" {
-		errs[fWeightUnit] = fmt.Sprintf("%d weightUnit must be KG or LB", api.CodeInvalidEnum)
-	}
+	r := api.CreateRequestOf(p)
 	var ve *api.ValidationError
 	if err := api.ValidateCreate(&r, f.today()); errors.As(err, &ve) {
 		for _, e := range ve.Errors {
@@ -210,6 +163,53 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 		}
 	}
 	return r, errs
+}
+
+// formValue sets the field pf of p from the text of its input, or says
+// what is wrong with the text ("": nothing): free text as typed, an enum
+// upper-cased, a date in any form api.ParseDateInput reads (what
+// traineectl's flags take).
+func (f *formModel) formValue(p *api.TraineePatch, pf *api.PatchField, text string) string {
+	edit := f.orig != nil
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case trimmed == "" && edit && pf.WriteOnly:
+		pf.Set(p, "unchanged"+strings.Repeat("*", api.MinPasswordLength)) // only to pass the check
+	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && len(pf.Enum) > 0:
+		return fmt.Sprintf("%d %s must be %s", api.CodeInvalidEnum, pf.Name, strings.Join(pf.Enum, " or "))
+	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && pf.Of(f.orig) != nil:
+		return fmt.Sprintf("%d a trainee's %s can be changed, not removed", api.CodeRequired, strings.ToLower(pf.Label))
+	case trimmed == "":
+	case pf.Name == fTrainerID:
+		n, err := f.trainerID(trimmed)
+		if err != nil {
+			return err.Error()
+		}
+		pf.Set(p, n)
+	case pf.Kind == api.KindDate:
+		d, err := api.ParseDateInput(trimmed, f.today().Time())
+		if err != nil {
+			return fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
+		}
+		pf.Set(p, d)
+	case pf.Kind == api.KindInteger:
+		n, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			return fmt.Sprintf("%d %s must be a whole number", api.CodeBadJSON, pf.Name)
+		}
+		pf.Set(p, n)
+	case len(pf.Enum) > 0:
+		pf.Set(p, strings.ToUpper(trimmed))
+	case pf.Kind == api.KindString:
+		pf.Set(p, text)
+	default:
+		v, err := pf.ParseText(trimmed, f.today().Time())
+		if err != nil {
+			return fmt.Sprintf("%d %v", api.CodeBadJSON, err)
+		}
+		pf.Set(p, v)
+	}
+	return ""
 }
 
 // untouchedStored reports whether fl still shows the stored text it opened
@@ -303,7 +303,7 @@ func (f *formModel) dirty() bool {
 // canonicalDate rewrites a valid date input as dd-MM-yyyy, the form every
 // screen shows (1990-02-03 and today are accepted as typed).
 func (f *formModel) canonicalDate(fl *formField) {
-	if fl.name != fDateOfBirth && fl.name != fExpirationDate {
+	if pf := api.PatchFieldNamed(fl.name); pf == nil || pf.Kind != api.KindDate {
 		return
 	}
 	s := strings.TrimSpace(fl.input.Value())
@@ -426,10 +426,20 @@ func (f *formModel) submit() tea.Cmd {
 		return nil
 	}
 	f.sending = true
-	id := f.orig.ID
 	f.setStatus(statusInfo, "Saving %s…", strings.Join(changed, ", "))
+	return f.save(f.orig.ID, f.etag, u, changed)
+}
+
+// save sends an edit: with If-Match when the form knows the version it
+// edits (a 412 then shows the conflict), else as it is.
+func (f *formModel) save(id int64, etag string, u api.TraineePatch, changed []string) tea.Cmd {
+	c := f.c
 	return f.call(slotMutate, func(ctx context.Context) (any, error) {
-		t, err := c.UpdateTrainee(ctx, id, u)
+		if etag == "" {
+			t, err := c.UpdateTrainee(ctx, id, u)
+			return mutation{kind: "updated", t: t, changed: changed}, err
+		}
+		t, _, err := c.UpdateTraineeIf(ctx, id, etag, u)
 		return mutation{kind: "updated", t: t, changed: changed}, err
 	})
 }
@@ -442,6 +452,9 @@ func (f *formModel) view() (top, sub, body string) {
 	}
 	top = f.titleBar(th.title.Render(title), f.spinnerView()+" ")
 	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")
+	if f.changedMeanwhile {
+		sub = th.warnText.Render("⚠ Changed on the server since this form opened: ctrl+s shows what changed.")
+	}
 	var b strings.Builder
 	for i, fl := range f.fields {
 		marker := "  "

@@ -107,10 +107,19 @@ func TestGoldenScreens(t *testing.T) {
 				shot(tab, fmt.Sprint(i+2))
 			}
 			shot("edit", "e")
-			shot("delete", "esc", "d")
+			phone := fmt.Sprintf("+4477009%05d", size[0])
+			_, err := s.direct().UpdateTrainee(ctx, 1, api.TraineePatch{PhoneNumber: api.Val(phone)})
+			must(t, err)
+			d.typeText("x")
+			shot("conflict", "ctrl+s")
+			shot("delete", "d", "d")
 			shot("webhooks", "n", "esc", "w")
 			shot("automations", "esc", "a")
 			shot("runs", "enter")
+			d.press("H", "l", "space", "space", ":")
+			d.typeText("extend 30")
+			d.press("enter", "y")
+			shot("bulk-result")
 		})
 	}
 }

@@ -22,7 +22,7 @@ type listFilter struct {
 	label         string // as the list's second line names it
 	expiresWithin int    // days
 	inactiveFor   int    // days
-	createdSince  *api.Date
+	createdWithin int    // days, today included
 }
 
 // homeCount is one count of the dashboard and the list it opens.
@@ -45,13 +45,10 @@ var homeRows = []homeCount{
 	{"expiring in 30 days", func(s *homeCounts) int { return s.Expiring30 }, api.StatusActive,
 		func(api.Date) listFilter { return listFilter{label: "expiring in 30 days", expiresWithin: 30} }},
 	{"expired", func(s *homeCounts) int { return s.Expired }, api.StatusExpired, nil},
-	{"inactive for 14+ days", func(s *homeCounts) int { return s.Inactive14 }, api.StatusActive,
+	{"inactive for 14+ days", func(s *homeCounts) int { return s.Inactive14 }, api.StatusLive,
 		func(api.Date) listFilter { return listFilter{label: "no data for 14+ days", inactiveFor: 14} }},
 	{"new this week", func(s *homeCounts) int { return s.New7 }, api.StatusLive,
-		func(today api.Date) listFilter {
-			d := api.DateOf(today.Time().AddDate(0, 0, -6))
-			return listFilter{label: "created since " + d.String(), createdSince: &d}
-		}},
+		func(api.Date) listFilter { return listFilter{label: "created in the last 7 days", createdWithin: 7} }},
 	{"deleted", func(s *homeCounts) int { return s.Deleted }, api.StatusDeleted, nil},
 }
 

@@ -31,6 +31,7 @@ type keyMap struct {
 	Live                                    key.Binding // L turns live mode on and off
 	Home                                    key.Binding // the dashboard
 	List                                    key.Binding // l on the dashboard: the list
+	Reapply, Discard                        key.Binding // a 412's question
 }
 
 func newKeyMap() keyMap {
@@ -84,6 +85,8 @@ func newKeyMap() keyMap {
 		Live:        b([]string{"L"}, "L", "live on/off"),
 		Home:        b([]string{"H"}, "H", "home"),
 		List:        b([]string{"l"}, "l", "list"),
+		Reapply:     b([]string{"a"}, "a", "re-apply my edit"),
+		Discard:     b([]string{"d"}, "d", "discard my edit"),
 	}
 }
 

@@ -213,6 +213,8 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.runs.update(msg)
 	case slotHome:
 		return m.home.update(msg)
+	case slotForm:
+		return m.formReadResult(msg)
 	}
 	return m.trainee.update(msg)
 }

@@ -28,6 +28,7 @@ const (
 	slotRuns
 	slotHome
 	slotBulk
+	slotForm
 	slotCount
 )
 

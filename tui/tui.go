@@ -40,8 +40,11 @@ import (
 type Client interface {
 	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
+	TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error)
+	TraineeStats(ctx context.Context) (*api.TraineeStats, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
 	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
+	UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error)
 	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	WeightHistory(ctx context.Context, id int64, r client.TrackedRange) (*api.WeightHistory, error)
