@@ -30,11 +30,7 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTrainee{
-		Name: req.Name, Email: req.Email, PhoneNumber: req.PhoneNumber, PasswordHash: hash,
-		DateOfBirth: req.DateOfBirth, ExpirationDate: req.ExpirationDate, TrainerID: req.TrainerID,
-		WeightUnit: req.WeightUnit, CreatedByType: api.CreatedByAdmin, Enabled: true,
-	})
+	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTraineeOf(req, hash))
 	if err != nil {
 		return err
 	}
