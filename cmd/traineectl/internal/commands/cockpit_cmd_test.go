@@ -222,3 +222,34 @@ if [ $n = 1 ]; then sed -i 's/^email: .*/email: not-an-email/' "$1"; else sed -i
 		t.Fatal("an invalid edit changed the trainee")
 	}
 }
+
+// TestBulkDeleteRestore: delete and restore over a search, with the
+// confirmation's rule and the dry run.
+func TestBulkDeleteRestore(t *testing.T) {
+	s := newServer(t)
+	var ids []string
+	for i := range 5 {
+		tr := storetest.MustCreate(t, s.store, s.companyID, storetest.NewTrainee(fmt.Sprintf("Gone %d", i), fmt.Sprintf("gone%d@example.com", i)))
+		ids = append(ids, strconv.FormatInt(tr.ID, 10))
+	}
+	h := newHarness(t, s.url, s.key)
+	h.run("delete", "--from-search", "q=gone").expect(t, 2) // no --yes off a terminal
+	r := h.run("delete", "--from-search", "q=gone", "--dry-run", "-o", "json").expect(t, 0)
+	if c := countStatus(decode[[]bulkRecord](t, r)); c["would-change"] != 5 {
+		t.Fatalf("dry run %v", c)
+	}
+	if n := storetest.Count(t, s.store, "trainees", "company_id = ? AND enabled", s.companyID); n != 5 {
+		t.Fatalf("%d live after a dry run", n)
+	}
+	r = h.run("delete", "--ids", strings.Join(ids[:3], ","), "--yes", "-o", "json").expect(t, 0)
+	if c := countStatus(decode[[]bulkRecord](t, r)); c["updated"] != 3 {
+		t.Fatalf("delete %v", c)
+	}
+	r = h.run("restore", "--from-search", "status=all&q=gone", "-o", "json").expect(t, 0)
+	if c := countStatus(decode[[]bulkRecord](t, r)); c["updated"] != 3 || c["unchanged"] != 2 {
+		t.Fatalf("restore %v\n%s", c, r.err)
+	}
+	if n := storetest.Count(t, s.store, "trainees", "company_id = ? AND enabled AND version = 3", s.companyID); n != 3 {
+		t.Fatalf("%d deleted and restored once each", n)
+	}
+}

@@ -31,6 +31,9 @@ type BulkUpdateOptions struct {
 	ActionID   string
 	Journal    string
 	Parallel   int
+	// Confirm, when set, is asked with the number of trainees before
+	// anything is sent (not in a dry run); its error stops the run.
+	Confirm func(ctx context.Context, n int) error
 }
 
 // registerBulk adds the flags that pick the trainees of a bulk action and
@@ -107,6 +110,11 @@ func runBulkUpdate(ctx context.Context, f *cmdutil.Factory, o *BulkUpdateOptions
 	ids := o.IDs
 	if o.FromSearch != "" {
 		if ids, err = searchIDs(ctx, c, o.FromSearch); err != nil {
+			return err
+		}
+	}
+	if o.Confirm != nil && !o.DryRun {
+		if err := o.Confirm(ctx, len(ids)); err != nil {
 			return err
 		}
 	}
