@@ -177,6 +177,7 @@ func (r *runner) one(ctx context.Context, id int64) (Record, error) {
 	if inJournal && e.State == StateSent && !r.o.DryRun {
 		// Sent by an earlier run without an answer: the same request
 		// again, which the server answers as it did (or applies now).
+		rec.Change = e.Change
 		return r.send(ctx, rec, e.Attempt, e.IfMatch, Change{Patch: e.Patch, Delete: e.Delete, Summary: e.Change})
 	}
 	t, etag, err := r.o.API.Read(ctx, id)
