@@ -53,8 +53,10 @@ func hasFilters(q api.Search) bool {
 // api.TraineeStats) in one statement, one pass over the company's
 // trainees: each count is the condition of its search (searchCond, the
 // same as SearchTrainees uses), so that a count always equals its search's
-// exact total. On PostgreSQL the pass is an index-only scan of
-// trainees_company_stats_idx (migration 000011).
+// exact total. Migration 000011 gives PostgreSQL a covering index for it
+// (trainees_company_stats_idx); on a million cached trainees the planner
+// still chose a parallel sequential scan, and the forced index-only scan
+// cost about as much CPU (docs/performance.md).
 func (s *Store) TraineeStats(ctx context.Context, companyID int64, today api.Date, loc *time.Location) (*api.TraineeStats, error) {
 	searches := api.StatsSearches(today)
 	names := make([]string, 0, len(searches))
