@@ -80,10 +80,14 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lim ClaimLimits,
 }
 
 // claimPickSQL picks the due deliveries to claim. busy counts each
-// endpoint's live leases, busyc each company's; cand takes the oldest due
-// deliveries of endpoints and companies not yet full (a few times limit,
-// so that one endpoint's backlog does not fill the scan); the two windows
-// keep what each endpoint, then each company, has room for.
+// endpoint's live leases, busyc each company's; open lists the enabled
+// endpoints of endpoints and companies not yet full, and cand takes their
+// oldest due deliveries (a few times limit, so that one endpoint's backlog
+// does not fill the scan); the two windows keep what each endpoint, then
+// each company, has room for. open is computed once, over the endpoints,
+// so the scan of the due deliveries checks each against a small set
+// rather than looking its endpoint up (a claim over a backlog of 2,000
+// cost 11-30 ms that way, most of it the lookups).
 const claimPickSQL = `WITH busy AS (
 				SELECT b.webhook_id, COUNT(*) AS n FROM webhook_deliveries AS b
 				WHERE b.locked_until IS NOT NULL AND b.locked_until > ? AND b.status = ?
@@ -91,12 +95,15 @@ const claimPickSQL = `WITH busy AS (
 			busyc AS (
 				SELECT w.company_id, SUM(busy.n) AS n FROM busy JOIN webhooks AS w ON w.id = busy.webhook_id
 				GROUP BY w.company_id),
+			open AS (
+				SELECT w.id, w.company_id FROM webhooks AS w
+				WHERE w.enabled
+					AND NOT EXISTS (SELECT 1 FROM busy WHERE busy.webhook_id = w.id AND busy.n >= ?)
+					AND NOT EXISTS (SELECT 1 FROM busyc WHERE busyc.company_id = w.company_id AND busyc.n >= ?)),
 			cand AS (
-				SELECT d.id, d.webhook_id, w.company_id, d.next_attempt_at FROM webhook_deliveries AS d
-				JOIN webhooks AS w ON w.id = d.webhook_id
-				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?) AND w.enabled
-					AND NOT EXISTS (SELECT 1 FROM busy WHERE busy.webhook_id = d.webhook_id AND busy.n >= ?)
-					AND NOT EXISTS (SELECT 1 FROM busyc WHERE busyc.company_id = w.company_id AND busyc.n >= ?)
+				SELECT d.id, d.webhook_id, open.company_id, d.next_attempt_at FROM webhook_deliveries AS d
+				JOIN open ON open.id = d.webhook_id
+				WHERE d.status = ? AND d.next_attempt_at <= ? AND (d.locked_until IS NULL OR d.locked_until <= ?)
 				ORDER BY d.next_attempt_at ASC, d.id ASC
 				LIMIT ?),
 			ranked AS (

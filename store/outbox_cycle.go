@@ -127,7 +127,7 @@ type claimArgs struct {
 
 // pickArgs are claimPickSQL's arguments, in order.
 func (cl claimArgs) pickArgs() []any {
-	return []any{cl.now, api.DeliveryPending, api.DeliveryPending, cl.now, cl.now, cl.perEndpoint, cl.perCompany,
+	return []any{cl.now, api.DeliveryPending, cl.perEndpoint, cl.perCompany, api.DeliveryPending, cl.now, cl.now,
 		4*cl.limit + 16, cl.perEndpoint, cl.perCompany, cl.limit}
 }
 
