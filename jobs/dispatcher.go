@@ -93,7 +93,7 @@ type DispatcherConfig struct {
 // One goroutine (loop) does all of the dispatcher's database work, in
 // cycles: each records every attempt finished since the last and claims
 // as many due deliveries as that leaves slots free, in one transaction
-// (store.CycleDeliveries: one round trip on PostgreSQL). The attempts
+// (store.CycleDeliveries, prepared statements). The attempts
 // themselves run on goroutines of their own, and while a cycle waits for
 // the database the attempts that finish meanwhile gather for the next.
 type Dispatcher struct {
