@@ -18,7 +18,7 @@ import (
 // success gives nothing.
 func FailureLines(rec Record) []string {
 	switch rec.Status {
-	case StatusCreated, StatusAlreadyDone, StatusPending:
+	case StatusCreated, StatusAlreadyDone, StatusPending, StatusUpdated, StatusRestored, StatusDeleted:
 		return nil
 	}
 	errs := rec.Errors
@@ -129,7 +129,7 @@ func (p *Progress) Record(rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	if rec.Status == StatusCreated || rec.Status == StatusFailed {
+	if answered(rec.Status) && rec.Status != StatusAlreadyDone {
 		p.answered++
 	}
 	lines := FailureLines(rec)

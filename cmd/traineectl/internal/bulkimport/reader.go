@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/traineed/traineed/api"
 )
 
@@ -30,27 +32,33 @@ type Format string
 const (
 	CSV   Format = "csv"
 	JSONL Format = "jsonl"
+	YAML  Format = "yaml"
 )
 
-// ParseFormat reads a --format value: csv, jsonl (or ndjson).
+// ParseFormat reads a --format value: csv, jsonl (or ndjson), yaml (or
+// yml).
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "csv":
 		return CSV, nil
 	case "jsonl", "ndjson":
 		return JSONL, nil
+	case "yaml", "yml":
+		return YAML, nil
 	}
-	return "", fmt.Errorf("invalid format %q: use csv or jsonl", s)
+	return "", fmt.Errorf("invalid format %q: use csv, jsonl or yaml", s)
 }
 
-// FormatOf picks the format from a file name's extension: .csv, .jsonl or
-// .ndjson (any case). ok is false for any other name.
+// FormatOf picks the format from a file name's extension: .csv, .jsonl,
+// .ndjson, .yaml or .yml (any case). ok is false for any other name.
 func FormatOf(path string) (f Format, ok bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return CSV, true
 	case ".jsonl", ".ndjson":
 		return JSONL, true
+	case ".yaml", ".yml":
+		return YAML, true
 	}
 	return "", false
 }
@@ -59,7 +67,8 @@ func FormatOf(path string) (f Format, ok bool) {
 type Row struct {
 	// Num is the row's number as people see it: for CSV the spreadsheet row
 	// (the header is row 1, so the first trainee is row 2), for JSON Lines
-	// the line number (from 1, blank lines counted).
+	// the line number (from 1, blank lines counted), for YAML the line
+	// where the trainee's mapping starts.
 	Num int
 	// RequestID is the requestId column or field, else derived from the
 	// normalised e-mail (DeriveRequestID).
@@ -70,8 +79,13 @@ type Row struct {
 	// Password is empty when GeneratePassword is set.
 	Req api.CreateRequest
 	// GeneratePassword is set when the row had no password and
-	// --generate-passwords asked for one.
+	// --generate-passwords asked for one (with ReadOptions.Apply: when the
+	// row had no password, which only a create needs).
 	GeneratePassword bool
+	// Patch is the row as a change of an existing trainee (with
+	// ReadOptions.Apply, valid rows only): every field the row gives, null
+	// for each field it clears, never the password.
+	Patch api.TraineePatch
 	// Errors are the row's problems; a row with none is valid.
 	Errors []api.FieldError
 }
@@ -88,6 +102,24 @@ type ReadOptions struct {
 	// GeneratePasswords accepts rows without a password (one is generated
 	// when the row is sent).
 	GeneratePasswords bool
+	// Map names the columns of another system's export (nil: none).
+	Map *ColumnMap
+	// Apply reads the input of apply -f: a password is optional (only a
+	// create needs one), the columns enabled and forcePasswordChange are
+	// read, an empty cell of a field that can be empty (phoneNumber,
+	// dateOfBirth, expirationDate) clears it, and each valid row gets its
+	// Patch.
+	Apply bool
+}
+
+// Input is what Read found in an input.
+type Input struct {
+	Rows []Row
+	// Ignored are the columns (or JSON Lines and YAML members) that fill
+	// no field, in the order first met: columns a map leaves out, and
+	// members of the trainee representation that are no input (id,
+	// username, createdByType...). Each is reported once, not per row.
+	Ignored []string
 }
 
 // InputError is a problem with the input as a whole (its header, its
@@ -108,19 +140,34 @@ const maxLine = api.MaxBodyBytes
 // row is validated; it never leaves the process.
 const placeholderPassword = "placeholder-password"
 
-// Read reads and validates every row of r. Rows with problems are returned
-// with their Errors; an *InputError means the input cannot be read at all.
-// Within the file, a second row with the e-mail, phone number or request id
-// of an earlier valid row is invalid (1008, 1009, or no code for the
-// request id).
+// Read reads and validates every row of r (see ReadInput).
 func Read(r io.Reader, o ReadOptions) ([]Row, error) {
+	in, err := ReadInput(r, o)
+	if err != nil {
+		return nil, err
+	}
+	return in.Rows, nil
+}
+
+// ReadInput reads and validates every row of r. Rows with problems are
+// returned with their Errors; an *InputError means the input cannot be
+// read at all. Within the file, a second row with the e-mail, phone number
+// or request id of an earlier valid row is invalid (1008, 1009, or no code
+// for the request id).
+func ReadInput(r io.Reader, o ReadOptions) (*Input, error) {
+	rd := &reader{o: o, ignored: map[string]bool{}}
+	if o.Apply {
+		rd.o.GeneratePasswords = true // only a create needs one: the plan says which
+	}
 	var rows []Row
 	var err error
 	switch o.Format {
 	case CSV:
-		rows, err = readCSV(r, o)
+		rows, err = rd.readCSV(r)
 	case JSONL:
-		rows, err = readJSONL(r, o)
+		rows, err = rd.readJSONL(r)
+	case YAML:
+		rows, err = rd.readYAML(r)
 	default:
 		return nil, inputErrorf("unknown input format %q", o.Format)
 	}
@@ -128,7 +175,14 @@ func Read(r io.Reader, o ReadOptions) ([]Row, error) {
 		return nil, err
 	}
 	markDuplicates(rows)
-	return rows, nil
+	return &Input{Rows: rows, Ignored: rd.ignoredOrder}, nil
+}
+
+// reader reads one input.
+type reader struct {
+	o            ReadOptions
+	ignored      map[string]bool
+	ignoredOrder []string
 }
 
 // DeriveRequestID is the request id of a row without one: "imp-" and the
@@ -156,13 +210,162 @@ var columns = map[string]string{
 	"requestid":      "requestId",
 }
 
+// applyColumns are the columns that only apply -f reads: fields of a
+// change that a create does not take.
+var applyColumns = map[string]string{
+	"enabled":             "enabled",
+	"forcepasswordchange": "forcePasswordChange",
+}
+
+// representationOnly are members of the trainee representation that are
+// no input (and, for create -f, enabled and forcePasswordChange): a file
+// written by search -o csv, json or yaml or by export may hold them; they
+// are ignored and reported once.
+var representationOnly = map[string]bool{
+	"id": true, "userid": true, "username": true, "companyid": true, "createdbytype": true,
+	"authorities": true, "lasttrained": true, "enabled": true, "forcepasswordchange": true,
+}
+
 // ColumnNames lists the accepted CSV column names, for messages and docs.
 const ColumnNames = "name, email, password, phoneNumber (phone), dateOfBirth (dob), expirationDate (expires), trainerId (trainer), weightUnit, requestId"
 
-func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
+// column is what a header (or a member's name) fills.
+type column struct {
+	field string    // the API field; "" when the column is ignored
+	entry *MapEntry // its map entry, if any
+}
+
+// resolve says what a header or member name fills; ok is false for an
+// unknown one without a map (which ignores them).
+func (rd *reader) resolve(name string) (c column, ok bool) {
+	if e := rd.o.Map.lookup(name); e != nil {
+		return column{field: e.Field, entry: e}, true
+	}
+	key := strings.ToLower(strings.TrimSpace(name))
+	if f, ok := columns[key]; ok {
+		return column{field: f}, true
+	}
+	if f, ok := applyColumns[key]; ok && rd.o.Apply {
+		return column{field: f}, true
+	}
+	if representationOnly[key] || rd.o.Map != nil {
+		rd.ignore(name)
+		return column{}, true
+	}
+	return column{}, false
+}
+
+func (rd *reader) ignore(name string) {
+	name = strings.TrimSpace(name)
+	if !rd.ignored[name] {
+		rd.ignored[name] = true
+		rd.ignoredOrder = append(rd.ignoredOrder, name)
+	}
+}
+
+// cell is one value of a row: a CSV cell or a YAML member; val is nil for
+// a YAML null.
+type cell struct {
+	col  column
+	name string
+	val  *string
+}
+
+// nullable reports whether null clears the field.
+func nullable(field string) bool {
+	f := api.PatchFieldNamed(field)
+	return f != nil && f.Nullable
+}
+
+// body makes a row's cells a body as the API takes it: an empty cell is
+// an absent field (with Apply, null for a field that can be empty).
+func (rd *reader) body(cells []cell) (map[string]any, []api.FieldError) {
+	body := map[string]any{}
+	var errs []api.FieldError
+	seen := map[string]string{}
+	for _, c := range cells {
+		f := c.col.field
+		if f == "" {
+			continue
+		}
+		if prev, dup := seen[f]; dup {
+			errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: f,
+				Message: fmt.Sprintf("%q and %q both give %s", prev, c.name, f)})
+			continue
+		}
+		seen[f] = c.name
+		v := ""
+		if c.val != nil {
+			v = *c.val
+		}
+		if f != "password" {
+			v = strings.TrimSpace(v)
+		}
+		if v == "" {
+			if rd.o.Apply && nullable(f) {
+				body[f] = nil
+			}
+			continue
+		}
+		val, ferr := cellValue(f, v, c.col.entry)
+		if ferr != nil {
+			errs = append(errs, *ferr)
+			continue
+		}
+		body[f] = val
+	}
+	return body, errs
+}
+
+// cellValue is the JSON value of a non-empty cell of field f: a number or
+// a boolean where the field is one (else the text, for validation to
+// refuse), a date in the API's form.
+func cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
+	if e != nil && e.goLayout != "" {
+		d, err := e.parseDate(v)
+		if err != nil {
+			return nil, &api.FieldError{ErrorCode: api.CodeInvalidDate, Field: f, Message: err.Error()}
+		}
+		return d, nil
+	}
+	pf := api.PatchFieldNamed(f)
+	if pf == nil || pf.WriteOnly {
+		return v, nil
+	}
+	switch pf.Kind {
+	case api.KindInteger:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n, nil
+		}
+	case api.KindBoolean:
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b, nil
+		}
+	case api.KindDate:
+		return isoToWire(v), nil
+	}
+	return v, nil
+}
+
+// row validates a body, with the problems found making it (errs).
+func (rd *reader) row(num int, body map[string]any, errs []api.FieldError) Row {
+	rid, _ := body["requestId"].(string)
+	delete(body, "requestId")
+	b, err := json.Marshal(body)
+	if err != nil {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
+	}
+	row := validate(num, b, rid, rd.o)
+	if len(errs) > 0 {
+		row.Errors = append(errs, row.Errors...)
+	}
+	return row
+}
+
+func (rd *reader) readCSV(r io.Reader) ([]Row, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
-	field, err := readCSVHeader(cr, o)
+	cols, names, err := rd.readCSVHeader(cr)
 	if err != nil {
 		return nil, err
 	}
@@ -178,56 +381,69 @@ func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
 		if blankRecord(rec) {
 			continue // a spreadsheet's empty row
 		}
-		row, err := csvRow(num, rec, field, o)
-		if err != nil {
-			return nil, err
+		if len(rec) != len(cols) {
+			rows = append(rows, Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+				Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(cols))}}})
+			continue
 		}
-		rows = append(rows, row)
+		cells := make([]cell, len(rec))
+		for i := range rec {
+			cells[i] = cell{col: cols[i], name: names[i], val: &rec[i]}
+		}
+		body, errs := rd.body(cells)
+		rows = append(rows, rd.row(num, body, errs))
 	}
 }
 
-// readCSVHeader reads the header row: the API field of each column. Every
-// column must be known and give a field of its own; name, email and
-// (unless generated) password are needed.
-func readCSVHeader(cr *csv.Reader, o ReadOptions) ([]string, error) {
+// readCSVHeader reads the header row: what each column fills. Every
+// column must be known (or, with a map, is ignored) and give a field of
+// its own; name, email and (unless generated) password are needed.
+func (rd *reader) readCSVHeader(cr *csv.Reader) ([]column, []string, error) {
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
+		return nil, nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
 	}
 	if err != nil {
-		return nil, inputErrorf("CSV header: %v", err)
+		return nil, nil, inputErrorf("CSV header: %v", err)
 	}
-	field := make([]string, len(header)) // column index -> API field
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff") // a spreadsheet's byte order mark
+	}
+	if miss := rd.o.Map.missing(header); len(miss) > 0 {
+		return nil, nil, inputErrorf("CSV header: the column map names %s, which the header does not have", strings.Join(miss, ", "))
+	}
+	cols := make([]column, len(header))
 	seen := map[string]string{}
 	var unknown []string
 	for i, h := range header {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // a spreadsheet's byte order mark
-		}
 		h = strings.TrimSpace(h)
-		f, ok := columns[strings.ToLower(h)]
+		header[i] = h
+		c, ok := rd.resolve(h)
 		if !ok {
 			unknown = append(unknown, strconv.Quote(h))
 			continue
 		}
-		if prev, dup := seen[f]; dup {
-			return nil, inputErrorf("CSV header: columns %q and %q both give %s", prev, h, f)
+		if c.field == "" {
+			continue
 		}
-		seen[f] = h
-		field[i] = f
+		if prev, dup := seen[c.field]; dup {
+			return nil, nil, inputErrorf("CSV header: columns %q and %q both give %s", prev, h, c.field)
+		}
+		seen[c.field] = h
+		cols[i] = c
 	}
 	if len(unknown) > 0 {
-		return nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case)", strings.Join(unknown, ", "), ColumnNames)
+		return nil, nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case), or give a column map (--map)", strings.Join(unknown, ", "), ColumnNames)
 	}
 	for _, need := range []string{"name", "email"} {
 		if _, ok := seen[need]; !ok {
-			return nil, inputErrorf("CSV header: no %s column", need)
+			return nil, nil, inputErrorf("CSV header: no %s column", need)
 		}
 	}
-	if _, ok := seen["password"]; !ok && !o.GeneratePasswords {
-		return nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
+	if _, ok := seen["password"]; !ok && !rd.o.GeneratePasswords {
+		return nil, nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
 	}
-	return field, nil
+	return cols, header, nil
 }
 
 // blankRecord reports whether every cell of rec is blank.
@@ -238,44 +454,6 @@ func blankRecord(rec []string) bool {
 		}
 	}
 	return true
-}
-
-// csvRow validates one CSV record, field being the API field of each
-// column: its cells make a create body as the API takes it.
-func csvRow(num int, rec, field []string, o ReadOptions) (Row, error) {
-	if len(rec) != len(field) {
-		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
-			Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(field))}}}, nil
-	}
-	body := map[string]any{}
-	for i, cell := range rec {
-		f := field[i]
-		if f != "password" {
-			cell = strings.TrimSpace(cell)
-		}
-		if cell == "" {
-			continue // an empty cell is an absent field
-		}
-		switch f {
-		case "trainerId":
-			if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
-				body[f] = n
-			} else {
-				body[f] = cell // refused as "must be an integer" (1000)
-			}
-		case "dateOfBirth", "expirationDate":
-			body[f] = isoToWire(cell)
-		default:
-			body[f] = cell
-		}
-	}
-	rid, _ := body["requestId"].(string)
-	delete(body, "requestId")
-	b, err := json.Marshal(body)
-	if err != nil {
-		return Row{}, err
-	}
-	return validate(num, b, rid, o), nil
 }
 
 // isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the
@@ -289,7 +467,7 @@ func isoToWire(s string) string {
 	return s
 }
 
-func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
+func (rd *reader) readJSONL(r io.Reader) ([]Row, error) {
 	br := bufio.NewReader(r)
 	var rows []Row
 	for num := 1; ; num++ {
@@ -309,7 +487,7 @@ func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
 				rows = append(rows, Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
 					Message: fmt.Sprintf("line longer than %d bytes", maxLine)}}})
 			} else {
-				rows = append(rows, jsonRow(num, line, o))
+				rows = append(rows, rd.jsonRow(num, line))
 			}
 		}
 		if err != nil {
@@ -318,22 +496,24 @@ func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
 	}
 }
 
-// jsonRow validates one JSON Lines line: a create body as the API takes it,
-// with an optional requestId member.
-func jsonRow(num int, line []byte, o ReadOptions) Row {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil || m == nil {
-		return validate(num, line, "", o) // the server's own 1000
+// jsonRow validates one JSON Lines line: a create body as the API takes it
+// (its members named as the CSV columns may be, or by the map), with an
+// optional requestId member.
+func (rd *reader) jsonRow(num int, line []byte) Row {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(line, &in) != nil || in == nil {
+		return validate(num, line, "", rd.o) // the server's own 1000
 	}
+	m, errs := rd.renameMembers(in)
 	var rid string
 	if raw, ok := m["requestId"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &rid) != nil || rid == "" {
 			return Row{Num: num, Errors: []api.FieldError{{Field: "requestId",
 				Message: "requestId must be a non-empty string"}}}
 		}
-		delete(m, "requestId")
 	}
-	if o.GeneratePasswords {
+	delete(m, "requestId")
+	if rd.o.GeneratePasswords {
 		if raw, ok := m["password"]; !ok || string(raw) == "null" || string(raw) == `""` {
 			delete(m, "password")
 		}
@@ -342,10 +522,133 @@ func jsonRow(num int, line []byte, o ReadOptions) Row {
 	if err != nil {
 		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
 	}
-	return validate(num, b, rid, o)
+	row := validate(num, b, rid, rd.o)
+	if len(errs) > 0 {
+		row.Errors = append(errs, row.Errors...)
+	}
+	return row
 }
 
-// validate checks a create body with api.ParseCreate, the server's code.
+// renameMembers gives each member of a JSON object the field name it
+// fills (through the map, or any case as for CSV), dropping the ignored
+// ones and reading dates with a map's layout. An unknown member without a
+// map is left for the server's rules (which ignore it).
+func (rd *reader) renameMembers(in map[string]json.RawMessage) (map[string]json.RawMessage, []api.FieldError) {
+	out := make(map[string]json.RawMessage, len(in))
+	from := map[string]string{}
+	var errs []api.FieldError
+	for _, k := range sortedKeys(in) {
+		raw := in[k]
+		c, ok := rd.resolve(k)
+		if !ok {
+			rd.ignore(k)
+			continue
+		}
+		if c.field == "" {
+			continue
+		}
+		if prev, dup := from[c.field]; dup {
+			errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: c.field,
+				Message: fmt.Sprintf("%q and %q both give %s", prev, k, c.field)})
+			continue
+		}
+		from[c.field] = k
+		var s string
+		if c.entry != nil && c.entry.goLayout != "" && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
+			d, err := c.entry.parseDate(strings.TrimSpace(s))
+			if err != nil {
+				errs = append(errs, api.FieldError{ErrorCode: api.CodeInvalidDate, Field: c.field, Message: err.Error()})
+				continue
+			}
+			raw, _ = json.Marshal(d)
+		}
+		out[c.field] = raw
+	}
+	return out, errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// readYAML reads YAML: a sequence of trainees (mappings of field: value),
+// or a stream of documents, each a trainee or a sequence of them.
+func (rd *reader) readYAML(r io.Reader) ([]Row, error) {
+	dec := yaml.NewDecoder(r)
+	var rows []Row
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, inputErrorf("YAML: %v", err)
+		}
+		root := &doc
+		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+			root = root.Content[0]
+		}
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" || root.Kind == yaml.DocumentNode {
+			continue // an empty document
+		}
+		items := []*yaml.Node{root}
+		if root.Kind == yaml.SequenceNode {
+			items = root.Content
+		}
+		for _, it := range items {
+			row, err := rd.yamlRow(it)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+	}
+}
+
+// yamlRow reads one trainee of a YAML input; its number is its line.
+func (rd *reader) yamlRow(n *yaml.Node) (Row, error) {
+	num := n.Line
+	if n.Kind != yaml.MappingNode {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+			Message: "a trainee must be a mapping of field: value"}}}, nil
+	}
+	var cells []cell
+	var errs []api.FieldError
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		c, ok := rd.resolve(k.Value)
+		if !ok {
+			return Row{}, inputErrorf("YAML line %d: unknown field %q; the fields are %s (any case), or give a column map (--map)", k.Line, k.Value, ColumnNames)
+		}
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind != yaml.ScalarNode {
+			if c.field != "" {
+				errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: c.field,
+					Message: c.field + " must be a single value"})
+			}
+			continue
+		}
+		var val *string
+		if v.Tag != "!!null" {
+			s := v.Value
+			val = &s
+		}
+		cells = append(cells, cell{col: c, name: k.Value, val: val})
+	}
+	body, berrs := rd.body(cells)
+	return rd.row(num, body, append(errs, berrs...)), nil
+}
+
+// validate checks a create body with api.ParseCreate, the server's code;
+// with Apply, the row's change too, with api.ParseUpdate.
 func validate(num int, body []byte, rid string, o ReadOptions) Row {
 	row := Row{Num: num}
 	generate := false
@@ -383,6 +686,9 @@ func validate(num int, body []byte, rid string, o ReadOptions) Row {
 		row.Errors = append(row.Errors, api.FieldError{Field: "requestId",
 			Message: "requestId must be 1 to 128 characters of A-Z a-z 0-9 - _ . :"})
 	}
+	if o.Apply {
+		row.Errors = append(row.Errors, applyPatch(&row, body, o.Today)...)
+	}
 	if err == nil {
 		row.Req = *req
 		row.Email = req.Email
@@ -392,6 +698,44 @@ func validate(num int, body []byte, rid string, o ReadOptions) Row {
 		}
 	}
 	return row
+}
+
+// applyPatch sets the row's Patch: its body without the password, read
+// by api.ParseUpdate (the server's rules of a change, field by field from
+// api.TraineePatchFields). It returns the problems the create's rules did
+// not already report.
+func applyPatch(row *Row, body []byte, today api.Date) []api.FieldError {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || m == nil {
+		return nil
+	}
+	for i := range api.TraineePatchFields {
+		if f := &api.TraineePatchFields[i]; f.WriteOnly {
+			delete(m, f.Name)
+		}
+	}
+	b, _ := json.Marshal(m)
+	p, err := api.ParseUpdate(b, today)
+	var ve *api.ValidationError
+	if err == nil {
+		p.Normalize()
+		row.Patch = *p
+		return nil
+	}
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, e := range row.Errors {
+		reported[e.Field] = true
+	}
+	var out []api.FieldError
+	for _, e := range ve.Errors {
+		if !reported[e.Field] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // markDuplicates makes invalid each valid row that repeats the e-mail,
