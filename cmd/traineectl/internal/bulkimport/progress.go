@@ -93,6 +93,14 @@ const (
 	redrawPeriod = 100 * time.Millisecond
 )
 
+// SetTotal sets the number of rows to show progress against (before
+// Start).
+func (p *Progress) SetTotal(n int) {
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
 // Start starts the clock and, on a terminal, the redrawing.
 func (p *Progress) Start() {
 	p.mu.Lock()

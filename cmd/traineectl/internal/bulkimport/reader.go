@@ -33,10 +33,13 @@ const (
 	CSV   Format = "csv"
 	JSONL Format = "jsonl"
 	YAML  Format = "yaml"
+	// JSON is a JSON array of trainees (or one object), as search -o json
+	// writes it; JSON being YAML, the YAML reader reads it.
+	JSON Format = "json"
 )
 
 // ParseFormat reads a --format value: csv, jsonl (or ndjson), yaml (or
-// yml).
+// yml), json.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "csv":
@@ -45,12 +48,14 @@ func ParseFormat(s string) (Format, error) {
 		return JSONL, nil
 	case "yaml", "yml":
 		return YAML, nil
+	case "json":
+		return JSON, nil
 	}
-	return "", fmt.Errorf("invalid format %q: use csv, jsonl or yaml", s)
+	return "", fmt.Errorf("invalid format %q: use csv, jsonl, yaml or json", s)
 }
 
 // FormatOf picks the format from a file name's extension: .csv, .jsonl,
-// .ndjson, .yaml or .yml (any case). ok is false for any other name.
+// .ndjson, .yaml, .yml or .json (any case). ok is false for any other name.
 func FormatOf(path string) (f Format, ok bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -59,6 +64,8 @@ func FormatOf(path string) (f Format, ok bool) {
 		return JSONL, true
 	case ".yaml", ".yml":
 		return YAML, true
+	case ".json":
+		return JSON, true
 	}
 	return "", false
 }
@@ -166,7 +173,7 @@ func ReadInput(r io.Reader, o ReadOptions) (*Input, error) {
 		rows, err = rd.readCSV(r)
 	case JSONL:
 		rows, err = rd.readJSONL(r)
-	case YAML:
+	case YAML, JSON:
 		rows, err = rd.readYAML(r)
 	default:
 		return nil, inputErrorf("unknown input format %q", o.Format)
@@ -223,7 +230,7 @@ var applyColumns = map[string]string{
 // are ignored and reported once.
 var representationOnly = map[string]bool{
 	"id": true, "userid": true, "username": true, "companyid": true, "createdbytype": true,
-	"authorities": true, "lasttrained": true, "enabled": true, "forcepasswordchange": true,
+	"authorities": true, "lasttrained": true, "enabled": true, "forcepasswordchange": true, "status": true,
 }
 
 // ColumnNames lists the accepted CSV column names, for messages and docs.

@@ -19,6 +19,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
+	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -38,8 +39,13 @@ type seenReq struct {
 
 func newImportServer(t *testing.T) *importServer {
 	t.Helper()
+	return newImportServerOn(t, storetest.SQLite(t))
+}
+
+// newImportServerOn is newImportServer over the store st.
+func newImportServerOn(t *testing.T, st *store.Store) *importServer {
+	t.Helper()
 	ctx := context.Background()
-	st := storetest.SQLite(t)
 	c, err := st.CreateCompany(ctx, "Acme", "UTC")
 	must(t, err)
 	tr, err := st.CreateTrainer(ctx, c.ID, "Coach Carter", "coach@acme.example")
