@@ -80,9 +80,9 @@ func dateOf(d *api.Date) string {
 // date of birth cleared, new created, dee absent (pruned with --prune),
 // and two refused rows.
 type applyFixture struct {
-	s                   *importServer
-	h                   *harness
-	in                  string
+	s                      *importServer
+	h                      *harness
+	in                     string
 	ada, bob, cy, dee, eve *api.Trainee
 }
 
