@@ -358,11 +358,15 @@ func cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 func (rd *reader) row(num int, body map[string]any, errs []api.FieldError) Row {
 	rid, _ := body["requestId"].(string)
 	delete(body, "requestId")
-	b, err := json.Marshal(body)
-	if err != nil {
-		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
+	m := make(map[string]json.RawMessage, len(body)+1)
+	for k, v := range body {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
+		}
+		m[k] = raw
 	}
-	row := validate(num, b, rid, rd.o)
+	row := validate(num, m, rid, rd.o)
 	if len(errs) > 0 {
 		row.Errors = append(errs, row.Errors...)
 	}
@@ -509,7 +513,8 @@ func (rd *reader) readJSONL(r io.Reader) ([]Row, error) {
 func (rd *reader) jsonRow(num int, line []byte) Row {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(line, &in) != nil || in == nil {
-		return validate(num, line, "", rd.o) // the server's own 1000
+		_, err := api.ParseCreate(line, rd.o.Today) // the server's own 1000
+		return Row{Num: num, Errors: fieldErrors(err)}
 	}
 	m, errs := rd.renameMembers(in)
 	var rid string
@@ -525,11 +530,7 @@ func (rd *reader) jsonRow(num int, line []byte) Row {
 			delete(m, "password")
 		}
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
-	}
-	row := validate(num, b, rid, rd.o)
+	row := validate(num, m, rid, rd.o)
 	if len(errs) > 0 {
 		row.Errors = append(errs, row.Errors...)
 	}
@@ -654,47 +655,50 @@ func (rd *reader) yamlRow(n *yaml.Node) (Row, error) {
 	return rd.row(num, body, append(errs, berrs...)), nil
 }
 
-// validate checks a create body with api.ParseCreate, the server's code;
-// with Apply, the row's change too, with api.ParseUpdate.
-func validate(num int, body []byte, rid string, o ReadOptions) Row {
+// placeholderRaw is placeholderPassword as JSON.
+var placeholderRaw = json.RawMessage(`"` + placeholderPassword + `"`)
+
+// fieldErrors are the problems of a validation error.
+func fieldErrors(err error) []api.FieldError {
+	var ve *api.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Errors
+	}
+	return []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
+}
+
+// validate checks a create body (the members of one JSON object, which it
+// may change) with api.ParseCreate, the server's code; with Apply, the
+// row's change too, with api.ParseUpdate.
+func validate(num int, m map[string]json.RawMessage, rid string, o ReadOptions) Row {
 	row := Row{Num: num}
 	generate := false
-	if o.GeneratePasswords {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(body, &m) == nil && m != nil {
-			if _, ok := m["password"]; !ok {
-				m["password"], _ = json.Marshal(placeholderPassword)
-				body, _ = json.Marshal(m)
-				generate = true
-			}
-		}
+	if _, ok := m["password"]; !ok && o.GeneratePasswords {
+		m["password"] = placeholderRaw
+		generate = true
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
 	}
 	req, err := api.ParseCreate(body, o.Today)
-	var email struct {
-		Email any `json:"email"`
-	}
-	_ = json.Unmarshal(body, &email)
-	if s, ok := email.Email.(string); ok {
-		row.Email = api.NormalizeEmail(s)
+	var email string
+	if raw, ok := m["email"]; ok && json.Unmarshal(raw, &email) == nil {
+		row.Email = api.NormalizeEmail(email)
 	}
 	row.RequestID = rid
 	if rid == "" && row.Email != "" {
 		row.RequestID = DeriveRequestID(row.Email)
 	}
 	if err != nil {
-		var ve *api.ValidationError
-		if errors.As(err, &ve) {
-			row.Errors = ve.Errors
-		} else {
-			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
-		}
+		row.Errors = fieldErrors(err)
 	}
 	if rid != "" && !api.SaneRequestID(rid) {
 		row.Errors = append(row.Errors, api.FieldError{Field: "requestId",
 			Message: "requestId must be 1 to 128 characters of A-Z a-z 0-9 - _ . :"})
 	}
 	if o.Apply {
-		row.Errors = append(row.Errors, applyPatch(&row, body, o.Today)...)
+		row.Errors = append(row.Errors, applyPatch(&row, m, o.Today)...)
 	}
 	if err == nil {
 		row.Req = *req
@@ -711,11 +715,7 @@ func validate(num int, body []byte, rid string, o ReadOptions) Row {
 // by api.ParseUpdate (the server's rules of a change, field by field from
 // api.TraineePatchFields). It returns the problems the create's rules did
 // not already report.
-func applyPatch(row *Row, body []byte, today api.Date) []api.FieldError {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil || m == nil {
-		return nil
-	}
+func applyPatch(row *Row, m map[string]json.RawMessage, today api.Date) []api.FieldError {
 	for i := range api.TraineePatchFields {
 		if f := &api.TraineePatchFields[i]; f.WriteOnly {
 			delete(m, f.Name)
