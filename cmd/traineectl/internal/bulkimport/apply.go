@@ -34,18 +34,68 @@ func (c ClientAPI) Trainees(ctx context.Context, fn func([]*api.Trainee) error) 
 	return err
 }
 
-// Update sends PUT /trainees/{id} with key as its X-Request-Id (the
-// server keeps answers by Idempotency-Key for POST only today; where it
-// takes one on PUT, and If-Match with the trainee's ETag, this is the
-// place to send them).
-func (c ClientAPI) Update(ctx context.Context, key string, id int64, p api.TraineePatch, _ *api.Trainee) (*api.Trainee, error) {
-	return c.ForRequest(key).UpdateTrainee(ctx, id, p)
+// Update reads the trainee with its ETag, checks that the fields the
+// change sets still have the values the plan read (before), and sends the
+// change with If-Match: that ETag, and with key as its Idempotency-Key (a
+// change sent again with its key gets the first answer and changes nothing
+// again). A trainee changed meanwhile is a *ChangedError, or the server's
+// 412 (*client.PreconditionFailedError): nothing is changed.
+func (c ClientAPI) Update(ctx context.Context, key string, id int64, p api.TraineePatch, before *api.Trainee) (*api.Trainee, error) {
+	cl := c.ForRequest(key)
+	cur, etag, err := cl.TraineeWithETag(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if fields := changedSince(before, cur, &p); len(fields) > 0 {
+		return nil, &ChangedError{ID: id, Fields: fields}
+	}
+	t, _, err := cl.UpdateTraineeIf(client.WithIdempotencyKey(ctx, key), id, etag, p)
+	return t, err
 }
 
-// Delete sends DELETE /trainees/{id} with key as its X-Request-Id (see
-// Update). Deleting a deleted trainee succeeds again.
-func (c ClientAPI) Delete(ctx context.Context, key string, id int64, _ *api.Trainee) (*api.Trainee, error) {
-	return c.ForRequest(key).DeleteTrainee(ctx, id)
+// Delete is Update's soft delete: a trainee already deleted is left as it
+// is; one changed since the plan's read is a *ChangedError.
+func (c ClientAPI) Delete(ctx context.Context, key string, id int64, before *api.Trainee) (*api.Trainee, error) {
+	cl := c.ForRequest(key)
+	cur, etag, err := cl.TraineeWithETag(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !cur.Enabled {
+		return cur, nil
+	}
+	if fields := api.ChangedFields(before, cur); before != nil && len(fields) > 0 {
+		return nil, &ChangedError{ID: id, Fields: fields}
+	}
+	t, _, err := cl.DeleteTraineeIf(client.WithIdempotencyKey(ctx, key), id, etag)
+	return t, err
+}
+
+// changedSince lists the fields p sets whose value in cur is not the one
+// the plan read in before.
+func changedSince(before, cur *api.Trainee, p *api.TraineePatch) []string {
+	if before == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range p.Names() {
+		if f := api.PatchFieldNamed(name); !f.WriteOnly && f.Of(before) != f.Of(cur) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// ChangedError: the trainee changed since the plan read it (someone else
+// wrote it meanwhile); nothing was sent. The next run plans from its new
+// state.
+type ChangedError struct {
+	ID     int64
+	Fields []string
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("trainee %d changed since it was read (%s): not changed; run apply again", e.ID, strings.Join(e.Fields, ", "))
 }
 
 // ReadCompany reads every trainee of the company into an index; progress,
@@ -205,9 +255,14 @@ func (r *runner) changeFailed(ctx context.Context, rec Record, err error) (Recor
 		auth     *client.AuthRefusedError
 		gone     *client.TraineeNotFoundError
 		network  *client.NetworkError
+		changed  *ChangedError
 	)
 	j := r.o.Journal
 	switch {
+	case errors.As(err, &changed):
+		code := api.CodePreconditionFailed
+		rec.Status, rec.ErrorCode, rec.Message = StatusFailed, &code, changed.Error()
+		return rec, j.Failed(rec.RequestID, rec.Row, 0, code, rec.Message, false)
 	case errors.As(err, &auth):
 		_ = j.Failed(rec.RequestID, rec.Row, auth.Status, 0, "authentication refused", false)
 		rec.Status, rec.Message = StatusFailed, err.Error()

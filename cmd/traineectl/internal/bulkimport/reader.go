@@ -200,41 +200,73 @@ func DeriveRequestID(email string) string {
 	return "imp-" + hex.EncodeToString(sum[:16])
 }
 
-// columns maps a header name (lower case) to the API field it fills.
-var columns = map[string]string{
-	"name":           "name",
-	"email":          "email",
-	"password":       "password",
-	"phonenumber":    "phoneNumber",
-	"phone":          "phoneNumber",
-	"dateofbirth":    "dateOfBirth",
-	"dob":            "dateOfBirth",
-	"expirationdate": "expirationDate",
-	"expires":        "expirationDate",
-	"trainerid":      "trainerId",
-	"trainer":        "trainerId",
-	"weightunit":     "weightUnit",
-	"requestid":      "requestId",
+// columns maps a header name (lower case) to the API field it fills:
+// every create field of api.TraineePatch by its API name, and by its
+// create flag when that is one word (phone, dob, expires, trainer); and
+// requestId.
+var columns = func() map[string]string {
+	m := map[string]string{}
+	for _, pf := range api.CreateFields {
+		m[strings.ToLower(pf.Name)] = pf.Name
+		if alias := columnAlias(pf); alias != "" {
+			m[alias] = pf.Name
+		}
+	}
+	m["requestid"] = "requestId"
+	return m
+}()
+
+// columnAlias is the other name of a field's column: its create flag when
+// that is one word and not the API name; else "".
+func columnAlias(pf *api.PatchField) string {
+	if pf.Flag == "" || strings.Contains(pf.Flag, "-") || strings.EqualFold(pf.Flag, pf.Name) {
+		return ""
+	}
+	return pf.Flag
 }
 
-// applyColumns are the columns that only apply -f reads: fields of a
-// change that a create does not take.
-var applyColumns = map[string]string{
-	"enabled":             "enabled",
-	"forcepasswordchange": "forcePasswordChange",
-}
+// applyColumns are the columns that only apply -f reads: the readable
+// fields of a change that a create does not take (enabled,
+// forcePasswordChange), by their API names.
+var applyColumns = func() map[string]string {
+	m := map[string]string{}
+	for i := range api.TraineePatchFields {
+		if pf := &api.TraineePatchFields[i]; pf.Create == "" && !pf.WriteOnly {
+			m[strings.ToLower(pf.Name)] = pf.Name
+		}
+	}
+	return m
+}()
 
 // representationOnly are members of the trainee representation that are
-// no input (and, for create -f, enabled and forcePasswordChange): a file
-// written by search -o csv, json or yaml or by export may hold them; they
-// are ignored and reported once.
-var representationOnly = map[string]bool{
-	"id": true, "userid": true, "username": true, "companyid": true, "createdbytype": true,
-	"authorities": true, "lasttrained": true, "enabled": true, "forcepasswordchange": true, "status": true,
-}
+// no input: the fields the server sets (api.ReadOnlyFields), the status
+// search derives, and for create -f the apply-only columns. A file written
+// by search -o csv, json or yaml or by export may hold them; they are
+// ignored and reported once.
+var representationOnly = func() map[string]bool {
+	m := map[string]bool{"status": true}
+	for _, f := range api.ReadOnlyFields {
+		m[strings.ToLower(f)] = true
+	}
+	for k := range applyColumns {
+		m[k] = true
+	}
+	return m
+}()
 
-// ColumnNames lists the accepted CSV column names, for messages and docs.
-const ColumnNames = "name, email, password, phoneNumber (phone), dateOfBirth (dob), expirationDate (expires), trainerId (trainer), weightUnit, requestId"
+// ColumnNames lists the accepted CSV column names, for messages and docs:
+// "name, email, password, phoneNumber (phone), ..., requestId".
+var ColumnNames = func() string {
+	var names []string
+	for _, pf := range api.CreateFields {
+		n := pf.Name
+		if alias := columnAlias(pf); alias != "" {
+			n += " (" + alias + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(append(names, "requestId"), ", ")
+}()
 
 // column is what a header (or a member's name) fills.
 type column struct {
@@ -305,8 +337,8 @@ func (rd *reader) body(cells []cell) (map[string]any, []api.FieldError) {
 		if c.val != nil {
 			v = *c.val
 		}
-		if f != "password" {
-			v = strings.TrimSpace(v)
+		if pf := api.PatchFieldNamed(f); pf == nil || !pf.WriteOnly {
+			v = strings.TrimSpace(v) // a password is kept as typed
 		}
 		if v == "" {
 			if rd.o.Apply && nullable(f) {
@@ -446,13 +478,15 @@ func (rd *reader) readCSVHeader(cr *csv.Reader) ([]column, []string, error) {
 	if len(unknown) > 0 {
 		return nil, nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case), or give a column map (--map)", strings.Join(unknown, ", "), ColumnNames)
 	}
-	for _, need := range []string{"name", "email"} {
-		if _, ok := seen[need]; !ok {
-			return nil, nil, inputErrorf("CSV header: no %s column", need)
+	for _, pf := range api.CreateFields {
+		_, ok := seen[pf.Name]
+		switch {
+		case ok || pf.Create != api.CreateRequired:
+		case pf.WriteOnly && !rd.o.GeneratePasswords:
+			return nil, nil, inputErrorf("CSV header: no %s column; add one, or use --generate-passwords", pf.Name)
+		case !pf.WriteOnly:
+			return nil, nil, inputErrorf("CSV header: no %s column", pf.Name)
 		}
-	}
-	if _, ok := seen["password"]; !ok && !rd.o.GeneratePasswords {
-		return nil, nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
 	}
 	return cols, header, nil
 }

@@ -58,13 +58,13 @@ func benchApplyDryRun(b *testing.B, st *store.Store, limited bool) {
 	k := api.GenerateKey()
 	_, err = st.CreateKey(ctx, c.ID, "bench", api.HashKey(k), api.KeyDisplayPrefix(k))
 	must(b, err)
-	ts := make([]store.BulkTrainee, applyBenchSize)
+	ts := make([]api.NewTrainee, applyBenchSize)
 	for i := range ts {
-		ts[i] = store.BulkTrainee{Name: fmt.Sprintf("Trainee %d", i), Email: fmt.Sprintf("t%06d@example.com", i),
+		ts[i] = api.NewTrainee{Name: fmt.Sprintf("Trainee %d", i), Email: fmt.Sprintf("t%06d@example.com", i),
 			Enabled: i%100 != 0, WeightUnit: api.UnitKG, CreatedByType: api.CreatedByAdmin}
 		if i%10 == 0 {
 			p := fmt.Sprintf("+4477%08d", i)
-			ts[i].Phone = &p
+			ts[i].PhoneNumber = &p
 		}
 	}
 	must(b, st.AddTraineesBulk(ctx, c.ID, ts, "$argon2id$bench"))

@@ -177,6 +177,10 @@ func TestApply(t *testing.T) {
 		var puts []string
 		for _, w := range s.writes() {
 			puts = append(puts, w.method)
+			// Changes carry the ETag read just before and their own key.
+			if w.method == http.MethodPut && (w.ifMatch == "" || !strings.HasPrefix(w.idempotencyKey, "apl-")) {
+				t.Errorf("PUT %s: If-Match %q, Idempotency-Key %q", w.path, w.ifMatch, w.idempotencyKey)
+			}
 		}
 		slices.Sort(puts)
 		if strings.Join(puts, " ") != "POST PUT PUT PUT" {
@@ -266,6 +270,38 @@ func TestApplyRoundTrip(t *testing.T) {
 			if !strings.Contains(r.err, "unchanged 6, failed 0") || !strings.Contains(r.err, "not imported: \"id\"") {
 				t.Errorf("%s: %s", format, r)
 			}
+		}
+	})
+}
+
+// TestApplyRefusesAConcurrentChange: a trainee changed by someone else
+// between the plan's read and the change is not overwritten: the row
+// fails (1026) and the next run plans from the new state.
+func TestApplyRefusesAConcurrentChange(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		s := newImportServerOn(t, st)
+		h := newHarness(t, s.url, s.key)
+		bob := s.seedTrainee(t, "Bob Stone", "bob@example.com", "", "", false)
+		in := writeFile(t, "x.csv", "name,email\nBobby Stone,bob@example.com\n")
+		path := fmt.Sprintf("/public-api/trainees/%d", bob.ID)
+		s.misbehave = func(w http.ResponseWriter, r *http.Request, _ []byte, next http.Handler) bool {
+			if r.Method == http.MethodGet && r.URL.Path == path { // the read before the change
+				_, err := st.UpdateTrainee(context.Background(), s.companyID, bob.ID, api.TraineePatch{Name: api.Val("Robert Stone")})
+				must(t, err)
+			}
+			return false
+		}
+		r := h.run("apply", "-f", in).expect(t, 5)
+		if !strings.Contains(r.err, fmt.Sprintf("1026 trainee %d changed since it was read (name)", bob.ID)) {
+			t.Errorf("concurrent change: %s", r)
+		}
+		if n := s.trainees(t)["bob@example.com"].Name; n != "Robert Stone" {
+			t.Errorf("the other change was overwritten: %q", n)
+		}
+		s.misbehave = nil
+		h.run("apply", "-f", in).expect(t, 0)
+		if n := s.trainees(t)["bob@example.com"].Name; n != "Bobby Stone" {
+			t.Errorf("the next run: %q", n)
 		}
 	})
 }

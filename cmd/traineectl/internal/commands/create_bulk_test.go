@@ -35,6 +35,7 @@ type importServer struct {
 
 type seenReq struct {
 	method, path, query, requestID, email string
+	ifMatch, idempotencyKey               string
 }
 
 func newImportServer(t *testing.T) *importServer {
@@ -63,7 +64,8 @@ func newImportServerOn(t *testing.T, st *store.Store) *importServer {
 		_ = json.Unmarshal(body, &b)
 		is.mu.Lock()
 		if r.URL.Path != api.PathCurrentKey { // the scope check before the import
-			is.seen = append(is.seen, seenReq{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get(api.HeaderRequestID), b.Email})
+			is.seen = append(is.seen, seenReq{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get(api.HeaderRequestID), b.Email,
+				r.Header.Get(api.HeaderIfMatch), r.Header.Get(api.HeaderIdempotencyKey)})
 		}
 		mis := is.misbehave
 		is.mu.Unlock()
