@@ -20,11 +20,26 @@ const (
 	// StateFailed: not created. Uncertain tells whether that is certain (a
 	// 4xx) or a belief (no answer, and the lookup did not find it).
 	StateFailed = "failed"
+	// StateDone: a change of apply -f (Op update, restore or delete) was
+	// answered with success.
+	StateDone = "done"
+)
+
+// Ops of apply -f's changes in the journal; a create has none.
+const (
+	OpUpdate  = "update"
+	OpRestore = "restore"
+	OpDelete  = "delete"
 )
 
 // Entry is what the journal knows of one request id.
 type Entry struct {
 	RequestID string
+	// Op is apply -f's change (OpUpdate, OpRestore, OpDelete), "" for a
+	// create; Target names the change (op, trainee and body), so that a
+	// change sent again is sent with the same key.
+	Op        string
+	Target    string
 	Email     string
 	Row       int
 	State     string
@@ -42,7 +57,9 @@ type Entry struct {
 // It holds what settling needs (request id, row, e-mail, outcome) and never
 // a password.
 type journalRecord struct {
-	Kind      string `json:"kind"` // run, sent, created, failed
+	Kind      string `json:"kind"` // run, sent, created, failed, done
+	Op        string `json:"op,omitempty"`
+	Target    string `json:"target,omitempty"`
 	Time      string `json:"time"`
 	RequestID string `json:"requestId,omitempty"`
 	Row       int    `json:"row,omitempty"`
@@ -66,9 +83,10 @@ type Journal struct {
 	a    *appender
 	now  func() time.Time
 
-	mu      sync.Mutex
-	entries map[string]*Entry
-	baseURL string // of the last run recorded
+	mu       sync.Mutex
+	entries  map[string]*Entry
+	byTarget map[string]*Entry // apply -f's changes by Target: the latest send
+	baseURL  string            // of the last run recorded
 }
 
 // OpenJournal opens (or creates, mode 0600) the journal at path for an
@@ -102,6 +120,7 @@ func ReadJournal(path string) (*Journal, error) {
 
 func (j *Journal) load(content []byte, tolerateTorn bool) error {
 	j.entries = map[string]*Entry{}
+	j.byTarget = map[string]*Entry{}
 	lines := bytes.Split(content, []byte("\n"))
 	for i, line := range lines {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -136,10 +155,25 @@ func (j *Journal) apply(r journalRecord) {
 	if r.Email != "" {
 		e.Email = r.Email
 	}
+	if r.Op != "" {
+		e.Op = r.Op
+	}
+	if r.Target != "" {
+		e.Target = r.Target
+		j.byTarget[r.Target] = e
+	}
+	if r.TraineeID != 0 {
+		e.TraineeID = r.TraineeID
+	}
 	switch r.Kind {
 	case StateSent:
 		e.State, e.Uncertain = StateSent, true
-		e.Status, e.ErrorCode, e.Message, e.TraineeID = 0, 0, "", 0
+		e.Status, e.ErrorCode, e.Message = 0, 0, ""
+		if r.Op == "" {
+			e.TraineeID = 0
+		}
+	case StateDone:
+		e.State, e.Uncertain = StateDone, false
 	case StateCreated:
 		e.State, e.Uncertain, e.TraineeID = StateCreated, false, r.TraineeID
 	case StateFailed:
@@ -218,6 +252,29 @@ func (j *Journal) Created(rid string, row int, traineeID int64, settledBy string
 // for the disk.
 func (j *Journal) Failed(rid string, row, status, code int, msg string, uncertain bool) error {
 	return j.append(journalRecord{Kind: StateFailed, RequestID: rid, Row: row, Status: status, ErrorCode: code, Message: msg, Uncertain: uncertain}, false)
+}
+
+// SentChange records that a change of apply -f is about to be sent with
+// key as its idempotency key, and returns once that is on disk.
+func (j *Journal) SentChange(op, target, key string, row int, email string, traineeID int64) error {
+	return j.append(journalRecord{Kind: StateSent, Op: op, Target: target, RequestID: key, Row: row, Email: email, TraineeID: traineeID}, true)
+}
+
+// Done records that a change was answered with success.
+func (j *Journal) Done(key string, row int, traineeID int64) error {
+	return j.append(journalRecord{Kind: StateDone, RequestID: key, Row: row, TraineeID: traineeID}, false)
+}
+
+// PendingKey returns the key of the change target when an earlier send of
+// it has no known outcome: sending it again with that key lets the server
+// answer it once.
+func (j *Journal) PendingKey(target string) (string, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if e := j.byTarget[target]; e != nil && e.Uncertain {
+		return e.RequestID, true
+	}
+	return "", false
 }
 
 // Close closes the journal and releases its lock.

@@ -18,7 +18,7 @@ import (
 // success gives nothing.
 func FailureLines(rec Record) []string {
 	switch rec.Status {
-	case StatusCreated, StatusAlreadyDone, StatusPending:
+	case StatusCreated, StatusAlreadyDone, StatusPending, StatusUpdated, StatusRestored, StatusDeleted:
 		return nil
 	}
 	errs := rec.Errors
@@ -93,6 +93,14 @@ const (
 	redrawPeriod = 100 * time.Millisecond
 )
 
+// SetTotal sets the number of rows to show progress against (before
+// Start).
+func (p *Progress) SetTotal(n int) {
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
 // Start starts the clock and, on a terminal, the redrawing.
 func (p *Progress) Start() {
 	p.mu.Lock()
@@ -129,7 +137,7 @@ func (p *Progress) Record(rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	if rec.Status == StatusCreated || rec.Status == StatusFailed {
+	if answered(rec.Status) && rec.Status != StatusAlreadyDone {
 		p.answered++
 	}
 	lines := FailureLines(rec)

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/traineed/traineed/api"
 )
 
@@ -30,27 +32,40 @@ type Format string
 const (
 	CSV   Format = "csv"
 	JSONL Format = "jsonl"
+	YAML  Format = "yaml"
+	// JSON is a JSON array of trainees (or one object), as search -o json
+	// writes it; JSON being YAML, the YAML reader reads it.
+	JSON Format = "json"
 )
 
-// ParseFormat reads a --format value: csv, jsonl (or ndjson).
+// ParseFormat reads a --format value: csv, jsonl (or ndjson), yaml (or
+// yml), json.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "csv":
 		return CSV, nil
 	case "jsonl", "ndjson":
 		return JSONL, nil
+	case "yaml", "yml":
+		return YAML, nil
+	case "json":
+		return JSON, nil
 	}
-	return "", fmt.Errorf("invalid format %q: use csv or jsonl", s)
+	return "", fmt.Errorf("invalid format %q: use csv, jsonl, yaml or json", s)
 }
 
-// FormatOf picks the format from a file name's extension: .csv, .jsonl or
-// .ndjson (any case). ok is false for any other name.
+// FormatOf picks the format from a file name's extension: .csv, .jsonl,
+// .ndjson, .yaml, .yml or .json (any case). ok is false for any other name.
 func FormatOf(path string) (f Format, ok bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return CSV, true
 	case ".jsonl", ".ndjson":
 		return JSONL, true
+	case ".yaml", ".yml":
+		return YAML, true
+	case ".json":
+		return JSON, true
 	}
 	return "", false
 }
@@ -59,7 +74,8 @@ func FormatOf(path string) (f Format, ok bool) {
 type Row struct {
 	// Num is the row's number as people see it: for CSV the spreadsheet row
 	// (the header is row 1, so the first trainee is row 2), for JSON Lines
-	// the line number (from 1, blank lines counted).
+	// the line number (from 1, blank lines counted), for YAML the line
+	// where the trainee's mapping starts.
 	Num int
 	// RequestID is the requestId column or field, else derived from the
 	// normalised e-mail (DeriveRequestID).
@@ -70,8 +86,13 @@ type Row struct {
 	// Password is empty when GeneratePassword is set.
 	Req api.CreateRequest
 	// GeneratePassword is set when the row had no password and
-	// --generate-passwords asked for one.
+	// --generate-passwords asked for one (with ReadOptions.Apply: when the
+	// row had no password, which only a create needs).
 	GeneratePassword bool
+	// Patch is the row as a change of an existing trainee (with
+	// ReadOptions.Apply, valid rows only): every field the row gives, null
+	// for each field it clears, never the password.
+	Patch api.TraineePatch
 	// Errors are the row's problems; a row with none is valid.
 	Errors []api.FieldError
 }
@@ -88,6 +109,24 @@ type ReadOptions struct {
 	// GeneratePasswords accepts rows without a password (one is generated
 	// when the row is sent).
 	GeneratePasswords bool
+	// Map names the columns of another system's export (nil: none).
+	Map *ColumnMap
+	// Apply reads the input of apply -f: a password is optional (only a
+	// create needs one), the columns enabled and forcePasswordChange are
+	// read, an empty cell of a field that can be empty (phoneNumber,
+	// dateOfBirth, expirationDate) clears it, and each valid row gets its
+	// Patch.
+	Apply bool
+}
+
+// Input is what Read found in an input.
+type Input struct {
+	Rows []Row
+	// Ignored are the columns (or JSON Lines and YAML members) that fill
+	// no field, in the order first met: columns a map leaves out, and
+	// members of the trainee representation that are no input (id,
+	// username, createdByType...). Each is reported once, not per row.
+	Ignored []string
 }
 
 // InputError is a problem with the input as a whole (its header, its
@@ -108,19 +147,34 @@ const maxLine = api.MaxBodyBytes
 // row is validated; it never leaves the process.
 const placeholderPassword = "placeholder-password"
 
-// Read reads and validates every row of r. Rows with problems are returned
-// with their Errors; an *InputError means the input cannot be read at all.
-// Within the file, a second row with the e-mail, phone number or request id
-// of an earlier valid row is invalid (1008, 1009, or no code for the
-// request id).
+// Read reads and validates every row of r (see ReadInput).
 func Read(r io.Reader, o ReadOptions) ([]Row, error) {
+	in, err := ReadInput(r, o)
+	if err != nil {
+		return nil, err
+	}
+	return in.Rows, nil
+}
+
+// ReadInput reads and validates every row of r. Rows with problems are
+// returned with their Errors; an *InputError means the input cannot be
+// read at all. Within the file, a second row with the e-mail, phone number
+// or request id of an earlier valid row is invalid (1008, 1009, or no code
+// for the request id).
+func ReadInput(r io.Reader, o ReadOptions) (*Input, error) {
+	rd := &reader{o: o, ignored: map[string]bool{}}
+	if o.Apply {
+		rd.o.GeneratePasswords = true // only a create needs one: the plan says which
+	}
 	var rows []Row
 	var err error
 	switch o.Format {
 	case CSV:
-		rows, err = readCSV(r, o)
+		rows, err = rd.readCSV(r)
 	case JSONL:
-		rows, err = readJSONL(r, o)
+		rows, err = rd.readJSONL(r)
+	case YAML, JSON:
+		rows, err = rd.readYAML(r)
 	default:
 		return nil, inputErrorf("unknown input format %q", o.Format)
 	}
@@ -128,7 +182,14 @@ func Read(r io.Reader, o ReadOptions) ([]Row, error) {
 		return nil, err
 	}
 	markDuplicates(rows)
-	return rows, nil
+	return &Input{Rows: rows, Ignored: rd.ignoredOrder}, nil
+}
+
+// reader reads one input.
+type reader struct {
+	o            ReadOptions
+	ignored      map[string]bool
+	ignoredOrder []string
 }
 
 // DeriveRequestID is the request id of a row without one: "imp-" and the
@@ -164,6 +225,35 @@ func columnAlias(pf *api.PatchField) string {
 	return pf.Flag
 }
 
+// applyColumns are the columns that only apply -f reads: the readable
+// fields of a change that a create does not take (enabled,
+// forcePasswordChange), by their API names.
+var applyColumns = func() map[string]string {
+	m := map[string]string{}
+	for i := range api.TraineePatchFields {
+		if pf := &api.TraineePatchFields[i]; pf.Create == "" && !pf.WriteOnly {
+			m[strings.ToLower(pf.Name)] = pf.Name
+		}
+	}
+	return m
+}()
+
+// representationOnly are members of the trainee representation that are
+// no input: the fields the server sets (api.ReadOnlyFields), the status
+// search derives, and for create -f the apply-only columns. A file written
+// by search -o csv, json or yaml or by export may hold them; they are
+// ignored and reported once.
+var representationOnly = func() map[string]bool {
+	m := map[string]bool{"status": true}
+	for _, f := range api.ReadOnlyFields {
+		m[strings.ToLower(f)] = true
+	}
+	for k := range applyColumns {
+		m[k] = true
+	}
+	return m
+}()
+
 // ColumnNames lists the accepted CSV column names, for messages and docs:
 // "name, email, password, phoneNumber (phone), ..., requestId".
 var ColumnNames = func() string {
@@ -178,10 +268,147 @@ var ColumnNames = func() string {
 	return strings.Join(append(names, "requestId"), ", ")
 }()
 
-func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
+// column is what a header (or a member's name) fills.
+type column struct {
+	field string    // the API field; "" when the column is ignored
+	entry *MapEntry // its map entry, if any
+}
+
+// resolve says what a header or member name fills; ok is false for an
+// unknown one without a map (which ignores them).
+func (rd *reader) resolve(name string) (c column, ok bool) {
+	if e := rd.o.Map.lookup(name); e != nil {
+		return column{field: e.Field, entry: e}, true
+	}
+	key := strings.ToLower(strings.TrimSpace(name))
+	if f, ok := columns[key]; ok {
+		return column{field: f}, true
+	}
+	if f, ok := applyColumns[key]; ok && rd.o.Apply {
+		return column{field: f}, true
+	}
+	if representationOnly[key] || rd.o.Map != nil {
+		rd.ignore(name)
+		return column{}, true
+	}
+	return column{}, false
+}
+
+func (rd *reader) ignore(name string) {
+	name = strings.TrimSpace(name)
+	if !rd.ignored[name] {
+		rd.ignored[name] = true
+		rd.ignoredOrder = append(rd.ignoredOrder, name)
+	}
+}
+
+// cell is one value of a row: a CSV cell or a YAML member; val is nil for
+// a YAML null.
+type cell struct {
+	col  column
+	name string
+	val  *string
+}
+
+// nullable reports whether null clears the field.
+func nullable(field string) bool {
+	f := api.PatchFieldNamed(field)
+	return f != nil && f.Nullable
+}
+
+// body makes a row's cells a body as the API takes it: an empty cell is
+// an absent field (with Apply, null for a field that can be empty).
+func (rd *reader) body(cells []cell) (map[string]any, []api.FieldError) {
+	body := map[string]any{}
+	var errs []api.FieldError
+	seen := map[string]string{}
+	for _, c := range cells {
+		f := c.col.field
+		if f == "" {
+			continue
+		}
+		if prev, dup := seen[f]; dup {
+			errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: f,
+				Message: fmt.Sprintf("%q and %q both give %s", prev, c.name, f)})
+			continue
+		}
+		seen[f] = c.name
+		v := ""
+		if c.val != nil {
+			v = *c.val
+		}
+		if pf := api.PatchFieldNamed(f); pf == nil || !pf.WriteOnly {
+			v = strings.TrimSpace(v) // a password is kept as typed
+		}
+		if v == "" {
+			if rd.o.Apply && nullable(f) {
+				body[f] = nil
+			}
+			continue
+		}
+		val, ferr := cellValue(f, v, c.col.entry)
+		if ferr != nil {
+			errs = append(errs, *ferr)
+			continue
+		}
+		body[f] = val
+	}
+	return body, errs
+}
+
+// cellValue is the JSON value of a non-empty cell of field f: a number or
+// a boolean where the field is one (else the text, for validation to
+// refuse), a date in the API's form.
+func cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
+	if e != nil && e.goLayout != "" {
+		d, err := e.parseDate(v)
+		if err != nil {
+			return nil, &api.FieldError{ErrorCode: api.CodeInvalidDate, Field: f, Message: err.Error()}
+		}
+		return d, nil
+	}
+	pf := api.PatchFieldNamed(f)
+	if pf == nil || pf.WriteOnly {
+		return v, nil
+	}
+	switch pf.Kind {
+	case api.KindInteger:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n, nil
+		}
+	case api.KindBoolean:
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b, nil
+		}
+	case api.KindDate:
+		return isoToWire(v), nil
+	}
+	return v, nil
+}
+
+// row validates a body, with the problems found making it (errs).
+func (rd *reader) row(num int, body map[string]any, errs []api.FieldError) Row {
+	rid, _ := body["requestId"].(string)
+	delete(body, "requestId")
+	m := make(map[string]json.RawMessage, len(body)+1)
+	for k, v := range body {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
+		}
+		m[k] = raw
+	}
+	row := validate(num, m, rid, rd.o)
+	if len(errs) > 0 {
+		row.Errors = append(errs, row.Errors...)
+	}
+	return row
+}
+
+func (rd *reader) readCSV(r io.Reader) ([]Row, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
-	field, err := readCSVHeader(cr, o)
+	cols, names, err := rd.readCSVHeader(cr)
 	if err != nil {
 		return nil, err
 	}
@@ -197,58 +424,71 @@ func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
 		if blankRecord(rec) {
 			continue // a spreadsheet's empty row
 		}
-		row, err := csvRow(num, rec, field, o)
-		if err != nil {
-			return nil, err
+		if len(rec) != len(cols) {
+			rows = append(rows, Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+				Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(cols))}}})
+			continue
 		}
-		rows = append(rows, row)
+		cells := make([]cell, len(rec))
+		for i := range rec {
+			cells[i] = cell{col: cols[i], name: names[i], val: &rec[i]}
+		}
+		body, errs := rd.body(cells)
+		rows = append(rows, rd.row(num, body, errs))
 	}
 }
 
-// readCSVHeader reads the header row: the API field of each column. Every
-// column must be known and give a field of its own; name, email and
-// (unless generated) password are needed.
-func readCSVHeader(cr *csv.Reader, o ReadOptions) ([]string, error) {
+// readCSVHeader reads the header row: what each column fills. Every
+// column must be known (or, with a map, is ignored) and give a field of
+// its own; name, email and (unless generated) password are needed.
+func (rd *reader) readCSVHeader(cr *csv.Reader) ([]column, []string, error) {
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
+		return nil, nil, inputErrorf("the CSV input is empty: it needs a header row (%s)", ColumnNames)
 	}
 	if err != nil {
-		return nil, inputErrorf("CSV header: %v", err)
+		return nil, nil, inputErrorf("CSV header: %v", err)
 	}
-	field := make([]string, len(header)) // column index -> API field
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff") // a spreadsheet's byte order mark
+	}
+	if miss := rd.o.Map.missing(header); len(miss) > 0 {
+		return nil, nil, inputErrorf("CSV header: the column map names %s, which the header does not have", strings.Join(miss, ", "))
+	}
+	cols := make([]column, len(header))
 	seen := map[string]string{}
 	var unknown []string
 	for i, h := range header {
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff") // a spreadsheet's byte order mark
-		}
 		h = strings.TrimSpace(h)
-		f, ok := columns[strings.ToLower(h)]
+		header[i] = h
+		c, ok := rd.resolve(h)
 		if !ok {
 			unknown = append(unknown, strconv.Quote(h))
 			continue
 		}
-		if prev, dup := seen[f]; dup {
-			return nil, inputErrorf("CSV header: columns %q and %q both give %s", prev, h, f)
+		if c.field == "" {
+			continue
 		}
-		seen[f] = h
-		field[i] = f
+		if prev, dup := seen[c.field]; dup {
+			return nil, nil, inputErrorf("CSV header: columns %q and %q both give %s", prev, h, c.field)
+		}
+		seen[c.field] = h
+		cols[i] = c
 	}
 	if len(unknown) > 0 {
-		return nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case)", strings.Join(unknown, ", "), ColumnNames)
+		return nil, nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case), or give a column map (--map)", strings.Join(unknown, ", "), ColumnNames)
 	}
 	for _, pf := range api.CreateFields {
 		_, ok := seen[pf.Name]
 		switch {
 		case ok || pf.Create != api.CreateRequired:
-		case pf.WriteOnly && !o.GeneratePasswords:
-			return nil, inputErrorf("CSV header: no %s column; add one, or use --generate-passwords", pf.Name)
+		case pf.WriteOnly && !rd.o.GeneratePasswords:
+			return nil, nil, inputErrorf("CSV header: no %s column; add one, or use --generate-passwords", pf.Name)
 		case !pf.WriteOnly:
-			return nil, inputErrorf("CSV header: no %s column", pf.Name)
+			return nil, nil, inputErrorf("CSV header: no %s column", pf.Name)
 		}
 	}
-	return field, nil
+	return cols, header, nil
 }
 
 // blankRecord reports whether every cell of rec is blank.
@@ -259,54 +499,6 @@ func blankRecord(rec []string) bool {
 		}
 	}
 	return true
-}
-
-// csvRow validates one CSV record, field being the API field of each
-// column: its cells make a create body as the API takes it.
-func csvRow(num int, rec, field []string, o ReadOptions) (Row, error) {
-	if len(rec) != len(field) {
-		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
-			Message: fmt.Sprintf("row has %d fields, the header %d", len(rec), len(field))}}}, nil
-	}
-	body := map[string]any{}
-	for i, cell := range rec {
-		pf := api.PatchFieldNamed(field[i])
-		if pf == nil || !pf.WriteOnly {
-			cell = strings.TrimSpace(cell) // a password is kept as typed
-		}
-		if cell == "" {
-			continue // an empty cell is an absent field
-		}
-		body[field[i]] = cellValue(pf, cell)
-	}
-	rid, _ := body["requestId"].(string)
-	delete(body, "requestId")
-	b, err := json.Marshal(body)
-	if err != nil {
-		return Row{}, err
-	}
-	return validate(num, b, rid, o), nil
-}
-
-// cellValue is a CSV cell as the JSON member of its field: an integer as a
-// number and a boolean as one (unless they are not: then the API refuses
-// them, 1000), a date
-// yyyy-MM-dd as the API's dd-MM-yyyy, anything else as it is.
-func cellValue(pf *api.PatchField, cell string) any {
-	switch {
-	case pf == nil:
-	case pf.Kind == api.KindInteger:
-		if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
-			return n
-		}
-	case pf.Kind == api.KindBoolean:
-		if b, err := strconv.ParseBool(cell); err == nil {
-			return b
-		}
-	case pf.Kind == api.KindDate:
-		return isoToWire(cell)
-	}
-	return cell
 }
 
 // isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the
@@ -320,7 +512,7 @@ func isoToWire(s string) string {
 	return s
 }
 
-func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
+func (rd *reader) readJSONL(r io.Reader) ([]Row, error) {
 	br := bufio.NewReader(r)
 	var rows []Row
 	for num := 1; ; num++ {
@@ -340,7 +532,7 @@ func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
 				rows = append(rows, Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
 					Message: fmt.Sprintf("line longer than %d bytes", maxLine)}}})
 			} else {
-				rows = append(rows, jsonRow(num, line, o))
+				rows = append(rows, rd.jsonRow(num, line))
 			}
 		}
 		if err != nil {
@@ -349,70 +541,198 @@ func readJSONL(r io.Reader, o ReadOptions) ([]Row, error) {
 	}
 }
 
-// jsonRow validates one JSON Lines line: a create body as the API takes it,
-// with an optional requestId member.
-func jsonRow(num int, line []byte, o ReadOptions) Row {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil || m == nil {
-		return validate(num, line, "", o) // the server's own 1000
+// jsonRow validates one JSON Lines line: a create body as the API takes it
+// (its members named as the CSV columns may be, or by the map), with an
+// optional requestId member.
+func (rd *reader) jsonRow(num int, line []byte) Row {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(line, &in) != nil || in == nil {
+		_, err := api.ParseCreate(line, rd.o.Today) // the server's own 1000
+		return Row{Num: num, Errors: fieldErrors(err)}
 	}
+	m, errs := rd.renameMembers(in)
 	var rid string
 	if raw, ok := m["requestId"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &rid) != nil || rid == "" {
 			return Row{Num: num, Errors: []api.FieldError{{Field: "requestId",
 				Message: "requestId must be a non-empty string"}}}
 		}
-		delete(m, "requestId")
 	}
-	if o.GeneratePasswords {
+	delete(m, "requestId")
+	if rd.o.GeneratePasswords {
 		if raw, ok := m["password"]; !ok || string(raw) == "null" || string(raw) == `""` {
 			delete(m, "password")
 		}
 	}
-	b, err := json.Marshal(m)
+	row := validate(num, m, rid, rd.o)
+	if len(errs) > 0 {
+		row.Errors = append(errs, row.Errors...)
+	}
+	return row
+}
+
+// renameMembers gives each member of a JSON object the field name it
+// fills (through the map, or any case as for CSV), dropping the ignored
+// ones and reading dates with a map's layout. An unknown member without a
+// map is left for the server's rules (which ignore it).
+func (rd *reader) renameMembers(in map[string]json.RawMessage) (map[string]json.RawMessage, []api.FieldError) {
+	out := make(map[string]json.RawMessage, len(in))
+	from := map[string]string{}
+	var errs []api.FieldError
+	for _, k := range sortedKeys(in) {
+		raw := in[k]
+		c, ok := rd.resolve(k)
+		if !ok {
+			rd.ignore(k)
+			continue
+		}
+		if c.field == "" {
+			continue
+		}
+		if prev, dup := from[c.field]; dup {
+			errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: c.field,
+				Message: fmt.Sprintf("%q and %q both give %s", prev, k, c.field)})
+			continue
+		}
+		from[c.field] = k
+		var s string
+		if c.entry != nil && c.entry.goLayout != "" && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
+			d, err := c.entry.parseDate(strings.TrimSpace(s))
+			if err != nil {
+				errs = append(errs, api.FieldError{ErrorCode: api.CodeInvalidDate, Field: c.field, Message: err.Error()})
+				continue
+			}
+			raw, _ = json.Marshal(d)
+		}
+		out[c.field] = raw
+	}
+	return out, errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// readYAML reads YAML: a sequence of trainees (mappings of field: value),
+// or a stream of documents, each a trainee or a sequence of them.
+func (rd *reader) readYAML(r io.Reader) ([]Row, error) {
+	dec := yaml.NewDecoder(r)
+	var rows []Row
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, inputErrorf("YAML: %v", err)
+		}
+		root := &doc
+		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+			root = root.Content[0]
+		}
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" || root.Kind == yaml.DocumentNode {
+			continue // an empty document
+		}
+		items := []*yaml.Node{root}
+		if root.Kind == yaml.SequenceNode {
+			items = root.Content
+		}
+		for _, it := range items {
+			row, err := rd.yamlRow(it)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+	}
+}
+
+// yamlRow reads one trainee of a YAML input; its number is its line.
+func (rd *reader) yamlRow(n *yaml.Node) (Row, error) {
+	num := n.Line
+	if n.Kind != yaml.MappingNode {
+		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON,
+			Message: "a trainee must be a mapping of field: value"}}}, nil
+	}
+	var cells []cell
+	var errs []api.FieldError
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		c, ok := rd.resolve(k.Value)
+		if !ok {
+			return Row{}, inputErrorf("YAML line %d: unknown field %q; the fields are %s (any case), or give a column map (--map)", k.Line, k.Value, ColumnNames)
+		}
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind != yaml.ScalarNode {
+			if c.field != "" {
+				errs = append(errs, api.FieldError{ErrorCode: api.CodeBadJSON, Field: c.field,
+					Message: c.field + " must be a single value"})
+			}
+			continue
+		}
+		var val *string
+		if v.Tag != "!!null" {
+			s := v.Value
+			val = &s
+		}
+		cells = append(cells, cell{col: c, name: k.Value, val: val})
+	}
+	body, berrs := rd.body(cells)
+	return rd.row(num, body, append(errs, berrs...)), nil
+}
+
+// placeholderRaw is placeholderPassword as JSON.
+var placeholderRaw = json.RawMessage(`"` + placeholderPassword + `"`)
+
+// fieldErrors are the problems of a validation error.
+func fieldErrors(err error) []api.FieldError {
+	var ve *api.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Errors
+	}
+	return []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
+}
+
+// validate checks a create body (the members of one JSON object, which it
+// may change) with api.ParseCreate, the server's code; with Apply, the
+// row's change too, with api.ParseUpdate.
+func validate(num int, m map[string]json.RawMessage, rid string, o ReadOptions) Row {
+	row := Row{Num: num}
+	generate := false
+	if _, ok := m["password"]; !ok && o.GeneratePasswords {
+		m["password"] = placeholderRaw
+		generate = true
+	}
+	body, err := json.Marshal(m)
 	if err != nil {
 		return Row{Num: num, Errors: []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}}
 	}
-	return validate(num, b, rid, o)
-}
-
-// validate checks a create body with api.ParseCreate, the server's code.
-func validate(num int, body []byte, rid string, o ReadOptions) Row {
-	row := Row{Num: num}
-	generate := false
-	if o.GeneratePasswords {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(body, &m) == nil && m != nil {
-			if _, ok := m["password"]; !ok {
-				m["password"], _ = json.Marshal(placeholderPassword)
-				body, _ = json.Marshal(m)
-				generate = true
-			}
-		}
-	}
 	req, err := api.ParseCreate(body, o.Today)
-	var email struct {
-		Email any `json:"email"`
-	}
-	_ = json.Unmarshal(body, &email)
-	if s, ok := email.Email.(string); ok {
-		row.Email = api.NormalizeEmail(s)
+	var email string
+	if raw, ok := m["email"]; ok && json.Unmarshal(raw, &email) == nil {
+		row.Email = api.NormalizeEmail(email)
 	}
 	row.RequestID = rid
 	if rid == "" && row.Email != "" {
 		row.RequestID = DeriveRequestID(row.Email)
 	}
 	if err != nil {
-		var ve *api.ValidationError
-		if errors.As(err, &ve) {
-			row.Errors = ve.Errors
-		} else {
-			row.Errors = []api.FieldError{{ErrorCode: api.CodeBadJSON, Message: err.Error()}}
-		}
+		row.Errors = fieldErrors(err)
 	}
 	if rid != "" && !api.SaneRequestID(rid) {
 		row.Errors = append(row.Errors, api.FieldError{Field: "requestId",
 			Message: "requestId must be 1 to 128 characters of A-Z a-z 0-9 - _ . :"})
+	}
+	if o.Apply {
+		row.Errors = append(row.Errors, applyPatch(&row, m, o.Today)...)
 	}
 	if err == nil {
 		row.Req = *req
@@ -423,6 +743,40 @@ func validate(num int, body []byte, rid string, o ReadOptions) Row {
 		}
 	}
 	return row
+}
+
+// applyPatch sets the row's Patch: its body without the password, read
+// by api.ParseUpdate (the server's rules of a change, field by field from
+// api.TraineePatchFields). It returns the problems the create's rules did
+// not already report.
+func applyPatch(row *Row, m map[string]json.RawMessage, today api.Date) []api.FieldError {
+	for i := range api.TraineePatchFields {
+		if f := &api.TraineePatchFields[i]; f.WriteOnly {
+			delete(m, f.Name)
+		}
+	}
+	b, _ := json.Marshal(m)
+	p, err := api.ParseUpdate(b, today)
+	var ve *api.ValidationError
+	if err == nil {
+		p.Normalize()
+		row.Patch = *p
+		return nil
+	}
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, e := range row.Errors {
+		reported[e.Field] = true
+	}
+	var out []api.FieldError
+	for _, e := range ve.Errors {
+		if !reported[e.Field] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // markDuplicates makes invalid each valid row that repeats the e-mail,

@@ -122,3 +122,42 @@ func (s Summary) Text() string {
 	}
 	return b.String()
 }
+
+// ApplyText is the summary line of apply -f: created, updated, restored,
+// deleted, unchanged, failed, duration.
+func (s Summary) ApplyText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Created %d, updated %d, restored %d, deleted %d, unchanged %d, failed %d",
+		s.Created, s.Updated, s.Restored, s.Deleted, s.Unchanged, s.Failures())
+	var detail []string
+	if s.Refused > 0 {
+		detail = append(detail, fmt.Sprintf("%d refused, not sent", s.Refused))
+	}
+	if s.Unknown > 0 {
+		detail = append(detail, fmt.Sprintf("%d outcome unknown", s.Unknown))
+	}
+	if len(detail) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
+	}
+	if s.AlreadyDone > 0 {
+		fmt.Fprintf(&b, ", created by an earlier run %d", s.AlreadyDone)
+	}
+	if s.NotAttempted > 0 {
+		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
+	}
+	fmt.Fprintf(&b, " of %d rows in %s", s.Rows, roundDuration(s.Duration))
+	if s.Answered > 0 && s.Duration > 0 {
+		fmt.Fprintf(&b, " (%.1f changes/s)", float64(s.Answered)/s.Duration.Seconds())
+	}
+	if s.Throttled > 0 {
+		fmt.Fprintf(&b, "; the API key's rate limit refused %d sends, sent again: slowed to %d at a time", s.Throttled, s.Parallel)
+	}
+	return b.String()
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Millisecond)
+}

@@ -18,6 +18,11 @@ const (
 	StatusAlreadyDone = "already-done" // created by an earlier run
 	StatusFailed      = "failed"       // sent and not created (or no answer and not found)
 	StatusInvalid     = "invalid"      // refused by local validation: not sent
+	// Statuses of apply -f's changes and refusals.
+	StatusUpdated  = "updated"
+	StatusRestored = "restored"
+	StatusDeleted  = "deleted"
+	StatusRefused  = "refused" // refused by the plan: not sent
 	// StatusPending is written to the results file only: a password was
 	// generated for the row and its create is about to be sent.
 	StatusPending = "pending"

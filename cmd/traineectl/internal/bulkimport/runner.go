@@ -96,10 +96,14 @@ type Summary struct {
 	Throttled int
 	Parallel  int
 	Duration  time.Duration
+	// Of apply -f: rows updated, restored (with their changes) and left
+	// unchanged, trainees deleted (--prune), rows refused by the plan.
+	Updated, Restored, Deleted, Unchanged, Refused int
 }
 
-// Failures is every row not created: failed, invalid and unknown.
-func (s Summary) Failures() int { return s.Failed + s.Invalid + s.Unknown }
+// Failures is every row not created (or, for apply -f, not applied):
+// failed, invalid, refused and unknown.
+func (s Summary) Failures() int { return s.Failed + s.Invalid + s.Refused + s.Unknown }
 
 // Run imports the rows: invalid rows are reported and not sent; rows the
 // journal has as created are reported as already done; the others are
@@ -188,13 +192,22 @@ func (r *runner) triage(rows []Row) []*Row {
 // work processes the rows, Parallel at a time, under reqCtx; once
 // dispatch ends no row starts.
 func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
-	work := make(chan *Row)
+	r.pool(dispatch, reqCtx, len(todo), func(ctx context.Context, i int) (Record, error) {
+		return r.process(ctx, todo[i])
+	})
+}
+
+// pool runs do for 0..n-1, Parallel at a time (each holding a slot),
+// under reqCtx; once dispatch ends nothing starts. Each record is
+// finished as it arrives, and an error stops the run.
+func (r *runner) pool(dispatch, reqCtx context.Context, n int, do func(ctx context.Context, i int) (Record, error)) {
+	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(r.o.Parallel, max(len(todo), 1)) {
+	for range min(r.o.Parallel, max(n, 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for row := range work {
+			for i := range work {
 				if dispatch.Err() != nil {
 					continue // stopped: not attempted
 				}
@@ -202,9 +215,9 @@ func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
 				r.sum.Processed++
 				r.mu.Unlock()
 				r.slots.acquire()
-				rec, err := r.process(reqCtx, row)
+				rec, err := do(reqCtx, i)
 				r.slots.release()
-				if err == nil && (rec.Status == StatusCreated || rec.Status == StatusAlreadyDone || rec.Status == StatusFailed) {
+				if err == nil && answered(rec.Status) {
 					r.mu.Lock()
 					r.sum.Answered++
 					r.mu.Unlock()
@@ -217,15 +230,24 @@ func (r *runner) work(dispatch, reqCtx context.Context, todo []*Row) {
 		}()
 	}
 feed:
-	for _, row := range todo {
+	for i := range n {
 		select {
 		case <-dispatch.Done():
 			break feed
-		case work <- row:
+		case work <- i:
 		}
 	}
 	close(work)
 	wg.Wait()
+}
+
+// answered reports whether a record's status is the server's answer.
+func answered(status string) bool {
+	switch status {
+	case StatusCreated, StatusAlreadyDone, StatusFailed, StatusUpdated, StatusRestored, StatusDeleted:
+		return true
+	}
+	return false
 }
 
 type runner struct {
@@ -264,6 +286,14 @@ func (r *runner) finish(rec Record) {
 		r.sum.Invalid++
 	case StatusUnknown:
 		r.sum.Unknown++
+	case StatusUpdated:
+		r.sum.Updated++
+	case StatusRestored:
+		r.sum.Restored++
+	case StatusDeleted:
+		r.sum.Deleted++
+	case StatusRefused:
+		r.sum.Refused++
 	}
 	r.records = append(r.records, rec)
 	if r.o.Results != nil {

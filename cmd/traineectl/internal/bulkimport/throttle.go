@@ -71,11 +71,23 @@ func rateLimited(err error) bool {
 }
 
 // create sends the row's create; while the server answers 429 it lowers
-// the import's parallelism, waits ThrottleWait and sends it again, at most
-// maxThrottledSends times. A 429 changed nothing on the server (and the
-// create carries its idempotency key), so sending again is safe.
+// the import's parallelism, waits ThrottleWait and sends it again (see
+// throttled). A 429 changed nothing on the server (and the create carries
+// its idempotency key), so sending again is safe.
 func (r *runner) create(ctx context.Context, row *Row, req api.CreateRequest) (*api.Trainee, error) {
-	t, err := r.o.API.Create(ctx, row.RequestID, req)
+	var t *api.Trainee
+	err := r.throttled(ctx, func() (err error) {
+		t, err = r.o.API.Create(ctx, row.RequestID, req)
+		return err
+	})
+	return t, err
+}
+
+// throttled makes a call and, while the server answers 429, lowers the
+// run's parallelism, waits ThrottleWait and makes it again, at most
+// maxThrottledSends times.
+func (r *runner) throttled(ctx context.Context, call func() error) error {
+	err := call()
 	for n := 0; rateLimited(err) && n < maxThrottledSends; n++ {
 		allowed := r.slots.halve()
 		r.mu.Lock()
@@ -86,10 +98,10 @@ func (r *runner) create(ctx context.Context, row *Row, req api.CreateRequest) (*
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, err
+			return err
 		case <-timer.C:
 		}
-		t, err = r.o.API.Create(ctx, row.RequestID, req)
+		err = call()
 	}
-	return t, err
+	return err
 }

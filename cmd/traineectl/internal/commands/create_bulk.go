@@ -8,10 +8,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
@@ -28,26 +30,48 @@ type BulkOptions struct {
 	// GeneratePasswords gives each row without a password a random one.
 	GeneratePasswords bool
 	Parallel          int // creates in flight at once
+	// Map and MapFile are the column map (--map, --map-file).
+	Map, MapFile string
+
+	apply bool // read for apply -f (bulkimport.ReadOptions.Apply)
 }
 
 // bulkFlags are the flags that only mean something with -f.
-var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords"}
+var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file"}
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
 
 func (o *BulkOptions) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVarP(&o.File, "file", "f", "", "create the trainees of a CSV or JSON Lines file (- for stdin)")
-	fl.StringVar(&o.Format, "format", "", "format of -f: csv or jsonl (default: by the file's extension; required with -f -)")
+	fl.StringVarP(&o.File, "file", "f", "", "create the trainees of a CSV, JSON Lines, YAML or JSON file (- for stdin)")
+	fl.StringVar(&o.Format, "format", "", "format of -f: csv, jsonl, yaml or json (default: by the file's extension; required with -f -)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "with -f: check every row and report; send nothing")
 	fl.StringVar(&o.Journal, "journal", "", "with -f: the import's journal (default: FILE.journal; required with -f -)")
 	fl.IntVar(&o.Parallel, "parallel", 4, "with -f: creates in flight at once (1 to 64)")
 	fl.StringVar(&o.Results, "results", "", "with -f: append a CSV line per row to this file (mode 0600)")
 	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, "with -f: generate a password for each row without one (written to --results only)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(string(bulkimport.CSV), string(bulkimport.JSONL)))
+	o.registerMap(cmd, "with -f: ")
+	registerFileCompletions(cmd)
+}
+
+// registerMap registers --map and --map-file.
+func (o *BulkOptions) registerMap(cmd *cobra.Command, prefix string) {
+	fl := cmd.Flags()
+	fl.StringVar(&o.Map, "map", "", prefix+"column map 'Header=field[:DATE LAYOUT],...', like 'E-mail Address=email,Birthday=dateOfBirth:MM/DD/YYYY'")
+	fl.StringVar(&o.MapFile, "map-file", "", prefix+"read the column map from this file (an entry a line; see docs/maps)")
+	cmd.MarkFlagsMutuallyExclusive("map", "map-file")
+	_ = cmd.RegisterFlagCompletionFunc("map", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("map-file", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"map"}, cobra.ShellCompDirectiveFilterFileExt
+	})
+}
+
+// registerFileCompletions completes --format and -f.
+func registerFileCompletions(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(string(bulkimport.CSV), string(bulkimport.JSONL), string(bulkimport.YAML), string(bulkimport.JSON)))
 	_ = cmd.RegisterFlagCompletionFunc("file", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"csv", "jsonl", "ndjson"}, cobra.ShellCompDirectiveFilterFileExt
+		return []string{"csv", "jsonl", "ndjson", "yaml", "yml", "json"}, cobra.ShellCompDirectiveFilterFileExt
 	})
 	_ = cmd.RegisterFlagCompletionFunc("parallel", cobra.NoFileCompletions)
 }
@@ -118,6 +142,10 @@ func (o *BulkOptions) check() (format bulkimport.Format, journalPath string, err
 // read reads and checks every row of the input; a malformed input as a
 // whole is a usage error.
 func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulkimport.Row, error) {
+	cmap, err := o.columnMap()
+	if err != nil {
+		return nil, err
+	}
 	in, name := f.IOStreams.In, "stdin"
 	if o.File != "-" {
 		fh, err := os.Open(o.File)
@@ -127,7 +155,8 @@ func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulk
 		defer fh.Close()
 		in, name = fh, o.File
 	}
-	rows, err := bulkimport.Read(in, bulkimport.ReadOptions{Format: format, Today: f.Today(), GeneratePasswords: o.GeneratePasswords})
+	input, err := bulkimport.ReadInput(in, bulkimport.ReadOptions{Format: format, Today: f.Today(),
+		GeneratePasswords: o.GeneratePasswords, Map: cmap, Apply: o.apply})
 	var ie *bulkimport.InputError
 	if errors.As(err, &ie) {
 		return nil, &cmdutil.UsageError{Err: fmt.Errorf("%s: %w", name, err)}
@@ -135,7 +164,39 @@ func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulk
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	return rows, nil
+	if len(input.Ignored) > 0 {
+		q := make([]string, len(input.Ignored))
+		for i, c := range input.Ignored {
+			q[i] = strconv.Quote(c)
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: column(s) not imported: %s\n", name, api.EscapeText(strings.Join(q, ", ")))
+	}
+	return input.Rows, nil
+}
+
+// columnMap reads --map or --map-file (nil when neither is given); a bad
+// map is a usage error.
+func (o *BulkOptions) columnMap() (*bulkimport.ColumnMap, error) {
+	switch {
+	case o.Map != "":
+		m, err := bulkimport.ParseMap(o.Map)
+		if err != nil {
+			return nil, &cmdutil.UsageError{Err: err}
+		}
+		return m, nil
+	case o.MapFile != "":
+		fh, err := os.Open(o.MapFile)
+		if err != nil {
+			return nil, fmt.Errorf("open the column map: %w", err)
+		}
+		defer fh.Close()
+		m, err := bulkimport.ReadMap(fh, o.MapFile)
+		if err != nil {
+			return nil, &cmdutil.UsageError{Err: err}
+		}
+		return m, nil
+	}
+	return nil, nil
 }
 
 // startJournal records the run in the journal, refusing one that belongs
@@ -230,11 +291,11 @@ func bulkFormat(o *BulkOptions) (bulkimport.Format, error) {
 		return fm, nil
 	}
 	if o.File == "-" {
-		return "", cmdutil.Usagef("-f - (stdin) needs --format csv or --format jsonl")
+		return "", cmdutil.Usagef("-f - (stdin) needs --format csv, jsonl, yaml or json")
 	}
 	fm, ok := bulkimport.FormatOf(o.File)
 	if !ok {
-		return "", cmdutil.Usagef("cannot tell the format of %s from its extension (.csv, .jsonl, .ndjson): give --format csv or --format jsonl", o.File)
+		return "", cmdutil.Usagef("cannot tell the format of %s from its extension (.csv, .jsonl, .ndjson, .yaml, .yml, .json): give --format csv, jsonl, yaml or json", o.File)
 	}
 	return fm, nil
 }

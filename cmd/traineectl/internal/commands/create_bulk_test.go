@@ -19,6 +19,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
+	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -34,12 +35,18 @@ type importServer struct {
 
 type seenReq struct {
 	method, path, query, requestID, email string
+	ifMatch, idempotencyKey               string
 }
 
 func newImportServer(t *testing.T) *importServer {
 	t.Helper()
+	return newImportServerOn(t, storetest.SQLite(t))
+}
+
+// newImportServerOn is newImportServer over the store st.
+func newImportServerOn(t *testing.T, st *store.Store) *importServer {
+	t.Helper()
 	ctx := context.Background()
-	st := storetest.SQLite(t)
 	c, err := st.CreateCompany(ctx, "Acme", "UTC")
 	must(t, err)
 	tr, err := st.CreateTrainer(ctx, c.ID, "Coach Carter", "coach@acme.example")
@@ -57,7 +64,8 @@ func newImportServer(t *testing.T) *importServer {
 		_ = json.Unmarshal(body, &b)
 		is.mu.Lock()
 		if r.URL.Path != api.PathCurrentKey { // the scope check before the import
-			is.seen = append(is.seen, seenReq{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get(api.HeaderRequestID), b.Email})
+			is.seen = append(is.seen, seenReq{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get(api.HeaderRequestID), b.Email,
+				r.Header.Get(api.HeaderIfMatch), r.Header.Get(api.HeaderIdempotencyKey)})
 		}
 		mis := is.misbehave
 		is.mu.Unlock()
