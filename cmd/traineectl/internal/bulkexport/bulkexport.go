@@ -1,0 +1,239 @@
+// Package bulkexport is `traineectl export`'s writing side: a company's
+// trainees as CSV, JSON Lines or YAML with exactly the columns `traineectl
+// create -f` reads (bulkimport), so that an export is an input of create -f
+// (with --generate-passwords: no password is ever exported) and of apply -f.
+// Each trainee is written as it comes: nothing is held but the record in
+// hand.
+package bulkexport
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// Format is the format of an export.
+type Format string
+
+// The formats.
+const (
+	CSV   Format = "csv"
+	JSONL Format = "jsonl"
+	YAML  Format = "yaml"
+)
+
+// Formats lists the formats, for help and completion.
+var Formats = []string{string(CSV), string(JSONL), string(YAML)}
+
+// ParseFormat reads a --format value: csv, jsonl (or ndjson), yaml (or yml).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "csv":
+		return CSV, nil
+	case "jsonl", "ndjson":
+		return JSONL, nil
+	case "yaml", "yml":
+		return YAML, nil
+	}
+	return "", fmt.Errorf("invalid format %q: use csv, jsonl or yaml", s)
+}
+
+// FormatOf picks the format from a file name's extension (any case):
+// .csv, .jsonl or .ndjson, .yaml or .yml. ok is false for any other.
+func FormatOf(path string) (f Format, ok bool) {
+	f, err := ParseFormat(strings.TrimPrefix(filepath.Ext(path), "."))
+	return f, err == nil && filepath.Ext(path) != ""
+}
+
+// Columns are the columns of an export, in order: the API names of the
+// fields of `create -f` (bulkimport's columns) that a trainee has, every
+// one but password (never exported) and requestId (derived from the
+// e-mail when absent, as bulkimport.DeriveRequestID does).
+var Columns = []string{"name", "email", "phoneNumber", "dateOfBirth", "expirationDate", "trainerId", "weightUnit"}
+
+// Tracked data kinds of --with.
+const (
+	WithWeight       = "weight"
+	WithMeasurements = "measurements"
+	WithNutrition    = "nutrition"
+	WithSteps        = "steps"
+)
+
+// WithKinds lists the kinds --with takes.
+var WithKinds = []string{WithWeight, WithMeasurements, WithNutrition, WithSteps}
+
+// ParseWith reads --with's values: each one of WithKinds, no repeats.
+func ParseWith(vals []string) ([]string, error) {
+	var out []string
+	for _, v := range vals {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if !slices.Contains(WithKinds, v) {
+			return nil, fmt.Errorf("--with %q: want a comma-separated list of %s", v, strings.Join(WithKinds, ", "))
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// Record is one exported trainee: the create -f fields (absent when the
+// trainee has no value), and the tracked data --with asked for (JSON
+// Lines and YAML only; create -f and apply -f ignore those members).
+// Dates are dd-MM-yyyy, as the API writes them.
+type Record struct {
+	Name           string  `json:"name"`
+	Email          string  `json:"email"`
+	PhoneNumber    *string `json:"phoneNumber,omitempty"`
+	DateOfBirth    *string `json:"dateOfBirth,omitempty"`
+	ExpirationDate *string `json:"expirationDate,omitempty"`
+	TrainerID      *int64  `json:"trainerId,omitempty"`
+	WeightUnit     string  `json:"weightUnit"`
+
+	Weight       *[]api.ExportWeight    `json:"weight,omitempty"`
+	Measurements *[]api.Measurement     `json:"measurements,omitempty"`
+	Nutrition    *[]api.ExportNutrition `json:"nutrition,omitempty"`
+	Steps        *[]api.ExportSteps     `json:"steps,omitempty"`
+}
+
+// FromTrainee is the record of t.
+func FromTrainee(t *api.Trainee) Record {
+	date := func(d *api.Date) *string {
+		if d == nil {
+			return nil
+		}
+		s := d.String()
+		return &s
+	}
+	r := Record{Name: t.Name, Email: t.Email, DateOfBirth: date(t.DateOfBirth), ExpirationDate: date(t.ExpirationDate),
+		WeightUnit: t.WeightUnit}
+	if t.PhoneNumber != nil {
+		p := *t.PhoneNumber
+		r.PhoneNumber = &p
+	}
+	if t.TrainerID != nil {
+		id := *t.TrainerID
+		r.TrainerID = &id
+	}
+	return r
+}
+
+// Attach adds to r the tracked data of x that with names.
+func (r *Record) Attach(x *api.TraineeExport, with []string) {
+	for _, w := range with {
+		switch w {
+		case WithWeight:
+			r.Weight = &x.Weight
+		case WithMeasurements:
+			r.Measurements = &x.Measurements
+		case WithNutrition:
+			r.Nutrition = &x.Nutrition
+		case WithSteps:
+			r.Steps = &x.Steps
+		}
+	}
+}
+
+// csvRow is r's CSV line, in Columns' order. Dates are yyyy-MM-dd, what
+// spreadsheets read as dates (bulkimport reads both forms).
+func (r *Record) csvRow() []string {
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	iso := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		d, err := api.ParseDate(*p)
+		if err != nil {
+			return *p
+		}
+		return fmt.Sprintf("%04d-%02d-%02d", d.Year, d.Month, d.Day)
+	}
+	trainer := ""
+	if r.TrainerID != nil {
+		trainer = strconv.FormatInt(*r.TrainerID, 10)
+	}
+	return []string{r.Name, r.Email, str(r.PhoneNumber), iso(r.DateOfBirth), iso(r.ExpirationDate), trainer, r.WeightUnit}
+}
+
+// Writer writes records one at a time.
+type Writer struct {
+	format Format
+	bw     *bufio.Writer
+	cw     *csv.Writer
+	n      int64
+}
+
+// NewWriter writes records in format to w; the CSV header goes first.
+// Close flushes.
+func NewWriter(w io.Writer, format Format) (*Writer, error) {
+	ew := &Writer{format: format, bw: bufio.NewWriterSize(w, 64<<10)}
+	switch format {
+	case CSV:
+		ew.cw = csv.NewWriter(ew.bw)
+		if err := ew.cw.Write(Columns); err != nil {
+			return nil, err
+		}
+	case JSONL, YAML:
+	default:
+		return nil, fmt.Errorf("unknown export format %q", format)
+	}
+	return ew, nil
+}
+
+// Write writes one record. A record with tracked data is refused in CSV.
+func (w *Writer) Write(r *Record) error {
+	w.n++
+	switch w.format {
+	case CSV:
+		if r.Weight != nil || r.Measurements != nil || r.Nutrition != nil || r.Steps != nil {
+			return fmt.Errorf("tracked data cannot be written as CSV: use jsonl or yaml")
+		}
+		return w.cw.Write(r.csvRow())
+	case JSONL:
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if _, err := w.bw.Write(b); err != nil {
+			return err
+		}
+		return w.bw.WriteByte('\n')
+	default:
+		// One item of a block sequence: the records make one YAML
+		// document, a list of mappings with the JSON names.
+		return output.WriteYAML(w.bw, []*Record{r})
+	}
+}
+
+// Count is how many records were written.
+func (w *Writer) Count() int64 { return w.n }
+
+// Close flushes what is buffered; an empty YAML export is the empty list.
+func (w *Writer) Close() error {
+	switch {
+	case w.cw != nil:
+		w.cw.Flush()
+		if err := w.cw.Error(); err != nil {
+			return err
+		}
+	case w.format == YAML && w.n == 0:
+		if _, err := w.bw.WriteString("[]\n"); err != nil {
+			return err
+		}
+	}
+	return w.bw.Flush()
+}
