@@ -8,6 +8,7 @@ package bulkexport
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -18,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // Format is the format of an export.
@@ -175,6 +175,7 @@ type Writer struct {
 	bw     *bufio.Writer
 	cw     *csv.Writer
 	n      int64
+	buf    bytes.Buffer // writeYAML's scratch
 }
 
 // NewWriter writes records in format to w; the CSV header goes first.
@@ -213,10 +214,47 @@ func (w *Writer) Write(r *Record) error {
 		}
 		return w.bw.WriteByte('\n')
 	default:
-		// One item of a block sequence: the records make one YAML
-		// document, a list of mappings with the JSON names.
-		return output.WriteYAML(w.bw, []*Record{r})
+		return w.writeYAML(r)
 	}
+}
+
+// writeYAML writes r as one item of a block sequence, so the records make
+// one YAML document: a list of mappings with the JSON names. Each value is
+// its JSON (a double-quoted string, a number, or a flow list of tracked
+// data), which YAML reads as the same value, with DEL, the C1 controls and
+// the bidirectional formatting characters escaped (api.EscapeFramed): a
+// YAML parser refuses some of them raw.
+func (w *Writer) writeYAML(r *Record) error {
+	w.buf.Reset()
+	enc := json.NewEncoder(&w.buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(strings.NewReader(api.EscapeFramed(w.buf.String())))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	lead := "- "
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		w.bw.WriteString(lead)
+		w.bw.WriteString(key.(string)) // a member name of Record: plain
+		w.bw.WriteString(": ")
+		w.bw.Write(raw)
+		if err := w.bw.WriteByte('\n'); err != nil {
+			return err
+		}
+		lead = "  "
+	}
+	return nil
 }
 
 // Count is how many records were written.

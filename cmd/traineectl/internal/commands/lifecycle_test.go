@@ -251,6 +251,17 @@ func TestExportWithTrackedData(t *testing.T) {
 	if out := h.run("export", "--format", "jsonl", "--with", "weight", "--from", "2026-11-02").expect(t, 0).out; strings.Contains(out, "80.25") {
 		t.Errorf("--from after the data still exports it: %s", out)
 	}
+	var generic []map[string]any
+	var items []bulkexport.Record
+	y := h.run("export", "--format", "yaml", "--with", "weight,steps").expect(t, 0).out
+	must(t, yaml.Unmarshal([]byte(y), &generic))
+	j, err := json.Marshal(generic)
+	must(t, err)
+	must(t, json.Unmarshal(j, &items))
+	if len(items) != len(live) || items[0].Weight == nil || len(*items[0].Weight) != 1 || (*items[0].Weight)[0].WeightKG != 80.25 ||
+		items[1].Name != live[1].Name || items[0].TrainerID == nil || *items[0].TrainerID != *live[0].TrainerID {
+		t.Errorf("yaml --with read back as %+v:\n%s", items, y)
+	}
 	h.run("export", "--with", "weight").expect(t, 2) // CSV
 	h.run("export", "--with", "heartbeat", "-o", "json").expect(t, 2)
 	h.run("export", "--file", filepath.Join(t.TempDir(), "t.txt")).expect(t, 2)
