@@ -176,6 +176,9 @@ func (o *ExportOptions) exportFormat(f *cmdutil.Factory) (bulkexport.Format, err
 // runExportAll streams the company's trainees, page after page (keyset
 // cursors: nothing repeats or goes missing), each written as it comes.
 func runExportAll(ctx context.Context, f *cmdutil.Factory, o *ExportOptions) error {
+	if g := f.Global; g.JQ != "" || g.Template != "" || len(g.Fields) > 0 {
+		return cmdutil.Usagef("--jq, --template and --fields do not apply to the company's export: its columns are create -f's")
+	}
 	format, err := o.exportFormat(f)
 	if err != nil {
 		return err

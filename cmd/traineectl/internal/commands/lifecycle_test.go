@@ -263,6 +263,7 @@ func TestExportWithTrackedData(t *testing.T) {
 		t.Errorf("yaml --with read back as %+v:\n%s", items, y)
 	}
 	h.run("export", "--with", "weight").expect(t, 2) // CSV
+	h.run("export", "--jq", ".[].email").expect(t, 2)
 	h.run("export", "--with", "heartbeat", "-o", "json").expect(t, 2)
 	h.run("export", "--file", filepath.Join(t.TempDir(), "t.txt")).expect(t, 2)
 	for _, k := range bulkexport.WithKinds {
