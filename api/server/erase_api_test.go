@@ -114,6 +114,8 @@ func TestEraseTrainee(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		db := storetest.DB(t, e.store)
 		storetest.AddWebhook(t, e.store, e.companyA, "https://hooks.example/a")
+		// An automation.fired of each update carries the trainee too.
+		e.createAutomation(e.keyA, `{"name": "changed to CRM", "trigger": {"type": "TRAINEE_UPDATED"}, "actionType": "WEBHOOK", "action": {"url": "http://127.0.0.1:9/never"}}`)
 		p := e.person(t, "Zoë Quillfeather", "+447700900417")
 		other := e.person(t, "Ulrike Brandtmeyer", "+447700900418")
 		echoAnswers(t, db, p.t.ID)
@@ -196,7 +198,7 @@ func checkRedacted(t *testing.T, db *bun.DB, id int64) {
 	t.Helper()
 	var payloads []string
 	must(t, db.NewRaw("SELECT payload FROM webhook_events WHERE trainee_id = ? ORDER BY id", id).Scan(context.Background(), &payloads))
-	if len(payloads) < 3 { // created, updated, erased
+	if len(payloads) < 4 { // created, updated, automation.fired, erased
 		t.Fatalf("%d events of the trainee, want at least 3", len(payloads))
 	}
 	for _, p := range payloads {
@@ -208,6 +210,9 @@ func checkRedacted(t *testing.T, db *bun.DB, id int64) {
 		}
 		if json.Unmarshal([]byte(p), &ev) != nil || json.Unmarshal([]byte(p), &raw) != nil || len(raw.Data.Trainee) != 1 || ev.Data.Trainee.ID != id || ev.Timestamp == 0 {
 			t.Errorf("payload not redacted: %s", p)
+		}
+		if ev.Type == api.EventAutomationFired && !strings.Contains(p, `"automation":{"id":`) {
+			t.Errorf("automation.fired lost its automation: %s", p)
 		}
 	}
 	var kept int
