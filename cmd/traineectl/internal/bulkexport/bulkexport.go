@@ -88,8 +88,8 @@ func ParseWith(vals []string) ([]string, error) {
 
 // Record is one exported trainee: the create -f fields (absent when the
 // trainee has no value), and the tracked data --with asked for (JSON
-// Lines and YAML only; create -f and apply -f ignore those members).
-// Dates are dd-MM-yyyy, as the API writes them.
+// Lines and YAML only; such a record is an archive, not an input of
+// create -f or apply -f). Dates are dd-MM-yyyy, as the API writes them.
 type Record struct {
 	Name           string  `json:"name"`
 	Email          string  `json:"email"`

@@ -50,7 +50,8 @@ input of "create -f --generate-passwords" and of "apply -f", where it changes
 nothing. --query, --status and --sort choose the trainees as search does
 (default: live ones, by id). --with weight,measurements,nutrition,steps adds
 each trainee's tracked data (JSON Lines and YAML only; --from and --to bound
-it), one request per trainee, --parallel at once.
+it), one request per trainee, --parallel at once: such a file is an archive,
+not an input of create -f or apply -f.
 
 --file writes to PATH (mode 0600: it is personal data) through PATH.partial,
 renamed when the export is complete; without it the export goes to stdout.`,
