@@ -57,11 +57,8 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 			continue
 		}
 		run.ID = ids[0]
-		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries); err != nil {
+		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries, &ch.disableRuns); err != nil {
 			return err
-		}
-		if a.ActionType == api.ActionDisableTrainee {
-			ch.Disabled = true
 		}
 	}
 	return nil
@@ -75,11 +72,12 @@ func initialOutcome(a *automationRow) string {
 }
 
 // act carries out a run's action inside tx: a WEBHOOK puts an
-// automation.fired event in the outbox for the automation's endpoint; a
-// DISABLE_TRAINEE soft-deletes the trainee as a DELETE would (its
-// trainee.deleted event included). Deliveries it schedules are appended
-// to deliveries.
-func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries *[]int64) error {
+// automation.fired event in the outbox for the automation's endpoint
+// (deliveries it schedules are appended to deliveries); a DISABLE_TRAINEE
+// is a verdict, not a write: the run's id is appended to disable, and the
+// trainee code applies it (settleDisables), so that the rules never call
+// back into the trainee code that called them.
+func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries, disable *[]int64) error {
 	switch a.ActionType {
 	case api.ActionWebhook:
 		body, err := json.Marshal(api.AutomationFired{
@@ -113,22 +111,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *autom
 		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", run.ID).Exec(ctx)
 		return err
 	case api.ActionDisableTrainee:
-		before, err := s.loadTrainee(ctx, tx, a.CompanyID, t.ID, true)
-		if err != nil {
-			return err
-		}
-		if !before.Enabled {
-			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).Where("r.id = ?", run.ID).Exec(ctx)
-			return err
-		}
-		after := before.clone()
-		after.Enabled = false
-		ch, err := s.saveTrainee(ctx, tx, before, after, "")
-		if err != nil {
-			return err
-		}
-		*deliveries = append(*deliveries, ch.Deliveries...)
-		return nil
+		*disable = append(*disable, run.ID) // a verdict: the trainee code applies it
 	}
 	return nil
 }
@@ -176,10 +159,13 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 			_, err = s.fireWebhooks(ctx, tx, a, runs, stamp)
 			return err
 		}
-		var deliveries []int64
 		for _, r := range runs {
 			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-			if err := s.act(ctx, tx, a, run, r.trainee, stamp, &deliveries); err != nil {
+			ch := &traineeChange{}
+			if err := s.act(ctx, tx, a, run, r.trainee, stamp, &ch.Deliveries, &ch.disableRuns); err != nil {
+				return err
+			}
+			if err := s.settleDisables(ctx, tx, ch, companyID, r.TraineeID); err != nil {
 				return err
 			}
 		}

@@ -224,6 +224,9 @@ type traineeChange struct {
 	// Disabled: an automation fired by the change soft-deleted the trainee
 	// in the same transaction; After is then not what is stored.
 	Disabled bool
+	// disableRuns are the DISABLE_TRAINEE verdicts of the automations the
+	// change fired (their runs' ids), for settleDisables to apply.
+	disableRuns []int64
 }
 
 // result is what a change returns to its caller: the trainee as stored
@@ -245,7 +248,62 @@ func (s *Store) result(ctx context.Context, tx bun.Tx, ch *traineeChange, row *t
 // keeps the stored one. A change that alters nothing writes nothing and
 // returns a change without fields. Every change that writes records its
 // webhook event in tx (the transactional outbox).
+//
+// A change passes through the trainee code, the outbox and the rules once
+// each, in that order: the automations it fires answer with verdicts, and
+// a DISABLE_TRAINEE verdict comes back here to be applied as a second
+// change of the same transaction (settleDisables).
 func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
+	ch, err := s.writeChange(ctx, tx, before, after, passwordHash)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.settleDisables(ctx, tx, ch, after.CompanyID, after.ID); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// settleDisables applies ch's DISABLE_TRAINEE verdicts: the first soft-
+// deletes the trainee as a DELETE would (its trainee.deleted event, and
+// the automations that event fires, included); a verdict that finds the
+// trainee already disabled marks its run skipped. It loops until no
+// verdict is left: the disable's own rules can only find the trainee
+// disabled, so it ends.
+func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange, companyID, traineeID int64) error {
+	for len(ch.disableRuns) > 0 {
+		runs := ch.disableRuns
+		ch.disableRuns = nil
+		before, err := s.loadTrainee(ctx, tx, companyID, traineeID, true)
+		if err != nil {
+			return err
+		}
+		if before.Enabled {
+			after := before.clone()
+			after.Enabled = false
+			next, err := s.writeChange(ctx, tx, before, after, "")
+			if err != nil {
+				return err
+			}
+			ch.Deliveries = append(ch.Deliveries, next.Deliveries...)
+			ch.disableRuns = next.disableRuns
+			ch.Disabled = true
+			runs = runs[1:]
+		}
+		if len(runs) > 0 {
+			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).
+				Where("r.id IN (?)", bun.In(runs)).Exec(ctx)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeChange writes one change and records its event (which fires the
+// automations): saveTrainee without the verdicts applied.
+func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
 	now := s.utcNow()
 	ch := &traineeChange{After: after.toAPI()}
 	if before == nil {
