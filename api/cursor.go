@@ -54,14 +54,15 @@ const maxCursorOffset = (int64(MaxPage) + 1) * MaxPageSize
 // (trainees.search_name): the name lower-cased, by Go for both databases.
 func SearchName(name string) string { return strings.ToLower(name) }
 
-// SearchFingerprint identifies a search's q, status and sort: a cursor
-// made by one search is refused by another.
+// SearchFingerprint identifies a search's q, status, sort and filters
+// (expiresWithin, inactiveFor, createdSince): a cursor made by one search
+// is refused by another.
 func SearchFingerprint(s Search) string {
 	var tail []byte
 	if s.Desc {
 		tail = []byte{1}
 	}
-	return fingerprint([]string{s.Query, s.Status, s.Sort}, tail...)
+	return fingerprint(append([]string{s.Query, s.Status, s.Sort}, filterPrint(s)...), tail...)
 }
 
 // fingerprint is a short hash of parts and tail: what a cursor carries to

@@ -67,7 +67,8 @@ type IdempotentAnswer struct {
 	Status      int
 	ContentType string
 	Body        []byte
-	Replayed    bool // the answer is a stored one, nothing ran
+	ETag        string // the answer's ETag header, "" for none
+	Replayed    bool   // the answer is a stored one, nothing ran
 }
 
 // IdempotencyStore keeps the answers of idempotent requests.

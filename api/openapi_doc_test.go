@@ -59,6 +59,7 @@ var contractOperations = []struct {
 }{
 	{"POST", "/public-api/trainees", true, false, true},
 	{"GET", "/public-api/trainees/search", true, false, false},
+	{"GET", "/public-api/trainees/stats", true, false, false},
 	{"GET", "/public-api/trainees/{id}", true, true, false},
 	{"PUT", "/public-api/trainees/{id}", true, true, true},
 	{"DELETE", "/public-api/trainees/{id}", true, true, false},

@@ -21,23 +21,33 @@ import (
 //     fields), "writeonly" when no field of Trainee shows it;
 //   - enum: the values it takes, when it is an enum;
 //   - flag and help: the flag of `traineectl update` that sets it (none:
-//     no flag) and the flag's help.
+//     no flag) and the flag's help;
+//   - create: "required" or "optional" when a create takes it (the body of
+//     POST /trainees, CreateRequest and NewTrainee hold it under the same
+//     Go name, `traineectl create` has its flag and a bulk import its
+//     column); createHelp is the help of create's flag, default the value
+//     an absent optional field takes;
+//   - label, hint and editHint: the field's line in the TUI's form (none:
+//     not in the form), its placeholder in a new trainee's form and in an
+//     edit's (editHint absent: the hint).
 //
-// So adding an updatable field takes a field here (with its rule in
-// patchRules when it has one), its column in the store's model, and its
-// line in api/openapi.yaml, which a test holds to this type.
+// So adding a field takes a field here (with its rule in patchRules when
+// it has one), its field in Trainee (and in CreateRequest and NewTrainee
+// when a create takes it), its column in the store's model and
+// migrations, and its line in api/openapi.yaml, which a test holds to this
+// type. See "How to add a trainee field" in docs/architecture.md.
 //
 // Password is in clear in a request; the server replaces it by its
 // argon2id hash before the store sees it.
 type TraineePatch struct {
-	Name                Optional[string] `json:"name,omitzero" flag:"name" help:"new full name"`
-	Email               Optional[string] `json:"email,omitzero" flag:"email" help:"new e-mail address (the login changes with it)"`
-	Password            Optional[string] `json:"password,omitzero" patch:"writeonly" flag:"password" help:"new password, 8 to 128 characters"`
-	PhoneNumber         Optional[string] `json:"phoneNumber,omitzero" patch:"nullable" flag:"phone" help:"new phone number in international format, or \"none\" to clear it"`
-	DateOfBirth         Optional[Date]   `json:"dateOfBirth,omitzero" patch:"nullable" flag:"dob" help:"new date of birth, or \"none\" to clear it"`
-	ExpirationDate      Optional[Date]   `json:"expirationDate,omitzero" patch:"nullable" flag:"expires" help:"new expiration date, or \"none\" for no expiration"`
-	TrainerID           Optional[int64]  `json:"trainerId,omitzero" flag:"trainer" help:"id of the new trainer"`
-	WeightUnit          Optional[string] `json:"weightUnit,omitzero" enum:"KG,LB" flag:"weight-unit" help:"KG or LB"`
+	Name                Optional[string] `json:"name,omitzero" flag:"name" help:"new full name" create:"required" createHelp:"full name (required)" label:"Name" hint:"required: 1 to 100 characters" editHint:""`
+	Email               Optional[string] `json:"email,omitzero" flag:"email" help:"new e-mail address (the login changes with it)" create:"required" createHelp:"e-mail address, also the login (required)" label:"E-mail" hint:"required: like ada@example.com" editHint:""`
+	Password            Optional[string] `json:"password,omitzero" patch:"writeonly" flag:"password" help:"new password, 8 to 128 characters" create:"required" createHelp:"initial password, 8 to 128 characters; the trainee must change it at first login" label:"Password" hint:"required: 8 to 128 characters" editHint:"unchanged"`
+	PhoneNumber         Optional[string] `json:"phoneNumber,omitzero" patch:"nullable" flag:"phone" help:"new phone number in international format, or \"none\" to clear it" create:"optional" createHelp:"phone number in international format, like +447700900123" label:"Phone" hint:"optional: like +447700900123" editHint:"empty: none"`
+	DateOfBirth         Optional[Date]   `json:"dateOfBirth,omitzero" patch:"nullable" flag:"dob" help:"new date of birth, or \"none\" to clear it" create:"optional" createHelp:"date of birth" label:"Date of birth" hint:"dd-MM-yyyy or yyyy-MM-dd (optional)" editHint:"dd-MM-yyyy or yyyy-MM-dd (empty: none)"`
+	ExpirationDate      Optional[Date]   `json:"expirationDate,omitzero" patch:"nullable" flag:"expires" help:"new expiration date, or \"none\" for no expiration" create:"optional" createHelp:"date on which the trainee's program expires" label:"Expires" hint:"dd-MM-yyyy, yyyy-MM-dd, today (empty: never)"`
+	TrainerID           Optional[int64]  `json:"trainerId,omitzero" flag:"trainer" help:"id of the new trainer" create:"optional" createHelp:"id of the trainer (default: the company's first trainer)" label:"Trainer id" hint:"empty: the company's first trainer" editHint:""`
+	WeightUnit          Optional[string] `json:"weightUnit,omitzero" enum:"KG,LB" flag:"weight-unit" help:"KG or LB" create:"optional" default:"KG" createHelp:"KG or LB (default KG)" label:"Weight unit" hint:"KG or LB (empty: KG)" editHint:"KG or LB"`
 	Enabled             Optional[bool]   `json:"enabled,omitzero"`
 	ForcePasswordChange Optional[bool]   `json:"forcePasswordChange,omitzero" flag:"force-password-change" help:"whether the trainee must change the password at the next login"`
 }
@@ -50,6 +60,12 @@ const (
 	KindBoolean = "boolean"
 )
 
+// Values of PatchField.Create.
+const (
+	CreateRequired = "required"
+	CreateOptional = "optional"
+)
+
 // PatchField describes one field of TraineePatch, as its tags declare it.
 type PatchField struct {
 	Name      string   // the API name
@@ -59,9 +75,18 @@ type PatchField struct {
 	Enum      []string // the values of an enum field
 	Flag      string   // traineectl update's flag, "" for none
 	Help      string
+	// Create is CreateRequired or CreateOptional when a create takes the
+	// field, "" when it does not.
+	Create     string
+	CreateHelp string // the help of traineectl create's flag
+	Default    string // the value of an absent optional field in a create ("": none)
+	Label      string // the TUI form's label, "" when not in the form
+	Hint       string // the form's placeholder for a new trainee
+	EditHint   string // the form's placeholder when editing
 
-	index   int // in TraineePatch
-	trainee int // index of the Trainee field of the same name, -1 for write-only ones
+	goName  string // the Go name, shared by CreateRequest and NewTrainee
+	index   int    // in TraineePatch
+	trainee int    // index of the Trainee field of the same name, -1 for write-only ones
 }
 
 // TraineePatchFields are the fields of TraineePatch, in declaration order
@@ -113,6 +138,15 @@ func patchFields() []PatchField {
 		f := PatchField{
 			Name: jsonName(sf), Nullable: slices.Contains(opts, "nullable"), WriteOnly: slices.Contains(opts, "writeonly"),
 			Flag: sf.Tag.Get("flag"), Help: sf.Tag.Get("help"), index: i, trainee: -1,
+			Create: sf.Tag.Get("create"), CreateHelp: sf.Tag.Get("createHelp"), Default: sf.Tag.Get("default"),
+			Label: sf.Tag.Get("label"), Hint: sf.Tag.Get("hint"), goName: sf.Name,
+		}
+		f.EditHint = f.Hint
+		if h, ok := sf.Tag.Lookup("editHint"); ok {
+			f.EditHint = h
+		}
+		if f.Create != "" && f.Create != CreateRequired && f.Create != CreateOptional {
+			panic(fmt.Sprintf("api: TraineePatch.%s: create must be %q or %q", sf.Name, CreateRequired, CreateOptional))
 		}
 		if e := sf.Tag.Get("enum"); e != "" {
 			f.Enum = strings.Split(e, ",")

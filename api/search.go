@@ -35,6 +35,7 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 		v.Add(CodeInvalidParameter, "q", "q must be at most %d characters", MaxSearchQuery)
 	}
 	s.Digits = PhoneDigits(s.Query)
+	parseFilters(v, q, &s)
 	if st := q.Get("status"); st != "" {
 		if !searchStatuses[st] {
 			v.Add(CodeInvalidParameter, "status", "status must be live, active, expired, deleted or all")
@@ -67,7 +68,7 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 		case err != nil:
 			v.Add(CodeInvalidParameter, name, "%s is not a cursor this server gave (a page's page.nextCursor)", name)
 		case c.Sort != s.Sort || c.Desc != s.Desc || c.Fingerprint != SearchFingerprint(s):
-			v.Add(CodeInvalidParameter, name, "%s belongs to another search: q, status and sort must be those of the search that gave it", name)
+			v.Add(CodeInvalidParameter, name, "%s belongs to another search: q, status, sort, expiresWithin, inactiveFor and createdSince must be those of the search that gave it", name)
 		default:
 			s.Cursor = &c
 		}

@@ -39,6 +39,19 @@ type TraineeStore interface {
 	// Enabled false soft-deletes, true restores. Errors as CreateTrainee.
 	UpdateTrainee(ctx context.Context, companyID, id int64, p TraineePatch) (*Trainee, error)
 
+	// TraineeVersion is Trainee with the trainee's version (its ETag).
+	TraineeVersion(ctx context.Context, companyID, id int64) (*Trainee, int64, error)
+
+	// UpdateTraineeIf is UpdateTrainee that applies p only when m (nil:
+	// always) matches the trainee's version, checked under the row's lock
+	// in the same transaction; otherwise ErrPreconditionFailed and nothing
+	// changes. It returns the version after the change.
+	UpdateTraineeIf(ctx context.Context, companyID, id int64, m *IfMatch, p TraineePatch) (*Trainee, int64, error)
+
+	// TraineeStats counts the company's trainees on today as TraineeStats
+	// says; loc is the company's time zone (createdSince's days).
+	TraineeStats(ctx context.Context, companyID int64, today Date, loc *time.Location) (*TraineeStats, error)
+
 	// SearchTrainees returns one page and the total count.
 	SearchTrainees(ctx context.Context, companyID int64, s Search) ([]*Trainee, int64, error)
 
@@ -57,6 +70,12 @@ type KeyTraineeReader interface {
 	// (the caller asks the two questions one by one to tell which), and
 	// a key found is marked used as by Authenticate.
 	AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64) (p *Principal, t *Trainee, found bool, err error)
+}
+
+// KeyTraineeVersionReader is KeyTraineeReader with the trainee's version
+// (its ETag): what GET /trainees/{id} uses when the store has it.
+type KeyTraineeVersionReader interface {
+	AuthenticateTraineeVersion(ctx context.Context, hash [32]byte, id int64) (p *Principal, t *Trainee, version int64, found bool, err error)
 }
 
 // Company is a tenant.

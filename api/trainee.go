@@ -1,6 +1,9 @@
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Trainee is the full trainee representation of contract section 2. Every
 // field is always present in a response; unset ones are null.
@@ -110,6 +113,14 @@ type Search struct {
 	Sort   string
 	Desc   bool
 	Today  Date // the company's today, for active/expired
+	// The cockpit's filters (issue 28; 0 or the zero Date: unset): the
+	// expirationDate from Today to Today+ExpiresWithin days; lastTrained
+	// null or InactiveFor days or more before Today; created on
+	// CreatedSince or later, in Zone (the company's time zone; nil: UTC).
+	ExpiresWithin int
+	InactiveFor   int
+	CreatedSince  Date
+	Zone          *time.Location
 	// Cursor, when set, replaces Page: the search reads the page after
 	// the one that gave the cursor (see Cursor).
 	Cursor *Cursor
@@ -136,7 +147,10 @@ func (s Search) PageInfo(total int64) PageInfo {
 	return pi
 }
 
-// NewTrainee is a validated create request, with the password already hashed.
+// NewTrainee is a trainee to store: a validated create request (its
+// create fields under the same Go names as in CreateRequest, see
+// TraineePatch), with the password already hashed, and what only the
+// server or a data generator chooses.
 type NewTrainee struct {
 	Name           string
 	Email          string
@@ -147,5 +161,6 @@ type NewTrainee struct {
 	TrainerID      *int64
 	WeightUnit     string
 	CreatedByType  string
-	Enabled        bool // demo data creates soft-deleted trainees; the API always true
+	Enabled        bool  // demo data creates soft-deleted trainees; the API always true
+	LastTrained    *Date // demo data only; the API never sets it
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -104,12 +105,6 @@ func checkExpiration(v *ValidationError, d Date) {
 	}
 }
 
-func checkUnit(v *ValidationError, u string) {
-	if u != UnitKG && u != UnitLB {
-		v.Add(CodeInvalidEnum, "weightUnit", "weightUnit must be KG or LB")
-	}
-}
-
 func checkTrainer(v *ValidationError, id int64) {
 	if id <= 0 {
 		v.Add(CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", id)
@@ -126,44 +121,11 @@ func ValidateCreate(r *CreateRequest, today Date) error {
 }
 
 // validateCreate checks the fields that parsing did not already report
-// (skip), text with control characters first (1016, and no other check of
-// that field).
+// (skip), and normalises them in place (see validateCreateFields).
 func validateCreate(v *ValidationError, r *CreateRequest, today Date, skip map[string]bool) {
-	texts := []struct {
-		name string
-		s    *string
-	}{{"name", &r.Name}, {"email", &r.Email}, {"password", &r.Password}, {"phoneNumber", r.PhoneNumber}, {"weightUnit", &r.WeightUnit}}
-	for _, t := range texts {
-		if t.s != nil && !skip[t.name] && !checkText(v, t.name, *t.s) {
-			skip[t.name] = true
-		}
-	}
-	if !skip["name"] {
-		checkName(v, &r.Name)
-	}
-	if !skip["email"] {
-		checkEmail(v, &r.Email)
-	}
-	if !skip["password"] {
-		checkPassword(v, r.Password)
-	}
-	if r.PhoneNumber != nil && !skip["phoneNumber"] {
-		checkPhone(v, r.PhoneNumber)
-	}
-	if r.DateOfBirth != nil {
-		checkBirth(v, *r.DateOfBirth, today)
-	}
-	if r.ExpirationDate != nil {
-		checkExpiration(v, *r.ExpirationDate)
-	}
-	if r.TrainerID != nil {
-		checkTrainer(v, *r.TrainerID)
-	}
-	if r.WeightUnit == "" && !skip["weightUnit"] {
-		r.WeightUnit = UnitKG
-	} else if !skip["weightUnit"] {
-		checkUnit(v, r.WeightUnit)
-	}
+	p := r.Patch()
+	validateCreateFields(v, &p, today, skip)
+	setFrom(reflect.ValueOf(r).Elem(), &p)
 }
 
 // object reads a body that must be exactly one JSON object.
@@ -276,47 +238,25 @@ func ParseCreate(body []byte, today Date) (*CreateRequest, error) {
 		return nil, err
 	}
 	f := &fields{m: m, v: &ValidationError{}, skip: map[string]bool{}}
-	r := &CreateRequest{}
-	for _, s := range []struct {
-		name string
-		dst  *string
-	}{{"name", &r.Name}, {"email", &r.Email}, {"password", &r.Password}} {
-		if raw, ok := f.present(s.name, true, false); ok {
-			f.str(s.name, raw, s.dst)
+	var p TraineePatch
+	for _, pf := range CreateFields {
+		raw, ok := f.present(pf.Name, pf.Create == CreateRequired, pf.Create != CreateRequired)
+		if !ok {
+			continue
+		}
+		val, ok := f.value(pf, raw)
+		switch {
+		case !ok:
+		case len(pf.Enum) > 0 && val == "": // only the default may be absent
+			f.v.Add(CodeInvalidEnum, pf.Name, "%s must be %s", pf.Name, strings.Join(pf.Enum, " or "))
+			f.skip[pf.Name] = true
+		default:
+			pf.Set(&p, val)
 		}
 	}
-	if raw, ok := f.present("phoneNumber", false, true); ok {
-		var p string
-		if f.str("phoneNumber", raw, &p) {
-			r.PhoneNumber = &p
-		}
-	}
-	for _, d := range []struct {
-		name string
-		dst  **Date
-	}{{"dateOfBirth", &r.DateOfBirth}, {"expirationDate", &r.ExpirationDate}} {
-		if raw, ok := f.present(d.name, false, true); ok {
-			var v Date
-			if f.date(d.name, raw, &v) {
-				*d.dst = &v
-			}
-		}
-	}
-	if raw, ok := f.present("trainerId", false, true); ok {
-		var id int64
-		if f.integer("trainerId", raw, &id) {
-			r.TrainerID = &id
-		}
-	}
-	if raw, ok := f.present("weightUnit", false, true); ok {
-		f.str("weightUnit", raw, &r.WeightUnit)
-		if r.WeightUnit == "" && !f.skip["weightUnit"] {
-			f.v.Add(CodeInvalidEnum, "weightUnit", "weightUnit must be KG or LB")
-			f.skip["weightUnit"] = true
-		}
-	}
-	validateCreate(f.v, r, today, f.skip)
-	return r, f.v.Err()
+	validateCreateFields(f.v, &p, today, f.skip)
+	r := CreateRequestOf(p)
+	return &r, f.v.Err()
 }
 
 // patchRules are the rules of the TraineePatch fields that have one (an

@@ -58,19 +58,28 @@ var keyTraineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 // AuthenticateTrainee is Authenticate and Trainee in one round trip (see
 // api.KeyTraineeReader); like Authenticate, it is never cached.
 func (s *Store) AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64) (*api.Principal, *api.Trainee, bool, error) {
+	p, t, _, found, err := s.AuthenticateTraineeVersion(ctx, hash, id)
+	return p, t, found, err
+}
+
+var _ api.KeyTraineeVersionReader = (*Store)(nil)
+
+// AuthenticateTraineeVersion is AuthenticateTrainee with the trainee's
+// version (its ETag).
+func (s *Store) AuthenticateTraineeVersion(ctx context.Context, hash [32]byte, id int64) (*api.Principal, *api.Trainee, int64, bool, error) {
 	var row keyTraineeRow
 	err := s.queryHot(ctx, keyTraineeByID, &row, hash[:], id)
 	if errors.Is(err, api.ErrNotFound) {
-		return nil, nil, false, nil
+		return nil, nil, 0, false, nil
 	}
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, false, err
 	}
 	p, err := s.principal(row.Key)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, false, err
 	}
-	return p, row.toAPI(), true, nil
+	return p, row.toAPI(), row.Version, true, nil
 }
 
 // Authenticate finds the enabled key whose SHA-256 is hash, and its

@@ -3,37 +3,22 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
 )
 
-// BulkTrainee is one trainee of AddTraineesBulk, as a generator makes it:
-// already valid, its e-mail normalized.
-type BulkTrainee struct {
-	Name           string
-	Email          string
-	Phone          *string
-	TrainerID      *int64 // nil: none
-	DateOfBirth    *api.Date
-	ExpirationDate *api.Date
-	LastTrained    *api.Date
-	Enabled        bool // false: soft-deleted
-	WeightUnit     string
-	CreatedByType  string
-}
-
 // AddTraineesBulk adds trainees to the company in multi-row INSERTs of
 // loadChunk rows (users, then trainees), each chunk in a transaction of
 // its own: an error leaves the chunks before it stored. It is for data
 // generators (traineed demo --trainees N): unlike CreateTrainee it
-// records no trainee.created events (no webhooks, no automations) and
-// every trainee gets the same passwordHash. A trainer that is not the
+// records no trainee.created events (no webhooks, no automations), every
+// trainee gets the same passwordHash (its PasswordHash is not read), and a
+// trainee without a trainer keeps none. The trainees are already valid. A trainer that is not the
 // company's is refused before anything is written; a taken e-mail or
 // phone fails its chunk.
-func (s *Store) AddTraineesBulk(ctx context.Context, companyID int64, ts []BulkTrainee, passwordHash string) error {
+func (s *Store) AddTraineesBulk(ctx context.Context, companyID int64, ts []api.NewTrainee, passwordHash string) error {
 	checked := map[int64]bool{}
 	for _, t := range ts {
 		if t.TrainerID == nil || checked[*t.TrainerID] {
@@ -59,12 +44,19 @@ func (s *Store) AddTraineesBulk(ctx context.Context, companyID int64, ts []BulkT
 // rows are whole traineeRows, the copies of the user's columns that search
 // reads (e-mail, phone, search_name) included, as insertTrainee writes
 // them.
-func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64, ts []BulkTrainee, passwordHash string) error {
+func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64, ts []api.NewTrainee, passwordHash string) error {
 	now := s.utcNow()
+	rows := make([]traineeRow, len(ts))
 	users := make([]userRow, len(ts))
-	for i, t := range ts {
+	for i := range ts {
+		rows[i] = *newTraineeRow(companyID, &ts[i], ts[i].TrainerID, false)
+		rows[i].CreatedAt, rows[i].UpdatedAt, rows[i].Version = now, now, 1
+		if !rows[i].Enabled {
+			rows[i].DeletedAt = &now
+		}
+		rows[i].SearchName = searchName(rows[i].Name)
 		users[i] = userRow{
-			Email: api.NormalizeEmail(t.Email), Phone: t.Phone, Name: strings.TrimSpace(t.Name), SearchName: searchName(strings.TrimSpace(t.Name)),
+			Email: rows[i].Email, Phone: rows[i].Phone, Name: rows[i].Name, SearchName: rows[i].SearchName,
 			PasswordHash: passwordHash, CreatedAt: now,
 		}
 	}
@@ -83,28 +75,11 @@ func (s *Store) addTraineeChunk(ctx context.Context, tx bun.Tx, companyID int64,
 	for _, r := range ids {
 		userID[r.Email] = r.ID
 	}
-	rows := make([]traineeRow, len(ts))
-	for i, t := range ts {
-		r := traineeRow{
-			CompanyID: companyID, UserID: userID[users[i].Email], TrainerID: t.TrainerID,
-			DateOfBirth: dateToInt(t.DateOfBirth), ExpirationDate: dateToInt(t.ExpirationDate), LastTrained: dateToInt(t.LastTrained),
-			Enabled: t.Enabled, CreatedByType: t.CreatedByType, WeightUnit: t.WeightUnit,
-			CreatedAt: now, UpdatedAt: now,
-			Email: users[i].Email, Phone: t.Phone, Name: users[i].Name, SearchName: users[i].SearchName,
+	for i := range rows {
+		rows[i].UserID = userID[rows[i].Email]
+		if rows[i].UserID == 0 {
+			return fmt.Errorf("store: bulk insert: no user id for %q", rows[i].Email)
 		}
-		if r.UserID == 0 {
-			return fmt.Errorf("store: bulk insert: no user id for %q", users[i].Email)
-		}
-		if r.CreatedByType == "" {
-			r.CreatedByType = api.CreatedByAdmin
-		}
-		if r.WeightUnit == "" {
-			r.WeightUnit = api.UnitKG
-		}
-		if !r.Enabled {
-			r.DeletedAt = &now
-		}
-		rows[i] = r
 	}
 	_, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx)
 	return dbError(err)

@@ -15,12 +15,12 @@ import (
 func TestAddTraineesBulk(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ten := storetest.SetupTenants(t, s)
-		mk := func(from, n int) []store.BulkTrainee {
-			var ts []store.BulkTrainee
+		mk := func(from, n int) []api.NewTrainee {
+			var ts []api.NewTrainee
 			for i := from; i < from+n; i++ {
-				tr := store.BulkTrainee{Name: fmt.Sprintf(" Bulk Zoë %d ", i), Email: fmt.Sprintf("Bulk%d@Example.com", i), Enabled: i%10 != 0}
+				tr := api.NewTrainee{Name: fmt.Sprintf(" Bulk Zoë %d ", i), Email: fmt.Sprintf("Bulk%d@Example.com", i), Enabled: i%10 != 0}
 				if i%3 == 0 {
-					tr.Phone = ptr(fmt.Sprintf("+4479%08d", i))
+					tr.PhoneNumber = ptr(fmt.Sprintf("+4479%08d", i))
 				}
 				if i%2 == 0 {
 					tr.TrainerID = &ten.TrainerA2

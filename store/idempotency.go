@@ -69,23 +69,24 @@ func (s *Store) Idempotent(ctx context.Context, companyID int64, key string, fin
 				Status      int    `bun:"status"`
 				ContentType string `bun:"content_type"`
 				Body        string `bun:"body"`
+				ETag        string `bun:"etag"`
 			}
-			if err := tx.NewRaw("SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE company_id = ? AND key = ?",
+			if err := tx.NewRaw("SELECT fingerprint, status, content_type, body, etag FROM idempotency_keys WHERE company_id = ? AND key = ?",
 				companyID, key).Scan(ctx, &row); err != nil {
 				return err
 			}
 			if row.Fingerprint != fp {
 				return api.ErrIdempotencyMismatch
 			}
-			out = &api.IdempotentAnswer{Status: row.Status, ContentType: row.ContentType, Body: []byte(row.Body), Replayed: true}
+			out = &api.IdempotentAnswer{Status: row.Status, ContentType: row.ContentType, Body: []byte(row.Body), ETag: row.ETag, Replayed: true}
 			return nil
 		}
 		out = run(context.WithValue(ctx, idemTxKey{}, tx))
 		if out.Status >= 500 {
 			return errNotKept
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE company_id = ? AND key = ?",
-			out.Status, out.ContentType, string(out.Body), companyID, key)
+		_, err = tx.ExecContext(ctx, "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ?, etag = ? WHERE company_id = ? AND key = ?",
+			out.Status, out.ContentType, string(out.Body), out.ETag, companyID, key)
 		return err
 	})
 	switch {

@@ -147,6 +147,10 @@ func searchCond(q api.Search) (string, []any, error) {
 	if where != "" {
 		conds = append(conds, "("+where+")")
 	}
+	if f, fargs := filterCond(q); f != "" {
+		conds = append(conds, "("+f+")")
+		args = append(args, fargs...)
+	}
 	if q.Query != "" {
 		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
 		if q.Digits != "" {
@@ -205,8 +209,12 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	if err != nil {
 		return nil, err
 	}
+	cols := "t.enabled, t.expiration_date, t.search_name, t.email, t.phone"
+	if hasFilters(q) {
+		cols += ", t.last_trained, t.created_at"
+	}
 	sample := s.traineeScope(tx, companyID).
-		ColumnExpr("t.enabled, t.expiration_date, t.search_name, t.email, t.phone").
+		ColumnExpr(cols).
 		OrderExpr("t.id").Limit(int64(walkProbeRows))
 	var rows, matches int
 	err = tx.NewSelect().TableExpr("(?) AS t", sample).ColumnExpr("count(*)").

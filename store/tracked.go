@@ -470,6 +470,7 @@ func (s *Store) moveLastTrained(ctx context.Context, tx bun.Tx, companyID int64,
 		_, err := tx.NewUpdate().
 			Model((*traineeRow)(nil)).
 			Set("last_trained = ?", day).
+			Set("version = version + 1"). // the row changed: its ETag too
 			Where("t.company_id = ? AND t.id = ?", companyID, id).
 			Where("t.last_trained IS NULL OR t.last_trained < ?", day).
 			Exec(ctx)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -60,7 +59,23 @@ func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee,
 // newTraineeOptions are what the API cannot choose but demo data can.
 type newTraineeOptions struct {
 	forcePasswordChange bool
-	lastTrained         *int
+}
+
+// newTraineeRow is the row of a new trainee: its create fields (normalised,
+// absent ones given their default), trainerID (already checked) and what
+// only the server chooses. Its user's columns are in it too.
+func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
+	p := nt.Patch()
+	p.TrainerID = api.Optional[int64]{}
+	p.SetDefaults()
+	row := patchedRow(&traineeRow{
+		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
+		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
+	}, p)
+	if row.CreatedByType == "" {
+		row.CreatedByType = api.CreatedByAdmin
+	}
+	return row
 }
 
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
@@ -100,26 +115,7 @@ func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID in
 			return nil, nil, err
 		}
 	}
-	row := &traineeRow{
-		CompanyID:           companyID,
-		TrainerID:           trainerID,
-		DateOfBirth:         dateToInt(nt.DateOfBirth),
-		ExpirationDate:      dateToInt(nt.ExpirationDate),
-		LastTrained:         opt.lastTrained,
-		Enabled:             nt.Enabled,
-		CreatedByType:       nt.CreatedByType,
-		ForcePasswordChange: opt.forcePasswordChange,
-		WeightUnit:          nt.WeightUnit,
-		Email:               api.NormalizeEmail(nt.Email),
-		Phone:               clonePtr(nt.PhoneNumber),
-		Name:                strings.TrimSpace(nt.Name),
-	}
-	if row.CreatedByType == "" {
-		row.CreatedByType = api.CreatedByAdmin
-	}
-	if row.WeightUnit == "" {
-		row.WeightUnit = api.UnitKG
-	}
+	row := newTraineeRow(companyID, &nt, trainerID, opt.forcePasswordChange)
 	ch, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash)
 	if err != nil {
 		return nil, nil, err
@@ -173,11 +169,34 @@ func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*
 
 // UpdateTrainee applies p in one transaction (see api.TraineeStore).
 func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.TraineePatch) (*api.Trainee, error) {
-	var out *api.Trainee
+	t, _, err := s.UpdateTraineeIf(ctx, companyID, id, nil, p)
+	return t, err
+}
+
+// TraineeVersion returns one trainee of the company and its version.
+func (s *Store) TraineeVersion(ctx context.Context, companyID, id int64) (*api.Trainee, int64, error) {
+	row := new(traineeRow)
+	if err := s.queryHot(ctx, traineeByID, row, companyID, id); err != nil {
+		return nil, 0, err
+	}
+	return row.toAPI(), row.Version, nil
+}
+
+// UpdateTraineeIf applies p in one transaction when m (nil: always)
+// matches the trainee's version, read under the row's lock (see
+// api.TraineeStore).
+func (s *Store) UpdateTraineeIf(ctx context.Context, companyID, id int64, m *api.IfMatch, p api.TraineePatch) (*api.Trainee, int64, error) {
+	var (
+		out     *api.Trainee
+		version int64
+	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		before, err := s.loadTrainee(ctx, tx, companyID, id, true)
 		if err != nil {
 			return err
+		}
+		if m != nil && !m.Matches(before.Version) {
+			return api.ErrPreconditionFailed
 		}
 		after, err := s.applyPatch(ctx, tx, before, p)
 		if err != nil {
@@ -191,13 +210,13 @@ func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.Tr
 		if err != nil {
 			return err
 		}
-		out, err = s.result(ctx, tx, c, after)
+		out, version, err = s.resultVersion(ctx, tx, c, after)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, version, nil
 }
 
 // applyPatch returns before with p applied; before is left alone. A new
@@ -240,6 +259,18 @@ func (s *Store) result(ctx context.Context, tx bun.Tx, ch *traineeChange, row *t
 		return nil, err
 	}
 	return r.toAPI(), nil
+}
+
+// resultVersion is result with the version stored.
+func (s *Store) resultVersion(ctx context.Context, tx bun.Tx, ch *traineeChange, row *traineeRow) (*api.Trainee, int64, error) {
+	if ch == nil || !ch.Disabled {
+		return row.toAPI(), row.Version, nil
+	}
+	r, err := s.loadTrainee(ctx, tx, row.CompanyID, row.ID, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	return r.toAPI(), r.Version, nil
 }
 
 // saveTrainee is the one function that writes trainee data, inside tx, and
@@ -349,6 +380,7 @@ func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, p
 	row.UserID = user.ID
 	row.SearchName = user.SearchName // the mirrors (Email, Phone) are row's own
 	row.CreatedAt, row.UpdatedAt = now, now
+	row.Version = 1
 	if !row.Enabled {
 		row.DeletedAt = &now
 	}
@@ -366,6 +398,7 @@ func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *train
 		after.DeletedAt = nil
 	}
 	after.UpdatedAt = now
+	after.Version = before.Version + 1
 	after.SearchName = searchName(after.Name)
 	if userChanged(before, after) || passwordHash != "" {
 		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).

@@ -36,6 +36,9 @@ type traineeRow struct {
 	CreatedAt           time.Time  `bun:"created_at"`
 	UpdatedAt           time.Time  `bun:"updated_at"`
 	DeletedAt           *time.Time `bun:"deleted_at"`
+	// Version is bumped by every write of the row (its ETag, issue 28):
+	// 1 for a new trainee.
+	Version int64 `bun:"version"`
 
 	// Copies of the user's columns that search matches and sorts by
 	// (mirror): written to both tables in one transaction, read from
@@ -86,7 +89,7 @@ var (
 				out = append(out, c.name)
 			}
 		}
-		return append(out, "search_name", "updated_at", "deleted_at")
+		return append(out, "search_name", "updated_at", "deleted_at", "version")
 	}()
 )
 

@@ -15,18 +15,9 @@ import (
 	"github.com/traineed/traineed/api/client"
 )
 
-// Form fields, named as the API names them so that a 400's field lands on
-// its input.
-const (
-	fName           = "name"
-	fEmail          = "email"
-	fPassword       = "password"
-	fPhone          = "phoneNumber"
-	fDateOfBirth    = "dateOfBirth"
-	fExpirationDate = "expirationDate"
-	fTrainerID      = "trainerId"
-	fWeightUnit     = "weightUnit"
-)
+// The form's fields are api.FormFields (the fields of api.TraineePatch
+// with a label), each named as the API names it so that a 400's field
+// lands on its input.
 
 type formField struct {
 	name    string
@@ -71,42 +62,16 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		in.SetValue(shown)
 		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: shown != value})
 	}
-	v := func(p *string) string {
-		if p == nil {
-			return ""
+	for _, pf := range api.FormFields {
+		if t == nil {
+			add(pf.Name, pf.Label, pf.Hint, "")
+		} else {
+			add(pf.Name, pf.Label, pf.EditHint, api.FormatText(pf.Of(t)))
 		}
-		return *p
-	}
-	d := func(p *api.Date) string {
-		if p == nil {
-			return ""
+		if pf.WriteOnly {
+			f.fields[len(f.fields)-1].input.EchoMode = textinput.EchoPassword
 		}
-		return p.String()
 	}
-	if t == nil {
-		add(fName, "Name", "required: 1 to 100 characters", "")
-		add(fEmail, "E-mail", "required: like ada@example.com", "")
-		add(fPassword, "Password", "required: 8 to 128 characters", "")
-		add(fPhone, "Phone", "optional: like +447700900123", "")
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (optional)", "")
-		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", "")
-		add(fTrainerID, "Trainer id", "empty: the company's first trainer", "")
-		add(fWeightUnit, "Weight unit", "KG or LB (empty: KG)", "")
-	} else {
-		trainer := ""
-		if t.TrainerID != nil {
-			trainer = strconv.FormatInt(*t.TrainerID, 10)
-		}
-		add(fName, "Name", "", t.Name)
-		add(fEmail, "E-mail", "", t.Email)
-		add(fPassword, "Password", "unchanged", "")
-		add(fPhone, "Phone", "empty: none", v(t.PhoneNumber))
-		add(fDateOfBirth, "Date of birth", "dd-MM-yyyy or yyyy-MM-dd (empty: none)", d(t.DateOfBirth))
-		add(fExpirationDate, "Expires", "dd-MM-yyyy, yyyy-MM-dd, today (empty: never)", d(t.ExpirationDate))
-		add(fTrainerID, "Trainer id", "", trainer)
-		add(fWeightUnit, "Weight unit", "KG or LB", t.WeightUnit)
-	}
-	f.fields[2].input.EchoMode = textinput.EchoPassword
 	f.restyle(m.th)
 	f.resize(m.width)
 	m.form = f
@@ -147,52 +112,21 @@ func (f *formModel) value(name string) string {
 }
 
 // request builds the create request from the inputs and checks it with the
-// API's own rules (api.ValidateCreate), plus the parsing of dates and ids.
-// It returns the normalised request and the problem of each field.
+// API's own rules (api.ValidateCreate), plus the parsing of dates and
+// numbers. It returns the normalised request and the problem of each
+// field. A blank input is an absent field; when editing, a blank password
+// keeps the old one, and an optional field that cannot be null (the
+// trainer, the weight unit) cannot be emptied.
 func (f *formModel) request() (api.CreateRequest, map[string]string) {
 	errs := map[string]string{}
-	edit := f.orig != nil
-	r := api.CreateRequest{
-		Name:       f.field(fName).input.Value(),
-		Email:      f.value(fEmail),
-		Password:   f.field(fPassword).input.Value(),
-		WeightUnit: strings.ToUpper(f.value(fWeightUnit)),
-	}
-	if edit && r.Password == "" {
-		r.Password = "unchanged" + strings.Repeat("*", api.MinPasswordLength) // only to pass the check
-	}
-	if p := f.value(fPhone); p != "" {
-		r.PhoneNumber = &p
-	}
-	for _, name := range []string{fDateOfBirth, fExpirationDate} {
-		s := f.value(name)
-		if s == "" {
-			continue
-		}
-		d, err := api.ParseDateInput(s, f.today().Time()) // what traineectl's flags take
-		if err != nil {
-			errs[name] = fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
-			continue
-		}
-		if name == fDateOfBirth {
-			r.DateOfBirth = &d
-		} else {
-			r.ExpirationDate = &d
+	var p api.TraineePatch
+	for _, fl := range f.fields {
+		pf := api.PatchFieldNamed(fl.name)
+		if err := f.formValue(&p, pf, fl.input.Value()); err != "" {
+			errs[fl.name] = err
 		}
 	}
-	if s := f.value(fTrainerID); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			errs[fTrainerID] = fmt.Sprintf("%d trainerId must be a whole number", api.CodeBadJSON)
-		} else {
-			r.TrainerID = &n
-		}
-	} else if edit && f.orig.TrainerID != nil {
-		errs[fTrainerID] = fmt.Sprintf("%d a trainee's trainer can be changed, not removed", api.CodeRequired)
-	}
-	if edit && r.WeightUnit == "" {
-		errs[fWeightUnit] = fmt.Sprintf("%d weightUnit must be KG or LB", api.CodeInvalidEnum)
-	}
+	r := api.CreateRequestOf(p)
 	var ve *api.ValidationError
 	if err := api.ValidateCreate(&r, f.today()); errors.As(err, &ve) {
 		for _, e := range ve.Errors {
@@ -207,6 +141,47 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 		}
 	}
 	return r, errs
+}
+
+// formValue sets the field pf of p from the text of its input, or says
+// what is wrong with the text ("": nothing): free text as typed, an enum
+// upper-cased, a date in any form api.ParseDateInput reads (what
+// traineectl's flags take).
+func (f *formModel) formValue(p *api.TraineePatch, pf *api.PatchField, text string) string {
+	edit := f.orig != nil
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case trimmed == "" && edit && pf.WriteOnly:
+		pf.Set(p, "unchanged"+strings.Repeat("*", api.MinPasswordLength)) // only to pass the check
+	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && len(pf.Enum) > 0:
+		return fmt.Sprintf("%d %s must be %s", api.CodeInvalidEnum, pf.Name, strings.Join(pf.Enum, " or "))
+	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && pf.Of(f.orig) != nil:
+		return fmt.Sprintf("%d a trainee's %s can be changed, not removed", api.CodeRequired, strings.ToLower(pf.Label))
+	case trimmed == "":
+	case pf.Kind == api.KindDate:
+		d, err := api.ParseDateInput(trimmed, f.today().Time())
+		if err != nil {
+			return fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
+		}
+		pf.Set(p, d)
+	case pf.Kind == api.KindInteger:
+		n, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			return fmt.Sprintf("%d %s must be a whole number", api.CodeBadJSON, pf.Name)
+		}
+		pf.Set(p, n)
+	case len(pf.Enum) > 0:
+		pf.Set(p, strings.ToUpper(trimmed))
+	case pf.Kind == api.KindString:
+		pf.Set(p, text)
+	default:
+		v, err := pf.ParseText(trimmed, f.today().Time())
+		if err != nil {
+			return fmt.Sprintf("%d %v", api.CodeBadJSON, err)
+		}
+		pf.Set(p, v)
+	}
+	return ""
 }
 
 // untouchedStored reports whether fl still shows the stored text it opened
@@ -295,7 +270,7 @@ func (f *formModel) dirty() bool {
 // canonicalDate rewrites a valid date input as dd-MM-yyyy, the form every
 // screen shows (1990-02-03 and today are accepted as typed).
 func (f *formModel) canonicalDate(fl *formField) {
-	if fl.name != fDateOfBirth && fl.name != fExpirationDate {
+	if pf := api.PatchFieldNamed(fl.name); pf == nil || pf.Kind != api.KindDate {
 		return
 	}
 	s := strings.TrimSpace(fl.input.Value())

@@ -18,6 +18,8 @@ type CallInfo struct {
 	Status    int    // 0 when no response arrived
 	Body      []byte // the response body, empty for 401 and 500
 	Attempts  int
+
+	header http.Header // extra request headers (If-Match)
 }
 
 // AuthRefusedError is a 401: the API key is missing, malformed, unknown,
@@ -71,6 +73,24 @@ func (e *RejectedError) Error() string {
 	}
 	return b.String()
 }
+
+// PreconditionFailedError is a 412 (errorCode 1026): the If-Match sent
+// (UpdateTraineeIf's etag) is not the trainee's ETag any more, because
+// someone changed it since it was read; nothing was changed. It unwraps to
+// its *RejectedError.
+type PreconditionFailedError struct {
+	*RejectedError
+	ID int64 // the trainee
+}
+
+func (e *PreconditionFailedError) Error() string {
+	if e.ID != 0 {
+		return fmt.Sprintf("trainee %d changed since it was read (412): nothing was changed; read it again and re-apply the change", e.ID)
+	}
+	return "the trainee changed since it was read (412): nothing was changed; read it again and re-apply the change"
+}
+
+func (e *PreconditionFailedError) Unwrap() error { return e.RejectedError }
 
 // ServerError is a 5xx that persisted through the retries, or any other
 // status the API never sends.

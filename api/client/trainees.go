@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/traineed/traineed/api"
 )
@@ -40,6 +41,61 @@ func (c *Client) RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, er
 	return c.UpdateTrainee(ctx, id, api.TraineePatch{Enabled: api.Val(true)})
 }
 
+// TraineeWithETag returns one trainee and its ETag (the quoted version
+// the server sends, "" from a server without one): what UpdateTraineeIf
+// takes to change it only if nobody changed it meanwhile.
+func (c *Client) TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error) {
+	return c.traineeETag(ctx, http.MethodGet, id, nil, "")
+}
+
+// UpdateTraineeIf is UpdateTrainee sent with If-Match: etag (none when
+// etag is ""): when the trainee changed since the read that gave etag the
+// server changes nothing and the error is a *PreconditionFailedError. It
+// returns the trainee after the change and its new ETag.
+func (c *Client) UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error) {
+	return c.traineeETag(ctx, http.MethodPut, id, p, etag)
+}
+
+// DeleteTraineeIf is DeleteTrainee sent with If-Match: etag (none when "").
+func (c *Client) DeleteTraineeIf(ctx context.Context, id int64, etag string) (*api.Trainee, string, error) {
+	return c.traineeETag(ctx, http.MethodDelete, id, nil, etag)
+}
+
+// RestoreTraineeIf is RestoreTrainee sent with If-Match: etag (none when "").
+func (c *Client) RestoreTraineeIf(ctx context.Context, id int64, etag string) (*api.Trainee, string, error) {
+	return c.UpdateTraineeIf(ctx, id, etag, api.TraineePatch{Enabled: api.Val(true)})
+}
+
+func (c *Client) traineeETag(ctx context.Context, method string, id int64, body any, etag string) (*api.Trainee, string, error) {
+	var extra http.Header
+	if etag != "" {
+		extra = http.Header{api.HeaderIfMatch: {etag}}
+	}
+	if body == nil && method == http.MethodPut {
+		body = api.TraineePatch{}
+	}
+	b, hdr, err := c.do(ctx, method, traineePath(id), nil, body, id, extra)
+	if err != nil {
+		return nil, "", err
+	}
+	t, _, err := DecodeTraineeEnvelope(b)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, hdr.Get(api.HeaderETag), nil
+}
+
+// TraineeStats returns the dashboard's counts of the company's trainees
+// (GET /public-api/trainees/stats): each equals the total of the search
+// api.StatsQuery names for it.
+func (c *Client) TraineeStats(ctx context.Context) (*api.TraineeStats, error) {
+	var out api.TraineeStats
+	if err := c.getJSON(ctx, api.PathStats, nil, 0, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // SearchParams are the query of GET /public-api/trainees/search. Zero
 // values are not sent, so the server's defaults apply.
 type SearchParams struct {
@@ -49,8 +105,19 @@ type SearchParams struct {
 	Size   int    // 1..100, default 20
 	Sort   string // id, name, email, expirationDate, lastTrained, optionally ",asc" or ",desc"
 	// Cursor is a page's nextCursor: the search reads the page after that
-	// one (Page must then be 0; Query, Status and Sort those of its search).
+	// one (Page must then be 0; Query, Status, Sort and the filters those
+	// of its search).
 	Cursor string
+
+	// The cockpit's filters (0 or the zero Date: not sent): expiresWithin
+	// (expirationDate from today to today+N days), inactiveFor (lastTrained
+	// null or N days or more ago), createdSince (created on that day or
+	// later) or CreatedWithin (created on one of the last N days, today
+	// included: createdSince=Nd; CreatedSince wins when both are set).
+	ExpiresWithin int
+	InactiveFor   int
+	CreatedSince  api.Date
+	CreatedWithin int
 }
 
 func (p SearchParams) values() url.Values {
@@ -73,7 +140,52 @@ func (p SearchParams) values() url.Values {
 	if p.Cursor != "" {
 		v.Set("cursor", p.Cursor)
 	}
+	if p.ExpiresWithin != 0 {
+		v.Set("expiresWithin", strconv.Itoa(p.ExpiresWithin)+"d")
+	}
+	if p.InactiveFor != 0 {
+		v.Set("inactiveFor", strconv.Itoa(p.InactiveFor)+"d")
+	}
+	switch {
+	case !p.CreatedSince.IsZero():
+		v.Set("createdSince", p.CreatedSince.String())
+	case p.CreatedWithin != 0:
+		v.Set("createdSince", strconv.Itoa(p.CreatedWithin)+"d")
+	}
 	return v
+}
+
+// ParseSearchQuery reads a search's query string as the API takes it
+// (q=ada&status=active&expiresWithin=7d&sort=name, a leading "?" allowed)
+// into SearchParams, and validates it as the server would. Paging
+// parameters (page, size, limit, cursor, after) are refused: the caller
+// reads every page.
+func ParseSearchQuery(raw string) (SearchParams, error) {
+	v, err := url.ParseQuery(strings.TrimPrefix(raw, "?"))
+	if err != nil {
+		return SearchParams{}, api.Invalid(api.CodeInvalidParameter, "", "not a query string: %v", err)
+	}
+	known := map[string]bool{"q": true, "status": true, "sort": true, "expiresWithin": true, "inactiveFor": true, "createdSince": true}
+	for name := range v {
+		if !known[name] {
+			return SearchParams{}, api.Invalid(api.CodeInvalidParameter, name,
+				"%s is not a search filter here: use q, status, sort, expiresWithin, inactiveFor or createdSince", name)
+		}
+	}
+	s, err := api.ParseSearch(v, api.Date{})
+	if err != nil {
+		return SearchParams{}, err
+	}
+	p := SearchParams{Query: v.Get("q"), Status: v.Get("status"), Sort: v.Get("sort"),
+		ExpiresWithin: s.ExpiresWithin, InactiveFor: s.InactiveFor}
+	if cs := v.Get("createdSince"); cs != "" {
+		if n, err := strconv.Atoi(strings.TrimSuffix(cs, "d")); err == nil && strings.HasSuffix(cs, "d") {
+			p.CreatedWithin = n
+		} else {
+			p.CreatedSince = s.CreatedSince
+		}
+	}
+	return p, nil
 }
 
 // Validate checks p as the server would (ParseSearch): a status, sort,

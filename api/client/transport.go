@@ -21,18 +21,25 @@ import (
 // body (nil for none) is marshalled to JSON; traineeID names the trainee of
 // the path for a TraineeNotFoundError (0 when there is none).
 func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64) ([]byte, error) {
+	b, _, err := c.do(ctx, method, path, query, body, traineeID, nil)
+	return b, err
+}
+
+// do is Do that sends the headers extra too and returns the 2xx answer's
+// headers.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64, extra http.Header) ([]byte, http.Header, error) {
 	var payload []byte
 	if body != nil {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
-			return nil, fmt.Errorf("encode request: %w", err)
+			return nil, nil, fmt.Errorf("encode request: %w", err)
 		}
 	}
 	u := c.base + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	ci := CallInfo{Method: method, URL: u, RequestID: c.newID()}
+	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: extra}
 	rateWaits := 0
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
@@ -44,14 +51,14 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		var result error
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		case err != nil:
 			result, retry = &NetworkError{CallInfo: ci, Err: err}, true
 		default:
 			ci.Status, ci.Body = status, respBody
 			switch {
 			case status >= 200 && status < 300:
-				return respBody, nil
+				return respBody, hdr, nil
 			case status == http.StatusTooManyRequests && rateWaits < MaxRateLimitWaits:
 				// Over the key's rate limit: wait what the server says (at
 				// most MaxRateLimitWait), then send again; this is not one
@@ -59,9 +66,13 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 				rateWaits++
 				attempt--
 				if err := c.sleep(ctx, retryAfter(hdr.Get("Retry-After"), c.now())); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				continue
+			case status == http.StatusPreconditionFailed:
+				re := &RejectedError{CallInfo: ci}
+				_ = json.Unmarshal(respBody, &re.ErrorBody)
+				result = &PreconditionFailedError{RejectedError: re, ID: traineeID}
 			case status == http.StatusUnauthorized:
 				result = &AuthRefusedError{ci}
 			case status >= 400 && status < 500:
@@ -83,12 +94,25 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 			}
 		}
 		if !retry || attempt > len(c.delays) {
-			return nil, result
+			return nil, nil, result
 		}
 		if err := c.sleep(ctx, c.delays[attempt-1]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+}
+
+// idempotencyKeyCtx carries WithIdempotencyKey's key.
+type idempotencyKeyCtx struct{}
+
+// WithIdempotencyKey returns a context whose requests (of any method)
+// carry key as their Idempotency-Key instead of their request id: a
+// request sent again with the same key and the same method, path and body,
+// by this process or a later one, gets the first answer and changes
+// nothing again (the server keeps answers 24 hours). key must be 1 to 255
+// printable ASCII characters.
+func WithIdempotencyKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
 }
 
 // attemptTimeoutError is an attempt that ran out of its time.
@@ -125,11 +149,16 @@ func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload [
 		req.Header.Set(api.HeaderAPIKey, c.apiKey)
 	}
 	req.Header.Set(api.HeaderRequestID, ci.RequestID)
-	if ci.Method == http.MethodPost {
+	if key, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok {
+		req.Header.Set(api.HeaderIdempotencyKey, key) // WithIdempotencyKey: any method
+	} else if ci.Method == http.MethodPost || ci.Method == http.MethodPut || ci.Method == http.MethodDelete {
 		// The request id is the idempotency key: a retry after a lost
 		// answer gets the first attempt's answer from a server that keeps
 		// them; older servers ignore the header.
 		req.Header.Set(api.HeaderIdempotencyKey, ci.RequestID)
+	}
+	for k, v := range ci.header {
+		req.Header[k] = v
 	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
@@ -254,7 +283,7 @@ func (c *Client) traceRequest(req *http.Request, payload []byte) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "> %s %s\n", req.Method, req.URL)
-	for _, h := range []string{api.HeaderRequestID, "User-Agent", "Content-Type"} {
+	for _, h := range []string{api.HeaderRequestID, api.HeaderIdempotencyKey, api.HeaderIfMatch, "User-Agent", "Content-Type"} {
 		if v := req.Header.Get(h); v != "" {
 			fmt.Fprintf(&b, "> %s: %s\n", h, v)
 		}
@@ -289,7 +318,7 @@ func (c *Client) traceResponse(resp *http.Response, body []byte, d time.Duration
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "< %s (%s)\n", resp.Status, d.Round(time.Millisecond))
-	for _, h := range []string{api.HeaderRequestID, api.HeaderErrorReason, "Content-Type"} {
+	for _, h := range []string{api.HeaderRequestID, api.HeaderErrorReason, api.HeaderETag, "Content-Type"} {
 		if v := resp.Header.Get(h); v != "" {
 			fmt.Fprintf(&b, "< %s: %s\n", h, v)
 		}

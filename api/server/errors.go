@@ -44,6 +44,8 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusForbidden, api.ReadOnlyBody())
 	case errors.Is(err, api.ErrIdempotencyMismatch):
 		writeJSON(w, http.StatusBadRequest, api.IdempotencyMismatchBody())
+	case errors.Is(err, api.ErrPreconditionFailed):
+		writeJSON(w, http.StatusPreconditionFailed, api.PreconditionFailedBody())
 	case errors.Is(err, api.ErrIdempotencyInProgress):
 		writeJSON(w, http.StatusConflict, api.IdempotencyInProgressBody())
 	case errors.Is(err, api.ErrRateLimited):

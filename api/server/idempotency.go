@@ -12,7 +12,7 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// idempotent serves a POST that carries an Idempotency-Key: the route runs
+// idempotent serves a POST, PUT or DELETE that carries an Idempotency-Key: the route runs
 // inside the store's Idempotent, so its changes and its answer commit
 // together, and a repeat gets the stored answer (Idempotent-Replayed:
 // true) without running again.
@@ -53,7 +53,8 @@ func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Prin
 		if live.status == 0 {
 			live.status = http.StatusOK
 		}
-		return &api.IdempotentAnswer{Status: live.status, ContentType: live.header.Get("Content-Type"), Body: live.body.Bytes()}
+		return &api.IdempotentAnswer{Status: live.status, ContentType: live.header.Get("Content-Type"),
+			ETag: live.header.Get(api.HeaderETag), Body: live.body.Bytes()}
 	})
 	if err != nil {
 		return err
@@ -64,6 +65,9 @@ func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Prin
 	if ans.Replayed || live == nil {
 		if ans.ContentType != "" {
 			w.Header().Set("Content-Type", ans.ContentType)
+		}
+		if ans.ETag != "" {
+			w.Header().Set(api.HeaderETag, ans.ETag)
 		}
 		w.Header().Set(api.HeaderIdempotentReplayed, "true")
 	} else {

@@ -59,10 +59,13 @@ func TestRevocationAcrossInstances(t *testing.T) {
 	doOn(t, srv1.URL, "GET", byID, key, nil, nil).expect(t, 401)
 }
 
-// panicky is the real store with one method that panics.
+// panicky is the real store with one method that panics: the read of
+// GET /trainees/{id} when the key's statement did not find it.
 type panicky struct{ *store.Store }
 
-func (panicky) Trainee(context.Context, int64, int64) (*api.Trainee, error) { panic("boom") }
+func (panicky) TraineeVersion(context.Context, int64, int64) (*api.Trainee, int64, error) {
+	panic("boom")
+}
 
 func TestPanicAndAccessLog(t *testing.T) {
 	s := storetest.SQLite(t)

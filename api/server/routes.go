@@ -34,6 +34,7 @@ func (h *Handler) routes() {
 	for pattern, fn := range map[string]handlerFunc{
 		"POST " + api.PathTrainees:                         h.createTrainee,
 		"GET " + api.PathSearch:                            h.searchTrainees,
+		"GET " + api.PathStats:                             h.traineeStats,
 		"GET " + api.PathTrainees + "/{id}":                h.getTrainee,
 		"PUT " + api.PathTrainees + "/{id}":                h.updateTrainee,
 		"DELETE " + api.PathTrainees + "/{id}":             h.deleteTrainee,
@@ -99,7 +100,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if !api.WritesAllowed(p.Scope, r.Method) {
 		return api.ErrReadOnlyKey
 	}
-	if r.Method == http.MethodPost {
+	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodDelete {
 		if values := r.Header.Values(api.HeaderIdempotencyKey); len(values) > 0 {
 			return h.idempotent(w, r, p, values)
 		}
@@ -113,12 +114,17 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 // context, for getTrainee. The key is looked up anew either way (never
 // cached); when the one statement finds nothing, the key is looked up
 // alone to tell a bad key (401) from a missing trainee (404).
-func (h *Handler) authenticateRead(r *http.Request, hash [32]byte) (*api.Principal, *api.Trainee, error) {
+func (h *Handler) authenticateRead(r *http.Request, hash [32]byte) (*api.Principal, *versionedTrainee, error) {
 	if id, ok := traineeReadID(r); ok {
-		if kt, ok := h.store.(api.KeyTraineeReader); ok {
+		if kv, ok := h.store.(api.KeyTraineeVersionReader); ok {
+			p, t, version, found, err := kv.AuthenticateTraineeVersion(r.Context(), hash, id)
+			if err != nil || found {
+				return p, &versionedTrainee{t, version}, err
+			}
+		} else if kt, ok := h.store.(api.KeyTraineeReader); ok {
 			p, t, found, err := kt.AuthenticateTrainee(r.Context(), hash, id)
 			if err != nil || found {
-				return p, t, err
+				return p, &versionedTrainee{t, 0}, err
 			}
 		}
 	}
@@ -144,6 +150,7 @@ func traineeReadID(r *http.Request) (int64, bool) {
 // that Allow rather than the wildcard route's answer.
 var literalPaths = map[string]string{
 	api.PathSearch: "GET, HEAD",
+	api.PathStats:  "GET, HEAD",
 }
 
 // dispatch serves r with mux's handler for it; when mux has none it

@@ -105,7 +105,7 @@ type ctxKey int
 const (
 	principalKey ctxKey = iota
 	requestIDKey
-	traineeReadKey // *api.Trainee read with the key (authenticateRead)
+	traineeReadKey // *versionedTrainee read with the key (authenticateRead)
 )
 
 // principal returns the authenticated caller; handlers under /public-api

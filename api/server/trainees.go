@@ -30,11 +30,7 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTrainee{
-		Name: req.Name, Email: req.Email, PhoneNumber: req.PhoneNumber, PasswordHash: hash,
-		DateOfBirth: req.DateOfBirth, ExpirationDate: req.ExpirationDate, TrainerID: req.TrainerID,
-		WeightUnit: req.WeightUnit, CreatedByType: api.CreatedByAdmin, Enabled: true,
-	})
+	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTraineeOf(req, hash))
 	if err != nil {
 		return err
 	}
@@ -59,25 +55,42 @@ func (h *Handler) withTrainerProblem(ctx context.Context, companyID int64, train
 	return v
 }
 
+// versionedTrainee is a trainee and its version (its ETag; 0: unknown).
+type versionedTrainee struct {
+	t       *api.Trainee
+	version int64
+}
+
+// writeVersioned is writeTrainee with the trainee's ETag.
+func (h *Handler) writeVersioned(w http.ResponseWriter, t *api.Trainee, version int64) error {
+	if version > 0 {
+		w.Header().Set(api.HeaderETag, api.ETag(version))
+	}
+	return h.writeTrainee(w, t)
+}
+
 func (h *Handler) getTrainee(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
-	if t, ok := r.Context().Value(traineeReadKey).(*api.Trainee); ok && t.ID == id {
-		return h.writeTrainee(w, t) // read with the key, in its company
+	if vt, ok := r.Context().Value(traineeReadKey).(*versionedTrainee); ok && vt.t != nil && vt.t.ID == id && vt.version > 0 {
+		return h.writeVersioned(w, vt.t, vt.version) // read with the key, in its company
 	}
-	t, err := h.store.Trainee(r.Context(), principal(r.Context()).CompanyID, id)
+	t, version, err := h.store.TraineeVersion(r.Context(), principal(r.Context()).CompanyID, id)
 	if err != nil {
 		return err
 	}
-	return h.writeTrainee(w, t)
+	return h.writeVersioned(w, t, version)
 }
 
 func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
 	id, err := pathID(r)
 	if err != nil {
+		return err
+	}
+	if _, err := api.ParseIfMatch(r.Header.Values(api.HeaderIfMatch)); err != nil {
 		return err
 	}
 	body, err := readBody(w, r)
@@ -109,12 +122,30 @@ func (h *Handler) deleteTrainee(w http.ResponseWriter, r *http.Request) error {
 	return h.patch(w, r, id, api.TraineePatch{Enabled: api.Val(false)})
 }
 
+// patch applies p to the trainee when the request's If-Match (if any)
+// matches its version, and answers with the trainee and its new ETag.
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p api.TraineePatch) error {
-	t, err := h.store.UpdateTrainee(r.Context(), principal(r.Context()).CompanyID, id, p)
+	m, err := api.ParseIfMatch(r.Header.Values(api.HeaderIfMatch))
 	if err != nil {
 		return err
 	}
-	return h.writeTrainee(w, t)
+	t, version, err := h.store.UpdateTraineeIf(r.Context(), principal(r.Context()).CompanyID, id, m, p)
+	if err != nil {
+		return err
+	}
+	return h.writeVersioned(w, t, version)
+}
+
+// traineeStats answers GET /trainees/stats: the dashboard's counts.
+func (h *Handler) traineeStats(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	st, err := h.store.TraineeStats(r.Context(), p.CompanyID, p.Today(h.now()), p.Location)
+	if err != nil {
+		return err
+	}
+	st.Timestamp = h.now().Unix()
+	writeJSON(w, http.StatusOK, st)
+	return nil
 }
 
 func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
@@ -123,6 +154,7 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.Zone = p.Location
 	list, total, err := h.store.SearchTrainees(r.Context(), p.CompanyID, s)
 	if err != nil {
 		return err

@@ -53,7 +53,7 @@ func AddTrainees(ctx context.Context, s *store.Store, companyID int64, n int, pa
 		g.trainers = append(g.trainers, t.ID)
 	}
 	began := time.Now()
-	batch := make([]store.BulkTrainee, 0, bulkBatch)
+	batch := make([]api.NewTrainee, 0, bulkBatch)
 	for i := 0; i < n; {
 		batch = batch[:0]
 		for ; i < n && len(batch) < bulkBatch; i++ {
@@ -87,7 +87,7 @@ type generator struct {
 var bulkDomains = []string{"example.com", "example.org", "example.net", "mail.example.com", "gym.example"}
 
 // trainee is the i-th generated trainee.
-func (g *generator) trainee(i int) store.BulkTrainee {
+func (g *generator) trainee(i int) api.NewTrainee {
 	rng := g.rng
 	var name string
 	if rng.IntN(50) == 0 {
@@ -95,7 +95,7 @@ func (g *generator) trainee(i int) store.BulkTrainee {
 	} else {
 		name = demoFirstNames[rng.IntN(len(demoFirstNames))] + " " + demoLastNames[rng.IntN(len(demoLastNames))]
 	}
-	t := store.BulkTrainee{
+	t := api.NewTrainee{
 		Name: name,
 		// The index and company id keep it unique however often names repeat.
 		Email:         fmt.Sprintf("%s.%d+c%d@%s", asciiLocal(name), i, g.companyID, bulkDomains[rng.IntN(len(bulkDomains))]),
@@ -106,7 +106,7 @@ func (g *generator) trainee(i int) store.BulkTrainee {
 	if rng.IntN(10) < 8 {
 		// +44 78, the company id (mod 1000), the index: 15 digits at most.
 		p := fmt.Sprintf("+4478%03d%07d", g.companyID%1000, i)
-		t.Phone = &p
+		t.PhoneNumber = &p
 	}
 	if len(g.trainers) > 0 && rng.IntN(10) < 7 {
 		t.TrainerID = &g.trainers[rng.IntN(len(g.trainers))]

@@ -54,11 +54,20 @@ func FormatOf(path string) (f Format, ok bool) {
 	return f, err == nil && filepath.Ext(path) != ""
 }
 
-// Columns are the columns of an export, in order: the API names of the
-// fields of `create -f` (bulkimport's columns) that a trainee has, every
-// one but password (never exported) and requestId (derived from the
-// e-mail when absent, as bulkimport.DeriveRequestID does).
-var Columns = []string{"name", "email", "phoneNumber", "dateOfBirth", "expirationDate", "trainerId", "weightUnit"}
+// Columns are the columns of an export, in order: the create fields of
+// the trainee field table (api.CreateFields, the columns `create -f`
+// reads) that a trainee shows, so every one but the password (never
+// exported); requestId is left out too (the bulk import derives it from
+// the e-mail, bulkimport.DeriveRequestID).
+var Columns = func() []string {
+	var out []string
+	for _, pf := range api.CreateFields {
+		if !pf.WriteOnly {
+			out = append(out, pf.Name)
+		}
+	}
+	return out
+}()
 
 // Tracked data kinds of --with.
 const (
@@ -86,45 +95,62 @@ func ParseWith(vals []string) ([]string, error) {
 	return out, nil
 }
 
-// Record is one exported trainee: the create -f fields (absent when the
-// trainee has no value), and the tracked data --with asked for (JSON
-// Lines and YAML only; such a record is an archive, not an input of
-// create -f or apply -f). Dates are dd-MM-yyyy, as the API writes them.
+// Record is one exported trainee: its values of Columns (absent when the
+// trainee has none), and the tracked data --with asked for (JSON Lines
+// and YAML only; such a record is an archive, not an input of create -f or
+// apply -f). Its JSON has Columns' order; dates are dd-MM-yyyy, as the API
+// writes them.
 type Record struct {
-	Name           string  `json:"name"`
-	Email          string  `json:"email"`
-	PhoneNumber    *string `json:"phoneNumber,omitempty"`
-	DateOfBirth    *string `json:"dateOfBirth,omitempty"`
-	ExpirationDate *string `json:"expirationDate,omitempty"`
-	TrainerID      *int64  `json:"trainerId,omitempty"`
-	WeightUnit     string  `json:"weightUnit"`
+	Trainee *api.Trainee
 
-	Weight       *[]api.ExportWeight    `json:"weight,omitempty"`
-	Measurements *[]api.Measurement     `json:"measurements,omitempty"`
-	Nutrition    *[]api.ExportNutrition `json:"nutrition,omitempty"`
-	Steps        *[]api.ExportSteps     `json:"steps,omitempty"`
+	Weight       *[]api.ExportWeight
+	Measurements *[]api.Measurement
+	Nutrition    *[]api.ExportNutrition
+	Steps        *[]api.ExportSteps
 }
 
 // FromTrainee is the record of t.
-func FromTrainee(t *api.Trainee) Record {
-	date := func(d *api.Date) *string {
-		if d == nil {
-			return nil
+func FromTrainee(t *api.Trainee) Record { return Record{Trainee: t} }
+
+// MarshalJSON writes the columns the trainee has a value for, in order,
+// then the tracked data asked for.
+func (r Record) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	member := func(name string, v any) error {
+		if b.Len() > 1 {
+			b.WriteByte(',')
 		}
-		s := d.String()
-		return &s
+		b.WriteString(strconv.Quote(name) + ":")
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // the encoder's newline
+		return nil
 	}
-	r := Record{Name: t.Name, Email: t.Email, DateOfBirth: date(t.DateOfBirth), ExpirationDate: date(t.ExpirationDate),
-		WeightUnit: t.WeightUnit}
-	if t.PhoneNumber != nil {
-		p := *t.PhoneNumber
-		r.PhoneNumber = &p
+	for _, name := range Columns {
+		if v := api.TraineeValue(r.Trainee, name); v != nil {
+			if err := member(name, v); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if t.TrainerID != nil {
-		id := *t.TrainerID
-		r.TrainerID = &id
+	for _, t := range []struct {
+		name string
+		v    any
+		set  bool
+	}{{WithWeight, r.Weight, r.Weight != nil}, {WithMeasurements, r.Measurements, r.Measurements != nil},
+		{WithNutrition, r.Nutrition, r.Nutrition != nil}, {WithSteps, r.Steps, r.Steps != nil}} {
+		if t.set {
+			if err := member(t.name, t.v); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return r
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Attach adds to r the tracked data of x that with names.
@@ -146,27 +172,16 @@ func (r *Record) Attach(x *api.TraineeExport, with []string) {
 // csvRow is r's CSV line, in Columns' order. Dates are yyyy-MM-dd, what
 // spreadsheets read as dates (bulkimport reads both forms).
 func (r *Record) csvRow() []string {
-	str := func(p *string) string {
-		if p == nil {
-			return ""
+	row := make([]string, len(Columns))
+	for i, name := range Columns {
+		switch v := api.TraineeValue(r.Trainee, name).(type) {
+		case api.Date:
+			row[i] = fmt.Sprintf("%04d-%02d-%02d", v.Year, v.Month, v.Day)
+		default:
+			row[i] = api.FormatText(v)
 		}
-		return *p
 	}
-	iso := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		d, err := api.ParseDate(*p)
-		if err != nil {
-			return *p
-		}
-		return fmt.Sprintf("%04d-%02d-%02d", d.Year, d.Month, d.Day)
-	}
-	trainer := ""
-	if r.TrainerID != nil {
-		trainer = strconv.FormatInt(*r.TrainerID, 10)
-	}
-	return []string{r.Name, r.Email, str(r.PhoneNumber), iso(r.DateOfBirth), iso(r.ExpirationDate), trainer, r.WeightUnit}
+	return row
 }
 
 // Writer writes records one at a time.

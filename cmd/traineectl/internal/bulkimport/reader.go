@@ -139,25 +139,44 @@ func DeriveRequestID(email string) string {
 	return "imp-" + hex.EncodeToString(sum[:16])
 }
 
-// columns maps a header name (lower case) to the API field it fills.
-var columns = map[string]string{
-	"name":           "name",
-	"email":          "email",
-	"password":       "password",
-	"phonenumber":    "phoneNumber",
-	"phone":          "phoneNumber",
-	"dateofbirth":    "dateOfBirth",
-	"dob":            "dateOfBirth",
-	"expirationdate": "expirationDate",
-	"expires":        "expirationDate",
-	"trainerid":      "trainerId",
-	"trainer":        "trainerId",
-	"weightunit":     "weightUnit",
-	"requestid":      "requestId",
+// columns maps a header name (lower case) to the API field it fills:
+// every create field of api.TraineePatch by its API name, and by its
+// create flag when that is one word (phone, dob, expires, trainer); and
+// requestId.
+var columns = func() map[string]string {
+	m := map[string]string{}
+	for _, pf := range api.CreateFields {
+		m[strings.ToLower(pf.Name)] = pf.Name
+		if alias := columnAlias(pf); alias != "" {
+			m[alias] = pf.Name
+		}
+	}
+	m["requestid"] = "requestId"
+	return m
+}()
+
+// columnAlias is the other name of a field's column: its create flag when
+// that is one word and not the API name; else "".
+func columnAlias(pf *api.PatchField) string {
+	if pf.Flag == "" || strings.Contains(pf.Flag, "-") || strings.EqualFold(pf.Flag, pf.Name) {
+		return ""
+	}
+	return pf.Flag
 }
 
-// ColumnNames lists the accepted CSV column names, for messages and docs.
-const ColumnNames = "name, email, password, phoneNumber (phone), dateOfBirth (dob), expirationDate (expires), trainerId (trainer), weightUnit, requestId"
+// ColumnNames lists the accepted CSV column names, for messages and docs:
+// "name, email, password, phoneNumber (phone), ..., requestId".
+var ColumnNames = func() string {
+	var names []string
+	for _, pf := range api.CreateFields {
+		n := pf.Name
+		if alias := columnAlias(pf); alias != "" {
+			n += " (" + alias + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(append(names, "requestId"), ", ")
+}()
 
 func readCSV(r io.Reader, o ReadOptions) ([]Row, error) {
 	cr := csv.NewReader(r)
@@ -219,13 +238,15 @@ func readCSVHeader(cr *csv.Reader, o ReadOptions) ([]string, error) {
 	if len(unknown) > 0 {
 		return nil, inputErrorf("CSV header: unknown column(s) %s; the columns are %s (any case)", strings.Join(unknown, ", "), ColumnNames)
 	}
-	for _, need := range []string{"name", "email"} {
-		if _, ok := seen[need]; !ok {
-			return nil, inputErrorf("CSV header: no %s column", need)
+	for _, pf := range api.CreateFields {
+		_, ok := seen[pf.Name]
+		switch {
+		case ok || pf.Create != api.CreateRequired:
+		case pf.WriteOnly && !o.GeneratePasswords:
+			return nil, inputErrorf("CSV header: no %s column; add one, or use --generate-passwords", pf.Name)
+		case !pf.WriteOnly:
+			return nil, inputErrorf("CSV header: no %s column", pf.Name)
 		}
-	}
-	if _, ok := seen["password"]; !ok && !o.GeneratePasswords {
-		return nil, inputErrorf("CSV header: no password column; add one, or use --generate-passwords")
 	}
 	return field, nil
 }
@@ -249,25 +270,14 @@ func csvRow(num int, rec, field []string, o ReadOptions) (Row, error) {
 	}
 	body := map[string]any{}
 	for i, cell := range rec {
-		f := field[i]
-		if f != "password" {
-			cell = strings.TrimSpace(cell)
+		pf := api.PatchFieldNamed(field[i])
+		if pf == nil || !pf.WriteOnly {
+			cell = strings.TrimSpace(cell) // a password is kept as typed
 		}
 		if cell == "" {
 			continue // an empty cell is an absent field
 		}
-		switch f {
-		case "trainerId":
-			if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
-				body[f] = n
-			} else {
-				body[f] = cell // refused as "must be an integer" (1000)
-			}
-		case "dateOfBirth", "expirationDate":
-			body[f] = isoToWire(cell)
-		default:
-			body[f] = cell
-		}
+		body[field[i]] = cellValue(pf, cell)
 	}
 	rid, _ := body["requestId"].(string)
 	delete(body, "requestId")
@@ -276,6 +286,27 @@ func csvRow(num int, rec, field []string, o ReadOptions) (Row, error) {
 		return Row{}, err
 	}
 	return validate(num, b, rid, o), nil
+}
+
+// cellValue is a CSV cell as the JSON member of its field: an integer as a
+// number and a boolean as one (unless they are not: then the API refuses
+// them, 1000), a date
+// yyyy-MM-dd as the API's dd-MM-yyyy, anything else as it is.
+func cellValue(pf *api.PatchField, cell string) any {
+	switch {
+	case pf == nil:
+	case pf.Kind == api.KindInteger:
+		if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
+			return n
+		}
+	case pf.Kind == api.KindBoolean:
+		if b, err := strconv.ParseBool(cell); err == nil {
+			return b
+		}
+	case pf.Kind == api.KindDate:
+		return isoToWire(cell)
+	}
+	return cell
 }
 
 // isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,17 +14,13 @@ import (
 )
 
 // CreateOptions are the inputs of `traineectl create` for one trainee (the
-// bulk import, create -f, takes BulkOptions). A nil pointer is a flag not
-// given.
+// bulk import, create -f, takes BulkOptions).
 type CreateOptions struct {
-	Name, Email   string
-	Password      *string // nil: from stdin (PasswordStdin) or a prompt
+	// Values are the texts of the flags given, by flag name: one flag per
+	// create field of api.TraineePatch. The password, when not given, comes
+	// from stdin (PasswordStdin) or a prompt.
+	Values        map[string]string
 	PasswordStdin bool
-	Phone         *string
-	DateOfBirth   *string // as typed: see cmdutil.ParseDate
-	Expires       *string // as typed: see cmdutil.ParseDate
-	TrainerID     *int64
-	WeightUnit    string // any case; "": the server's default
 }
 
 const createLong = `Create one trainee. Name, e-mail and password are required; the rest is
@@ -97,48 +94,66 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// createFlags are the flags of one trainee, as typed.
+// createFlags are the flags of one trainee, as typed: a flag for every
+// create field of api.TraineePatch (its flag, with its createHelp), and
+// --password-stdin.
 type createFlags struct {
-	name, email, password, phone, dob, expires, weightUnit string
-	trainer                                                int64
-	passwordStdin                                          bool
+	values        map[string]*string // flag name -> its text
+	passwordStdin bool
 }
 
 // oneFlags are the flags that make no sense with -f.
-var oneFlags = []string{"name", "email", "password", "password-stdin", "phone", "dob", "expires", "trainer", "weight-unit"}
+var oneFlags = func() []string {
+	var out []string
+	for _, pf := range api.CreateFields {
+		if pf.Flag != "" {
+			out = append(out, pf.Flag)
+		}
+	}
+	return append(out, "password-stdin")
+}()
 
 func (c *createFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&c.name, "name", "", "full name (required)")
-	fl.StringVar(&c.email, "email", "", "e-mail address, also the login (required)")
-	fl.StringVar(&c.password, "password", "", "initial password, 8 to 128 characters; the trainee must change it at first login")
-	fl.BoolVar(&c.passwordStdin, "password-stdin", false, "read the password from the first line of stdin")
-	fl.StringVar(&c.phone, "phone", "", "phone number in international format, like +447700900123")
-	fl.StringVar(&c.dob, "dob", "", "date of birth")
-	fl.StringVar(&c.expires, "expires", "", "date on which the trainee's program expires")
-	fl.Int64Var(&c.trainer, "trainer", 0, "id of the trainer (default: the company's first trainer)")
-	fl.StringVar(&c.weightUnit, "weight-unit", "", "KG or LB (default KG)")
-	_ = cmd.RegisterFlagCompletionFunc("weight-unit", fixedValues(api.UnitKG, api.UnitLB))
-	_ = cmd.RegisterFlagCompletionFunc("dob", completeDates(false))
-	_ = cmd.RegisterFlagCompletionFunc("expires", completeDates(false))
-	for _, n := range []string{"name", "email", "password", "phone", "trainer"} {
-		_ = cmd.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
+	c.values = map[string]*string{}
+	for _, pf := range api.CreateFields {
+		if pf.Flag == "" {
+			continue
+		}
+		v := new(string)
+		c.values[pf.Flag] = v
+		switch pf.Kind {
+		case api.KindInteger:
+			fl.Var(intText{v}, pf.Flag, pf.CreateHelp)
+		case api.KindBoolean:
+			fl.Var(boolText{v}, pf.Flag, pf.CreateHelp)
+			fl.Lookup(pf.Flag).NoOptDefVal = "true"
+		default:
+			fl.StringVar(v, pf.Flag, "", pf.CreateHelp)
+		}
+		complete := cobra.NoFileCompletions
+		switch {
+		case pf.Kind == api.KindDate:
+			complete = completeDates(false)
+		case len(pf.Enum) > 0:
+			complete = fixedValues(pf.Enum...)
+		}
+		_ = cmd.RegisterFlagCompletionFunc(pf.Flag, complete)
+		if pf.Flag == "password" {
+			fl.BoolVar(&c.passwordStdin, "password-stdin", false, "read the password from the first line of stdin")
+		}
 	}
 }
 
 // options are the CreateOptions of the flags given.
 func (c *createFlags) options(fs *pflag.FlagSet) *CreateOptions {
-	return &CreateOptions{
-		Name:          c.name,
-		Email:         c.email,
-		Password:      ifChanged(fs, "password", &c.password),
-		PasswordStdin: c.passwordStdin,
-		Phone:         ifChanged(fs, "phone", &c.phone),
-		DateOfBirth:   ifChanged(fs, "dob", &c.dob),
-		Expires:       ifChanged(fs, "expires", &c.expires),
-		TrainerID:     ifChanged(fs, "trainer", &c.trainer),
-		WeightUnit:    c.weightUnit,
+	o := &CreateOptions{Values: map[string]string{}, PasswordStdin: c.passwordStdin}
+	for name, v := range c.values {
+		if fs.Changed(name) {
+			o.Values[name] = *v
+		}
 	}
+	return o
 }
 
 // ifChanged is v when the flag name was given, else nil.
@@ -190,41 +205,81 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 }
 
 // request is the create body: the password read (flag, stdin or prompt),
-// then the dates read.
+// then every create field's flag in the order of api.TraineePatch (text
+// checked for control characters, dates read, an enum upper-cased). An
+// empty value (or "none" for a nullable field) leaves an optional field
+// out.
 func (o *CreateOptions) request(f *cmdutil.Factory) (api.CreateRequest, error) {
-	req := api.CreateRequest{Name: o.Name, Email: o.Email, PhoneNumber: o.Phone, TrainerID: o.TrainerID,
-		WeightUnit: strings.ToUpper(o.WeightUnit)}
-	if o.Phone != nil && clears(*o.Phone) {
-		req.PhoneNumber = nil // --phone "" or none: no phone number
+	var p api.TraineePatch
+	for _, pf := range api.CreateFields {
+		if !pf.WriteOnly {
+			continue
+		}
+		var flag *string
+		if v, ok := o.Values[pf.Flag]; ok {
+			flag = &v
+		}
+		pw, err := readPassword(f, flag, o.PasswordStdin, pf.Create == api.CreateRequired)
+		if err != nil {
+			return api.CreateRequest{}, err
+		}
+		o.Values[pf.Flag] = pw
 	}
-	var err error
-	if req.Password, err = readPassword(f, o.Password, o.PasswordStdin, true); err != nil {
-		return req, err
+	for _, pf := range api.CreateFields {
+		text, given := o.Values[pf.Flag]
+		if !given || pf.Create != api.CreateRequired && (text == "" || pf.Nullable && clears(text)) {
+			continue
+		}
+		v, err := createValue(f, pf, text)
+		if err != nil {
+			return api.CreateRequestOf(p), err
+		}
+		pf.Set(&p, v)
 	}
-	if err := checkTexts(req); err != nil {
-		return req, err
-	}
-	if req.DateOfBirth, err = optionalDate(f, "dob", o.DateOfBirth); err != nil {
-		return req, err
-	}
-	req.ExpirationDate, err = optionalDate(f, "expires", o.Expires)
-	return req, err
+	return api.CreateRequestOf(p), nil
 }
 
-// checkTexts refuses, before anything is sent, text the server would
-// refuse for a control character (api.CheckText, errorCode 1016).
-func checkTexts(r api.CreateRequest) error {
-	texts := [][2]string{{"name", r.Name}, {"email", r.Email}, {"password", r.Password}}
-	if r.PhoneNumber != nil {
-		texts = append(texts, [2]string{"phone", *r.PhoneNumber})
-	}
-	for _, t := range texts {
-		if err := api.CheckText(t[0], t[1]); err != nil {
-			return cmdutil.Usagef("--%s: %v", t[0], err)
+// createValue reads the text of a create flag as its field's value.
+func createValue(f *cmdutil.Factory, pf *api.PatchField, text string) (any, error) {
+	switch {
+	case pf.Kind == api.KindDate:
+		return parseDateFlag(f, pf.Flag, text)
+	case pf.Kind == api.KindInteger:
+		return strconv.ParseInt(text, 0, 64) // checked by the flag
+	case len(pf.Enum) > 0:
+		return strings.ToUpper(text), nil // the server checks it
+	case pf.Kind == api.KindString:
+		if err := api.CheckText(pf.Flag, text); err != nil {
+			return nil, cmdutil.Usagef("--%s: %v", pf.Flag, err)
 		}
+		return text, nil
 	}
+	v, err := pf.ParseText(text, f.Now())
+	if err != nil {
+		return nil, cmdutil.Usagef("--%s: %v", pf.Flag, err)
+	}
+	return v, nil
+}
+
+// intText is an integer flag kept as text, as pflag's int64 flag reads
+// it (its help says "int").
+type intText struct{ v *string }
+
+func (i intText) String() string {
+	if i.v == nil {
+		return ""
+	}
+	return *i.v
+}
+func (i intText) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		return err
+	}
+	*i.v = strconv.FormatInt(n, 10)
 	return nil
 }
+func (i intText) Type() string { return "int64" }
 
 // optionalDate reads the date of a flag; nil, "" and "none" are no date.
 func optionalDate(f *cmdutil.Factory, flag string, s *string) (*api.Date, error) {

@@ -227,6 +227,16 @@ func TestExportRoundTrip(t *testing.T) {
 	})
 }
 
+// exported is a line (or item) of an export with tracked data.
+type exported struct {
+	Name         string                 `json:"name"`
+	TrainerID    *int64                 `json:"trainerId"`
+	Weight       *[]api.ExportWeight    `json:"weight"`
+	Measurements *[]api.Measurement     `json:"measurements"`
+	Nutrition    *[]api.ExportNutrition `json:"nutrition"`
+	Steps        *[]api.ExportSteps     `json:"steps"`
+}
+
 func TestExportWithTrackedData(t *testing.T) {
 	srv := newServer(t)
 	h := newHarness(t, srv.url, srv.key)
@@ -238,7 +248,7 @@ func TestExportWithTrackedData(t *testing.T) {
 	if len(lines) != len(live) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(live), out)
 	}
-	var first bulkexport.Record
+	var first exported
 	must(t, json.Unmarshal([]byte(lines[0]), &first))
 	if first.Weight == nil || len(*first.Weight) != 1 || (*first.Weight)[0].WeightKG != 80.25 || first.Steps == nil || len(*first.Steps) != 1 ||
 		first.Measurements != nil || first.Nutrition != nil {
@@ -251,7 +261,7 @@ func TestExportWithTrackedData(t *testing.T) {
 		t.Errorf("--from after the data still exports it: %s", out)
 	}
 	var generic []map[string]any
-	var items []bulkexport.Record
+	var items []exported
 	y := h.run("export", "--format", "yaml", "--with", "weight,steps").expect(t, 0).out
 	must(t, yaml.Unmarshal([]byte(y), &generic))
 	j, err := json.Marshal(generic)

@@ -1,27 +1,32 @@
 package output
 
 import (
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
-// TraineeCSVHeader is the header row of trainees as CSV: the JSON field
-// names, with the derived status after email and phone.
-var TraineeCSVHeader = []string{
+// csvFirst are the columns a trainee's CSV starts with: the table's, then
+// what people sort and filter by; "status" is derived (api.Trainee.Status).
+var csvFirst = []string{
 	"id", "name", "email", "phoneNumber", "status", "expirationDate", "trainerId", "dateOfBirth",
-	"weightUnit", "lastTrained", "enabled", "userId", "username", "companyId", "createdByType",
-	"forcePasswordChange", "authorities",
+	"weightUnit", "lastTrained", "enabled",
 }
 
-func dateOr(d *api.Date, none string) string {
-	if d == nil {
-		return none
+// TraineeCSVHeader is the header row of trainees as CSV: the JSON field
+// names of every field of api.Trainee, csvFirst first, the others in the
+// order of api.Trainee (a new field comes last).
+var TraineeCSVHeader = func() []string {
+	out := slices.Clone(csvFirst)
+	for _, name := range api.TraineeFieldNames {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
 	}
-	return d.String()
-}
+	return out
+}()
 
 func strOr(s *string, none string) string {
 	if s == nil {
@@ -37,15 +42,26 @@ func idOr(id *int64, none string) string {
 	return strconv.FormatInt(*id, 10)
 }
 
+// traineeCell is the text of a trainee's column (a JSON field name, or
+// status), none for a null.
+func traineeCell(t *api.Trainee, field string, today api.Date, none string) string {
+	if field == "status" {
+		return t.Status(today)
+	}
+	v := api.TraineeValue(t, field)
+	if v == nil {
+		return none
+	}
+	return api.FormatText(v)
+}
+
 // TraineeCSVRow is one trainee as CSV; unset values are empty.
 func TraineeCSVRow(t *api.Trainee, today api.Date) []string {
-	return []string{
-		strconv.FormatInt(t.ID, 10), t.Name, t.Email, strOr(t.PhoneNumber, ""), t.Status(today),
-		dateOr(t.ExpirationDate, ""), idOr(t.TrainerID, ""), dateOr(t.DateOfBirth, ""), t.WeightUnit,
-		dateOr(t.LastTrained, ""), strconv.FormatBool(t.Enabled), strconv.FormatInt(t.UserID, 10), t.Username,
-		strconv.FormatInt(t.CompanyID, 10), t.CreatedByType, strconv.FormatBool(t.ForcePasswordChange),
-		strings.Join(t.Authorities, ";"),
+	out := make([]string, len(TraineeCSVHeader))
+	for i, field := range TraineeCSVHeader {
+		out[i] = traineeCell(t, field, today, "")
 	}
+	return out
 }
 
 // TraineeColumns are the table columns of trainees; color paints the status.
@@ -73,19 +89,21 @@ func paintStatus(color bool, s string) string {
 	return s
 }
 
-// TraineeRow is one trainee in the table; unset values are "-". The
-// trainer shows by name when trainers knows it, else by id.
+// TraineeRow is one trainee in the table: the field of each of
+// TraineeColumns; unset values are "-". The trainer shows by name when
+// trainers knows it, else by id.
 func TraineeRow(t *api.Trainee, today api.Date, trainers map[int64]string) []string {
-	trainer := idOr(t.TrainerID, "-")
+	cols := TraineeColumns(false)
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = traineeCell(t, c.Field, today, "-")
+	}
 	if t.TrainerID != nil {
 		if n, ok := trainers[*t.TrainerID]; ok {
-			trainer = n
+			out[slices.IndexFunc(cols, func(c Column) bool { return c.Field == "trainerId" })] = n
 		}
 	}
-	return []string{
-		strconv.FormatInt(t.ID, 10), t.Name, t.Email, strOr(t.PhoneNumber, "-"), t.Status(today),
-		dateOr(t.ExpirationDate, "-"), trainer,
-	}
+	return out
 }
 
 // NeedsTable reports whether o prints the table format, the only one

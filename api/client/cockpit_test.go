@@ -1,0 +1,170 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/store"
+	"github.com/traineed/traineed/store/storetest"
+)
+
+// realServer is the handler over s for a new company with a key, behind
+// wrap (nil: none), and a client of it that never sleeps.
+func realServer(t *testing.T, s *store.Store, wrap func(h http.Handler) http.Handler) (*client.Client, int64) {
+	t.Helper()
+	ctx := context.Background()
+	co, err := s.CreateCompany(ctx, "Cockpit", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := api.GenerateKey()
+	if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = server.NewHandler(s, server.WithHasher(server.NewHasher(server.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1})))
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return client.New(srv.URL, key, client.WithSleep((&sleeper{}).sleep)), co.ID
+}
+
+// TestUpdateTraineeIf: the ETag of a read makes the update conditional; a
+// stale one is a *PreconditionFailedError and changes nothing.
+func TestUpdateTraineeIf(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		c, _ := realServer(t, s, nil)
+		tr, err := c.CreateTrainee(ctx, api.CreateRequest{Name: "If Match", Email: "ifmatch@example.com", Password: "correct horse"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, etag, err := c.TraineeWithETag(ctx, tr.ID)
+		if err != nil || etag != `"1"` {
+			t.Fatalf("read: %q %v", etag, err)
+		}
+		got, etag2, err := c.UpdateTraineeIf(ctx, tr.ID, etag, api.TraineePatch{Name: api.Val("If Matched")})
+		if err != nil || etag2 != `"2"` || got.Name != "If Matched" {
+			t.Fatalf("update: %+v %q %v", got, etag2, err)
+		}
+		_, _, err = c.UpdateTraineeIf(ctx, tr.ID, etag, api.TraineePatch{Name: api.Val("Stale")})
+		var pf *client.PreconditionFailedError
+		var rej *client.RejectedError
+		if !errors.As(err, &pf) || pf.ID != tr.ID || pf.ErrorCode != api.CodePreconditionFailed || !errors.As(err, &rej) {
+			t.Fatalf("stale update: %T %v", err, err)
+		}
+		now, etag3, err := c.TraineeWithETag(ctx, tr.ID)
+		if err != nil || now.Name != "If Matched" || etag3 != etag2 {
+			t.Fatalf("after the 412: %+v %q %v", now, etag3, err)
+		}
+		// Without an ETag: the plain update.
+		if _, etag4, err := c.UpdateTraineeIf(ctx, tr.ID, "", api.TraineePatch{Name: api.Val("Last Write")}); err != nil || etag4 != `"3"` {
+			t.Fatalf("unconditional: %q %v", etag4, err)
+		}
+	})
+}
+
+// TestWithIdempotencyKeyNeverAppliesTwice: an update whose answer is lost
+// is retried by the client with the same key and replayed; a later run
+// with the same key (another request id) gets the first answer too.
+func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		var n, lose atomic.Int32
+		var mu sync.Mutex
+		var keys []string
+		lastKeys := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), keys...) }
+		c, company := realServer(t, s, func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPut || r.Method == http.MethodDelete {
+					n.Add(1)
+					mu.Lock()
+					keys = append(keys, r.Header.Get(api.HeaderIdempotencyKey))
+					mu.Unlock()
+					if lose.Add(-1) >= 0 {
+						h.ServeHTTP(httptest.NewRecorder(), r) // served, answer lost
+						panic(http.ErrAbortHandler)
+					}
+				}
+				h.ServeHTTP(w, r)
+			})
+		})
+		tr, err := c.CreateTrainee(ctx, api.CreateRequest{Name: "Idem Put", Email: "idemput@example.com", Password: "correct horse"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, etag, _ := c.TraineeWithETag(ctx, tr.ID)
+		lose.Store(1)
+		kctx := client.WithIdempotencyKey(ctx, "action-7:1")
+		p := api.TraineePatch{ExpirationDate: api.Val(api.Date{Year: 2030, Month: 1, Day: 31})}
+		got, etag2, err := c.UpdateTraineeIf(kctx, tr.ID, etag, p)
+		if err != nil || etag2 != `"2"` || got.ExpirationDate == nil {
+			t.Fatalf("retried update: %+v %q %v", got, etag2, err)
+		}
+		if keys := lastKeys(); n.Load() != 2 || keys[0] != "action-7:1" || keys[1] != "action-7:1" {
+			t.Fatalf("%d attempts with keys %q", n.Load(), keys)
+		}
+		// A re-run of the action: same key, the first answer.
+		if _, etag3, err := c.UpdateTraineeIf(kctx, tr.ID, etag, p); err != nil || etag3 != `"2"` {
+			t.Fatalf("re-run: %q %v", etag3, err)
+		}
+		if _, etag4, _ := c.TraineeWithETag(ctx, tr.ID); etag4 != `"2"` {
+			t.Fatalf("applied more than once: ETag %q", etag4)
+		}
+		if c := storetest.Count(t, s, "webhook_events", "company_id = ? AND trainee_id = ?", company, tr.ID); c != 2 {
+			t.Fatalf("%d events: want the create and one update", c)
+		}
+		// Without WithIdempotencyKey a PUT carries its request id.
+		if _, err := c.UpdateTrainee(ctx, tr.ID, api.TraineePatch{Name: api.Val("Plain")}); err != nil {
+			t.Fatal(err)
+		}
+		if keys := lastKeys(); keys[len(keys)-1] == "" || keys[len(keys)-1] == "action-7:1" {
+			k := keys[len(keys)-1]
+			t.Fatalf("plain PUT's key %q", k)
+		}
+	})
+}
+
+// TestTraineeStatsAndFilters: the client reads the counts, and sends the
+// filters a search query string gives.
+func TestTraineeStatsAndFilters(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		c, _ := realServer(t, s, nil)
+		for _, e := range []string{"a@example.com", "b@example.com"} {
+			if _, err := c.CreateTrainee(ctx, api.CreateRequest{Name: "Stat", Email: e, Password: "correct horse"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st, err := c.TraineeStats(ctx)
+		if err != nil || st.Active != 2 || st.New7 != 2 || st.Inactive14 != 2 || st.Timestamp == 0 {
+			t.Fatalf("stats %+v %v", st, err)
+		}
+		p, err := client.ParseSearchQuery("?status=active&inactiveFor=14d&createdSince=7d")
+		if err != nil || p.InactiveFor != 14 || p.CreatedWithin != 7 || p.Status != "active" {
+			t.Fatalf("parsed %+v %v", p, err)
+		}
+		all, info, err := c.SearchAllTrainees(ctx, p)
+		if err != nil || len(all) != 2 || info.TotalElements != 2 {
+			t.Fatalf("search %d %+v %v", len(all), info, err)
+		}
+		p.ExpiresWithin = 7
+		if all, _, err = c.SearchAllTrainees(ctx, p); err != nil || len(all) != 0 {
+			t.Fatalf("expiresWithin: %d %v", len(all), err)
+		}
+		for _, bad := range []string{"page=2", "status=expiring", "expiresWithin=soon"} {
+			if _, err := client.ParseSearchQuery(bad); err == nil {
+				t.Errorf("%s: no error", bad)
+			}
+		}
+	})
+}

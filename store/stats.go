@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// filterCond is the condition of a search's cockpit filters (issue 28)
+// over trainees as t, "" for none: expiresWithin, inactiveFor and
+// createdSince (see api.Search).
+func filterCond(q api.Search) (string, []any) {
+	var (
+		conds []string
+		args  []any
+	)
+	if q.ExpiresWithin > 0 {
+		conds = append(conds, "t.expiration_date >= ? AND t.expiration_date <= ?")
+		args = append(args, q.Today.Int(), q.Today.AddDays(q.ExpiresWithin).Int())
+	}
+	if q.InactiveFor > 0 {
+		conds = append(conds, "(t.last_trained IS NULL OR t.last_trained <= ?)")
+		args = append(args, q.Today.AddDays(-q.InactiveFor).Int())
+	}
+	if !q.CreatedSince.IsZero() {
+		conds = append(conds, "t.created_at >= ?")
+		args = append(args, createdFrom(q))
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// createdFrom is the first instant of q.CreatedSince in q.Zone, in UTC
+// (as the store writes times).
+func createdFrom(q api.Search) time.Time {
+	loc := q.Zone
+	if loc == nil {
+		loc = time.UTC
+	}
+	d := q.CreatedSince
+	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc).UTC()
+}
+
+// hasFilters reports whether q sets a cockpit filter.
+func hasFilters(q api.Search) bool {
+	return q.ExpiresWithin > 0 || q.InactiveFor > 0 || !q.CreatedSince.IsZero()
+}
+
+// TraineeStats counts the company's trainees for the dashboard (see
+// api.TraineeStats) in one statement, one pass over the company's
+// trainees: each count is the condition of its search (searchCond, the
+// same as SearchTrainees uses), so that a count always equals its search's
+// exact total. On PostgreSQL the pass is an index-only scan of
+// trainees_company_stats_idx (migration 000011).
+func (s *Store) TraineeStats(ctx context.Context, companyID int64, today api.Date, loc *time.Location) (*api.TraineeStats, error) {
+	searches := api.StatsSearches(today)
+	names := make([]string, 0, len(searches))
+	for name := range searches {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	sel := s.traineeScope(s.db, companyID)
+	counts := make([]int, len(names))
+	dest := make([]any, len(names))
+	for i, name := range names {
+		q := searches[name]
+		q.Zone = loc
+		cond, args, err := statsCond(q)
+		if err != nil {
+			return nil, err
+		}
+		sel = sel.ColumnExpr("count(*) FILTER (WHERE "+cond+")", args...)
+		dest[i] = &counts[i]
+	}
+	if err := sel.Scan(ctx, dest...); err != nil {
+		return nil, dbError(err)
+	}
+	out := &api.TraineeStats{}
+	for i, name := range names {
+		out.Set(name, counts[i])
+	}
+	return out, nil
+}
+
+// statsCond is searchCond's condition for a count: the same conjuncts
+// with the filter's first, which rules out most rows of a big company
+// before the status's (expiresWithin: a few days of expiration dates
+// among a million trainees); "TRUE" for none.
+func statsCond(q api.Search) (string, []any, error) {
+	status, sargs, err := statusWhere(q)
+	if err != nil {
+		return "", nil, err
+	}
+	if q.Query != "" {
+		return "", nil, errors.New("store: a count has no q")
+	}
+	f, args := filterCond(q)
+	var conds []string
+	if f != "" {
+		conds = append(conds, "("+f+")")
+	}
+	if status != "" {
+		conds = append(conds, "("+status+")")
+		args = append(args, sargs...)
+	}
+	if len(conds) == 0 {
+		return "TRUE", nil, nil
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
