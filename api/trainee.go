@@ -128,7 +128,7 @@ type Search struct {
 
 // ExactTotalBound is how many matches a search always counts exactly:
 // counting a million matches costs far more than reading a page of them.
-const ExactTotalBound = 1000
+const ExactTotalBound = 10000
 
 // CountLimit is how far a search counts its matches: ExactTotalBound, or
 // up to the end of the requested page when that is further, plus one. A

@@ -89,6 +89,13 @@ type DispatcherConfig struct {
 // (FOR UPDATE SKIP LOCKED), so one attempt is never sent twice. Delivery is
 // at least once: a dispatcher that dies mid-attempt leaves the delivery to be
 // claimed again when its lease expires.
+//
+// One goroutine (loop) does all of the dispatcher's database work, in
+// cycles: each records every attempt finished since the last and claims
+// as many due deliveries as that leaves slots free, in one transaction
+// (store.CycleDeliveries, prepared statements). The attempts
+// themselves run on goroutines of their own, and while a cycle waits for
+// the database the attempts that finish meanwhile gather for the next.
 type Dispatcher struct {
 	s      Outbox
 	cfg    DispatcherConfig
@@ -99,25 +106,25 @@ type Dispatcher struct {
 	stop     chan struct{} // closed by Shutdown: claim nothing more
 	stopOnce sync.Once
 	loopDone chan struct{}
-	freed    chan struct{} // an in-flight delivery finished while more were due
-	cycled   chan struct{} // a claim cycle ended (signalled without blocking; tests wait on it)
+	freed    chan struct{} // an attempt finished: a cycle records it
+	cycled   chan struct{} // a cycle ended (signalled without blocking; tests wait on it)
 
 	abort       context.Context // cancelled when Shutdown's grace runs out
 	abortCancel context.CancelFunc
 
 	mu       sync.Mutex
-	inflight int
-	backlog  bool // the last claim took deliveries: more may be due (the free slots or an endpoint's share cut it)
+	inflight int                      // claimed and not recorded (or released) yet
+	done     []*store.FinishedAttempt // attempts made, waiting for the next cycle
 	wg       sync.WaitGroup
 }
 
 // Outbox is what the dispatcher needs of storage: the webhook outbox's
-// claim, finish and release under a lease, its one wake point (signalled
+// cycle (record finished attempts, claim due deliveries under a lease) and
+// release, its one wake point (signalled
 // after a commit that scheduled deliveries), the disabling of an endpoint
 // that answered 410 Gone, and the pruning of finished events.
 type Outbox interface {
-	ClaimDeliveries(ctx context.Context, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)
-	FinishDelivery(ctx context.Context, c *store.ClaimedDelivery, res store.DeliveryAttempt, schedule []time.Duration) (string, error)
+	CycleDeliveries(ctx context.Context, done []*store.FinishedAttempt, schedule []time.Duration, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)
 	ReleaseDelivery(ctx context.Context, c *store.ClaimedDelivery) error
 	Wake() <-chan struct{}
 	DisableEndpoint(ctx context.Context, webhookID int64, url, reason string) (*store.DisabledEndpoint, error)
@@ -190,20 +197,22 @@ func (d *Dispatcher) Start() { d.start.Do(func() { go d.loop() }) }
 func (d *Dispatcher) Shutdown(ctx context.Context) error {
 	d.stopOnce.Do(func() { close(d.stop) })
 	d.start.Do(func() { close(d.loopDone) }) // never started
-	<-d.loopDone
-	done := make(chan struct{})
-	go func() { d.wg.Wait(); close(done) }()
 	defer d.abortCancel()
+	var err error
 	select {
-	case <-done:
-		return nil
+	case <-d.loopDone:
 	case <-ctx.Done():
 		d.abortCancel()
-		<-done
-		return ctx.Err()
+		<-d.loopDone
+		err = ctx.Err()
 	}
+	d.wg.Wait()
+	return err
 }
 
+// loop runs the cycles: on a wake-up, a poll, or an attempt finishing.
+// After Shutdown it claims nothing more and ends once every attempt in
+// flight is recorded or released.
 func (d *Dispatcher) loop() {
 	defer close(d.loopDone)
 	poll := time.NewTicker(d.cfg.PollInterval)
@@ -215,15 +224,19 @@ func (d *Dispatcher) loop() {
 		prune = t.C
 		d.prune()
 	}
+	stop, stopped := d.stop, false
 	for {
-		d.dispatch()
+		d.cycle(!stopped)
 		select {
 		case d.cycled <- struct{}{}:
 		default:
 		}
-		select {
-		case <-d.stop:
+		if stopped && d.idle() {
 			return
+		}
+		select {
+		case <-stop:
+			stop, stopped = nil, true
 		case <-poll.C:
 		case <-d.s.Wake():
 		case <-d.freed:
@@ -233,68 +246,90 @@ func (d *Dispatcher) loop() {
 	}
 }
 
-// dispatch claims as many due deliveries as there are free slots and
-// starts sending them.
-func (d *Dispatcher) dispatch() {
+// idle reports whether no attempt is in flight or waiting to be recorded.
+func (d *Dispatcher) idle() bool {
 	d.mu.Lock()
-	free := d.cfg.Concurrency - d.inflight
+	defer d.mu.Unlock()
+	return d.inflight == 0
+}
+
+// cycle records the attempts made since the last cycle and, when claim,
+// claims as many due deliveries as there are free slots, and starts
+// sending them.
+func (d *Dispatcher) cycle(claim bool) {
+	d.mu.Lock()
+	done := d.done
+	d.done = nil
+	free := d.cfg.Concurrency - d.inflight + len(done)
 	d.mu.Unlock()
-	if free <= 0 {
+	if !claim {
+		free = 0
+	}
+	if len(done) == 0 && free <= 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	batch, err := d.s.ClaimDeliveries(ctx, free, store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency}, d.cfg.Lease)
+	batch, err := d.s.CycleDeliveries(ctx, done, d.cfg.Schedule, free,
+		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency}, d.cfg.Lease)
+	d.mu.Lock()
+	d.inflight += len(batch) - len(done)
+	d.mu.Unlock()
 	if err != nil {
-		d.log.Error("webhook dispatcher: claiming deliveries", "error", err)
+		if len(done) == 0 {
+			d.log.Error("webhook dispatcher: claiming deliveries", "error", err)
+		}
+		for _, f := range done {
+			// The lease expires and the delivery is attempted again.
+			d.log.Error("webhook dispatcher: recording an attempt", "delivery_id", f.Delivery.DeliveryID, "error", err)
+			d.outcome(OutcomeNotRecorded)
+		}
 		return
 	}
-	d.mu.Lock()
-	d.inflight += len(batch)
-	d.backlog = len(batch) > 0
-	d.mu.Unlock()
 	for _, c := range batch {
 		d.wg.Add(1)
 		go d.deliver(c)
 	}
+	for _, f := range done {
+		d.recorded(f)
+	}
 }
 
+// deliver makes one attempt of c and hands its result to the next cycle;
+// an attempt cut short by Shutdown's grace releases c at once instead.
 func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
-	defer func() {
-		d.mu.Lock()
-		d.inflight--
-		backlog := d.backlog
-		d.mu.Unlock()
-		if backlog {
-			select {
-			case d.freed <- struct{}{}:
-			default:
-			}
-		}
-		d.wg.Done()
-	}()
+	defer d.wg.Done()
 	res := d.sender.send(d.abort, c)
-	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
-	defer cancel()
+	d.mu.Lock()
 	if d.abort.Err() != nil && !res.OK() {
+		d.inflight--
+		d.mu.Unlock()
 		// Shut down mid-attempt: the attempt does not count.
+		ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
+		defer cancel()
 		if err := d.s.ReleaseDelivery(ctx, c); err != nil {
 			d.log.Error("webhook dispatcher: releasing a delivery", "delivery_id", c.DeliveryID, "error", err)
 		}
 		d.outcome(OutcomeReleased)
-		return
+	} else {
+		d.done = append(d.done, &store.FinishedAttempt{Delivery: c, Result: res})
+		d.mu.Unlock()
 	}
-	state, err := d.s.FinishDelivery(ctx, c, res, d.cfg.Schedule)
-	switch {
-	case errors.Is(err, store.ErrLeaseLost):
+	select {
+	case d.freed <- struct{}{}:
+	default:
+	}
+}
+
+// recorded reports an attempt the last cycle recorded (or found no longer
+// this dispatcher's): its outcome, its log line, and the disabling of an
+// endpoint that answered 410 Gone.
+func (d *Dispatcher) recorded(f *store.FinishedAttempt) {
+	c, res, state := f.Delivery, f.Result, f.State
+	if errors.Is(f.Err, store.ErrLeaseLost) {
 		d.log.Warn("webhook dispatcher: delivery deleted or lease lost during the attempt; attempt not recorded",
 			"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID)
 		d.outcome(OutcomeLeaseLost)
-		return
-	case err != nil:
-		// The lease expires and the delivery is attempted again.
-		d.log.Error("webhook dispatcher: recording an attempt", "delivery_id", c.DeliveryID, "error", err)
-		d.outcome(OutcomeNotRecorded)
 		return
 	}
 	if res.StatusCode == http.StatusGone {
@@ -307,6 +342,9 @@ func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
 		d.outcome(OutcomeFailed)
 	default:
 		d.outcome(OutcomeRetry)
+	}
+	if res.OK() && !d.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
 	}
 	attrs := []any{"delivery_id", c.DeliveryID, "webhook", c.WebhookID, "event_id", c.EventID,
 		"attempt", c.Attempts + 1, "status", res.StatusCode, "latency_ms", res.Latency.Milliseconds(), "state", state}

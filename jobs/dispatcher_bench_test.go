@@ -2,8 +2,12 @@ package jobs_test
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,10 +30,15 @@ func benchTrainee() api.NewTrainee {
 }
 
 // BenchmarkWebhookDelivery measures how many events per second one
-// dispatcher (default settings: 8 at once) delivers to a receiver on
-// 127.0.0.1 that answers 200 at once, from a backlog of b.N events:
+// dispatcher (default settings: 8 at once, 2 per endpoint) delivers to one
+// endpoint, a receiver on 127.0.0.1 that answers 200 at once, from a
+// backlog of b.N events. Since the rate depends on what else the machine
+// runs, it also reports the CPU time per event of this process (the
+// dispatcher and the receiver: cpu-us/event) and, on PostgreSQL, of the
+// database's backends serving it (pg-cpu-us/event, from /proc: the
+// database must run on this machine):
 //
-//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench WebhookDelivery -benchtime 2000x ./store/
+//	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench WebhookDelivery -benchtime 2000x ./jobs/
 func BenchmarkWebhookDelivery(b *testing.B) {
 	for _, db := range benchDBs {
 		b.Run(db.name, func(b *testing.B) {
@@ -51,14 +60,26 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			pg0 := backendCPU(b, s, db.name)
+			cpu0 := processCPU()
 			b.ResetTimer()
 			start := time.Now()
 			d.Start()
 			rc.Wait(b, b.N, 10*time.Minute)
 			elapsed := time.Since(start)
 			b.StopTimer()
+			cpu := processCPU() - cpu0
+			pg := backendCPU(b, s, db.name)
 			_ = d.Shutdown(ctx)
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/event")
+			if pg != nil {
+				var sum time.Duration
+				for pid, t := range pg {
+					sum += t - pg0[pid]
+				}
+				b.ReportMetric(float64(sum.Microseconds())/float64(b.N), "pg-cpu-us/event")
+			}
 		})
 	}
 }
@@ -102,4 +123,35 @@ func BenchmarkWebhookLatency(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 		})
 	}
+}
+
+// processCPU is this process's CPU time so far, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// backendCPU is the CPU time so far of each PostgreSQL backend connected
+// to the database of s (read from /proc), nil on SQLite.
+func backendCPU(b *testing.B, s *store.Store, dbName string) map[int]time.Duration {
+	if dbName != "postgres" {
+		return nil
+	}
+	var pids []int
+	if err := storetest.DB(b, s).NewRaw("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").Scan(ctx, &pids); err != nil {
+		b.Fatal(err)
+	}
+	out := map[int]time.Duration{}
+	for _, pid := range pids {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+		ut, _ := strconv.ParseInt(f[11], 10, 64) // fields 14 and 15 of stat(5)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		out[pid] = time.Duration(ut+st) * time.Second / 100 // clock ticks (USER_HZ: 100)
+	}
+	return out
 }

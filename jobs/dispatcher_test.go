@@ -214,26 +214,35 @@ func TestWebhookExpiredLeaseIsDeliveredAgain(t *testing.T) {
 }
 
 // Two dispatchers on one database (two server instances) share the work
-// and send every event once.
+// and send every event once. Three companies' endpoints have six slots
+// (two each), more than one dispatcher's four: a dispatcher that records
+// an attempt claims the next in the same transaction, so one endpoint
+// alone would stay with the dispatcher that holds its slots.
 func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, url string) {
 		s1, s2 := storetest.Open(t, url), storetest.Open(t, url)
-		c, err := s1.CreateCompany(ctx, "Shared", "UTC")
-		if err != nil {
-			t.Fatal(err)
+		var companies []int64
+		for i := range 3 {
+			c, err := s1.CreateCompany(ctx, fmt.Sprintf("Shared %d", i), "UTC")
+			if err != nil {
+				t.Fatal(err)
+			}
+			companies = append(companies, c.ID)
 		}
 		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
 			time.Sleep(2 * time.Millisecond)
 			w.WriteHeader(http.StatusOK)
 		})
-		storetest.AddWebhook(t, s1, c.ID, rc.URL)
+		for _, c := range companies {
+			storetest.AddWebhook(t, s1, c, rc.URL)
+		}
 		const n = 150
 		for i := range n {
 			s := s1
 			if i%2 == 1 {
 				s = s2
 			}
-			storetest.MustCreate(t, s, c.ID, storetest.NewTrainee("Many", fmt.Sprintf("many%d@example.com", i)))
+			storetest.MustCreate(t, s, companies[i%3], storetest.NewTrainee("Many", fmt.Sprintf("many%d@example.com", i)))
 		}
 		var sent [2]atomic.Int32
 		count := func(i int) func(string) { return func(string) { sent[i].Add(1) } }
@@ -566,6 +575,57 @@ func TestCompanyConcurrency(t *testing.T) {
 		waitDelivered(t, s, 20*time.Second)
 		if p := peak.Load(); p > jobs.DefaultCompanyConcurrency {
 			t.Fatalf("company A's endpoints had %d requests at once", p)
+		}
+	})
+}
+
+// A dispatcher that claims and records in batches (sixteen slots, ten
+// endpoints of five companies) sends every delivery once and records one
+// attempt for each.
+func TestWebhookBatchesDeliverOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		var mu sync.Mutex
+		seen := map[string]int{} // event id and endpoint
+		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, got *storetest.Received, _ int) {
+			mu.Lock()
+			seen[got.ID+" "+r.URL.RawQuery]++
+			mu.Unlock()
+			w.WriteHeader(http.StatusOK)
+		})
+		var companies []int64
+		for i := range 5 {
+			c, err := s.CreateCompany(ctx, fmt.Sprintf("Batch %d", i), "UTC")
+			if err != nil {
+				t.Fatal(err)
+			}
+			companies = append(companies, c.ID)
+			for j := range 2 {
+				storetest.AddWebhook(t, s, c.ID, fmt.Sprintf("%s?c=%d&e=%d", rc.URL, i, j))
+			}
+		}
+		const n = 100
+		for i := range n {
+			storetest.MustCreate(t, s, companies[i%5], storetest.NewTrainee("Batch", fmt.Sprintf("batch%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Concurrency: 16})
+		rc.Wait(t, 2*n, 30*time.Second)
+		waitDelivered(t, s, 10*time.Second)
+		time.Sleep(100 * time.Millisecond) // room for a second send, if one were made
+		mu.Lock()
+		defer mu.Unlock()
+		if got := len(rc.Received()); got != 2*n || len(seen) != 2*n {
+			t.Fatalf("%d requests of %d deliveries, want %d", got, len(seen), 2*n)
+		}
+		for k, c := range seen {
+			if c != 1 {
+				t.Errorf("%s sent %d times", k, c)
+			}
+		}
+		if k := storetest.Count(t, s, "webhook_attempts", "1 = 1"); k != 2*n {
+			t.Errorf("%d attempts recorded, want %d", k, 2*n)
+		}
+		if k := storetest.Count(t, s, "webhook_deliveries", "status = ? AND attempts = 1", api.DeliverySucceeded); k != 2*n {
+			t.Errorf("%d deliveries succeeded at the first attempt, want %d", k, 2*n)
 		}
 	})
 }

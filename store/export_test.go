@@ -54,7 +54,7 @@ func SetFTSLimits(short, walk, dense int) (restore func()) {
 }
 
 // SetFTSOff turns SQLite's FTS5 prefilter of q off (the scan of before
-// migration 000008) or on again.
+// migration 000008, keyed by trainee since 000010) or on again.
 func SetFTSOff(off bool) { ftsOff = off }
 
 // SetWalkProbe sets the sample of planSearch and walkFinds and the share

@@ -11,8 +11,8 @@ import (
 	"github.com/traineed/traineed/store/storetest"
 )
 
-// BenchmarkFTSTriggers measures what SQLite's users_fts triggers (migration
-// 20260101000008_fts) add to a create and to a rename, on a company of
+// BenchmarkFTSTriggers measures what SQLite's trainees_fts triggers (migration
+// 20260101000010_search_index) add to a create and to a rename, on a company of
 // benchTrainees trainees: every iteration runs the operation once on a
 // store whose triggers were dropped and once on one with them, interleaved
 // so that both see the same machine load, and reports the medians and the
@@ -24,7 +24,7 @@ func BenchmarkFTSTriggers(b *testing.B) {
 	setup := func(b *testing.B, triggers bool) *changeSide {
 		s := storetest.SQLite(b)
 		if !triggers {
-			for _, tr := range []string{"users_fts_insert", "users_fts_update", "users_fts_delete"} {
+			for _, tr := range []string{"trainees_fts_insert", "trainees_fts_update", "trainees_fts_delete"} {
 				if _, err := store.DB(s).NewRaw("DROP TRIGGER " + tr).Exec(ctx); err != nil {
 					b.Fatal(err)
 				}
@@ -38,7 +38,7 @@ func BenchmarkFTSTriggers(b *testing.B) {
 		Name string
 		MB   float64
 	}
-	err := store.DB(fts.s).NewRaw(`SELECT CASE WHEN name LIKE 'users_fts%' THEN 'users_fts' ELSE 'all' END AS name,
+	err := store.DB(fts.s).NewRaw(`SELECT CASE WHEN name LIKE 'trainees_fts%' THEN 'trainees_fts' ELSE 'all' END AS name,
 		sum(pgsize) / 1048576.0 AS mb FROM dbstat GROUP BY 1`).Scan(ctx, &sizes)
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +68,7 @@ func BenchmarkFTSTriggers(b *testing.B) {
 			var all float64
 			for _, sz := range sizes {
 				all += sz.MB
-				if sz.Name == "users_fts" {
+				if sz.Name == "trainees_fts" {
 					b.ReportMetric(sz.MB, "fts-MB")
 				}
 			}

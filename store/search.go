@@ -68,14 +68,9 @@ func (s *Store) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 		total int64
 	)
 	err := s.readTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var (
-			err  error
-			plan = &searchPlan{}
-		)
-		if s.dialect == DialectPostgres && shortQuery(q) {
-			if plan, err = s.planSearch(ctx, tx, companyID, q); err != nil {
-				return err
-			}
+		plan, err := s.newSearchPlan(ctx, tx, companyID, q)
+		if err != nil {
+			return err
 		}
 		offset := q.Offset()
 		if offset >= api.ExactTotalBound {
@@ -136,9 +131,21 @@ func statusWhere(q api.Search) (string, []any, error) {
 	return where, args, nil
 }
 
-// searchCond is the condition of a search (status and q) over trainees
-// as t, "" for none.
+// searchCond is the condition of a search (its filters and q) over
+// trainees as t, "" for none.
 func searchCond(q api.Search) (string, []any, error) {
+	return searchConds(q, true)
+}
+
+// filterCond is searchCond without q: what the count of SQLite's FTS5
+// matches checks beside the index (see ftsMatches).
+func filterCond(q api.Search) (string, []any, error) {
+	return searchConds(q, false)
+}
+
+// searchConds builds the conditions of a search: the filters (status,
+// then the cockpit's: cockpitCond), then q's when withQ.
+func searchConds(q api.Search, withQ bool) (string, []any, error) {
 	where, args, err := statusWhere(q)
 	if err != nil {
 		return "", nil, err
@@ -147,11 +154,11 @@ func searchCond(q api.Search) (string, []any, error) {
 	if where != "" {
 		conds = append(conds, "("+where+")")
 	}
-	if f, fargs := filterCond(q); f != "" {
+	if f, fargs := cockpitCond(q); f != "" {
 		conds = append(conds, "("+f+")")
 		args = append(args, fargs...)
 	}
-	if q.Query != "" {
+	if withQ && q.Query != "" {
 		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
 		if q.Digits != "" {
 			conds = append(conds, `(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`)
@@ -199,6 +206,26 @@ type searchPlan struct {
 	// (ftsCount), once for the whole search.
 	ftsCandidates int
 	ftsCounted    bool
+
+	// SQLite: q of three characters or more as an FTS5 query of
+	// trainees_fts (ftsQuery), "" when the index is not used; and the
+	// search's matches, once the count has read them (ftsMatchCount).
+	fts        string
+	ftsMatches int64
+	ftsMatched bool
+}
+
+// newSearchPlan is the plan of a search: planSearch's sample for a short
+// q on PostgreSQL, q as an FTS5 query on SQLite.
+func (s *Store) newSearchPlan(ctx context.Context, tx bun.Tx, companyID int64, q api.Search) (*searchPlan, error) {
+	if s.dialect == DialectPostgres && shortQuery(q) {
+		return s.planSearch(ctx, tx, companyID, q)
+	}
+	plan := &searchPlan{}
+	if s.dialect == DialectSQLite {
+		plan.fts = ftsQuery(q)
+	}
+	return plan, nil
 }
 
 // planSearch reads the searched columns of the company's first
@@ -231,32 +258,27 @@ var (
 	walkDenseShare = 0.02
 )
 
-// qMatch narrows a search with q, on SQLite, to the users that the FTS5
-// trigram index users_fts (migration 20260101000008_fts) says may match:
-// it is a superset prefilter, and searchFilter's LIKE rechecks every
-// candidate, so the result is the same as PostgreSQL's (which serves the
-// LIKE from pg_trgm indexes). The index holds lower() of search_name and
-// of the e-mail, each followed by two char(1), and the phone. sorted is
-// the page's sort column, "" for the count.
+// qMatch narrows a search with q, on SQLite, to the trainees that the
+// FTS5 trigram index trainees_fts (migration 20260101000010_search_index)
+// says may match; searchFilter's LIKE rechecks them, so the result is the
+// same as PostgreSQL's (which serves the LIKE from pg_trgm indexes). The
+// index holds lower() of search_name and of the e-mail, each followed by
+// two char(1), and the phone. sorted is the page's sort column, "" for
+// the count.
 //
-// A q of three characters or more is one FTS5 phrase (the string quoted,
-// so no character of q is query syntax): its trigrams in a row, in the
-// name or the e-mail, or q's digits in the phone. The count reads the
-// trainees of the candidates (by trainees.user_id) and stops at its
-// bound. A page does too when q has few candidates; with more (from
-// ftsWalkLimit), it walks its part's index in the page's order instead,
-// probing the candidates (a Bloom filter and the list), and stops after
-// the page, where reading every candidate's trainee would sort them all.
-// With many (from ftsDenseLimit: "anna", "nowak" in the benchmark),
-// listing the candidates costs more than it saves when the matches are
-// dense enough for the plain scan of the page's index to find the page
-// and the bounded count soon.
+// A q of three characters or more is one FTS5 phrase (ftsQuery). The
+// count (ftsMatchCount) and a page that the index drives (ftsDrives:
+// sorted by id, or fewer than ftsWalkLimit matches) read the index
+// without qMatch; here a page in another order walks its part's index,
+// probing the candidates (a Bloom filter and the list) and stopping after
+// the page, or, with many candidates (from ftsDenseLimit), walks it with
+// the LIKE alone, which finds the page sooner than FTS5 lists them.
 //
 // A q of one or two characters has no trigram of its own, but every
 // occurrence of it begins a trigram of the padded text: its candidates
-// are the users of the indexed terms that begin with q (a range of the
-// term dictionary, users_fts_terms). When they are many (a q such as "a"
-// or "an"), the matches are dense and the plain scan finds a page and
+// are the trainees of the indexed terms that begin with q (a range of the
+// term dictionary, trainees_fts_terms). When they are many (a q such as
+// "a" or "an"), the matches are dense and the plain scan finds a page and
 // its bounded count sooner than the prefilter could list them.
 //
 // On PostgreSQL only a q of one or two characters is narrowed here (the
@@ -294,29 +316,113 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan *se
 		if q.Digits != "" { // never: Digits has three digits or more
 			return sel, nil
 		}
-		terms := "SELECT doc FROM users_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
+		terms := "SELECT doc FROM trainees_fts_terms WHERE term >= ? AND term <= ? AND col <> 'phone'"
 		args := []any{lq, lq + strings.Repeat(string(utf8.MaxRune), 3-n)}
 		if n, err := plan.ftsCount(ctx, tx, terms, args, ftsShortLimit); err != nil || n >= ftsShortLimit {
 			return sel, err
 		}
-		return sel.Where("t.user_id IN ("+terms+")", args...), nil
+		return sel.Where("t.id IN ("+terms+")", args...), nil
 	}
-	match := "{search_name email}: " + ftsString(lq)
-	if q.Digits != "" {
-		match += " OR phone: " + ftsString(q.Digits)
+	// Three characters or more: the count (ftsMatchCount) and a page that
+	// the index drives (ftsDrives) read trainees_fts without qMatch; a
+	// page in another order walks its index, with the candidates as a
+	// probe when they are few enough.
+	if plan.fts == "" {
+		return sel, nil
 	}
-	const candidates = "SELECT rowid FROM users_fts WHERE users_fts MATCH ?"
-	n, err := plan.ftsCount(ctx, tx, candidates, []any{match}, ftsDenseLimit)
+	n, err := plan.ftsCount(ctx, tx, ftsCandidates, []any{plan.fts}, ftsDenseLimit)
 	switch {
 	case err != nil:
 		return nil, err
 	case n >= ftsDenseLimit:
 		return sel, nil
-	case n >= ftsWalkLimit && sorted != "":
-		// The unary + keeps SQLite from reading t by user_id.
-		return sel.Where("+t.user_id IN ("+candidates+")", match), nil
+	case sorted != "":
+		// The unary + keeps SQLite from reading t by id from the list.
+		return sel.Where("+t.id IN ("+ftsCandidates+")", plan.fts), nil
 	}
-	return sel.Where("t.user_id IN ("+candidates+")", match), nil
+	return sel.Where("t.id IN ("+ftsCandidates+")", plan.fts), nil
+}
+
+// ftsCandidates lists the trainees whose indexed text matches an FTS5
+// query of q (ftsQuery).
+const ftsCandidates = "SELECT rowid FROM trainees_fts WHERE trainees_fts MATCH ?"
+
+// ftsQuery is q as an FTS5 query of trainees_fts when q has three
+// characters or more: one quoted phrase (no character of q is query
+// syntax) over the name and the e-mail, or q's digits in the phone. ""
+// when the index is not used: no q, a shorter one (qMatch reads the term
+// dictionary), a q that is not UTF-8 or holds a NUL or the char(1) of the
+// index's padding (left to the scan), or the index turned off.
+//
+// The phrase is exact, not a superset: its trigrams in a row, in one
+// column, are q itself in that column, and the index holds lower() of
+// the name and the e-mail, which folds what LIKE folds (ASCII), so a
+// trainee matches the phrase exactly when searchCond's LIKE holds. The
+// count therefore reads the index alone (ftsMatchCount); a page still
+// rechecks its rows with the LIKE, as every other way does.
+func ftsQuery(q api.Search) string {
+	lq := strings.ToLower(q.Query)
+	if lq == "" || ftsOff || strings.ContainsAny(lq, "\x00\x01") || !utf8.ValidString(lq) || utf8.RuneCountInString(lq) < 3 {
+		return ""
+	}
+	match := "{search_name email}: " + ftsString(lq)
+	if q.Digits != "" {
+		match += " OR phone: " + ftsString(q.Digits)
+	}
+	return match
+}
+
+// ftsMatchCount counts the search's matches up to q.CountLimit() from the
+// FTS5 index: the phrase finds the trainees (exactly: see ftsQuery) and
+// the company and the other conditions are read from
+// trainees_id_status_idx (migration 000010), one narrow index
+// probe per candidate instead of the trainee's row. A condition on a
+// column that index lacks still reads the row: correct, only slower.
+func (s *Store) ftsMatchCount(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, q api.Search) (int64, error) {
+	cond, args, err := filterCond(q)
+	if err != nil {
+		return 0, err
+	}
+	sel := tx.NewSelect().TableExpr("trainees_fts AS f").
+		Join("CROSS JOIN trainees AS t INDEXED BY trainees_id_status_idx ON t.id = f.rowid AND t.company_id = ?", companyID).
+		ColumnExpr("1").Where("f.trainees_fts MATCH ?", plan.fts)
+	if cond != "" {
+		sel = sel.Where(cond, args...)
+	}
+	var n int64
+	err = tx.NewSelect().TableExpr("(?) AS m", sel.Limit(q.CountLimit())).ColumnExpr("count(*)").Scan(ctx, &n)
+	plan.ftsMatches, plan.ftsMatched = n, err == nil
+	return n, err
+}
+
+// ftsDrives reports whether a page of a search with plan.fts reads its
+// rows from the index, trainees_fts in front of trainees: always when
+// sorted by id (the index lists its trainees by id, so the page stops
+// after its rows), and in another order when the matches are fewer than
+// ftsWalkLimit (all read, then sorted). Otherwise the page walks its
+// sort's index (qMatch).
+func (s *Store) ftsDrives(ctx context.Context, tx bun.Tx, plan *searchPlan, srt searchSort) (bool, error) {
+	if plan.fts == "" {
+		return false, nil
+	}
+	if srt.col == "id" {
+		return true, nil
+	}
+	if plan.ftsMatched {
+		return plan.ftsMatches < int64(ftsWalkLimit), nil
+	}
+	n, err := plan.ftsCount(ctx, tx, ftsCandidates, []any{plan.fts}, ftsDenseLimit)
+	return n < ftsWalkLimit, err
+}
+
+// ftsScope is traineeScope read from the index: the trainees of the
+// company that match plan.fts, in trainees_fts's order (f.rowid, the
+// trainee's id).
+func (s *Store) ftsScope(tx bun.Tx, companyID int64, plan *searchPlan) *bun.SelectQuery {
+	return tx.NewSelect().TableExpr("trainees_fts AS f").
+		Join("CROSS JOIN trainees AS t ON t.id = f.rowid").
+		Where("t.company_id = ?", companyID).
+		Where("f.trainees_fts MATCH ?", plan.fts)
 }
 
 // The candidate counts from which qMatch leaves the FTS5 list: a short
@@ -356,6 +462,9 @@ func ftsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) 
 // the limit, so a search whose q matches most of a million trainees costs
 // a bounded scan, not a full one.
 func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, plan *searchPlan, q api.Search) (int64, error) {
+	if plan.fts != "" {
+		return s.ftsMatchCount(ctx, tx, companyID, plan, q)
+	}
 	count, err := searchFilter(s.traineeScope(tx, companyID), q)
 	if err != nil {
 		return 0, err
@@ -379,9 +488,14 @@ type searchPart struct {
 }
 
 // searchParts are the ordered parts of q's rows, nulls last, ties by id
-// ascending, each starting after q.Cursor's row when there is one.
-func searchParts(q api.Search, srt searchSort) []searchPart {
+// ascending, each starting after q.Cursor's row when there is one. idCol
+// names the id sort's column: t.id, or f.rowid when the FTS5 index drives
+// the page (ftsScope), so that SQLite sees the index's order.
+func searchParts(q api.Search, srt searchSort, idCol string) []searchPart {
 	col := "t." + srt.col
+	if srt.col == "id" {
+		col = idCol
+	}
 	dir, cmp := "ASC", ">"
 	if q.Desc {
 		dir, cmp = "DESC", "<"
@@ -470,7 +584,15 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan
 	if q.Cursor == nil {
 		offset = q.Offset()
 	}
-	parts := searchParts(q, srt)
+	drive, err := s.ftsDrives(ctx, tx, plan, srt)
+	if err != nil {
+		return nil, err
+	}
+	idCol := "t.id"
+	if drive {
+		idCol = "f.rowid"
+	}
+	parts := searchParts(q, srt, idCol)
 	order := func(alias string) string {
 		o := alias + ".k ASC"
 		if q.Desc {
@@ -486,12 +608,18 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan
 	}
 	inner := make([]*bun.SelectQuery, len(parts))
 	for i, p := range parts {
-		sel, err := searchFilter(s.traineeScope(tx, companyID), q)
+		base := s.traineeScope(tx, companyID)
+		if drive {
+			base = s.ftsScope(tx, companyID, plan)
+		}
+		sel, err := searchFilter(base, q)
 		if err != nil {
 			return nil, err
 		}
-		if sel, err = s.qMatch(ctx, tx, companyID, plan, sel, q, "t."+srt.col); err != nil {
-			return nil, err
+		if !drive {
+			if sel, err = s.qMatch(ctx, tx, companyID, plan, sel, q, "t."+srt.col); err != nil {
+				return nil, err
+			}
 		}
 		sel = sel.ColumnExpr("t.id, t."+srt.col+" AS k, ? AS part", i)
 		if p.where != "" {
@@ -514,10 +642,25 @@ func (s *Store) searchPage(ctx context.Context, tx bun.Tx, companyID int64, plan
 			TableExpr("("+strings.Join(union, " UNION ALL ")+") AS ab", args...).
 			OrderExpr(order("ab")).Limit(int64(limit)).Offset(offset)
 	}
+	return s.pageRows(ctx, tx, companyID, keys, order("k"))
+}
+
+// pageRows reads the trainees of a page's keys (alias k), with their
+// users, in order. The keys come first (on SQLite CROSS JOIN keeps that
+// order): SQLite must not walk the company's trainees and probe the keys, which an
+// index on company_id without statistics can make it choose.
+func (s *Store) pageRows(ctx context.Context, tx bun.Tx, companyID int64, keys *bun.SelectQuery, order string) ([]*api.Trainee, error) {
+	join := "JOIN trainees AS t ON t.id = k.id"
+	if s.dialect == DialectSQLite {
+		join = "CROSS " + join // PostgreSQL takes no ON after CROSS JOIN
+	}
 	var rows []traineeRow
-	err := s.traineeQuery(tx, companyID).
-		Join("JOIN (?) AS k ON k.id = t.id", keys).
-		OrderExpr(order("k")).
+	err := tx.NewSelect().ColumnExpr(traineeColumns).
+		TableExpr("(?) AS k", keys).
+		Join(join).
+		Join("JOIN users AS u ON u.id = t.user_id").
+		Where("t.company_id = ?", companyID).
+		OrderExpr(order).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, err

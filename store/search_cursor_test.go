@@ -226,7 +226,7 @@ func TestSearchCursorConcurrentCreate(t *testing.T) {
 // rows and the lower-bound totals of the same page read with page=.
 func TestSearchCursorDeep(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		company, _ := bulkLoad(t, s, 2500)
+		company, _ := bulkLoad(t, s, api.ExactTotalBound+500)
 		f := &searchFixture{s: s, company: company, today: date(t, "01-03-2026")}
 		for _, q := range []api.Search{
 			{Status: api.StatusAll, Sort: api.SortID, Size: 100},

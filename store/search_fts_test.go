@@ -95,7 +95,7 @@ func TestSearchPrefilter(t *testing.T) {
 }
 
 // TestSearchPrefilterChanges: the index follows renames, new e-mails and
-// phones, and deleted user rows.
+// phones, and deleted trainee rows.
 func TestSearchPrefilterChanges(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := setupSearch(t, s)
@@ -153,22 +153,22 @@ func TestSearchPrefilterChanges(t *testing.T) {
 		}
 		if s.Dialect() == store.DialectSQLite {
 			for match, want := range map[string]int{`"vanished"`: 0, `"qv@example"`: 0, `"newname"`: 1, `"oldname"`: 0} {
-				if n := storetest.Count(t, s, "users_fts", "users_fts MATCH ?", match); n != want {
-					t.Errorf("users_fts MATCH %s: %d rows, want %d", match, n, want)
+				if n := storetest.Count(t, s, "trainees_fts", "trainees_fts MATCH ?", match); n != want {
+					t.Errorf("trainees_fts MATCH %s: %d rows, want %d", match, n, want)
 				}
 			}
-			// The index holds one entry per user, no more.
-			var users, indexed int
-			if err := db.NewRaw("SELECT count(*) FROM users").Scan(ctx, &users); err != nil {
+			// The index holds one entry per trainee, no more.
+			var trainees, indexed int
+			if err := db.NewRaw("SELECT count(*) FROM trainees").Scan(ctx, &trainees); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.NewRaw(`SELECT count(DISTINCT doc) FROM users_fts_terms`).Scan(ctx, &indexed); err != nil {
+			if err := db.NewRaw(`SELECT count(DISTINCT doc) FROM trainees_fts_terms`).Scan(ctx, &indexed); err != nil {
 				t.Fatal(err)
 			}
-			if users != indexed {
-				t.Errorf("%d users, %d in users_fts", users, indexed)
+			if trainees != indexed {
+				t.Errorf("%d trainees, %d in trainees_fts", trainees, indexed)
 			}
-			if _, err := db.NewRaw("INSERT INTO users_fts (users_fts) VALUES ('integrity-check')").Exec(ctx); err != nil {
+			if _, err := db.NewRaw("INSERT INTO trainees_fts (trainees_fts) VALUES ('integrity-check')").Exec(ctx); err != nil {
 				t.Errorf("integrity-check: %v", err)
 			}
 		}

@@ -340,7 +340,7 @@ func TestSearchPagination(t *testing.T) {
 // matches, and whenever they are few, the total is exact.
 func TestSearchBoundedTotal(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		const n = 2500
+		const n = api.ExactTotalBound + 500
 		company, _ := bulkLoad(t, s, n)
 		if got := storetest.Count(t, s, "trainees", "company_id = ?", company); got != n {
 			t.Fatalf("loaded %d trainees, want %d", got, n)
@@ -352,12 +352,12 @@ func TestSearchBoundedTotal(t *testing.T) {
 			rows, min int // rows on the page; totalPages at least
 		}{
 			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 20}, api.ExactTotalBound + 1, false, 20, 2},
-			{api.Search{Status: api.StatusAll, Sort: api.SortName, Size: 20, Page: 60}, 61*20 + 1, false, 20, 62},
-			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 24}, n, true, 100, 25},
-			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 23}, 24*100 + 1, false, 100, 25},
-			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 25}, n, true, 0, 25},
-			{api.Search{Query: "b42", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 11, true, 11, 1},
-			{api.Search{Query: "anna", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 114, true, 20, 6},
+			{api.Search{Status: api.StatusAll, Sort: api.SortName, Size: 20, Page: 510}, 511*20 + 1, false, 20, 512},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 104}, n, true, 100, 105},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 103}, 104*100 + 1, false, 100, 105},
+			{api.Search{Status: api.StatusAll, Sort: api.SortID, Size: 100, Page: 105}, n, true, 0, 105},
+			{api.Search{Query: "b42", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 111, true, 20, 6},
+			{api.Search{Query: "anna", Status: api.StatusAll, Sort: api.SortID, Size: 20}, 478, true, 20, 24},
 		} {
 			got, total, err := s.SearchTrainees(ctx, company, c.q)
 			if err != nil {

@@ -95,7 +95,10 @@ func (am *automationsModel) takesKeys() bool { return false }
 
 func (am *automationsModel) shows() (*api.Trainee, int) { return nil, 0 }
 
-var automationWidths = []int{5, 22, 8, 26, 5, 17}
+// automationCols fit 80 columns with every column shown (the name,
+// the trigger and the action cut with "…").
+var automationCols = []colSpec{{"ID", 3, 5, 0}, {"NAME", 10, 22, 0}, {"STATE", 8, 8, 0}, {"TRIGGER", 10, 26, 0},
+	{"RUNS", 4, 5, 0}, {"LAST RUN", 16, 16, 1}, {"ACTION", 8, 0, 0}}
 
 func (am *automationsModel) lastRun(t *time.Time) string {
 	if t == nil {
@@ -124,7 +127,8 @@ func (am *automationsModel) view() (top, sub, body string) {
 		return top, sub, body
 	}
 	var b strings.Builder
-	b.WriteString(th.header.Render(cols(automationWidths, "ID", "NAME", "STATE", "TRIGGER", "RUNS", "LAST RUN", "ACTION")))
+	t := fitCols(am.width, automationCols)
+	b.WriteString(th.header.Render(t.header()))
 	rows := am.contentHeight() - 1
 	for i := am.offset; i < min(am.offset+rows, len(am.items)); i++ {
 		a := am.items[i]
@@ -136,7 +140,7 @@ func (am *automationsModel) view() (top, sub, body string) {
 		if a.Action.URL != nil {
 			action += " " + *a.Action.URL
 		}
-		line := cols(automationWidths, strconv.FormatInt(a.ID, 10), api.EscapeText(a.Name), state, triggerText(a.Trigger),
+		line := t.row(strconv.FormatInt(a.ID, 10), api.EscapeText(a.Name), state, triggerText(a.Trigger),
 			strconv.FormatInt(a.RunCount, 10), am.lastRun(a.LastRunAt), api.EscapeText(action))
 		b.WriteString("\n")
 		if i == am.cursor {

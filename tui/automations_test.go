@@ -30,7 +30,7 @@ func TestAutomationsScreen(t *testing.T) {
 
 	d := newDriver(t, c, Options{NoColor: true})
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 24})
-	d.expect(t, "a autos")
+	d.expect(t, "a automations", "w webhooks", ": cmd")
 	d.press("a")
 	d.expect(t, "Automations", "2 automations", "CRM new client", "enabled", "TRAINEE_CREATED", "Idle two weeks", "disabled",
 		"INACTIVE 14d", "never", "enter runs")

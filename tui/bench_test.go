@@ -23,6 +23,7 @@ func BenchmarkStartToFirstPage(b *testing.B) {
 // benchStartToFirstPage measures, per op, a new model of c and o to its
 // first page of trainees drawn.
 func benchStartToFirstPage(b *testing.B, c Client, o Options) {
+	o.Start, o.liveOff = "list", true
 	for b.Loop() {
 		m := New(c, o)
 		for _, msg := range collect(m.Init()) {

@@ -14,7 +14,8 @@ const (
 )
 
 // The form's inputs are the fields of api.TraineePatch that have a label,
-// in order, with the table's labels and placeholders.
+// in order, with the table's labels and placeholders (the trainer's
+// are the TUI's: a name or an id).
 func TestFormFieldsComeFromTheTable(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
@@ -30,7 +31,11 @@ func TestFormFieldsComeFromTheTable(t *testing.T) {
 	}
 	for i, fl := range d.m.form.fields {
 		pf := api.PatchFieldNamed(want[i])
-		if fl.name != pf.Name || fl.label != pf.Label || fl.input.Placeholder != pf.Hint {
+		label, hint := pf.Label, pf.Hint
+		if pf.Name == fTrainerID { // typed and shown by name
+			label, hint = "Trainer", "name or id (empty: the first trainer)"
+		}
+		if fl.name != pf.Name || fl.label != label || fl.input.Placeholder != hint {
 			t.Errorf("input %d is %s %q %q, want %s %q %q", i, fl.name, fl.label, fl.input.Placeholder, pf.Name, pf.Label, pf.Hint)
 		}
 	}

@@ -46,9 +46,18 @@ type formModel struct {
 	tried   bool // a save was attempted: every error shows
 	// discarding: esc was pressed on a changed form; y discards, n keeps.
 	discarding bool
-	today      func() api.Date
-	th         theme
+	// changedMeanwhile: live mode saw another change of the trainee
+	// since the form opened.
+	changedMeanwhile bool
+	// etag is the version of orig the form edits (read when it opens):
+	// the save sends it as If-Match.
+	etag  string
+	today func() api.Date
+	th    theme
 }
+
+// fTrainerID is the trainer's field: shown and typed by name.
+const fTrainerID = "trainerId"
 
 // openForm opens the create form (t nil) or the edit form of t.
 func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
@@ -63,9 +72,18 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: shown != value})
 	}
 	for _, pf := range api.FormFields {
-		if t == nil {
+		switch {
+		case pf.Name == fTrainerID && t == nil:
+			add(pf.Name, "Trainer", "name or id (empty: the first trainer)", "")
+		case pf.Name == fTrainerID:
+			trainer := ""
+			if t.TrainerID != nil {
+				trainer = m.trainerText(*t.TrainerID)
+			}
+			add(pf.Name, "Trainer", "name or id", trainer)
+		case t == nil:
 			add(pf.Name, pf.Label, pf.Hint, "")
-		} else {
+		default:
 			add(pf.Name, pf.Label, pf.EditHint, api.FormatText(pf.Of(t)))
 		}
 		if pf.WriteOnly {
@@ -77,7 +95,11 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 	m.form = f
 	m.screen = screenForm
 	m.form.check()
-	return m.form.fields[0].input.Focus()
+	focus := m.form.fields[0].input.Focus()
+	if t == nil {
+		return focus
+	}
+	return tea.Batch(focus, m.readForEdit(t.ID, false))
 }
 
 func (f *formModel) restyle(th theme) {
@@ -158,6 +180,12 @@ func (f *formModel) formValue(p *api.TraineePatch, pf *api.PatchField, text stri
 	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && pf.Of(f.orig) != nil:
 		return fmt.Sprintf("%d a trainee's %s can be changed, not removed", api.CodeRequired, strings.ToLower(pf.Label))
 	case trimmed == "":
+	case pf.Name == fTrainerID:
+		n, err := f.trainerID(trimmed)
+		if err != nil {
+			return err.Error()
+		}
+		pf.Set(p, n)
 	case pf.Kind == api.KindDate:
 		d, err := api.ParseDateInput(trimmed, f.today().Time())
 		if err != nil {
@@ -207,6 +235,11 @@ func (f *formModel) changes() (api.TraineePatch, []string) {
 	for _, fl := range f.fields {
 		pf := api.PatchFieldNamed(fl.name)
 		text := fl.input.Value()
+		if fl.name == fTrainerID && strings.TrimSpace(text) != "" {
+			if id, err := f.trainerID(strings.TrimSpace(text)); err == nil {
+				text = strconv.FormatInt(id, 10)
+			}
+		}
 		switch {
 		case pf == nil, fl.untouchedStored():
 		case strings.TrimSpace(text) == "":
@@ -393,10 +426,20 @@ func (f *formModel) submit() tea.Cmd {
 		return nil
 	}
 	f.sending = true
-	id := f.orig.ID
 	f.setStatus(statusInfo, "Saving %s…", strings.Join(changed, ", "))
+	return f.save(f.orig.ID, f.etag, u, changed)
+}
+
+// save sends an edit: with If-Match when the form knows the version it
+// edits (a 412 then shows the conflict), else as it is.
+func (f *formModel) save(id int64, etag string, u api.TraineePatch, changed []string) tea.Cmd {
+	c := f.c
 	return f.call(slotMutate, func(ctx context.Context) (any, error) {
-		t, err := c.UpdateTrainee(ctx, id, u)
+		if etag == "" {
+			t, err := c.UpdateTrainee(ctx, id, u)
+			return mutation{kind: "updated", t: t, changed: changed}, err
+		}
+		t, _, err := c.UpdateTraineeIf(ctx, id, etag, u)
 		return mutation{kind: "updated", t: t, changed: changed}, err
 	})
 }
@@ -409,6 +452,9 @@ func (f *formModel) view() (top, sub, body string) {
 	}
 	top = f.titleBar(th.title.Render(title), f.spinnerView()+" ")
 	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")
+	if f.changedMeanwhile {
+		sub = th.warnText.Render("⚠ Changed on the server since this form opened: ctrl+s shows what changed.")
+	}
 	var b strings.Builder
 	for i, fl := range f.fields {
 		marker := "  "
@@ -424,6 +470,8 @@ func (f *formModel) view() (top, sub, body string) {
 			msg = th.errText.Render("✗ " + fl.server + " (server)")
 		case fl.err != "" && (fl.touched || f.tried):
 			msg = th.errText.Render("✗ " + fl.err)
+		case fl.err == "" && fl.name == fTrainerID && f.value(fTrainerID) != "":
+			msg = th.okText.Render("✓ " + f.trainerShown())
 		case fl.err == "" && (fl.touched || f.tried):
 			msg = th.okText.Render("✓")
 		}
@@ -445,3 +493,59 @@ func (f *formModel) help() helpKeys {
 func (f *formModel) takesKeys() bool { return true }
 
 func (f *formModel) shows() (*api.Trainee, int) { return f.orig, 0 }
+
+// trainerText is how the form shows trainer id: its name when the
+// company's trainers are known and the name is theirs alone, else the id.
+func (c *common) trainerText(id int64) string {
+	for _, t := range c.trainerList {
+		if t.ID == id {
+			if n, err := c.trainerByText(t.Name); err == nil && n == id {
+				return t.Name
+			}
+		}
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// trainerID reads the trainer input: an id, or a trainer's name (the
+// whole name or the start of one name, in any case).
+func (f *formModel) trainerID(s string) (int64, error) { return f.trainerByText(s) }
+
+func (c *common) trainerByText(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	if len(c.trainerList) == 0 {
+		return 0, fmt.Errorf("%d trainerId must be a whole number", api.CodeBadJSON)
+	}
+	var exact, prefix []int64
+	for _, t := range c.trainerList {
+		switch {
+		case strings.EqualFold(t.Name, s):
+			exact = append(exact, t.ID)
+		case len(s) <= len(t.Name) && strings.EqualFold(t.Name[:len(s)], s):
+			prefix = append(prefix, t.ID)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case len(exact) == 0 && len(prefix) == 1:
+		return prefix[0], nil
+	case len(exact)+len(prefix) > 1:
+		return 0, fmt.Errorf("%d more than one trainer is named %s: give the id", api.CodeBadJSON, api.EscapeText(s))
+	}
+	return 0, fmt.Errorf("%d no trainer is named %s", api.CodeBadJSON, api.EscapeText(s))
+}
+
+// trainerShown is the trainer the input names: "Maya Brown (#1)".
+func (f *formModel) trainerShown() string {
+	id, err := f.trainerID(f.value(fTrainerID))
+	if err != nil {
+		return ""
+	}
+	if f.trainers[id] == "" {
+		return fmt.Sprintf("#%d", id)
+	}
+	return f.trainers[id] + fmt.Sprintf(" (#%d)", id)
+}

@@ -51,7 +51,7 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.press("n")
-	d.expect(t, "New trainee", "Name", "E-mail", "Password", "Phone", "Date of birth", "Expires", "Trainer id", "Weight unit")
+	d.expect(t, "New trainee", "Name", "E-mail", "Password", "Phone", "Date of birth", "Expires", "Trainer", "Weight unit")
 	fill(d, "Grace Hopper")
 	fill(d, "not-an-e-mail")
 	fill(d, "short")

@@ -1,13 +1,30 @@
 package tui
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+)
+
+// eventID is a random event id (or its start), written evt_x…x in the
+// golden screens; stamp an instant the automations' runs take from the
+// wall clock, not the server's.
+var (
+	eventID = regexp.MustCompile(`evt_[A-Za-z0-9]+`)
+	stamp   = regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
+	// recentAt is when a recent change happened: the feed's events are
+	// stamped with the wall clock.
+	recentAt = regexp.MustCompile(`(?m)^  (\d\d:\d\d |\d\d [A-Z][a-z]{2}) (created|updated|deleted|restored)`)
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens in testdata/")
@@ -20,7 +37,11 @@ func golden(t *testing.T, d *driver, name string) {
 	for _, l := range strings.Split(d.screen(), "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	got := strings.Join(lines, "\n") + "\n"
+	got := eventID.ReplaceAllStringFunc(strings.Join(lines, "\n")+"\n", func(id string) string {
+		return "evt_" + strings.Repeat("x", len(id)-len("evt_"))
+	})
+	got = stamp.ReplaceAllString(got, "YYYY-MM-DD hh:mm")
+	got = recentAt.ReplaceAllString(got, "  dd Mon $2")
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
@@ -41,17 +62,82 @@ func golden(t *testing.T, d *driver, name string) {
 	}
 }
 
-// The screens at 80x24 over the demo data: what a person sees, character
-// for character. The demo data is deterministic for the test's clock.
+// The screens at 80x24 and 120x35 over the demo data: what a person
+// sees, character for character, on every screen of the TUI. The demo data
+// is deterministic for the test's clock; event ids (random) are written
+// evt_x…x.
 func TestGoldenScreens(t *testing.T) {
 	s := newServer(t)
-	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
-	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	golden(t, d, "list")
-	d.press("enter", "tab")
-	golden(t, d, "weight")
-	d.press("4")
-	golden(t, d, "nutrition")
-	d.press("e")
-	golden(t, d, "edit")
+	c := s.client(s.Key)
+	ctx := context.Background()
+	url := "http://127.0.0.1:9/hook"
+	_, err := c.CreateWebhook(ctx, client.WebhookInput{URL: &url})
+	must(t, err)
+	_, err = c.CreateAutomation(ctx, map[string]any{"name": "CRM new client", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+		"actionType": "WEBHOOK", "action": map[string]any{"url": "http://127.0.0.1:9/crm"}})
+	must(t, err)
+	_, err = c.CreateTrainee(ctx, api.CreateRequest{Name: "Golden Newcomer", Email: "golden.newcomer@example.com", Password: "long enough"})
+	must(t, err)
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			d := newDriver(t, c, Options{NoColor: true, background: firstFeedOnly(), Start: "home"})
+			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			shot := func(name string, keys ...string) {
+				t.Helper()
+				d.press(keys...)
+				golden(t, d, fmt.Sprintf("%s-%dx%d", name, size[0], size[1]))
+			}
+			typed := func(name, text string) {
+				t.Helper()
+				d.typeText(text)
+				shot(name)
+			}
+			shot("home")
+			shot("list", "l")
+			shot("keys", "?")
+			shot("marked", "?", "space", "space")
+			shot("actions", "x")
+			typed("actions-typed", "extend 30")
+			shot("bulk-confirm", "enter")
+			shot("command", "n", ":", "a", "u")
+			d.press("esc", "esc", "/")
+			typed("search", "park")
+			shot("profile", "enter", "enter")
+			for i, tab := range []string{"weight", "measurements", "nutrition", "steps"} {
+				shot(tab, fmt.Sprint(i+2))
+			}
+			shot("edit", "e")
+			phone := fmt.Sprintf("+4477009%05d", size[0])
+			_, err := s.direct().UpdateTrainee(ctx, 1, api.TraineePatch{PhoneNumber: api.Val(phone)})
+			must(t, err)
+			d.typeText("x")
+			shot("conflict", "ctrl+s")
+			shot("delete", "d", "d")
+			shot("webhooks", "n", "esc", "w")
+			shot("automations", "esc", "a")
+			shot("runs", "enter")
+			d.press("H", "l", "space", "space", ":")
+			d.typeText("extend 30")
+			d.press("enter", "y")
+			shot("bulk-result")
+		})
+	}
+}
+
+// noFeed leaves live mode on without polling the feed: the screens show
+// "● live" and nothing changes them.
+func noFeed(tea.Cmd) tea.Cmd { return nil }
+
+// firstFeedOnly lets the feed's first read (the newest events) through
+// and no poll after it: the recent changes show what the test did before
+// the TUI opened, and nothing else moves.
+func firstFeedOnly() func(tea.Cmd) tea.Cmd {
+	n := 0
+	return func(cmd tea.Cmd) tea.Cmd {
+		n++
+		if n > 1 {
+			return nil
+		}
+		return cmd
+	}
 }

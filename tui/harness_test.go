@@ -45,6 +45,10 @@ type request struct {
 	Method, Path string
 	Query        map[string]string
 	Body         string
+	// IfMatch and IdempotencyKey are the request's headers; Replayed
+	// says the answer was a stored one (Idempotent-Replayed: true).
+	IfMatch, IdempotencyKey string
+	Replayed                bool
 }
 
 // recorder is an http.RoundTripper that records what goes through it.
@@ -63,10 +67,13 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, v := range req.URL.Query() {
 		q[k] = v[0]
 	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
 	r.mu.Lock()
-	r.reqs = append(r.reqs, request{req.Method, req.URL.Path, q, string(body)})
+	r.reqs = append(r.reqs, request{req.Method, req.URL.Path, q, string(body),
+		req.Header.Get("If-Match"), req.Header.Get(api.HeaderIdempotencyKey),
+		err == nil && resp.Header.Get(api.HeaderIdempotentReplayed) == "true"})
 	r.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(req)
+	return resp, err
 }
 
 // requests returns what was sent since the last call.
@@ -171,6 +178,12 @@ func newDriver(t testing.TB, c Client, o Options) *driver {
 	}
 	if o.Debounce == 0 {
 		o.Debounce = -1
+	}
+	if o.Start == "" {
+		o.Start = "list" // the tests of the list start there; Start: "home" for the home page
+	}
+	if o.background == nil {
+		o.liveOff = true // a long poll would never settle
 	}
 	d := &driver{t: t, m: New(c, o), msgs: make(chan tea.Msg, 64)}
 	d.run(d.m.Init())

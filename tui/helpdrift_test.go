@@ -47,6 +47,7 @@ func fingerprint(d *driver) string {
 	m := d.m
 	return fmt.Sprint(m.screen, m.trainee.tab, m.trainee.scroll, m.list.cursor, m.list.offset, m.list.status,
 		m.list.sort, m.list.sortDesc, m.list.searching, fmt.Sprintf("%T", m.modal), m.form.focus, m.form.discarding,
+		m.home.cursor, len(m.list.marks), m.live.on,
 		d.quit, "\n", d.screen())
 }
 
@@ -61,7 +62,10 @@ func TestHelpNamesEveryKeyTheScreenUses(t *testing.T) {
 		setup     []string
 		printable bool // printable keys are commands here, not text
 	}{
+		{"home", []string{"H"}, true},
 		{"list", nil, true},
+		{"marked", []string{"space"}, true},
+		{"command line", []string{":"}, false},
 		{"search", []string{"/"}, false},
 		{"profile", []string{"enter"}, true},
 		{"weight", []string{"enter", "2"}, true},

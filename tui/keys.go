@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/traineed/traineed/api"
 )
 
 // keyMap holds every binding; each screen shows its own subset in the help
@@ -24,6 +26,12 @@ type keyMap struct {
 	StatusTab                               key.Binding // tab on the list: the next status
 	Webhooks, Test, Redeliver               key.Binding
 	Automations                             key.Binding // a on the list: the automations screen
+	Command                                 key.Binding // : opens the command line
+	Mark, MarkAll, Act                      key.Binding // marks on the list, and the bulk action
+	Live                                    key.Binding // L turns live mode on and off
+	Home                                    key.Binding // the dashboard
+	List                                    key.Binding // l on the dashboard: the list
+	Reapply, Discard                        key.Binding // a 412's question
 }
 
 func newKeyMap() keyMap {
@@ -70,6 +78,15 @@ func newKeyMap() keyMap {
 		Test:        b([]string{"t"}, "t", "send a test"),
 		Redeliver:   b([]string{"r"}, "r", "redeliver event"),
 		Automations: b([]string{"a"}, "a", "automations"),
+		Command:     b([]string{":"}, ":", "command"),
+		Mark:        b([]string{"space"}, "space", "mark"),
+		MarkAll:     b([]string{"ctrl+a"}, "ctrl+a", "mark all"),
+		Act:         b([]string{"x"}, "x", "act on marked"),
+		Live:        b([]string{"L"}, "L", "live on/off"),
+		Home:        b([]string{"H"}, "H", "home"),
+		List:        b([]string{"l"}, "l", "list"),
+		Reapply:     b([]string{"a"}, "a", "re-apply my edit"),
+		Discard:     b([]string{"d"}, "d", "discard my edit"),
 	}
 }
 
@@ -96,22 +113,34 @@ func helpLineID(hk helpKeys, w int) string {
 	return b.String()
 }
 
-func (k keyMap) listHelp(readOnly bool) helpKeys {
-	sort, nw, autos := k.Sort, k.New, k.Automations
-	sort.SetHelp("s", "sort")
-	nw.SetHelp("n", "new")
-	autos.SetHelp("a", "autos") // the short line fits 80 columns
-	fullNew, edit, del, restore := k.New, k.Edit, k.Delete, k.Restore
-	for _, b := range []*key.Binding{&nw, &fullNew, &edit, &del, &restore} {
+// listHelp is the list's key map; sel is the selected trainee (nil: none)
+// and marked the number of marked rows: the short line offers u restore
+// on a deleted trainee, and the marks' keys while rows are marked.
+func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int) helpKeys {
+	cmd := k.Command
+	cmd.SetHelp(":", "cmd")
+	fullNew, edit, del, restore, act := k.New, k.Edit, k.Delete, k.Restore, k.Act
+	for _, b := range []*key.Binding{&fullNew, &edit, &del, &restore, &act} {
 		b.SetEnabled(!readOnly)
 	}
+	short := []key.Binding{k.Open, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
+	switch {
+	case marked > 0:
+		unmark, all, actShort := k.Back, k.MarkAll, act
+		unmark.SetHelp("esc", "unmark")
+		all.SetHelp("ctrl+a", "all")
+		actShort.SetHelp("x", "act")
+		short = []key.Binding{k.Mark, all, actShort, unmark, k.Help, k.Quit}
+	case sel != nil && !sel.Enabled && !readOnly:
+		short = []key.Binding{k.Open, restore, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
+	}
 	return helpKeys{
-		short: []key.Binding{k.Open, k.Search, k.StatusTab, sort, nw, autos, k.Help, k.Quit},
+		short: short,
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
-			{fullNew, edit, del, restore, k.Refresh, k.Webhooks, k.Automations},
-			{k.Help, k.Back, k.Quit},
+			{fullNew, edit, del, restore, k.Refresh, k.Mark, k.MarkAll, act},
+			{k.Webhooks, k.Automations, k.Help, k.Back, k.Quit},
 		},
 	}
 }
@@ -120,15 +149,22 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 	test, redeliver, sw := k.Test, k.Redeliver, k.NextTab
 	test.SetEnabled(!readOnly)
 	redeliver.SetEnabled(!readOnly)
-	sw.SetHelp("tab", "webhooks/deliveries")
+	sw.SetHelp("tab", "switch")
+	test.SetHelp("t", "test")
+	redeliver.SetHelp("r", "redeliver")
 	return helpKeys{
-		short: []key.Binding{k.Up, k.Down, sw, test, redeliver, k.Back, k.Quit},
+		short: []key.Binding{upDown(k), sw, test, redeliver, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, sw, k.Refresh},
 			{test, redeliver},
 			{k.Help, k.Back, k.Quit},
 		},
 	}
+}
+
+// upDown names both arrows at once on a short line.
+func upDown(k keyMap) key.Binding {
+	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 }
 
 func (k keyMap) searchHelp() helpKeys {
@@ -147,7 +183,9 @@ func (k keyMap) searchHelp() helpKeys {
 	}
 }
 
-func (k keyMap) traineeHelp(tab int, readOnly bool) helpKeys {
+// traineeHelp is the trainee page's key map for a trainee enabled or
+// deleted (the short line offers d delete or u restore).
+func (k keyMap) traineeHelp(tab int, readOnly, deleted bool) helpKeys {
 	left, right := k.Left, k.Right
 	what := ""
 	switch tab {
@@ -179,8 +217,12 @@ func (k keyMap) traineeHelp(tab int, readOnly bool) helpKeys {
 	for _, b := range []*key.Binding{&edit, &del, &restore} {
 		b.SetEnabled(!readOnly)
 	}
+	change := del
+	if deleted {
+		change = restore
+	}
 	return helpKeys{
-		short: []key.Binding{k.NextTab, arrows, edit, del, k.Back, k.Help, k.Quit},
+		short: []key.Binding{k.NextTab, arrows, edit, change, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.NextTab, k.PrevTab, tabs, left, right, rng, today},
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top},
@@ -199,4 +241,15 @@ func (k keyMap) formHelp() helpKeys {
 
 func (k keyMap) confirmHelp() helpKeys {
 	return helpKeys{short: []key.Binding{k.Yes, k.No}, full: [][]key.Binding{{k.Yes, k.No}}}
+}
+
+// withGlobal adds to a page's key map the keys the root handles on every
+// page that does not take every key: home, the command line, live mode.
+func (k keyMap) withGlobal(hk helpKeys, typing bool) helpKeys {
+	if typing {
+		return hk
+	}
+	full := append([][]key.Binding(nil), hk.full...)
+	hk.full = append(full, []key.Binding{k.Home, k.Command, k.Live})
+	return hk
 }

@@ -40,22 +40,6 @@ func placeCenter(block string, w, h int) string {
 	return b.String()
 }
 
-// cols lays out cells in columns of the given widths (the last one takes
-// the rest), cutting what is too long.
-func cols(widths []int, cells ...string) string {
-	var b strings.Builder
-	for i, c := range cells {
-		if i < len(widths) {
-			c = ansi.Truncate(c, widths[i], "…")
-			c += strings.Repeat(" ", max(widths[i]-ansi.StringWidth(c), 0))
-			b.WriteString(c + " ")
-			continue
-		}
-		b.WriteString(c)
-	}
-	return b.String()
-}
-
 // tabLabel renders one tab: the active one bracketed, so that it shows on
 // a terminal without colour and in a plain-text capture.
 func tabLabel(th theme, name string, active bool) string {
@@ -128,4 +112,98 @@ func (f *fitter) fit(s string) string {
 		return s
 	}
 	return ansi.Truncate(s, f.width, "…")
+}
+
+// colSpec is one column of a table that fits its width: it shrinks down
+// to min cells (cut with "…") and grows up to max (0: the column takes
+// what is left); when even the minimums do not fit, the columns with the
+// highest drop go first (0: never dropped).
+type colSpec struct {
+	title    string
+	min, max int
+	drop     int
+}
+
+// table lays out rows of cells in columns fitted to a width (fitCols).
+type table struct {
+	specs  []colSpec
+	widths []int // 0: dropped
+}
+
+// fitCols fits specs to w cells (a space between columns).
+func fitCols(w int, specs []colSpec) table {
+	t := table{specs: specs, widths: make([]int, len(specs))}
+	shown := make([]bool, len(specs))
+	for i := range shown {
+		shown[i] = true
+	}
+	need := func() int {
+		n := 0
+		for i, s := range specs {
+			if shown[i] {
+				n += s.min + 1
+			}
+		}
+		return n
+	}
+	for need() > w {
+		worst := -1
+		for i, s := range specs {
+			if shown[i] && s.drop > 0 && (worst < 0 || s.drop > specs[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		shown[worst] = false
+	}
+	spare := max(w-need(), 0)
+	last := -1
+	for i, s := range specs {
+		if shown[i] {
+			t.widths[i] = s.min
+			last = i
+		}
+	}
+	for grew := true; spare > 0 && grew; {
+		grew = false
+		for i, s := range specs {
+			if spare > 0 && shown[i] && s.max > 0 && t.widths[i] < s.max {
+				t.widths[i]++
+				spare--
+				grew = true
+			}
+		}
+	}
+	if last >= 0 && specs[last].max == 0 {
+		t.widths[last] += spare
+	}
+	return t
+}
+
+// header is the line of the columns' titles.
+func (t table) header() string {
+	cells := make([]string, len(t.specs))
+	for i, s := range t.specs {
+		cells[i] = s.title
+	}
+	return t.row(cells...)
+}
+
+// row lays cells out in the shown columns, each cut with "…" and padded.
+func (t table) row(cells ...string) string {
+	var b strings.Builder
+	first := true
+	for i, c := range cells {
+		if i >= len(t.widths) || t.widths[i] == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString(" ")
+		}
+		first = false
+		b.WriteString(padRight(ansi.Truncate(c, t.widths[i], "…"), t.widths[i]))
+	}
+	return b.String()
 }

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +53,7 @@ type listColumn struct {
 
 var listColumns = [colCount]listColumn{
 	{"Name", 12, 32},
-	{"E-mail", 14, 36},
+	{"E-mail", 13, 36},
 	{"Phone", 13, 16},
 	{"Trainer", 7, 16},
 	{"Status", 7, 7},
@@ -95,8 +97,19 @@ type listModel struct {
 	typed     int // counts search edits, for the debounce
 
 	status   int
+	filter   listFilter // what the dashboard's count narrows the tab to
 	sort     int
 	sortDesc bool
+
+	// marks are the marked trainees (space, ctrl+a) by id, for a bulk
+	// action; markAll: ctrl+a was pressed before every page was read:
+	// each page read is marked too.
+	marks   map[int64]*api.Trainee
+	markAll bool
+	// changed are the rows live mode saw change (another client's
+	// create, update, delete or restore): they carry a marker until the
+	// list is read again.
+	changed map[int64]bool
 }
 
 func newListModel(cm *common) listModel {
@@ -105,7 +118,8 @@ func newListModel(cm *common) listModel {
 	in.Placeholder = "name, e-mail or phone"
 	in.CharLimit = 100
 	in.SetWidth(40)
-	return listModel{common: cm, input: in, ids: map[int64]bool{}, rowsH: 1, lines: map[int64]string{}, chrome: map[string]string{}}
+	return listModel{common: cm, input: in, ids: map[int64]bool{}, rowsH: 1, lines: map[int64]string{}, chrome: map[string]string{},
+		marks: map[int64]*api.Trainee{}, changed: map[int64]bool{}}
 }
 
 func (l *listModel) restyle(th theme) {
@@ -121,8 +135,11 @@ func (l *listModel) restyle(th theme) {
 	clear(l.chrome)
 }
 
-// resize lays the columns out for width w and h lines (header included).
+// resize lays the columns out for width w and h lines (header included);
+// the first cell of each line is the gutter, where a marked or changed row
+// shows its marker.
 func (l *listModel) resize(w, h int) {
+	w--
 	for i := range l.visible {
 		l.visible[i] = true
 	}
@@ -201,9 +218,28 @@ func (l *listModel) cells(t *api.Trainee, selected bool, th theme) [colCount]str
 	return [colCount]string{api.EscapeText(t.Name), api.EscapeText(t.Email), phone, trainer, status, dateOrDash(t.ExpirationDate), dateOrDash(t.LastTrained)}
 }
 
-// line lays cells out in the visible columns.
-func (l *listModel) line(cells [colCount]string) string {
+// Row markers in the gutter.
+const (
+	markMarked  = "✓"
+	markChanged = "•"
+)
+
+// gutter is the marker of t's row: marked, changed by another client, or
+// none.
+func (l *listModel) gutter(id int64) string {
+	switch {
+	case l.marks[id] != nil:
+		return markMarked
+	case l.changed[id]:
+		return markChanged
+	}
+	return " "
+}
+
+// line lays cells out in the visible columns, after the gutter g.
+func (l *listModel) line(g string, cells [colCount]string) string {
 	var b strings.Builder
+	b.WriteString(g)
 	for i, c := range cells {
 		if !l.visible[i] {
 			continue
@@ -224,17 +260,21 @@ func (l *listModel) tableView(th theme) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(l.cached("header", l.sort, l.sortDesc, func() string { return th.header.Render(l.line(hdr)) }))
+	b.WriteString(l.cached("header", l.sort, l.sortDesc, func() string { return th.header.Render(l.line(" ", hdr)) }))
 	for i := l.offset; i < min(l.offset+l.rowsH, len(l.items)); i++ {
 		b.WriteString("\n")
 		t := l.items[i]
 		if i == l.cursor {
-			b.WriteString(th.selected.Render(l.line(l.cells(t, true, th))))
+			b.WriteString(th.selected.Render(l.line(l.gutter(t.ID), l.cells(t, true, th))))
 			continue
 		}
 		s, ok := l.lines[t.ID]
 		if !ok {
-			s = l.line(l.cells(t, false, th))
+			g := l.gutter(t.ID)
+			if g != " " {
+				g = th.accent.Render(g)
+			}
+			s = l.line(g, l.cells(t, false, th))
 			l.lines[t.ID] = s
 		}
 		b.WriteString(s)
@@ -317,6 +357,8 @@ type debounceMsg struct{ n int }
 // sort); keep leaves the cursor where it is.
 func (l *listModel) reload(keep bool) tea.Cmd {
 	l.gen++
+	l.markAll = false
+	clear(l.changed)
 	l.toEnd = false
 	l.keep = keep
 	return l.loadPage(0)
@@ -324,6 +366,7 @@ func (l *listModel) reload(keep bool) tea.Cmd {
 
 func (l *listModel) loadPage(page int) tea.Cmd {
 	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: l.opt.PageSize, Sort: l.sortParam()}
+	l.filter.apply(&p)
 	gen := l.gen
 	c := l.c
 	return l.call(slotList, func(ctx context.Context) (any, error) {
@@ -350,6 +393,9 @@ func (l *listModel) result(msg resultMsg) tea.Cmd {
 		if !l.ids[t.ID] { // a trainee created meanwhile may shift a page
 			l.ids[t.ID] = true
 			l.items = append(l.items, t)
+			if l.markAll {
+				l.marks[t.ID] = t
+			}
 		}
 	}
 	l.total, l.exact = lp.pg.Page.TotalElements, lp.pg.Page.TotalExact
@@ -366,6 +412,13 @@ func (l *listModel) result(msg resultMsg) tea.Cmd {
 		}
 	}
 	l.follow()
+	if l.markAll {
+		if l.next < l.pages {
+			return l.loadPage(l.next) // every row of the filter
+		}
+		l.markAll = false
+		l.setStatus(statusInfo, "Marked all %d trainees of this view: x acts on them, esc unmarks.", len(l.marks))
+	}
 	return l.maybeLoadMore()
 }
 
@@ -391,13 +444,33 @@ func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.input.SetValue(l.query)
 		l.input.CursorEnd()
 		return l.input.Focus()
+	case key.Matches(msg, k.Mark):
+		l.toggleMark(l.selected())
+		l.move(1)
+		return l.maybeLoadMore()
+	case key.Matches(msg, k.MarkAll):
+		return l.markEvery()
+	case key.Matches(msg, k.Act):
+		if len(l.marks) == 0 {
+			l.setStatus(statusInfo, "Nothing is marked: space marks a trainee, ctrl+a every trainee of the view.")
+			return nil
+		}
+		l.nav.openActions()
+		return nil
+	case key.Matches(msg, k.Back) && len(l.marks) > 0:
+		l.unmark()
+		return nil
 	case key.Matches(msg, k.Back):
-		if l.query != "" {
+		switch {
+		case l.query != "":
 			l.query = ""
 			l.input.SetValue("")
 			return l.reload(false)
+		case l.filter != (listFilter{}):
+			l.filter = listFilter{}
+			return l.reload(false)
 		}
-		return nil
+		return l.nav.openHome()
 	case key.Matches(msg, k.NextTab):
 		return l.setStatusTab((l.status + 1) % len(statuses))
 	case key.Matches(msg, k.PrevTab):
@@ -540,7 +613,7 @@ func (l *listModel) view() (top, sub, body string) {
 			count += "+"
 		}
 	}
-	top = l.titleBar(tabs, l.spinnerView()+" "+count+" ")
+	top = l.titleBar(tabs, l.spinnerView()+" "+count+" "+l.liveBadge()+" ")
 
 	sortInfo := l.cached("sort", l.sort, l.sortDesc, func() string {
 		return th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
@@ -550,6 +623,8 @@ func (l *listModel) view() (top, sub, body string) {
 		sub = l.input.View()
 	case l.query != "":
 		sub = th.accent.Render("/ ") + api.EscapeText(l.query) + th.dim.Render("   (esc clears)")
+	case l.filter.label != "":
+		sub = th.accent.Render("only: ") + l.filter.label + th.dim.Render("   (esc clears)")
 	default:
 		sub = th.dim.Render("/ to search")
 	}
@@ -602,9 +677,153 @@ func (l *listModel) help() helpKeys {
 	if l.searching {
 		return l.keys.searchHelp()
 	}
-	return l.keys.listHelp(l.opt.ReadOnly)
+	return l.keys.listHelp(l.opt.ReadOnly, l.selected(), len(l.marks))
 }
 
 func (l *listModel) takesKeys() bool { return l.searching }
 
 func (l *listModel) shows() (*api.Trainee, int) { return l.selected(), 0 }
+
+// toggleMark marks t, or unmarks it.
+func (l *listModel) toggleMark(t *api.Trainee) {
+	if t == nil {
+		return
+	}
+	delete(l.lines, t.ID)
+	if l.marks[t.ID] != nil {
+		delete(l.marks, t.ID)
+		return
+	}
+	l.marks[t.ID] = t
+}
+
+// markEvery marks every row of the view (its status, search and sort):
+// the pages not read yet are read first.
+func (l *listModel) markEvery() tea.Cmd {
+	for _, t := range l.items {
+		l.marks[t.ID] = t
+	}
+	clear(l.lines)
+	if !l.loaded || l.next >= l.pages {
+		l.setStatus(statusInfo, "Marked all %d trainees of this view: x acts on them, esc unmarks.", len(l.marks))
+		return nil
+	}
+	l.markAll = true
+	l.setStatus(statusInfo, "Marking every trainee of this view: reading the rest…")
+	if l.loading(slotList) {
+		return nil
+	}
+	return l.loadPage(l.next)
+}
+
+// unmark drops every mark.
+func (l *listModel) unmark() {
+	clear(l.marks)
+	clear(l.lines)
+	l.markAll = false
+	l.setStatus(statusInfo, "Unmarked.")
+}
+
+// marked is the marked trainees, in the list's order where loaded.
+func (l *listModel) marked() []*api.Trainee {
+	out := make([]*api.Trainee, 0, len(l.marks))
+	seen := map[int64]bool{}
+	for _, t := range l.items {
+		if m := l.marks[t.ID]; m != nil {
+			out = append(out, t)
+			seen[t.ID] = true
+		}
+	}
+	for id, t := range l.marks {
+		if !seen[id] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// footerNote is the count of marked rows, before the help line.
+func (l *listModel) footerNote() string {
+	if len(l.marks) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d marked", len(l.marks))
+}
+
+// liveChange shows the new state of t, which a client just changed (live
+// mode): its row is replaced (or leaves a status tab it no longer
+// belongs to) and marked as changed; a trainee new to the tab is put in
+// its place by the sort among the rows read, unless a search is shown
+// (the server decides what matches) or its place is in a page not read
+// yet.
+func (l *listModel) liveChange(t *api.Trainee, created bool) {
+	l.changed[t.ID] = true
+	if l.marks[t.ID] != nil {
+		l.marks[t.ID] = t
+	}
+	if l.ids[t.ID] {
+		l.replace(t)
+		return
+	}
+	if !l.loaded || l.query != "" || !matchesStatus(t, statuses[l.status], l.today()) {
+		return
+	}
+	l.total++
+	i, _ := slices.BinarySearchFunc(l.items, t, l.compare)
+	if i == len(l.items) && l.next < l.pages {
+		return // it comes with a later page
+	}
+	l.items = slices.Insert(l.items, i, t)
+	l.ids[t.ID] = true
+	if i <= l.cursor && len(l.items) > 1 {
+		l.cursor++ // the selection stays on its trainee
+	}
+	l.follow()
+}
+
+// compare orders two trainees as the list's sort does (names and
+// e-mails without regard to case; a missing date last), then by id.
+func (l *listModel) compare(a, b *api.Trainee) int {
+	c := 0
+	switch sortKeys[l.sort].param {
+	case api.SortName:
+		c = strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	case api.SortEmail:
+		c = strings.Compare(strings.ToLower(a.Email), strings.ToLower(b.Email))
+	case api.SortExpirationDate:
+		c = compareDates(a.ExpirationDate, b.ExpirationDate)
+	case api.SortLastTrained:
+		c = compareDates(a.LastTrained, b.LastTrained)
+	}
+	if c == 0 {
+		c = cmp.Compare(a.ID, b.ID)
+	}
+	if l.sortDesc {
+		return -c
+	}
+	return c
+}
+
+func compareDates(a, b *api.Date) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return a.Time().Compare(b.Time())
+}
+
+// show shows the status tab status narrowed by f, read again from the
+// start (the search is cleared).
+func (l *listModel) show(status string, f listFilter) tea.Cmd {
+	l.status = max(slices.Index(statuses, status), 0)
+	l.filter = f
+	l.query = ""
+	l.input.SetValue("")
+	l.searching = false
+	l.input.Blur()
+	return l.reload(false)
+}

@@ -3,6 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -42,13 +46,43 @@ func (km *keysModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (km *keysModal) body(under helpKeys) string {
-	h := *km.hv
-	h.ShowAll = true
-	body := km.th.accent.Render("Keys") + "\n\n" + h.View(under)
+	body := km.th.accent.Render("Keys") + "\n\n" + km.columns(under)
 	if km.opt.Server != "" {
 		body += "\n\n" + km.th.dim.Render("Server: "+km.opt.Server)
 	}
 	return body
+}
+
+// columns lays the key map's groups side by side while they fit the
+// width, and under one another when they do not: no key is cut.
+func (km *keysModal) columns(under helpKeys) string {
+	h := *km.hv
+	h.ShowAll = true
+	h.SetWidth(0)
+	var rows []string
+	var row []string
+	w := 0
+	for _, group := range under.FullHelp() {
+		block := h.FullHelpView([][]key.Binding{group})
+		if strings.TrimSpace(ansi.Strip(block)) == "" {
+			continue // every key of the group is off
+		}
+		bw := lipgloss.Width(block)
+		if len(row) > 0 && w+4+bw > km.width {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, w = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, "    ")
+			w += 4
+		}
+		row = append(row, block)
+		w += bw
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
 }
 
 // help is the page's: the help line stays as it was.

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 )
@@ -37,6 +38,7 @@ type Model struct {
 	pages  [screenCount]page
 	modal  modal // over the page; nil: none
 
+	home     homeModel
 	list     listModel
 	trainee  traineeModel
 	form     formModel
@@ -59,6 +61,7 @@ func New(c Client, o Options) *Model {
 	}
 	m := &Model{common: cm, help: help.New()}
 	cm.nav = m
+	m.home = homeModel{common: cm}
 	m.list = newListModel(cm)
 	m.trainee = traineeModel{common: cm}
 	m.form = formModel{common: cm}
@@ -66,9 +69,10 @@ func New(c Client, o Options) *Model {
 	m.autos = automationsModel{common: cm}
 	m.runs = runsModel{common: cm}
 	m.pages = [screenCount]page{
-		screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
+		screenHome: &m.home, screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
 		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs,
 	}
+	cm.live.on = !o.liveOff
 	m.setTheme(true)
 	m.resize(m.width, m.height)
 	if o.NoAPIKey {
@@ -77,13 +81,24 @@ func New(c Client, o Options) *Model {
 	return m
 }
 
-// Init asks the terminal for its background colour and loads the first page.
+// Init asks the terminal for its background colour, loads the first
+// page (the home page, or the one Options.Start names) and the list
+// behind it, and starts following the event feed.
 func (m *Model) Init() tea.Cmd {
 	c := m.c
 	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
 		return c.Trainers(ctx)
 	})
-	return tea.Batch(tea.RequestBackgroundColor, m.list.reload(false), trainers)
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, trainers, m.pollFeed()}
+	if m.opt.Start != "" {
+		cmds = append(cmds, m.runCommand(m.opt.Start))
+		if m.screen != screenList {
+			cmds = append(cmds, m.list.reload(false))
+		}
+	} else {
+		cmds = append(cmds, m.home.reload(), m.list.reload(false))
+	}
+	return tea.Batch(cmds...)
 }
 
 // trainersResult keeps the company's trainers' names, read once at the
@@ -98,7 +113,7 @@ func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
 	for _, t := range ts {
 		names[t.ID] = api.EscapeText(t.Name)
 	}
-	m.trainers = names
+	m.trainers, m.trainerList = names, ts
 	clear(m.list.lines) // rows drawn with ids
 	return nil
 }
@@ -157,6 +172,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.result(msg)
 	case debounceMsg:
 		return m.list.update(msg)
+	case countsDueMsg:
+		return m.home.update(msg)
+	case feedMsg:
+		return m.feedResult(msg)
+	case bulkTickMsg, bulkDoneMsg:
+		if bm, ok := m.modal.(*bulkModal); ok {
+			return bm.progressed(msg)
+		}
+		return nil
+	case feedRetryMsg:
+		if msg.gen != m.live.gen {
+			return nil
+		}
+		return m.pollFeed()
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -182,6 +211,10 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.autos.update(msg)
 	case slotRuns:
 		return m.runs.update(msg)
+	case slotHome:
+		return m.home.update(msg)
+	case slotForm:
+		return m.formReadResult(msg)
 	}
 	return m.trainee.update(msg)
 }
@@ -192,9 +225,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if m.modal != nil {
-		cmd, closed := m.modal.key(msg)
-		if closed {
+	if open := m.modal; open != nil {
+		cmd, closed := open.key(msg)
+		if closed && m.modal == open { // a command may open another
 			m.modal = nil
 		}
 		return cmd
@@ -207,6 +240,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, m.keys.Help):
 			m.modal = &keysModal{common: m.common, hv: &m.help}
 			return nil
+		case key.Matches(msg, m.keys.Command):
+			m.modal = newCommandLine(m)
+			return nil
+		case key.Matches(msg, m.keys.Live):
+			return m.toggleLive()
+		case key.Matches(msg, m.keys.Home):
+			return m.openHome()
 		}
 	}
 	return p.key(msg)
@@ -223,24 +263,38 @@ func (m *Model) View() tea.View {
 // currentHelp is the key map of what is on the screen: the help line and
 // `?` show it, and a test holds every key the screen reacts to to it.
 func (m *Model) currentHelp() helpKeys {
-	hk := m.page().help()
+	hk := m.pageHelp()
 	if m.modal != nil {
 		return m.modal.help(hk)
 	}
 	return hk
 }
 
+// pageHelp is the page's key map with the keys of every page.
+func (m *Model) pageHelp() helpKeys {
+	p := m.page()
+	return m.keys.withGlobal(p.help(), p.takesKeys())
+}
+
 func (m *Model) render() string {
 	p := m.page()
 	top, sub, body := p.view()
-	hk := p.help()
+	hk := m.pageHelp()
 	if m.modal != nil {
 		body, hk = m.modal.body(hk), m.modal.help(hk)
 	}
 	// The short help changes with the page's state only: drawn once per
 	// state.
-	if id := helpLineID(hk, m.width); id != m.helpKey {
-		m.helpKey, m.helpLine = id, m.help.ShortHelpView(hk.ShortHelp())
+	note := ""
+	if n, ok := p.(interface{ footerNote() string }); ok && m.modal == nil {
+		note = n.footerNote()
+	}
+	if id := note + "\x02" + helpLineID(hk, m.width); id != m.helpKey {
+		m.helpKey, m.helpLine = id, m.footer(note, hk)
+	}
+	helpLine := m.helpLine
+	if cl, ok := m.modal.(*commandLine); ok {
+		helpLine = cl.line(m.width)
 	}
 	var b strings.Builder
 	b.WriteString(m.frame.fit(top) + "\n")
@@ -256,13 +310,25 @@ func (m *Model) render() string {
 	for _, l := range m.statusLines(m.width) {
 		b.WriteString(m.frame.fit(m.paintStatus(m.th, l)) + "\n")
 	}
-	b.WriteString(m.frame.fit(m.helpLine))
+	b.WriteString(m.frame.fit(helpLine))
 	// Every page escapes the data it shows (api.EscapeText); this is the
 	// backstop for what the pages do not draw themselves (a pasted
 	// bidirectional override in a text input): no C1 control or
 	// bidirectional formatting character ever reaches the terminal. The
 	// pages' own ESC sequences are C0, and stay.
 	return api.EscapeFramed(b.String())
+}
+
+// footer is the help line: the page's note first (the count of marked
+// rows), then its short key map, cut to the width with "…".
+func (m *Model) footer(note string, hk helpKeys) string {
+	if note == "" {
+		return m.help.ShortHelpView(hk.ShortHelp())
+	}
+	note = m.th.accent.Render(note) + m.th.dim.Render(" • ")
+	h := m.help
+	h.SetWidth(max(m.width-ansi.StringWidth(note), 1))
+	return note + h.ShortHelpView(hk.ShortHelp())
 }
 
 // show goes back to page s as it was left (the list when s is a trainee's
@@ -281,6 +347,19 @@ func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
 	}
 	m.screen = screenTrainee
 	return m.trainee.open(t)
+}
+
+// openHome shows the home page and reads its counts again.
+func (m *Model) openHome() tea.Cmd {
+	m.screen = screenHome
+	return m.home.reload()
+}
+
+// openList shows the list of a status tab narrowed by f (the search is
+// cleared: the list shows what the dashboard counted).
+func (m *Model) openList(status string, f listFilter) tea.Cmd {
+	m.screen = screenList
+	return m.list.show(status, f)
 }
 
 // openWebhooks shows the webhooks page and loads the webhooks.

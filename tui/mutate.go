@@ -56,6 +56,10 @@ func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
 func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	mu, _ := msg.val.(mutation)
 	if msg.err != nil {
+		if m.screen == screenForm && mu.kind == "updated" && isPreconditionFailed(msg.err) {
+			m.setStatus(statusError, "%s changed on the server while you edited: nothing was saved.", m.form.orig.Name)
+			return m.readForEdit(m.form.orig.ID, true)
+		}
 		if m.screen == screenForm {
 			m.form.sending = false
 			m.form.serverErrors(msg.err)

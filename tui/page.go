@@ -14,7 +14,8 @@ import (
 type screen int
 
 const (
-	screenList screen = iota
+	screenHome screen = iota
+	screenList
 	screenTrainee
 	screenForm
 	screenWebhooks
@@ -63,6 +64,12 @@ type router interface {
 	openWebhooks() tea.Cmd
 	openAutomations() tea.Cmd
 	openRuns(a *api.Automation) tea.Cmd
+	// openList shows the list of a status tab narrowed by f; openHome
+	// the home page.
+	openList(status string, f listFilter) tea.Cmd
+	openHome() tea.Cmd
+	// openActions opens the : line with the bulk actions.
+	openActions()
 	// askDelete asks whether to delete t; restore restores t.
 	askDelete(t *api.Trainee)
 	restore(t *api.Trainee) tea.Cmd
@@ -83,9 +90,12 @@ type common struct {
 
 	width, height int
 
-	trainers map[int64]string // trainer names by id, escaped (nil until read)
+	trainers    map[int64]string     // trainer names by id, escaped (nil until read)
+	trainerList []api.TrainerSummary // the company's trainers, as read
 
 	nav router // the root model
+
+	live liveFeed // live mode: the event feed followed
 
 	requests
 	statusLine

@@ -26,6 +26,9 @@ const (
 	slotWebhookAction
 	slotAutomations
 	slotRuns
+	slotHome
+	slotBulk
+	slotForm
 	slotCount
 )
 

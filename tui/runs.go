@@ -3,8 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -28,6 +30,7 @@ type runsModel struct {
 	total  int64
 	loaded bool
 	offset int
+	names  map[int64]string // trainee names by id, escaped, as read
 }
 
 func (k keyMap) runsHelp() helpKeys {
@@ -43,11 +46,57 @@ func (rm *runsModel) open(a *api.Automation) tea.Cmd {
 	return rm.reload()
 }
 
+// runsAnswer is the runs read and the names of their trainees not known
+// before.
+type runsAnswer struct {
+	page  *api.AutomationRunPage
+	names map[int64]string
+}
+
 func (rm *runsModel) reload() tea.Cmd {
 	c, id := rm.c, rm.of.ID
+	known := make(map[int64]bool, len(rm.names))
+	for id := range rm.names {
+		known[id] = true
+	}
 	return rm.call(slotRuns, func(ctx context.Context) (any, error) {
-		return c.AutomationRuns(ctx, id, client.ListParams{Limit: recentRuns})
+		p, err := c.AutomationRuns(ctx, id, client.ListParams{Limit: recentRuns})
+		if err != nil {
+			return nil, err
+		}
+		var ids []int64
+		for _, r := range p.Content {
+			if !known[r.TraineeID] {
+				known[r.TraineeID] = true
+				ids = append(ids, r.TraineeID)
+			}
+		}
+		return runsAnswer{page: p, names: traineeNames(ctx, c, ids)}, nil
 	})
+}
+
+// traineeNames reads the trainees of ids, a few at a time, for their
+// names (escaped); a trainee that cannot be read is left out (it shows
+// as #id).
+func traineeNames(ctx context.Context, c Client, ids []int64) map[int64]string {
+	out := make(map[int64]string, len(ids))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for _, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if t, err := c.Trainee(ctx, id); err == nil {
+				mu.Lock()
+				out[id] = api.EscapeText(t.Name)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // update takes the runs read.
@@ -56,8 +105,12 @@ func (rm *runsModel) update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	p := r.val.(*api.AutomationRunPage)
-	rm.runs, rm.total, rm.loaded = p.Content, p.Page.TotalElements, true
+	a := r.val.(runsAnswer)
+	if rm.names == nil {
+		rm.names = map[int64]string{}
+	}
+	maps.Copy(rm.names, a.names)
+	rm.runs, rm.total, rm.loaded = a.page.Content, a.page.Page.TotalElements, true
 	return nil
 }
 
@@ -78,7 +131,19 @@ func (rm *runsModel) takesKeys() bool { return false }
 
 func (rm *runsModel) shows() (*api.Trainee, int) { return nil, 0 }
 
-var runWidths = []int{7, 9, 17, 22, 10}
+// runCols fit 80 columns (the trainee's name, the occurrence and the
+// error cut with "…").
+var runCols = []colSpec{{"RUN", 4, 7, 2}, {"TRAINEE", 12, 24, 0}, {"FIRED", 16, 16, 0}, {"OCCURRENCE", 10, 22, 1},
+	{"OUTCOME", 9, 9, 0}, {"ERROR", 8, 0, 0}}
+
+// traineeOf is the name of a run's trainee, or #id when it could not be
+// read.
+func (rm *runsModel) traineeOf(id int64) string {
+	if n := rm.names[id]; n != "" {
+		return n
+	}
+	return "#" + strconv.FormatInt(id, 10)
+}
 
 func (rm *runsModel) view() (top, sub, body string) {
 	th, a := rm.th, rm.of
@@ -92,7 +157,8 @@ func (rm *runsModel) view() (top, sub, body string) {
 		return top, sub, body
 	}
 	var b strings.Builder
-	b.WriteString(th.header.Render(cols(runWidths, "RUN", "TRAINEE", "FIRED", "OCCURRENCE", "OUTCOME", "ERROR")))
+	t := fitCols(rm.width, runCols)
+	b.WriteString(th.header.Render(t.header()))
 	rows := rm.contentHeight() - 1
 	for i := rm.offset; i < min(rm.offset+rows, len(rm.runs)); i++ {
 		r := rm.runs[i]
@@ -107,7 +173,7 @@ func (rm *runsModel) view() (top, sub, body string) {
 		if r.Error != nil {
 			errText = api.EscapeText(*r.Error)
 		}
-		b.WriteString("\n" + cols(runWidths, strconv.FormatInt(r.ID, 10), "#"+strconv.FormatInt(r.TraineeID, 10),
+		b.WriteString("\n" + t.row(strconv.FormatInt(r.ID, 10), rm.traineeOf(r.TraineeID),
 			rm.stamp(r.FiredAt), api.EscapeText(r.Occurrence), outcome, errText))
 	}
 	return top, sub, b.String()

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // tmuxSession is a detached tmux session on a private socket.
@@ -122,11 +125,13 @@ func startDemoServer(t *testing.T, dir string) (baseURL, key string) {
 	return baseURL, key
 }
 
-// The TUI in a real terminal: tmux runs `traineectl tui` against
-// `traineed serve --demo`; the test types a search, opens the trainee,
-// switches to the Weight tab, opens the Automations screen and an
-// automation's runs, and quits, reading the screen as a person
-// would see it.
+// The TUI in a real terminal at 80x24: tmux runs `traineectl tui`
+// against `traineed serve --demo`; the test visits every screen (home,
+// the list, a search, every tab of a trainee, the edit form, the key map,
+// webhooks, automations and runs, the command line, marks and the bulk
+// actions' line) and quits, reading the screen as a person would see it.
+// On every screen no line is cut mid-word without "…" and the footer is
+// whole.
 func TestSmokeInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
@@ -154,43 +159,78 @@ func TestSmokeInTmux(t *testing.T) {
 	t.Cleanup(func() { _, _ = s.tmux("kill-server") })
 	command := fmt.Sprintf("env HOME=%s XDG_CONFIG_HOME=%s TRAINEECTL_BASE_URL=%s TRAINEECTL_API_KEY=%s %s tui",
 		dir, dir, baseURL, key, filepath.Join(dir, "traineectl"))
-	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", command); err != nil {
+	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "80", "-y", "24", command); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	// remain-on-exit keeps the pane after the program ends, so that its
 	// last screen can be read.
 	_, _ = s.tmux("set-option", "-t", s.name, "remain-on-exit", "on")
 
-	s.waitFor("first page", "Trainees", "[live]", " of ", "Ada Park", "Zoë Martin")
+	// see waits for the parts and checks the screen's lines.
+	see := func(what string, parts ...string) string {
+		t.Helper()
+		screen := s.waitFor(what, parts...)
+		checkLines(t, what, screen, 80)
+		return screen
+	}
+	see("home", "Home", "active", "expired", "deleted", "Recent changes", "● live", "enter open")
+	s.keys("l")
+	see("first page", "Trainees", "[live]", " of ", "Ada Park", "Zoë Martin", "w webhooks", "a automations")
 	s.keys("/")
 	for _, r := range "park" {
 		s.keys(string(r))
 	}
-	screen := s.waitFor("search", "/ park", "1 of 1", "Ada Park")
+	screen := see("search", "/ park", "1 of 1", "Ada Park")
 	if strings.Contains(screen, "Zoë Martin") {
 		t.Fatalf("the search did not narrow the list:\n%s", screen)
 	}
 	s.keys("Enter")
-	s.waitFor("search kept", "(esc clears)")
+	see("search kept", "(esc clears)")
+	s.keys("?")
+	see("key map", "Keys", "new trainee", "webhooks", "automations", "command")
+	s.keys("?")
 	s.keys("Enter")
-	s.waitFor("trainee", "[Profile]", "Ada Park", "ada.park@example", "Trainee id")
+	see("trainee", "[Profile]", "Ada Park", "ada.park@example", "Trainee id")
 	s.keys("Tab")
-	s.waitFor("weight tab", "[Weight]", "[3M]")
-	s.waitFor("weight data", weightTabParts...)
+	see("weight tab", "[Weight]", "[3M]")
+	see("weight data", weightTabParts...)
+	for i, tab := range []string{"Measurements", "Nutrition", "Steps"} {
+		s.keys(fmt.Sprint(i + 3))
+		see(tab, "["+tab+"]")
+	}
+	s.keys("e")
+	see("edit form", "Edit Ada Park", "Trainer", "✓ ", "ctrl+s save")
 	s.keys("Escape")
-	s.waitFor("back to the list", "[live]", "/ park")
+	see("back to the trainee", "[Steps]", "Cancelled")
+	s.keys("Escape")
+	see("back to the list", "[live]", "/ park")
 	s.keys("w")
-	s.waitFor("webhooks screen", "Webhooks", "No webhooks")
+	see("webhooks screen", "Webhooks", "No webhooks")
 	s.keys("Escape")
-	s.waitFor("back to the list from the webhooks", "[live]", "/ park")
+	see("back to the list from the webhooks", "[live]", "/ park")
 	s.keys("a")
-	s.waitFor("automations", "Automations", "1 automations", "Smoke idle", "INACTIVE 14d", "never")
+	see("automations", "Automations", "1 automations", "Smoke idle", "INACTIVE 14d", "never", "ACTION")
 	s.keys("Enter")
-	s.waitFor("runs", "Runs of Smoke idle", "It has not fired yet.")
+	see("runs", "Runs of Smoke idle", "It has not fired yet.")
 	s.keys("Escape")
-	s.waitFor("automations again", "1 automations", "enter runs")
+	see("automations again", "1 automations", "enter runs")
 	s.keys("Escape")
-	s.waitFor("back to the list again", "[live]", "/ park")
+	see("back to the list again", "[live]", "/ park")
+	s.keys("Escape")
+	see("the search cleared", "[live]", "Zoë Martin")
+	s.keys("Space", "Space")
+	see("two marked", "2 marked", "x act")
+	s.keys("x")
+	see("bulk actions", ":", "extend", "expire-on", "trainer", "delete", "restore")
+	s.keys("Escape")
+	see("bulk line closed", "2 marked")
+	s.keys(":")
+	s.keys("w", "e", "b", "Tab")
+	see("command completion", ":webhooks")
+	s.keys("Enter")
+	see("webhooks by command", "Webhooks", "No webhooks")
+	s.keys(":", "h", "o", "Tab", "Enter")
+	see("home by command", "Home", "Recent changes")
 	s.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -202,6 +242,28 @@ func TestSmokeInTmux(t *testing.T) {
 			t.Fatalf("q did not quit:\n%s", s.capture())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkLines fails when a line of screen (w columns wide) runs to the
+// last column and ends inside a word without "…" (the terminal cut it),
+// or when the footer (the last line) is cut.
+func checkLines(t *testing.T, what, screen string, w int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for i, l := range lines {
+		l = strings.TrimRight(l, " ")
+		if ansi.StringWidth(l) < w {
+			continue
+		}
+		last := []rune(l)[len([]rune(l))-1]
+		if unicode.IsLetter(last) || unicode.IsDigit(last) {
+			t.Errorf("%s: line %d is cut mid-word without …: %q", what, i+1, l)
+		}
+	}
+	footer := strings.TrimSpace(lines[len(lines)-1])
+	if strings.HasSuffix(footer, "…") || footer == "" {
+		t.Errorf("%s: the footer is cut: %q\n%s", what, footer, screen)
 	}
 }
 

@@ -43,6 +43,9 @@ type statusLine struct {
 	// the screen or the trainee changes; an error when the screen does.
 	statusFresh bool
 	statusAt    statusPlace
+	// background is what the status line says while it has nothing else
+	// to say: a lasting state (the event feed is unreachable).
+	background string
 }
 
 // settleStatus runs after each message: a fresh status belongs to where
@@ -82,7 +85,7 @@ func (s *statusLine) setError(err error) { s.showStatus(statusError, describe(er
 // longer (an error's cause on the first, its URL on the second); what two
 // lines cannot hold is cut with "…".
 func (s *statusLine) statusLines(w int) []string {
-	if s.status == "" || w <= 0 {
+	if s.status == "" && s.background == "" || w <= 0 {
 		return []string{""}
 	}
 	prefix := ""
@@ -93,6 +96,9 @@ func (s *statusLine) statusLines(w int) []string {
 		prefix = "✓ "
 	}
 	text := prefix + s.status
+	if s.status == "" {
+		text = "⚠ " + s.background
+	}
 	if one := strings.ReplaceAll(text, "\n", " "); ansi.StringWidth(one) <= w {
 		return []string{one}
 	}
@@ -115,6 +121,10 @@ func (s *statusLine) statusLines(w int) []string {
 
 // paintStatus colours one line of the status (see statusLines).
 func (s *statusLine) paintStatus(th theme, line string) string {
+	switch {
+	case s.status == "":
+		return th.warnText.Render(line)
+	}
 	switch s.statusKind {
 	case statusError:
 		return th.errText.Render(line)

@@ -83,27 +83,66 @@ func weightChart(wh *api.WeightHistory, w, h int, th theme) string {
 	for _, e := range wh.Entries {
 		lo, hi = math.Min(lo, e.Weight), math.Max(hi, e.Weight)
 	}
-	pad := math.Max((hi-lo)*0.05, 0.2)
+	yLo, yHi, every := yTicks(lo, hi, h-2)
 	from, to := wh.From.Time(), wh.To.Time()
 	if !to.After(from) {
 		to = from.Add(24 * time.Hour)
 	}
 	c := timeserieslinechart.New(w, h,
 		timeserieslinechart.WithTimeRange(from, to),
-		timeserieslinechart.WithYRange(math.Floor((lo-pad)*2)/2, math.Ceil((hi+pad)*2)/2),
+		timeserieslinechart.WithYRange(yLo, yHi),
 		timeserieslinechart.WithXLabelFormatter(func(_ int, v float64) string {
 			return time.Unix(int64(math.Round(v)), 0).UTC().Format("02 Jan")
 		}),
-		timeserieslinechart.WithYLabelFormatter(func(_ int, v float64) string { return fmt.Sprintf("%.1f", v) }),
+		timeserieslinechart.WithYLabelFormatter(func(i int, v float64) string {
+			if i%every != 0 { // ntcharts labels the top row too: a tick only
+				return ""
+			}
+			return fmt.Sprintf("%.1f", v)
+		}),
 		timeserieslinechart.WithAxesStyles(th.dim, th.dim),
 		timeserieslinechart.WithStyle(th.chartLine),
-		timeserieslinechart.WithXYSteps(2, 2),
+		timeserieslinechart.WithXYSteps(2, every),
 	)
 	for _, e := range wh.Entries {
 		c.Push(timeserieslinechart.TimePoint{Time: e.Date.Time(), Value: e.Weight})
 	}
 	c.Draw()
 	return c.View()
+}
+
+// tickSteps are the round steps of the weight axis, smallest first.
+var tickSteps = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500}
+
+// yTicks chooses the weight axis of a chart whose plot has rows rows
+// for values from lo to hi: its range [yLo, yHi] and a label every
+// `every` rows, such that the labels are even, round values (multiples
+// of a step of tickSteps: 64.0, 64.5, 65.0) and the axis does not run
+// past the data by more than one step at either end. The chart labels
+// row i with yLo + i*(yHi-yLo)/rows.
+func yTicks(lo, hi float64, rows int) (yLo, yHi float64, every int) {
+	rows = max(rows, 1)
+	for _, s := range tickSteps {
+		base := math.Floor(lo/s+1e-9) * s
+		// Fewest rows per label first is the densest axis; one label
+		// every row is crowded, so it comes last.
+		for _, k := range append(rangeInts(2, rows), 1) {
+			top := base + s*float64(rows)/float64(k)
+			if top+1e-9 >= hi && top-hi <= s+1e-9 {
+				return base, top, k
+			}
+		}
+	}
+	return lo, hi + 1, 2 // beyond every step: not reached for weights
+}
+
+// rangeInts is from, from+1, ..., to.
+func rangeInts(from, to int) []int {
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // ---------------------------------------------------------------- measurements

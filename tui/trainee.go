@@ -372,7 +372,9 @@ func (tm *traineeModel) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (tm *traineeModel) help() helpKeys { return tm.keys.traineeHelp(tm.tab, tm.opt.ReadOnly) }
+func (tm *traineeModel) help() helpKeys {
+	return tm.keys.traineeHelp(tm.tab, tm.opt.ReadOnly, tm.t != nil && !tm.t.Enabled)
+}
 
 func (tm *traineeModel) takesKeys() bool { return false }
 

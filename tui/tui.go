@@ -40,8 +40,11 @@ import (
 type Client interface {
 	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
+	TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error)
+	TraineeStats(ctx context.Context) (*api.TraineeStats, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
 	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
+	UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error)
 	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
 	WeightHistory(ctx context.Context, id int64, r client.TrackedRange) (*api.WeightHistory, error)
@@ -56,6 +59,7 @@ type Client interface {
 	Redeliver(ctx context.Context, eventID string) (int, error)
 	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
 	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
+	Events(ctx context.Context, p client.EventParams) (*api.EventPage, error)
 }
 
 var _ Client = (*client.Client)(nil)
@@ -93,6 +97,16 @@ type Options struct {
 	// GET /public-api/keys/current at start): changes are hidden from the
 	// help and refused with a message instead of a 403.
 	ReadOnly bool
+	// Start is a command of the : line run at the start (list, webhooks,
+	// automations...); empty: the home page.
+	Start string
+
+	// liveOff starts with live mode off (tests: a long poll would keep
+	// their driver waiting).
+	liveOff bool
+	// background runs the event feed's polls (tests: out of their
+	// driver's settling); nil: as every command.
+	background func(tea.Cmd) tea.Cmd
 }
 
 func (o Options) withDefaults() Options {

@@ -202,7 +202,7 @@ func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchPara
 func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
 	s := newServer(t)
 	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
-	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1})
+	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1, Start: "list", liveOff: true})
 	msgs := make(chan tea.Msg, 64)
 	var spawn func(tea.Cmd)
 	spawn = func(cmd tea.Cmd) {

@@ -196,13 +196,14 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		return top, sub, body
 	}
 	var b strings.Builder
-	b.WriteString(th.header.Render(fmt.Sprintf("  %-5s %-9s %-32s %s", "ID", "STATE", "EVENTS", "URL")) + "\n")
+	hooks := fitCols(w.width-2, webhookCols)
+	b.WriteString(th.header.Render("  "+hooks.header()) + "\n")
 	for i, h := range w.hooks {
 		evs := strings.Join(h.Events, ",")
 		if len(h.Events) == len(api.WebhookEventTypes) {
 			evs = "all"
 		}
-		line := fmt.Sprintf("  %-5d %-9s %-32s %s", h.ID, api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL))
+		line := "  " + hooks.row(strconv.FormatInt(h.ID, 10), api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL))
 		if i == w.cursor {
 			st := th.selected
 			if w.focus != 0 {
@@ -215,7 +216,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 	b.WriteString("\n")
 	sel := w.selected()
 	if sel.DisabledReason != nil {
-		b.WriteString(th.warnText.Render("  Disabled by the server: "+*sel.DisabledReason+" (enable it to resume)") + "\n")
+		b.WriteString(th.warnText.Render("  Disabled by the server: "+api.EscapeText(*sel.DisabledReason)+" (enable it to resume)") + "\n")
 	}
 	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
 	if len(w.deliveries) == 0 || w.forHook != sel.ID {
@@ -226,7 +227,25 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		}
 		return top, sub, b.String()
 	}
-	b.WriteString(th.header.Render(fmt.Sprintf("  %-28s %-17s %3s %6s %10s %-9s %s", "EVENT", "TYPE", "#", "STATUS", "LATENCY", "STATE", "ERROR")) + "\n")
+	b.WriteString(w.deliveriesView())
+	return top, sub, b.String()
+}
+
+// Columns of the webhooks and of their deliveries: at 80 columns every
+// one shows (the event id and the error cut with "…"); narrower, the
+// latency goes first, then the attempt.
+var (
+	webhookCols  = []colSpec{{"ID", 3, 5, 0}, {"STATE", 8, 8, 0}, {"EVENTS", 6, 32, 1}, {"URL", 10, 0, 0}}
+	deliveryCols = []colSpec{{"EVENT", 10, 28, 0}, {"TYPE", 16, 17, 0}, {"#", 2, 3, 2}, {"STATUS", 6, 6, 0},
+		{"LATENCY", 9, 10, 3}, {"STATE", 9, 9, 0}, {"ERROR", 8, 0, 1}}
+)
+
+// deliveriesView is the table of the selected webhook's deliveries.
+func (w *webhooksModel) deliveriesView() string {
+	th := w.th
+	t := fitCols(w.width-2, deliveryCols)
+	var b strings.Builder
+	b.WriteString(th.header.Render("  "+t.header()) + "\n")
 	for i, a := range w.deliveries {
 		status, latency, errText := "-", "-", ""
 		if a.StatusCode != nil {
@@ -236,9 +255,10 @@ func (w *webhooksModel) view() (top, sub, body string) {
 			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
 		}
 		if a.Error != nil {
-			errText = *a.Error
+			errText = api.EscapeText(*a.Error)
 		}
-		line := api.EscapeText(fmt.Sprintf("  %-28s %-17s %3d %6s %10s %-9s %s", a.EventID, a.Type, a.Attempt, status, latency, a.State, errText))
+		line := "  " + t.row(api.EscapeText(a.EventID), api.EscapeText(a.Type), strconv.Itoa(a.Attempt), status,
+			padLeft(latency, 9), api.EscapeText(a.State), errText)
 		switch {
 		case i == w.dcursor && w.focus == 1:
 			line = th.selected.Render(line)
@@ -247,7 +267,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		}
 		b.WriteString(line + "\n")
 	}
-	return top, sub, b.String()
+	return b.String()
 }
 
 // update takes the answers of the webhooks, their deliveries, a test and

@@ -12,7 +12,7 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// idempotent serves a POST, PUT or DELETE that carries an Idempotency-Key: the route runs
+// idempotent serves a POST, or a PUT or DELETE of a trainee, that carries an Idempotency-Key: the route runs
 // inside the store's Idempotent, so its changes and its answer commit
 // together, and a repeat gets the stored answer (Idempotent-Replayed:
 // true) without running again.

@@ -100,12 +100,24 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if !api.WritesAllowed(p.Scope, r.Method) {
 		return api.ErrReadOnlyKey
 	}
-	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodDelete {
+	if r.Method == http.MethodPost || idempotentTraineeWrite(r) {
 		if values := r.Header.Values(api.HeaderIdempotencyKey); len(values) > 0 {
 			return h.idempotent(w, r, p, values)
 		}
 	}
 	return h.dispatch(h.public, w, r)
+}
+
+// idempotentTraineeWrite reports whether r is a PUT or DELETE of one
+// trainee: those take an Idempotency-Key as POSTs do (their store writes
+// join the key's transaction); on other PUT and DELETE routes the header
+// is ignored, as before.
+func idempotentTraineeWrite(r *http.Request) bool {
+	if r.Method != http.MethodPut && r.Method != http.MethodDelete {
+		return false
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, api.PathTrainees+"/")
+	return ok && rest != "" && !strings.Contains(rest, "/")
 }
 
 // authenticateRead authenticates the key whose hash is hash. For GET (or

@@ -9,13 +9,15 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkupdate"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
 // DeleteOptions are the inputs of `traineectl delete`.
 type DeleteOptions struct {
-	IDs []int64
-	Yes bool // do not ask
+	IDs  []int64
+	Yes  bool              // do not ask
+	Bulk BulkUpdateOptions // --ids, --from-search: an action over many trainees
 }
 
 func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
@@ -28,13 +30,29 @@ kept, and "traineectl restore" brings them back.
 
 On a terminal you are asked to confirm; elsewhere (a script, a pipe) --yes is
 required, and without it nothing is deleted and the exit status is 2.
-The deleted trainees are printed (status "deleted").`,
+The deleted trainees are printed (status "deleted").
+
+With --ids 1,2,3 or --from-search QUERY it is one action over many trainees,
+as "traineectl update --ids" is (each read, sent with If-Match and an
+idempotency key from --action-id, --dry-run, --journal, --parallel; a record
+per trainee and every failure with its reason; exit status 5 when one
+failed), after one confirmation that names the count.`,
 		Example: `  traineectl delete 41
   traineectl delete 41 42 43 --yes
-  traineectl search --status expired -o json | jq -r '.[].id' | xargs traineectl delete --yes`,
-		Args:              cmdutil.MinArgs(1, "trainee ids"),
+  traineectl search --status expired -o json | jq -r '.[].id' | xargs traineectl delete --yes
+  traineectl delete --from-search 'status=expired&inactiveFor=90d' --dry-run
+  traineectl delete --from-search 'status=expired&inactiveFor=90d' --yes --action-id cleanup-q4`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.Bulk.bulkSelected(cmd.Flags()) {
+				return nil
+			}
+			return cmdutil.MinArgs(1, "trainee ids")(cmd, args)
+		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusLive, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.Bulk.bulkSelected(cmd.Flags()) {
+				return runBulkDelete(cmd.Context(), f, &o, args)
+			}
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
@@ -42,7 +60,34 @@ The deleted trainees are printed (status "deleted").`,
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
+	o.Bulk.registerBulk(cmd)
 	return cmd
+}
+
+// runBulkDelete soft-deletes the trainees of --ids or --from-search as
+// one action (see traineectl update --ids), after the confirmation.
+func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, args []string) error {
+	if err := o.Bulk.checkBulk(args); err != nil {
+		return err
+	}
+	o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindDelete}
+	o.Bulk.Confirm = func(ctx context.Context, n int) error {
+		if o.Yes {
+			return nil
+		}
+		if !f.IOStreams.CanPrompt() {
+			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
+		}
+		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %d trainees?", n))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return cmdutil.Usagef("not confirmed; nothing was deleted")
+		}
+		return nil
+	}
+	return runBulkUpdate(ctx, f, &o.Bulk, "delete")
 }
 
 // runDelete asks for a confirmation unless o.Yes, then deletes the

@@ -96,7 +96,7 @@ func (p *pagingFlags) params() client.ListParams {
 
 // moreLine is the note when fewer rows were printed than the list has:
 // "Showing 20 of 144 trainees; use --limit N or --all for more" (of is
-// what the list has: "144 trainees", "at least 1001 trainees", "more
+// what the list has: "144 trainees", "at least 10001 trainees", "more
 // events"). limited is a print that --limit cut short.
 func moreLine(shown int, of string, limited bool) string {
 	hint := "use --limit N or --all for more"

@@ -7,32 +7,53 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkupdate"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
 // RestoreOptions are the inputs of `traineectl restore`.
 type RestoreOptions struct {
-	IDs []int64
+	IDs  []int64
+	Bulk BulkUpdateOptions // --ids, --from-search: an action over many trainees
 }
 
 func newRestoreCmd(f *cmdutil.Factory) *cobra.Command {
 	var o RestoreOptions
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "restore ID...",
 		Short: "Restore soft-deleted trainees",
 		Long: `Restore one or more soft-deleted trainees (it sends enabled: true), so that
-they can log in again. Restoring a live trainee changes nothing.`,
+they can log in again. Restoring a live trainee changes nothing.
+
+With --ids 1,2,3 or --from-search QUERY it is one action over many trainees,
+as "traineectl update --ids" is (--dry-run, --action-id, --journal,
+--parallel).`,
 		Example: `  traineectl restore 41
-  traineectl restore 41 42`,
-		Args:              cmdutil.MinArgs(1, "trainee ids"),
+  traineectl restore 41 42
+  traineectl restore --from-search 'status=deleted&createdSince=7d' --dry-run`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.Bulk.bulkSelected(cmd.Flags()) {
+				return nil
+			}
+			return cmdutil.MinArgs(1, "trainee ids")(cmd, args)
+		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusDeleted, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.Bulk.bulkSelected(cmd.Flags()) {
+				if err := o.Bulk.checkBulk(args); err != nil {
+					return err
+				}
+				o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindRestore}
+				return runBulkUpdate(cmd.Context(), f, &o.Bulk, "restore")
+			}
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
 			return runRestore(cmd.Context(), f, &o)
 		},
 	}
+	o.Bulk.registerBulk(cmd)
+	return cmd
 }
 
 // runRestore restores the trainees and prints them.

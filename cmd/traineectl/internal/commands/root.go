@@ -149,7 +149,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		&cobra.Group{ID: "integrations", Title: "Webhooks and events:"},
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
-		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newDeleteCmd(f), newRestoreCmd(f),
+		newCreateCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f),
 		newEraseCmd(f), newExportCmd(f),
 		newTUICmd(f), newTrainersCmd(f),
 	} {

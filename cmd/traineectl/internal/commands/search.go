@@ -73,7 +73,7 @@ func allLine(n int, last api.PageInfo) string {
 // pageLine is the terminal's line after one page: "page X of Y, N
 // trainees", or, past the end, "page 51 of 35: past the last page".
 // An inexact total (totalExact false) reads "page 1 of at least 51, at
-// least 1001 trainees".
+// least 10001 trainees".
 func pageLine(p api.PageInfo) string {
 	total := max(p.TotalPages, 1)
 	if p.Number >= total {
@@ -87,7 +87,7 @@ func pageLine(p api.PageInfo) string {
 
 // searchMoreLine is the note when fewer trainees were printed than match:
 // "Showing 20 of 144 trainees; use --limit N or --all for more".
-// An inexact total reads "Showing 20 of at least 1001 trainees; ...".
+// An inexact total reads "Showing 20 of at least 10001 trainees; ...".
 func searchMoreLine(shown int, p api.PageInfo, limited bool) string {
 	of := trainees(p.TotalElements)
 	if !p.TotalExact {

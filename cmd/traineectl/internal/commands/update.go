@@ -2,12 +2,15 @@ package commands
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -19,6 +22,14 @@ type UpdateOptions struct {
 	ID            int64
 	Patch         api.TraineePatch // the fields to send, from the flags
 	PasswordStdin bool             // read the new password from stdin
+
+	// An action over many trainees (--ids, --from-search), or one with
+	// --extend: see BulkUpdateOptions.
+	Bulk           BulkUpdateOptions
+	Extend         string // --extend 30d
+	ExpirationDate string // --expiration-date: --expires's name for actions
+	Disable        bool
+	Enable         bool
 }
 
 func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
@@ -33,31 +44,109 @@ func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 fields stay as they are. "none" (or an empty value, --phone "") clears the
 phone number, the date of birth or the expiration date.
 
+The trainee is read first and the change sent with If-Match: when someone
+changed the trainee in between, nothing is changed and the command says so
+(exit status 5); run it again.
+
 A new password makes the trainee change it at the next login, unless
 --force-password-change=false is given too. To delete or restore a trainee
-use "traineectl delete" and "traineectl restore".`,
+use "traineectl delete" and "traineectl restore".
+
+Many trainees at once: --ids 1,2,3 or --from-search QUERY (a search's query
+string, as GET /trainees/search takes it: status=active&expiresWithin=7d)
+with an action: --extend 30d (the expiration date moves 30 days on, from
+today when it has passed; a trainee without one is left alone),
+--expiration-date DATE (or --expires), --trainer ID, --disable (soft-delete),
+--enable (restore), or other fields that make sense on many trainees.
+--dry-run prints what would change for each trainee and changes nothing.
+Each trainee is read, and its change sent with If-Match and an idempotency
+key made of the action's id (--action-id, or a new one, printed) and the
+trainee's id, several at a time (--parallel), slowing down when the server
+answers 429. Running the same action again (the same --action-id) never
+applies it twice; with --journal FILE a re-run also skips what was done and
+tries again what failed. Every failure is listed with its reason; the exit
+status is 5 when one failed.`,
 		Example: `  traineectl update 41 --expires 31-12-2027
   traineectl update 41 --expires none --phone none
   traineectl update 41 --name "Ada Park-Lee" --email ada.lee@example.com
-  traineectl update 41 --weight-unit LB --trainer 7`,
-		Args:              cmdutil.ExactArgs(1, "a trainee id"),
+  traineectl update 41 --weight-unit LB --trainer 7
+  traineectl update --ids 41,42,43 --extend 30d
+  traineectl update --from-search 'status=active&expiresWithin=7d' --extend 30d --dry-run
+  traineectl update --from-search 'inactiveFor=30d' --trainer 7 --action-id reassign-nov --journal reassign.journal`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.Bulk.bulkSelected(cmd.Flags()) || bulkOnly(cmd.Flags()) {
+				return nil
+			}
+			return cmdutil.ExactArgs(1, "a trainee id")(cmd, args)
+		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := cmdutil.ParseID(args[0])
-			if err != nil {
-				return err
-			}
-			o.ID = id
-			if o.Patch, err = patchFromFlags(f, cmd.Flags(), values); err != nil {
-				return err
-			}
-			return runUpdate(cmd.Context(), f, &o)
+			return o.run(cmd, f, args, values)
 		},
 	}
 	addPatchFlags(cmd, values)
 	cmd.Flags().BoolVar(&o.PasswordStdin, "password-stdin", false, "read the new password from the first line of stdin")
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
+	cmd.Flags().StringVar(&o.Extend, "extend", "", "move the expiration date N days on (30d), from today when it has passed")
+	cmd.Flags().StringVar(&o.ExpirationDate, "expiration-date", "", "set the expiration date (as --expires)")
+	cmd.Flags().BoolVar(&o.Disable, "disable", false, "soft-delete (enabled: false)")
+	cmd.Flags().BoolVar(&o.Enable, "enable", false, "restore (enabled: true)")
+	cmd.MarkFlagsMutuallyExclusive("expires", "expiration-date")
+	_ = cmd.RegisterFlagCompletionFunc("extend", fixedValues("7d", "30d", "90d", "365d"))
+	_ = cmd.RegisterFlagCompletionFunc("expiration-date", completeDates(true))
+	o.Bulk.registerBulk(cmd)
 	return cmd
+}
+
+// bulkOnly reports whether a flag that only an action has is given.
+func bulkOnly(fs *pflag.FlagSet) bool {
+	for _, name := range []string{"extend", "dry-run", "action-id", "journal"} {
+		if fs.Changed(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// run reads the flags and runs the single update or the action.
+func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []string, values map[string]*string) error {
+	fs := cmd.Flags()
+	if fs.Changed("expiration-date") {
+		*values["expires"] = o.ExpirationDate
+		if err := fs.Set("expires", o.ExpirationDate); err != nil {
+			return cmdutil.Usagef("--expiration-date: %v", err)
+		}
+	}
+	p, err := patchFromFlags(f, fs, values)
+	if err != nil {
+		if fs.Changed("expiration-date") {
+			err = &cmdutil.UsageError{Err: errors.New(strings.Replace(err.Error(), "--expires", "--expiration-date", 1))}
+		}
+		return err
+	}
+	if o.Bulk.bulkSelected(fs) || bulkOnly(fs) {
+		if o.PasswordStdin {
+			return cmdutil.Usagef("--password-stdin cannot be used on several trainees at once")
+		}
+		if err := o.Bulk.checkBulk(args); err != nil {
+			return err
+		}
+		if o.Bulk.Action, err = bulkAction(p, o.Extend, o.Disable, o.Enable); err != nil {
+			return err
+		}
+		return runBulkUpdate(cmd.Context(), f, &o.Bulk, "update")
+	}
+	if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
+		return err
+	}
+	if o.Disable && o.Enable {
+		return cmdutil.Usagef("--disable and --enable cannot be given together")
+	}
+	if o.Disable || o.Enable {
+		p.Enabled = api.Val(o.Enable)
+	}
+	o.Patch = p
+	return runUpdate(cmd.Context(), f, o)
 }
 
 // runUpdate sends the patch (with the password from stdin when asked) and
@@ -77,7 +166,18 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 	if err != nil {
 		return err
 	}
-	t, err := c.UpdateTrainee(ctx, o.ID, o.Patch)
+	// Read, then change only that version: a colleague's change made in
+	// between is never overwritten.
+	_, etag, err := c.TraineeWithETag(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	t, _, err := c.UpdateTraineeIf(ctx, o.ID, etag, o.Patch)
+	var pf *client.PreconditionFailedError
+	if errors.As(err, &pf) {
+		return &cmdutil.StatusError{Code: cmdutil.ExitRejected, Err: fmt.Errorf(
+			"trainee %d changed meanwhile: someone updated it after this command read it, and nothing was changed; run the command again to apply your change to the new version", o.ID)}
+	}
 	if err != nil {
 		return err
 	}

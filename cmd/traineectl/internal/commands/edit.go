@@ -1,0 +1,311 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// EditOptions are the inputs of `traineectl edit`.
+type EditOptions struct {
+	ID int64
+}
+
+func newEditCmd(f *cmdutil.Factory) *cobra.Command {
+	var o EditOptions
+	return &cobra.Command{
+		Use:   "edit ID",
+		Short: "Edit a trainee in your editor",
+		Long: `Open a trainee in your editor as YAML ($EDITOR, else $VISUAL, else vi), as
+kubectl edit does. Change the fields, save and quit: the changes are checked
+with the API's own rules, and only the fields you changed are sent, with
+If-Match, so a change someone else made after the trainee was read is never
+overwritten (nothing is changed then, and your edit is kept in a file).
+
+When a change is invalid, the file opens again with the errors as comments
+at the top; quit without changing it to give up. A file saved unchanged, or
+emptied, changes nothing ("Edit cancelled, no changes made."). Lines that
+begin with # are ignored. The password is not shown: use
+"traineectl update ID --password-stdin".`,
+		Example: `  traineectl edit 41
+  EDITOR="code --wait" traineectl edit 41`,
+		Args:              cmdutil.ExactArgs(1, "a trainee id"),
+		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, false),
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
+				return err
+			}
+			return runEdit(cmd.Context(), f, &o)
+		},
+	}
+}
+
+// runEdit reads the trainee, lets the editor change it until it is valid
+// or unchanged, and sends the changed fields with If-Match.
+func runEdit(ctx context.Context, f *cmdutil.Factory, o *EditOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	t, etag, err := c.TraineeWithETag(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "traineectl-edit-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, fmt.Sprintf("trainee-%d.yaml", t.ID))
+	original := editDocument(t, etag)
+	patch, edited, err := editLoop(f, path, original, t)
+	if err != nil || patch == nil {
+		return err
+	}
+	u, _, err := c.UpdateTraineeIf(ctx, t.ID, etag, *patch)
+	var pf *client.PreconditionFailedError
+	if errors.As(err, &pf) {
+		kept := keepEdit(t.ID, edited)
+		return &cmdutil.StatusError{Code: cmdutil.ExitRejected, Err: fmt.Errorf(
+			"trainee %d changed meanwhile: someone updated it after it was read, and nothing was changed; your edit is kept in %s: run \"traineectl edit %d\" again", t.ID, kept, t.ID)}
+	}
+	if err != nil {
+		return err
+	}
+	noteTrainee(f, "Edited", u)
+	return printTrainees(ctx, f, []*api.Trainee{u}, true)
+}
+
+// editLoop opens the document in the editor until what is saved is valid
+// (the patch of its changes), unchanged or empty (nil: cancelled, said on
+// stderr); an error is shown at the top of the file, which opens again.
+// It returns the patch and the edited text.
+func editLoop(f *cmdutil.Factory, path, original string, t *api.Trainee) (*api.TraineePatch, []byte, error) {
+	content := original
+	var lastErr error
+	for {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			return nil, nil, err
+		}
+		if err := runEditor(f, path); err != nil {
+			return nil, nil, err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if lastErr != nil && string(b) == content {
+			return nil, nil, &cmdutil.UsageError{Err: lastErr} // saved without a change after an error: give up
+		}
+		body := stripComments(string(b))
+		if strings.TrimSpace(body) == "" || body == stripComments(original) {
+			fmt.Fprintln(f.IOStreams.ErrOut, "Edit cancelled, no changes made.")
+			return nil, nil, nil
+		}
+		p, err := editPatch(body, t, f.Today())
+		if err == nil && p.IsEmpty() {
+			fmt.Fprintln(f.IOStreams.ErrOut, "Edit cancelled, no changes made.")
+			return nil, nil, nil
+		}
+		if err == nil {
+			return p, b, nil
+		}
+		lastErr = err
+		content = errorHeader(err) + body
+	}
+}
+
+// editorCommand is $EDITOR, else $VISUAL, else vi.
+func editorCommand(f *cmdutil.Factory) string {
+	for _, name := range []string{"EDITOR", "VISUAL"} {
+		if e := strings.TrimSpace(f.Getenv(name)); e != "" {
+			return e
+		}
+	}
+	return "vi"
+}
+
+// runEditor runs the editor on path with the command's streams; the
+// editor's command may carry arguments ("code --wait").
+func runEditor(f *cmdutil.Factory, path string) error {
+	words := strings.Fields(editorCommand(f))
+	cmd := exec.Command(words[0], append(words[1:], path)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = f.IOStreams.In, f.IOStreams.Out, f.IOStreams.ErrOut
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("the editor %q failed: %w; nothing was changed", words[0], err)
+	}
+	return nil
+}
+
+// editDocument is the trainee as the file the editor opens: every field
+// an update can set, in the API's form, then the read-only ones as
+// comments.
+func editDocument(t *api.Trainee, etag string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Edit trainee %d and save; lines beginning with # are ignored, and an\n", t.ID)
+	b.WriteString("# empty file (or one saved unchanged) cancels the edit. Only the fields you\n")
+	b.WriteString("# change are sent, with If-Match: " + etag + ". null clears a field that can be empty.\n")
+	b.WriteString("# Dates are dd-MM-yyyy.\n")
+	for i := range api.TraineePatchFields {
+		pf := &api.TraineePatchFields[i]
+		if pf.WriteOnly {
+			continue
+		}
+		b.WriteString(yamlLine(pf.Name, pf.Of(t)))
+	}
+	fmt.Fprintf(&b, "# Read-only: id %d, userId %d, createdByType %s, lastTrained %s\n",
+		t.ID, t.UserID, t.CreatedByType, dateText(t.LastTrained))
+	return b.String()
+}
+
+func dateText(d *api.Date) string {
+	if d == nil {
+		return "null"
+	}
+	return d.String()
+}
+
+// yamlLine is "name: value" with the value as JSON writes it (a valid
+// YAML scalar), strings quoted only when YAML needs it.
+func yamlLine(name string, v any) string {
+	if v == nil {
+		return name + ": null\n"
+	}
+	if s, ok := v.(string); ok {
+		out, err := yaml.Marshal(map[string]string{name: s})
+		if err == nil {
+			return string(out)
+		}
+	}
+	j, _ := json.Marshal(v)
+	return name + ": " + strings.Trim(string(j), `"`) + "\n"
+}
+
+// stripComments drops the lines that begin with #.
+func stripComments(s string) string {
+	var b strings.Builder
+	for line := range strings.SplitAfterSeq(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// errorHeader is err as comments for the top of the file.
+func errorHeader(err error) string {
+	var b strings.Builder
+	b.WriteString("# The change was not saved:\n")
+	var v *api.ValidationError
+	if errors.As(err, &v) {
+		for _, e := range v.Errors {
+			line := fmt.Sprintf("%s (%d)", e.Message, e.ErrorCode)
+			if e.Field != "" {
+				line = e.Field + ": " + line
+			}
+			b.WriteString("#   " + api.EscapeText(line) + "\n")
+		}
+	} else {
+		b.WriteString("#   " + api.EscapeText(err.Error()) + "\n")
+	}
+	b.WriteString("# Fix it and save, or quit without a change to give up.\n#\n")
+	return b.String()
+}
+
+// editPatch reads the edited YAML and returns the patch of the fields
+// whose value differs from t, checked by the API's rules (ParseUpdate).
+func editPatch(body string, t *api.Trainee, today api.Date) (*api.TraineePatch, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
+		return nil, api.Invalid(api.CodeBadJSON, "", "not YAML: %v", err)
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, api.Invalid(api.CodeBadJSON, "", "not a YAML mapping of fields (name: value, one a line)")
+	}
+	m := doc.Content[0].Content
+	changed := map[string]any{}
+	v := &api.ValidationError{}
+	for i := 0; i+1 < len(m); i += 2 {
+		name := m[i].Value
+		pf := api.PatchFieldNamed(name)
+		if pf == nil || pf.WriteOnly {
+			v.Add(api.CodeInvalidParameter, name, "%s is not a field you can edit here", name)
+			continue
+		}
+		val, err := scalarOf(m[i+1], pf)
+		if err != nil {
+			v.Add(api.CodeBadJSON, name, "%s: %v", name, err)
+			continue
+		}
+		if fmt.Sprint(val) == fmt.Sprint(jsonValue(pf.Of(t))) {
+			continue
+		}
+		changed[name] = val
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	j, err := json.Marshal(changed)
+	if err != nil {
+		return nil, api.Invalid(api.CodeBadJSON, "", "%v", err)
+	}
+	return api.ParseUpdate(j, today)
+}
+
+// scalarOf is a field's YAML value as JSON would carry it: null, the text
+// of a text or date field as it was typed (+447700900123 stays text), a
+// number or a boolean.
+func scalarOf(n *yaml.Node, pf *api.PatchField) (any, error) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, errors.New("want one value")
+	}
+	if n.Tag == "!!null" {
+		return nil, nil
+	}
+	if pf.Kind == api.KindString || pf.Kind == api.KindDate {
+		return n.Value, nil
+	}
+	var out any
+	if err := n.Decode(&out); err != nil {
+		return nil, err
+	}
+	if i, ok := out.(int); ok {
+		return float64(i), nil
+	}
+	return out, nil
+}
+
+// jsonValue is v as JSON reads it back (a date as its string).
+func jsonValue(v any) any {
+	if v == nil {
+		return nil
+	}
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// keepEdit saves an edit the server refused with 412, for the next try.
+func keepEdit(id int64, edited []byte) string {
+	fh, err := os.CreateTemp("", fmt.Sprintf("traineectl-edit-%d-*.yaml", id))
+	if err != nil {
+		return "(nowhere: " + err.Error() + ")"
+	}
+	defer fh.Close()
+	_, _ = fh.Write(edited)
+	return fh.Name()
+}

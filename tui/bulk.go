@@ -1,0 +1,359 @@
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Bulk actions: what the : line's extend, expire-on, trainer, disable,
+// enable, delete and restore do to the marked trainees. A question names
+// the count; y runs the action a few trainees at a time with a progress
+// bar; a result panel then lists each failure with its reason, and r
+// tries the failed ones again. Every trainee's request carries an
+// Idempotency-Key made of the action's id and the trainee's id, and its
+// body is computed once: a retry sends the very same request, so a
+// change whose answer was lost is replayed by the server, not applied
+// twice.
+
+// bulkKind is what a bulk action does.
+type bulkKind int
+
+const (
+	bulkExtend bulkKind = iota
+	bulkExpireOn
+	bulkTrainer
+	bulkDisable
+	bulkEnable
+	bulkDelete
+	bulkRestore
+)
+
+// bulkWorkers is how many requests a bulk action has in flight.
+const bulkWorkers = 4
+
+// bulkJob is one trainee's part of a bulk action.
+type bulkJob struct {
+	t     *api.Trainee
+	patch *api.TraineePatch // nil: delete or restore
+	key   string            // the Idempotency-Key
+	done  bool
+	err   error
+}
+
+// bulkAction is one action over the marked trainees.
+type bulkAction struct {
+	kind  bulkKind
+	what  string // "extend the expiration by 30 days"
+	id    string // the action's id: the keys' prefix
+	jobs  []*bulkJob
+	count atomic.Int64 // requests answered, for the progress bar
+	total int          // requests of the run
+	run   int          // runs so far (1: the first, then retries)
+}
+
+// cmdBulk is the : command of a bulk action.
+func cmdBulk(kind bulkKind) func(m *Model, arg string) tea.Cmd {
+	return func(m *Model, arg string) tea.Cmd {
+		if m.readOnlyRefusal("changing trainees") {
+			return nil
+		}
+		marked := m.list.marked()
+		if len(marked) == 0 {
+			m.setStatus(statusError, "Nothing is marked: on the list, space marks a trainee and ctrl+a every trainee of the view.")
+			return nil
+		}
+		a, err := newBulkAction(kind, arg, marked, m)
+		if err != nil {
+			m.setStatus(statusError, "%s", err.Error())
+			return nil
+		}
+		m.modal = &bulkModal{common: m.common, m: m, a: a}
+		return nil
+	}
+}
+
+// newBulkAction reads the argument and computes every trainee's request.
+func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bulkAction, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	a := &bulkAction{kind: kind, id: "bulk-" + hex.EncodeToString(b[:])}
+	today := m.today()
+	var days int
+	var date api.Date
+	var trainer int64
+	var err error
+	switch kind {
+	case bulkExtend:
+		days, err = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(arg), "d"))
+		if err != nil || days < 1 || days > 3660 {
+			return nil, errors.New("extend takes a number of days: extend 30 (or 30d).")
+		}
+		a.what = fmt.Sprintf("extend the expiration by %d days", days)
+	case bulkExpireOn:
+		date, err = api.ParseDateInput(strings.TrimSpace(arg), today.Time())
+		if err != nil {
+			return nil, fmt.Errorf("expire-on takes a date (dd-MM-yyyy, yyyy-MM-dd, today): %v.", err)
+		}
+		a.what = "set the expiration to " + date.String()
+	case bulkTrainer:
+		if trainer, err = m.trainerByText(strings.TrimSpace(arg)); err != nil || arg == "" {
+			return nil, errors.New("trainer takes a trainer's name or id: trainer Maya.")
+		}
+		a.what = "set the trainer to " + api.EscapeText(m.trainerText(trainer))
+	case bulkDisable, bulkDelete:
+		a.what = "delete (soft-delete)"
+	case bulkEnable, bulkRestore:
+		a.what = "restore"
+	}
+	for _, t := range ts {
+		j := &bulkJob{t: t, key: a.id + "-" + strconv.FormatInt(t.ID, 10)}
+		switch kind {
+		case bulkExtend:
+			j.patch = &api.TraineePatch{ExpirationDate: api.Val(extendFrom(t.ExpirationDate, today, days))}
+		case bulkExpireOn:
+			j.patch = &api.TraineePatch{ExpirationDate: api.Val(date)}
+		case bulkTrainer:
+			j.patch = &api.TraineePatch{TrainerID: api.Val(trainer)}
+		}
+		a.jobs = append(a.jobs, j)
+	}
+	return a, nil
+}
+
+// extendFrom is the expiration extended by days: from the expiration
+// when it is today or later, else (expired, or none) from today.
+func extendFrom(exp *api.Date, today api.Date, days int) api.Date {
+	base := today
+	if exp != nil && !exp.Before(today) {
+		base = *exp
+	}
+	return api.DateOf(base.Time().AddDate(0, 0, days))
+}
+
+// pending are the jobs not done yet.
+func (a *bulkAction) pending() []*bulkJob {
+	var out []*bulkJob
+	for _, j := range a.jobs {
+		if !j.done {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// failed are the jobs that failed (after a run).
+func (a *bulkAction) failed() []*bulkJob {
+	var out []*bulkJob
+	for _, j := range a.jobs {
+		if !j.done && j.err != nil {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// bulkDoneMsg ends a run; bulkTickMsg moves the progress bar.
+type (
+	bulkDoneMsg struct{ a *bulkAction }
+	bulkTickMsg struct{ a *bulkAction }
+)
+
+// start runs the pending jobs of a, bulkWorkers at a time, each under its
+// own timeout; the answers are kept in the jobs.
+func (m *Model) startBulk(a *bulkAction) tea.Cmd {
+	jobs := a.pending()
+	a.total, a.run = len(jobs), a.run+1
+	a.count.Store(0)
+	c, parent, timeout := m.c, m.opt.Context, m.opt.Timeout
+	run := func() tea.Msg {
+		ch := make(chan *bulkJob)
+		var wg sync.WaitGroup
+		for range bulkWorkers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range ch {
+					ctx, cancel := context.WithTimeout(withIdempotencyKey(parent, j.key), timeout)
+					t, err := applyJob(ctx, c, a.kind, j)
+					cancel()
+					j.err = err
+					if err == nil {
+						j.done, j.t = true, t
+					}
+					a.count.Add(1)
+				}
+			}()
+		}
+		for _, j := range jobs {
+			ch <- j
+		}
+		close(ch)
+		wg.Wait()
+		return bulkDoneMsg{a}
+	}
+	return tea.Batch(run, bulkTick(a))
+}
+
+func bulkTick(a *bulkAction) tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return bulkTickMsg{a} })
+}
+
+// applyJob sends one trainee's request.
+func applyJob(ctx context.Context, c Client, kind bulkKind, j *bulkJob) (*api.Trainee, error) {
+	switch kind {
+	case bulkDisable, bulkDelete:
+		if !j.t.Enabled {
+			return j.t, nil // already deleted: nothing to do
+		}
+		return c.DeleteTrainee(ctx, j.t.ID)
+	case bulkEnable, bulkRestore:
+		if j.t.Enabled {
+			return j.t, nil
+		}
+		return c.RestoreTrainee(ctx, j.t.ID)
+	}
+	return c.UpdateTrainee(ctx, j.t.ID, *j.patch)
+}
+
+// bulkModal is a bulk action's question, then its progress, then its
+// result.
+type bulkModal struct {
+	*common
+	m       *Model
+	a       *bulkAction
+	running bool
+	ran     bool // a run ended: the result shows
+	bar     progress.Model
+	offset  int // first failure shown
+}
+
+func (bm *bulkModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := bm.keys
+	switch {
+	case bm.running:
+		return nil, false // it runs to its end
+	case !bm.ran && key.Matches(msg, k.Yes), bm.ran && key.Matches(msg, k.Redeliver) && len(bm.a.failed()) > 0:
+		bm.running = true
+		bm.bar = progress.New(progress.WithWidth(max(min(bm.width-10, 60), 10)), progress.WithoutPercentage())
+		return bm.m.startBulk(bm.a), false
+	case !bm.ran && key.Matches(msg, k.No):
+		bm.setStatus(statusInfo, "Nothing was changed.")
+		return nil, true
+	case bm.ran && key.Matches(msg, k.Back, k.Open):
+		return nil, true
+	case bm.ran:
+		if n, ok := bm.step(msg, 5); ok {
+			bm.offset = clamp(bm.offset+n, 0, max(len(bm.a.failed())-1, 0))
+		}
+	}
+	return nil, false
+}
+
+// progressed takes a tick of the run, or its end.
+func (bm *bulkModal) progressed(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case bulkTickMsg:
+		if msg.a != bm.a || !bm.running {
+			return nil
+		}
+		return bulkTick(bm.a)
+	case bulkDoneMsg:
+		if msg.a != bm.a {
+			return nil
+		}
+		bm.running, bm.ran = false, true
+		return bm.m.bulkDone(bm.a)
+	}
+	return nil
+}
+
+func (bm *bulkModal) body(helpKeys) string {
+	a, th := bm.a, bm.th
+	n := len(a.jobs)
+	var b strings.Builder
+	switch {
+	case bm.running:
+		done := a.count.Load()
+		b.WriteString(fmt.Sprintf("Working: %s, %d of %d trainees…\n\n", a.what, done, a.total))
+		b.WriteString(bm.bar.ViewAs(float64(done) / float64(max(a.total, 1))))
+	case !bm.ran:
+		b.WriteString(fmt.Sprintf("%d marked trainees: %s?\n\n", n, a.what))
+		b.WriteString(th.dim.Render("Each trainee gets its own request; a failure does not stop the others.") + "\n\n")
+		b.WriteString(th.accent.Render("y") + " yes   " + th.accent.Render("n") + " no")
+	default:
+		return bm.resultView()
+	}
+	return placeCenter(th.dialog.Render(b.String()), bm.width, bm.contentHeight())
+}
+
+// resultView is the result panel: how many were changed, and each
+// failure with its reason.
+func (bm *bulkModal) resultView() string {
+	a, th := bm.a, bm.th
+	failed := a.failed()
+	var b strings.Builder
+	ok := len(a.jobs) - len(failed)
+	b.WriteString(th.okText.Render(fmt.Sprintf("✓ %d of %d trainees done", ok, len(a.jobs))) + th.dim.Render(": "+a.what) + "\n")
+	if len(failed) == 0 {
+		b.WriteString("\n" + th.dim.Render("No failure. esc closes."))
+		return b.String()
+	}
+	b.WriteString(th.errText.Render(fmt.Sprintf("✗ %d failed", len(failed))) + th.dim.Render(" (r tries them again with the same requests; esc closes)") + "\n\n")
+	t := fitCols(bm.width, failureCols)
+	b.WriteString(th.header.Render(t.header()) + "\n")
+	rows := max(bm.contentHeight()-4, 1)
+	bm.offset = clamp(bm.offset, 0, max(len(failed)-rows, 0))
+	for _, j := range failed[bm.offset:min(bm.offset+rows, len(failed))] {
+		b.WriteString(t.row(strconv.FormatInt(j.t.ID, 10), api.EscapeText(j.t.Name), strings.ReplaceAll(describe(j.err), "\n", " ")) + "\n")
+	}
+	return b.String()
+}
+
+var failureCols = []colSpec{{"ID", 4, 8, 0}, {"TRAINEE", 12, 24, 0}, {"REASON", 20, 0, 0}}
+
+func (bm *bulkModal) help(helpKeys) helpKeys {
+	k := bm.keys
+	switch {
+	case bm.running:
+		return helpKeys{}
+	case !bm.ran:
+		return k.confirmHelp()
+	}
+	retry, closeKey := k.Redeliver, k.Back
+	retry.SetHelp("r", "retry the failed")
+	retry.SetEnabled(len(bm.a.failed()) > 0)
+	closeKey.SetHelp("esc", "close")
+	return helpKeys{short: []key.Binding{retry, upDown(k), closeKey}, full: [][]key.Binding{{retry, k.Up, k.Down, closeKey}}}
+}
+
+// bulkDone puts the new states in the list (unmarking those done) and
+// says how it went.
+func (m *Model) bulkDone(a *bulkAction) tea.Cmd {
+	for _, j := range a.jobs {
+		if j.done {
+			m.list.replace(j.t)
+			delete(m.list.marks, j.t.ID)
+		}
+	}
+	clear(m.list.lines)
+	if f := len(a.failed()); f > 0 {
+		m.setStatus(statusError, "%d of %d trainees failed: their reasons are listed; they stay marked.", f, len(a.jobs))
+	} else {
+		m.setStatus(statusOK, "Done: %s, %d trainees.", a.what, len(a.jobs))
+	}
+	return tea.Batch(m.home.countsChanged(), m.list.maybeLoadMore())
+}

@@ -1,0 +1,174 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+)
+
+// failOnce is the real client, but its first update of one trainee fails
+// before anything is sent (the injected failure).
+type failOnce struct {
+	Client
+	id     int64
+	mu     sync.Mutex
+	failed bool
+	calls  map[int64]int // updates sent, by trainee
+}
+
+func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error) {
+	f.mu.Lock()
+	if id == f.id && !f.failed {
+		f.failed = true
+		f.mu.Unlock()
+		return nil, errors.New("injected failure: the connection dropped")
+	}
+	f.calls[id]++
+	f.mu.Unlock()
+	return f.Client.UpdateTrainee(ctx, id, p)
+}
+
+// A bulk action over 500 marked trainees with one injected failure: the
+// question names the count, 499 are extended once, the failure is listed
+// with its reason, and r sends the failed one again, and only it: no
+// trainee is changed twice.
+func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
+	s := newServer(t)
+	direct := s.direct()
+	ctx := context.Background()
+	var mu sync.Mutex
+	var ids []int64
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i := range 500 {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			tr, err := direct.CreateTrainee(ctx, api.CreateRequest{Name: fmt.Sprintf("Bulkload %03d", i),
+				Email: fmt.Sprintf("bulkload%03d@example.com", i), Password: "long enough"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			ids = append(ids, tr.ID)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	victim := ids[123]
+	fc := &failOnce{Client: s.client(s.Key), id: victim, calls: map[int64]int{}}
+	d := newDriver(t, fc, Options{NoColor: true, PageSize: 100})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("/")
+	d.typeText("Bulkload")
+	d.press("enter", "ctrl+a")
+	d.expect(t, "500 marked", "Marked all 500 trainees")
+	d.press(":")
+	d.typeText("extend 30")
+	d.press("enter")
+	d.expect(t, "500 marked trainees: extend the expiration by 30 days?")
+	d.press("y")
+	d.expect(t, "499 of 500 trainees done", "1 failed", "injected failure: the connection dropped")
+	if row := lineWith(d.screen(), "injected failure"); !strings.HasPrefix(row, fmt.Sprint(victim)+" ") {
+		t.Errorf("the failure's row is not trainee %d's: %q", victim, row)
+	}
+	if got := len(d.m.list.marks); got != 1 {
+		t.Errorf("%d trainees stay marked, want the failed one", got)
+	}
+	want := api.DateOf(testToday.Time().AddDate(0, 0, 30))
+	check := func(when string, applied int) {
+		t.Helper()
+		all := searchAll(t, direct, client.SearchParams{Query: "Bulkload", Status: api.StatusAll})
+		n := 0
+		for _, tr := range all {
+			switch {
+			case tr.ExpirationDate != nil && *tr.ExpirationDate == want:
+				n++
+			case tr.ExpirationDate != nil:
+				t.Errorf("%s: %s expires %s, want %s or none", when, tr.Name, tr.ExpirationDate, want)
+			}
+		}
+		if n != applied {
+			t.Errorf("%s: %d trainees extended, want %d", when, n, applied)
+		}
+	}
+	check("after the run", 499)
+
+	d.press("r")
+	d.expect(t, "500 of 500 trainees done", "No failure")
+	check("after the retry", 500)
+	for _, id := range ids {
+		if fc.calls[id] != 1 {
+			t.Errorf("trainee %d: %d updates sent by the action and its retry, want 1", id, fc.calls[id])
+		}
+	}
+	// Every request carried its trainee's key, the same on the retry.
+	a := d.m.modal.(*bulkModal).a
+	keys := map[string]int{}
+	for _, r := range s.rec.take() {
+		if r.Method == "PUT" {
+			keys[r.IdempotencyKey]++
+		}
+	}
+	for _, j := range a.jobs {
+		if keys[j.key] != 1 || !strings.HasSuffix(j.key, fmt.Sprintf("-%d", j.t.ID)) {
+			t.Errorf("trainee %d: key %q sent %d times", j.t.ID, j.key, keys[j.key])
+		}
+	}
+	// The whole action sent again (an answer lost for every trainee):
+	// the same requests, answered from the server's record, change nothing
+	// twice: still one trainee.updated event per trainee.
+	for _, j := range a.jobs {
+		j.done = false
+	}
+	d.run(d.m.startBulk(a))
+	d.settle()
+	check("after sending everything again", 500)
+	replayed := 0
+	for _, r := range s.rec.take() {
+		if r.Method == "PUT" && r.Replayed {
+			replayed++
+		}
+	}
+	if replayed != 500 {
+		t.Errorf("%d of the 500 requests sent again were answered from the server's record", replayed)
+	}
+	updated := map[int64]int{}
+	events, err := direct.Events(ctx, client.EventParams{Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
+	must(t, err)
+	for next := events; ; {
+		for _, e := range next.Events {
+			if c, ok := changeOf(e); ok {
+				updated[c.trainee.ID]++
+			}
+		}
+		if !next.HasMore {
+			break
+		}
+		next, err = direct.Events(ctx, client.EventParams{After: next.Next, Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
+		must(t, err)
+	}
+	for _, id := range ids {
+		if updated[id] != 1 {
+			t.Errorf("trainee %d: %d trainee.updated events, want 1", id, updated[id])
+		}
+	}
+	d.press("esc")
+	d.expect(t, "Done: extend the expiration by 30 days, 500 trainees.")
+	if strings.Contains(d.screen(), "marked •") {
+		t.Errorf("marks left:\n%s", d.screen())
+	}
+}
