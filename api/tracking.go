@@ -123,6 +123,7 @@ type Store interface {
 	WebhookStore
 	AutomationStore
 	IdempotencyStore
+	LifecycleStore
 }
 
 // Measurement types.

@@ -33,7 +33,7 @@ const (
 
 // FeedEventTypes are the types GET /events may hold (and filter by):
 // the webhook events and webhook.disabled.
-var FeedEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventWebhookDisabled}
+var FeedEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventTraineeErased, EventWebhookDisabled}
 
 // WebhookDisabledEvent is the payload of a webhook.disabled event.
 type WebhookDisabledEvent struct {
@@ -52,7 +52,7 @@ type WebhookDisabledData struct {
 }
 
 // WebhookEventTypes lists every event type, in the order they are shown.
-var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired}
+var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventTraineeErased}
 
 // WebhookEvent is the body of a webhook delivery.
 type WebhookEvent struct {

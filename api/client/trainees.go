@@ -454,3 +454,46 @@ func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int6
 	}
 	return nil
 }
+
+// EraseTrainee erases a trainee for good (POST /trainees/{id}/erase, GDPR
+// Article 17); confirm must be its e-mail address. Erasing an erased
+// trainee answers its tombstone again, so a retried erase is safe.
+func (c *Client) EraseTrainee(ctx context.Context, id int64, confirm string) (*api.ErasedTrainee, error) {
+	body, err := c.Do(ctx, http.MethodPost, traineePath(id)+"/erase", nil, api.EraseRequest{Confirm: confirm}, id)
+	if err != nil {
+		return nil, err
+	}
+	var env api.ErasedEnvelope
+	if err := json.Unmarshal(body, &env); err != nil || env.Erased == nil {
+		return nil, fmt.Errorf("decode erase response: %v", errOr(err, "no erased member"))
+	}
+	return env.Erased, nil
+}
+
+// ExportTrainee returns everything held about a trainee (GET
+// /trainees/{id}/export), tracked data within r (nil bounds: all of it).
+func (c *Client) ExportTrainee(ctx context.Context, id int64, r api.ExportRange) (*api.TraineeExport, error) {
+	q := url.Values{}
+	if r.From != nil {
+		q.Set("from", r.From.String())
+	}
+	if r.To != nil {
+		q.Set("to", r.To.String())
+	}
+	body, err := c.Do(ctx, http.MethodGet, traineePath(id)+"/export", q, nil, id)
+	if err != nil {
+		return nil, err
+	}
+	var out api.TraineeExport
+	if err := json.Unmarshal(body, &out); err != nil || out.Trainee == nil {
+		return nil, fmt.Errorf("decode export response: %v", errOr(err, "no trainee member"))
+	}
+	return &out, nil
+}
+
+func errOr(err error, msg string) any {
+	if err != nil {
+		return err
+	}
+	return msg
+}

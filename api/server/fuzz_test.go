@@ -99,9 +99,11 @@ func FuzzTraineeID(f *testing.F) {
 	}
 	e, _ := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, id string) {
-		for _, suffix := range []string{"", "/weight-history", "/measurements", "/nutrition", "/average-steps"} {
+		for _, suffix := range []string{"", "/weight-history", "/measurements", "/nutrition", "/average-steps", "/export"} {
 			serveFuzz(t, e, "GET", "/public-api/trainees/"+url.PathEscape(id)+suffix, nil)
 		}
+		// Never the trainee's e-mail: the erase is refused (1028) or the id unknown.
+		serveFuzz(t, e, "POST", "/public-api/trainees/"+url.PathEscape(id)+"/erase", []byte(`{"confirm":"nobody@example.com"}`))
 	})
 }
 
@@ -148,7 +150,7 @@ func FuzzTrackedQuery(f *testing.F) {
 	f.Add(uint8(3), "31-12-9999", "01-01-0001", "\xff", "\xff")
 	f.Add(uint8(0), "29-02-2024", "01-03-2025", "", "")
 	e, id := fuzzServer(f)
-	routes := []string{"weight-history", "measurements", "nutrition", "average-steps"}
+	routes := []string{"weight-history", "measurements", "nutrition", "average-steps", "export"}
 	f.Fuzz(func(t *testing.T, route uint8, from, to, date, typ string) {
 		v := url.Values{}
 		for k, x := range map[string]string{"from": from, "to": to, "date": date, "type": typ} {

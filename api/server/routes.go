@@ -42,6 +42,8 @@ func (h *Handler) routes() {
 		"GET " + api.PathTrainees + "/{id}/measurements":   h.measurements,
 		"GET " + api.PathTrainees + "/{id}/nutrition":      h.nutrition,
 		"GET " + api.PathTrainees + "/{id}/average-steps":  h.averageSteps,
+		"POST " + api.PathTrainees + "/{id}/erase":         h.eraseTrainee,
+		"GET " + api.PathTrainees + "/{id}/export":         h.exportTrainee,
 		"GET " + api.PathCurrentKey:                        h.currentKey,
 		"GET " + api.PathWebhooks:                          h.listWebhooks,
 		"POST " + api.PathWebhooks:                         h.createWebhook,

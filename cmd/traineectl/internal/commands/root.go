@@ -150,6 +150,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 		&cobra.Group{ID: "setup", Title: "Setup:"})
 	for _, c := range []*cobra.Command{
 		newCreateCmd(f), newApplyCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f),
+		newEraseCmd(f), newExportCmd(f),
 		newTUICmd(f), newTrainersCmd(f),
 	} {
 		c.GroupID = "trainees"
