@@ -57,12 +57,20 @@ func FormatOf(path string) (f Format, ok bool) {
 // Columns are the columns of an export, in order: the create fields of
 // the trainee field table (api.CreateFields, the columns `create -f`
 // reads) that a trainee shows, so every one but the password (never
-// exported); requestId is left out too (the bulk import derives it from
-// the e-mail, bulkimport.DeriveRequestID).
+// exported), then the readable fields only a change takes (enabled,
+// forcePasswordChange: the columns only `apply -f` reads; `create -f`
+// reports them once and ignores them), so that an export applied back
+// changes nothing, deleted trainees included. requestId is left out (the
+// bulk import derives it from the e-mail, bulkimport.DeriveRequestID).
 var Columns = func() []string {
 	var out []string
 	for _, pf := range api.CreateFields {
 		if !pf.WriteOnly {
+			out = append(out, pf.Name)
+		}
+	}
+	for i := range api.TraineePatchFields {
+		if pf := &api.TraineePatchFields[i]; pf.Create == "" && !pf.WriteOnly {
 			out = append(out, pf.Name)
 		}
 	}
