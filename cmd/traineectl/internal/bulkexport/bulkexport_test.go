@@ -52,7 +52,7 @@ func TestWriterEdges(t *testing.T) {
 		}
 	}
 	must(w.Close())
-	want := "- name: \"A\\u009bB \\u202e\"\n  email: \"a@example.com\"\n  weightUnit: \"KG\"\n"
+	want := "- name: \"A\\u009bB \\u202e\"\n  email: \"a@example.com\"\n  weightUnit: \"KG\"\n  enabled: false\n  forcePasswordChange: false\n"
 	if b.String() != want {
 		t.Errorf("yaml %q, want %q", b.String(), want)
 	}
