@@ -135,12 +135,14 @@ func TestSearchMatchesReference(t *testing.T) {
 		}
 		sorts := []string{api.SortID, api.SortName, api.SortEmail, api.SortExpirationDate, api.SortLastTrained}
 		statuses := []string{api.StatusLive, api.StatusActive, api.StatusExpired, api.StatusDeleted, api.StatusAll}
+		// Each sort in both directions, a direction per status in turn (the
+		// whole product took three minutes under the race detector).
+		turn := 0
 		for _, query := range queries[:8] {
 			for _, status := range statuses {
 				for _, sort := range sorts {
-					for _, desc := range []bool{false, true} {
-						check(t, api.Search{Query: query, Status: status, Sort: sort, Desc: desc})
-					}
+					turn++
+					check(t, api.Search{Query: query, Status: status, Sort: sort, Desc: turn%2 == 0})
 				}
 			}
 		}
