@@ -137,7 +137,7 @@ func Apply(ctx context.Context, plan *Plan, o ApplyOptions) (Summary, []Record, 
 	if o.RunID == "" {
 		o.RunID = api.NewRequestID()
 	}
-	r := &runner{o: o.Options, sum: Summary{Rows: plan.Rows, Parallel: o.Parallel, Unchanged: plan.Unchanged}, slots: newSlots(o.Parallel)}
+	r := &runner{o: o.Options, sum: Summary{Rows: plan.Rows, Parallel: o.Parallel, Unchanged: plan.Unchanged}, slots: NewSlots(o.Parallel)}
 	start := o.Now()
 	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReq()

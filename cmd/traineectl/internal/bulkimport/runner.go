@@ -121,7 +121,7 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 			return Summary{}, nil, errors.New("generated passwords need a results file")
 		}
 	}
-	r := &runner{o: o, sum: Summary{Rows: len(rows), Parallel: o.Parallel}, slots: newSlots(o.Parallel)}
+	r := &runner{o: o, sum: Summary{Rows: len(rows), Parallel: o.Parallel}, slots: NewSlots(o.Parallel)}
 	start := o.Now()
 
 	// Requests under way may finish after ctx ends, for a while: an answer
@@ -214,9 +214,9 @@ func (r *runner) pool(dispatch, reqCtx context.Context, n int, do func(ctx conte
 				r.mu.Lock()
 				r.sum.Processed++
 				r.mu.Unlock()
-				r.slots.acquire()
+				r.slots.Acquire()
 				rec, err := do(reqCtx, i)
-				r.slots.release()
+				r.slots.Release()
 				if err == nil && answered(rec.Status) {
 					r.mu.Lock()
 					r.sum.Answered++
@@ -258,7 +258,7 @@ type runner struct {
 	records []Record
 	err     error  // the first error that stopped the run
 	stop    func() // stops starting rows
-	slots   *slots // the parallelism, lowered on 429
+	slots   *Slots // the parallelism, lowered on 429
 }
 
 // abort records the error that stops the run, and stops starting rows.

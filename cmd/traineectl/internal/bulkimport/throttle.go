@@ -11,29 +11,29 @@ import (
 	"github.com/traineed/traineed/api/client"
 )
 
-// maxThrottledSends bounds how many times one row is sent again after the
+// MaxThrottledSends bounds how many times one row is sent again after the
 // server kept refusing it for the key's rate limit (429, after the
 // client's own Retry-After waits); then it fails like any refused row.
-const maxThrottledSends = 5
+const MaxThrottledSends = 5
 
-// slots is the import's parallelism, lowered while the server answers 429:
+// Slots is the import's parallelism, lowered while the server answers 429:
 // each row holds a slot while it is processed, and halving the slots (at
 // least one) makes the other workers wait for their turn instead of
 // failing rows on the rate limit.
-type slots struct {
+type Slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	allowed int
 	busy    int
 }
 
-func newSlots(n int) *slots {
-	s := &slots{allowed: n}
+func NewSlots(n int) *Slots {
+	s := &Slots{allowed: n}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
 
-func (s *slots) acquire() {
+func (s *Slots) Acquire() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.busy >= s.allowed {
@@ -42,15 +42,15 @@ func (s *slots) acquire() {
 	s.busy++
 }
 
-func (s *slots) release() {
+func (s *Slots) Release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.busy--
 	s.cond.Broadcast()
 }
 
-// halve lowers the parallelism (never below one) and returns it.
-func (s *slots) halve() int {
+// Halve lowers the parallelism (never below one) and returns it.
+func (s *Slots) Halve() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.allowed = max(1, s.allowed/2)
@@ -58,14 +58,14 @@ func (s *slots) halve() int {
 }
 
 // Allowed is the parallelism now.
-func (s *slots) Allowed() int {
+func (s *Slots) Allowed() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.allowed
 }
 
-// rateLimited reports whether err is the server's 429.
-func rateLimited(err error) bool {
+// RateLimited reports whether err is the server's 429.
+func RateLimited(err error) bool {
 	var re *client.RejectedError
 	return errors.As(err, &re) && re.Status == http.StatusTooManyRequests
 }
@@ -85,11 +85,11 @@ func (r *runner) create(ctx context.Context, row *Row, req api.CreateRequest) (*
 
 // throttled makes a call and, while the server answers 429, lowers the
 // run's parallelism, waits ThrottleWait and makes it again, at most
-// maxThrottledSends times.
+// MaxThrottledSends times.
 func (r *runner) throttled(ctx context.Context, call func() error) error {
 	err := call()
-	for n := 0; rateLimited(err) && n < maxThrottledSends; n++ {
-		allowed := r.slots.halve()
+	for n := 0; RateLimited(err) && n < MaxThrottledSends; n++ {
+		allowed := r.slots.Halve()
 		r.mu.Lock()
 		r.sum.Throttled++
 		r.sum.Parallel = allowed

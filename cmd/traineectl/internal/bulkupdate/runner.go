@@ -3,13 +3,13 @@ package bulkupdate
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 )
 
 // Statuses of a record.
@@ -90,7 +90,7 @@ func Run(ctx context.Context, ids []int64, o Options) (Summary, []Record, error)
 	if o.ThrottleWait <= 0 {
 		o.ThrottleWait = time.Second
 	}
-	r := &runner{o: o, slots: newSlots(o.Parallel), sum: Summary{Total: len(ids), Parallel: o.Parallel}}
+	r := &runner{o: o, slots: bulkimport.NewSlots(o.Parallel), sum: Summary{Total: len(ids), Parallel: o.Parallel}}
 	start := time.Now()
 	work := make(chan int64)
 	ctx, stop := context.WithCancel(ctx)
@@ -101,9 +101,9 @@ func Run(ctx context.Context, ids []int64, o Options) (Summary, []Record, error)
 		go func() {
 			defer wg.Done()
 			for id := range work {
-				r.slots.acquire()
+				r.slots.Acquire()
 				rec, err := r.one(ctx, id)
-				r.slots.release()
+				r.slots.Release()
 				r.finish(rec)
 				if err != nil {
 					r.abort(err, stop)
@@ -128,7 +128,7 @@ feed:
 
 type runner struct {
 	o     Options
-	slots *slots
+	slots *bulkimport.Slots
 
 	mu      sync.Mutex
 	sum     Summary
@@ -210,8 +210,8 @@ func (r *runner) send(ctx context.Context, rec Record, attempt int, etag string,
 		return rec, err
 	}
 	t, newTag, err := r.o.API.Apply(ctx, rec.ID, key, etag, ch)
-	for n := 0; rateLimited(err) && n < maxThrottledSends; n++ {
-		allowed := r.slots.halve()
+	for n := 0; bulkimport.RateLimited(err) && n < bulkimport.MaxThrottledSends; n++ {
+		allowed := r.slots.Halve()
 		r.mu.Lock()
 		r.sum.Throttled++
 		r.sum.Parallel = allowed
@@ -276,49 +276,4 @@ func (r *runner) failed(rec Record, err error) (Record, error) {
 		return rec, err
 	}
 	return rec, nil
-}
-
-// maxThrottledSends bounds how often one trainee is sent again after 429.
-const maxThrottledSends = 5
-
-func rateLimited(err error) bool {
-	var re *client.RejectedError
-	return errors.As(err, &re) && re.Status == http.StatusTooManyRequests
-}
-
-// slots is the run's parallelism, halved on 429 (as the bulk import's).
-type slots struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	allowed int
-	busy    int
-}
-
-func newSlots(n int) *slots {
-	s := &slots{allowed: n}
-	s.cond = sync.NewCond(&s.mu)
-	return s
-}
-
-func (s *slots) acquire() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for s.busy >= s.allowed {
-		s.cond.Wait()
-	}
-	s.busy++
-}
-
-func (s *slots) release() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.busy--
-	s.cond.Broadcast()
-}
-
-func (s *slots) halve() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.allowed = max(1, s.allowed/2)
-	return s.allowed
 }
