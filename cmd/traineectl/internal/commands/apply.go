@@ -196,24 +196,11 @@ func (o *ApplyOptions) confirmPrune(ctx context.Context, f *cmdutil.Factory, pla
 // then prints the summary and the records, and gives the exit status.
 func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *bulkimport.Plan, srv bulkimport.ClientAPI,
 	prog *bulkimport.Progress, journalPath string) error {
-	s, err := f.Settings()
-	if err != nil {
-		return err
-	}
-	j, err := bulkimport.OpenJournal(journalPath)
+	j, results, err := o.openOutputs(f, journalPath)
 	if err != nil {
 		return err
 	}
 	defer j.Close()
-	if err := o.startJournal(j, journalPath, s.BaseURL); err != nil {
-		return err
-	}
-	var results *bulkimport.Results
-	if o.Results != "" {
-		if results, err = bulkimport.OpenResults(o.Results); err != nil {
-			return err
-		}
-	}
 	prog.SetTotal(len(plan.Steps))
 	prog.Start()
 	sum, records, runErr := bulkimport.Apply(ctx, plan, bulkimport.ApplyOptions{

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,25 +94,37 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 	if err := f.RequireFullKey(ctx, "traineectl create -f"); err != nil {
 		return err
 	}
-	s, err := f.Settings()
-	if err != nil {
-		return err
-	}
-	j, err := bulkimport.OpenJournal(journalPath)
+	j, results, err := o.openOutputs(f, journalPath)
 	if err != nil {
 		return err
 	}
 	defer j.Close()
+	return o.run(ctx, f, rows, j, results)
+}
+
+// openOutputs opens the journal (started for the server it names) and,
+// with --results, the results file: what create -f and apply -f write.
+func (o *BulkOptions) openOutputs(f *cmdutil.Factory, journalPath string) (*bulkimport.Journal, *bulkimport.Results, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := bulkimport.OpenJournal(journalPath)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := o.startJournal(j, journalPath, s.BaseURL); err != nil {
-		return err
+		j.Close()
+		return nil, nil, err
 	}
 	var results *bulkimport.Results
 	if o.Results != "" {
 		if results, err = bulkimport.OpenResults(o.Results); err != nil {
-			return err
+			j.Close()
+			return nil, nil, err
 		}
 	}
-	return o.run(ctx, f, rows, j, results)
+	return j, results, nil
 }
 
 // check checks the options before anything is read: it gives the input's
@@ -247,22 +260,34 @@ func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkim
 // transport sized for --parallel, whose trace (-v) passes above the bar,
 // and whose creates carry the row's request id.
 func (o *BulkOptions) clientAPI(f *cmdutil.Factory, prog *bulkimport.Progress) (bulkimport.ClientAPI, error) {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = o.Parallel + 2
-	var extra []client.Option
-	if f.Global.Verbose {
-		extra = append(extra, client.WithVerbose(prog)) // the trace passes above the bar
-	}
-	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
+	build, err := parallelClients(f, o.Parallel, prog)
 	if err != nil {
 		return bulkimport.ClientAPI{}, err
 	}
 	return bulkimport.ClientAPI{
-		Lookup: build(extra...),
+		Lookup: build(),
 		ForRequest: func(rid string) *client.Client {
-			return build(append(extra, client.WithRequestIDs(func() string { return rid }))...)
+			return build(client.WithRequestIDs(func() string { return rid }))
 		},
 	}, nil
+}
+
+// parallelClients builds the clients of a run that sends parallel
+// requests (create -f, apply -f, update --ids): they share one transport
+// that keeps a connection per worker, and with -v their trace goes to
+// trace, so that it passes above the progress bar.
+func parallelClients(f *cmdutil.Factory, parallel int, trace io.Writer) (func(...client.Option) *client.Client, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = parallel + 2
+	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
+	if err != nil {
+		return nil, err
+	}
+	var extra []client.Option
+	if f.Global.Verbose {
+		extra = append(extra, client.WithVerbose(trace))
+	}
+	return func(opts ...client.Option) *client.Client { return build(append(slices.Clone(extra), opts...)...) }, nil
 }
 
 // bulkExit is the outcome of an import: a server that kept failing exits

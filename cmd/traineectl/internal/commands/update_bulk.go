@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -157,17 +156,11 @@ func runBulkUpdate(ctx context.Context, f *cmdutil.Factory, o *BulkUpdateOptions
 // client is the run's client: one transport sized for --parallel, whose
 // trace (-v) passes above the bar.
 func (o *BulkUpdateOptions) client(f *cmdutil.Factory, prog *bulkupdate.Progress) (*client.Client, error) {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = o.Parallel + 2
-	build, err := f.ClientBuilder(client.WithHTTPClient(&http.Client{Transport: tr}))
+	build, err := parallelClients(f, o.Parallel, prog)
 	if err != nil {
 		return nil, err
 	}
-	var extra []client.Option
-	if f.Global.Verbose {
-		extra = append(extra, client.WithVerbose(prog))
-	}
-	return build(extra...), nil
+	return build(), nil
 }
 
 // openJournal opens --journal (nil without it) and settles the action id:
