@@ -13,22 +13,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/bulkimport"
 )
 
-// Format is the format of an export.
-type Format string
+// Format is the format of an export: one of the bulk import's input
+// formats, so that an export is an input (JSON, an array, is not written:
+// it cannot stream).
+type Format = bulkimport.Format
 
 // The formats.
 const (
-	CSV   Format = "csv"
-	JSONL Format = "jsonl"
-	YAML  Format = "yaml"
+	CSV   = bulkimport.CSV
+	JSONL = bulkimport.JSONL
+	YAML  = bulkimport.YAML
 )
 
 // Formats lists the formats, for help and completion.
@@ -36,22 +38,18 @@ var Formats = []string{string(CSV), string(JSONL), string(YAML)}
 
 // ParseFormat reads a --format value: csv, jsonl (or ndjson), yaml (or yml).
 func ParseFormat(s string) (Format, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "csv":
-		return CSV, nil
-	case "jsonl", "ndjson":
-		return JSONL, nil
-	case "yaml", "yml":
-		return YAML, nil
+	f, err := bulkimport.ParseFormat(s)
+	if err != nil || f == bulkimport.JSON {
+		return "", fmt.Errorf("invalid format %q: use csv, jsonl or yaml", s)
 	}
-	return "", fmt.Errorf("invalid format %q: use csv, jsonl or yaml", s)
+	return f, nil
 }
 
 // FormatOf picks the format from a file name's extension (any case):
 // .csv, .jsonl or .ndjson, .yaml or .yml. ok is false for any other.
 func FormatOf(path string) (f Format, ok bool) {
-	f, err := ParseFormat(strings.TrimPrefix(filepath.Ext(path), "."))
-	return f, err == nil && filepath.Ext(path) != ""
+	f, ok = bulkimport.FormatOf(path)
+	return f, ok && f != bulkimport.JSON
 }
 
 // Columns are the columns of an export, in order: the create fields of
