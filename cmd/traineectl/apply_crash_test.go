@@ -31,11 +31,7 @@ func TestApplySurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs traineectl")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "traineectl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build traineectl: %v\n%s", err, out)
-	}
+	bin := traineectlBinary(t)
 	storetest.Each(t, func(t *testing.T, st *store.Store) { applyKillRun(t, st, bin) })
 }
 

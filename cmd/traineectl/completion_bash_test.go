@@ -30,9 +30,7 @@ func TestBashCompletionInRealBash(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "traineectl"), ".").CombinedOutput(); err != nil {
-		t.Fatalf("build traineectl: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(traineectlBinary(t))
 	script, err := filepath.Abs("../../completions/traineectl.bash")
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +61,7 @@ func TestBashCompletionInRealBash(t *testing.T) {
 			}
 			rc := filepath.Join(dir, "rc-"+strings.ReplaceAll(name, " ", "-"))
 			var b strings.Builder
-			b.WriteString("PS1='ready$ '\nexport PATH=" + dir + ":$PATH\ncd " + work + "\n")
+			b.WriteString("PS1='ready$ '\nexport PATH=" + bin + ":$PATH\ncd " + work + "\n")
 			b.WriteString("export TRAINEECTL_BASE_URL=http://127.0.0.1:1 TRAINEECTL_API_KEY=pk_" + strings.Repeat("x", 40) + "\n")
 			if withPackage {
 				b.WriteString("source " + bashCompletionPackage + "\n")

@@ -33,10 +33,7 @@ func TestImportSurvivesKill(t *testing.T) {
 		t.Skip("builds and runs traineectl")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "traineectl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build traineectl: %v\n%s", err, out)
-	}
+	bin := traineectlBinary(t)
 
 	ctx := context.Background()
 	st := storetest.SQLite(t)
