@@ -159,7 +159,7 @@ func searchConds(q api.Search, withQ bool) (string, []any, error) {
 		args = append(args, fargs...)
 	}
 	if withQ && q.Query != "" {
-		pattern := "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
+		pattern := qPattern(q)
 		if q.Digits != "" {
 			conds = append(conds, `(t.search_name LIKE ? ESCAPE '\' OR t.email LIKE ? ESCAPE '\' OR t.phone LIKE ? ESCAPE '\')`)
 			args = append(args, pattern, pattern, "%"+likeEscaper.Replace(q.Digits)+"%")
@@ -169,6 +169,11 @@ func searchConds(q api.Search, withQ bool) (string, []any, error) {
 		}
 	}
 	return strings.Join(conds, " AND "), args, nil
+}
+
+// qPattern is q as the LIKE pattern of a substring, lower-cased.
+func qPattern(q api.Search) string {
+	return "%" + likeEscaper.Replace(strings.ToLower(q.Query)) + "%"
 }
 
 // searchFilter adds the WHERE of a search (status and q) to a query over
@@ -250,6 +255,13 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	return &searchPlan{small: rows < walkProbeRows, matches: matches}, err
 }
 
+// common reports whether planSearch's sample found a short q common:
+// from walkDenseShare of the sample, the walk serves it, not the
+// short-grams index.
+func (p *searchPlan) common() bool {
+	return p.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1)
+}
+
 // The sample planSearch reads and the share of it from which a short q
 // on PostgreSQL is left to the walk (variables for the tests, which force
 // each way).
@@ -304,7 +316,7 @@ func (s *Store) qMatch(ctx context.Context, tx bun.Tx, companyID int64, plan *se
 		if !shortQuery(q) {
 			return sel, nil
 		}
-		if plan.matches >= max(int(walkDenseShare*float64(walkProbeRows)), 1) {
+		if plan.common() {
 			return sel, nil
 		}
 		return sel.Where(`traineed_short_grams(t.search_name, t.email) @> ARRAY[?]`, lq), nil
@@ -465,7 +477,14 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, pla
 	if plan.fts != "" {
 		return s.ftsMatchCount(ctx, tx, companyID, plan, q)
 	}
-	count, err := searchFilter(s.traineeScope(tx, companyID), q)
+	scope := s.traineeScope(tx, companyID)
+	if s.textCounts(plan, q) {
+		scope = s.searchTextScope(tx, companyID)
+		if utf8.RuneCountInString(q.Query) >= 3 {
+			scope = scope.Where(`(t.search_name || chr(1) || t.email) LIKE ? ESCAPE '\'`, qPattern(q))
+		}
+	}
+	count, err := searchFilter(scope, q)
 	if err != nil {
 		return 0, err
 	}
@@ -476,6 +495,29 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, pla
 	err = tx.NewSelect().TableExpr("(?) AS m", count.ColumnExpr("1").Limit(q.CountLimit())).
 		ColumnExpr("count(*)").Scan(ctx, &n)
 	return n, err
+}
+
+// textCounts reports whether the count of a PostgreSQL search reads
+// trainee_search (migration 000013), the narrow copy of the columns that
+// q and the status filter on, instead of trainees: for a q not of phone
+// digits (the copy has no phone), without the cockpit's filters (nor
+// their columns), and, for a short q, when the sample found it common
+// (a rare one is listed by the short-grams index of trainees). A q of
+// three characters or more is also looked up in the copy's one trigram
+// index over the name and the e-mail joined by chr(1): a necessary
+// condition of searchCond's LIKEs, which still decide, so the count is
+// the same.
+func (s *Store) textCounts(plan *searchPlan, q api.Search) bool {
+	if s.dialect != DialectPostgres || q.Query == "" || q.Digits != "" || hasFilters(q) || plan.small {
+		return false
+	}
+	return !shortQuery(q) || plan.common()
+}
+
+// searchTextScope is traineeScope over trainee_search (PostgreSQL): the
+// company's rows of the narrow copy, as t.
+func (s *Store) searchTextScope(tx bun.Tx, companyID int64) *bun.SelectQuery {
+	return tx.NewSelect().TableExpr("trainee_search AS t").Where("t.company_id = ?", companyID)
 }
 
 // searchPart is one ordered range of a search's rows: the whole search,
