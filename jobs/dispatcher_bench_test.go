@@ -32,11 +32,13 @@ func benchTrainee() api.NewTrainee {
 // BenchmarkWebhookDelivery measures how many events per second one
 // dispatcher (default settings: 8 at once, 2 per endpoint) delivers to one
 // endpoint, a receiver on 127.0.0.1 that answers 200 at once, from a
-// backlog of b.N events. Since the rate depends on what else the machine
-// runs, it also reports the CPU time per event of this process (the
-// dispatcher and the receiver: cpu-us/event) and, on PostgreSQL, of the
-// database's backends serving it (pg-cpu-us/event, from /proc: the
-// database must run on this machine):
+// backlog of b.N events: events/s until the receiver has them all,
+// recorded/s until the outbox has recorded them all too. Since the rate
+// depends on what else the machine runs, it also reports the CPU time per
+// event, until all are recorded, of this process (the dispatcher and the
+// receiver: cpu-us/event) and, on PostgreSQL, of the database's backends
+// serving it (pg-cpu-us/event, from /proc: the database must run on this
+// machine), and the connections the receiver accepted (conns):
 //
 //	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench WebhookDelivery -benchtime 2000x ./jobs/
 func BenchmarkWebhookDelivery(b *testing.B) {
@@ -67,11 +69,18 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			d.Start()
 			rc.Wait(b, b.N, 10*time.Minute)
 			elapsed := time.Since(start)
+			// Recorded too: no delivery left pending.
+			for storetest.Count(b, s, "webhook_deliveries", "status = ?", api.DeliveryPending) > 0 {
+				time.Sleep(time.Millisecond)
+			}
+			recorded := time.Since(start)
 			b.StopTimer()
 			cpu := processCPU() - cpu0
 			pg := backendCPU(b, s, db.name)
 			_ = d.Shutdown(ctx)
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(b.N)/recorded.Seconds(), "recorded/s")
+			b.ReportMetric(float64(rc.Conns()), "conns")
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/event")
 			if pg != nil {
 				var sum time.Duration
