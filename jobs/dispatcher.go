@@ -42,7 +42,7 @@ const (
 	DefaultCompanyConcurrency = 4
 	// DefaultChain is how many due deliveries of one endpoint a slot
 	// claims at once, to send one after another.
-	DefaultChain = 16
+	DefaultChain = 32
 )
 
 // dbTimeout bounds the dispatcher's own database work for one delivery.
