@@ -132,6 +132,7 @@ type Dispatcher struct {
 	ended   int                      // chains ended since the last cycle
 	done    []*store.FinishedAttempt // attempts made, waiting for the next cycle
 	release []*store.ClaimedDelivery // deliveries chains did not send, to give back
+	halt    map[string]bool          // chains running, by lease: true when one of their deliveries was lost
 	wg      sync.WaitGroup
 }
 
@@ -200,6 +201,7 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 		loopDone: make(chan struct{}),
 		freed:    make(chan struct{}, 1),
 		cycled:   make(chan struct{}, 1),
+		halt:     map[string]bool{},
 	}
 	d.abort, d.abortCancel = context.WithCancel(context.Background())
 	return d, nil
@@ -305,6 +307,18 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	chains := byLease(batch)
 	d.mu.Lock()
 	d.slots += len(chains) - ended
+	for _, ch := range chains {
+		d.halt[ch[0].Lease()] = false
+	}
+	if err != nil {
+		// Given back at the next cycle (each only while its lease holds).
+		d.release = append(d.release, release...)
+	}
+	for _, f := range done {
+		if _, running := d.halt[f.Delivery.Lease()]; running && errors.Is(f.Err, store.ErrLeaseLost) {
+			d.halt[f.Delivery.Lease()] = true
+		}
+	}
 	d.mu.Unlock()
 	if err != nil {
 		if len(done) == 0 {
@@ -351,7 +365,7 @@ func byLease(batch []*store.ClaimedDelivery) [][]*store.ClaimedDelivery {
 func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time) {
 	defer d.wg.Done()
 	for i, c := range chain {
-		if i > 0 && !d.goOn(deadline) {
+		if i > 0 && !d.goOn(c.Lease(), deadline) {
 			d.endChain(nil, chain[i:])
 			return
 		}
@@ -375,14 +389,22 @@ func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time)
 }
 
 // goOn reports whether a chain sends its next delivery: not after
-// Shutdown, nor when the attempt, timing out, would leave less than half
-// of the lease's slack over the timeout to record it (a single attempt
-// leaves all of it: 20 s of the defaults' 30 s lease).
-func (d *Dispatcher) goOn(deadline time.Time) bool {
+// Shutdown, nor after a cycle found one of its deliveries gone (deleted
+// with its endpoint, or taken by another instance), nor when the attempt,
+// timing out, would leave less than half of the lease's slack over the
+// timeout to record it (a single attempt leaves all of it: 20 s of the
+// defaults' 30 s lease).
+func (d *Dispatcher) goOn(lease string, deadline time.Time) bool {
 	select {
 	case <-d.stop:
 		return false
 	default:
+	}
+	d.mu.Lock()
+	halted := d.halt[lease]
+	d.mu.Unlock()
+	if halted {
+		return false
 	}
 	margin := (d.cfg.Lease - d.cfg.Timeout) / 2
 	return time.Now().Add(d.cfg.Timeout + margin).Before(deadline)
@@ -397,6 +419,11 @@ func (d *Dispatcher) endChain(f *store.FinishedAttempt, unsent []*store.ClaimedD
 	}
 	d.release = append(d.release, unsent...)
 	d.ended++
+	if f != nil {
+		delete(d.halt, f.Delivery.Lease())
+	} else if len(unsent) > 0 {
+		delete(d.halt, unsent[0].Lease())
+	}
 	d.mu.Unlock()
 	d.signal()
 }

@@ -684,3 +684,32 @@ func TestWebhookChainShutdownGivesBack(t *testing.T) {
 		}
 	})
 }
+
+// A chain stops soon after its endpoint is deleted: once a cycle finds one
+// of its deliveries gone, it sends no more of them.
+func TestWebhookChainStopsWhenEndpointDeleted(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			time.Sleep(50 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+		})
+		hook, _ := storetest.AddWebhook(t, s, tn.A, rc.URL)
+		const n = 30
+		for i := range n {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Gone", fmt.Sprintf("gone%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Chain: n})
+		rc.Wait(t, 4, 10*time.Second)
+		if err := s.DeleteWebhook(ctx, hook); err != nil {
+			t.Fatal(err)
+		}
+		at := rc.Count()
+		time.Sleep(500 * time.Millisecond) // ten more requests per chain, if the chains went on
+		// Per chain: the request in flight, and one sent before the
+		// cycle recorded it as lost.
+		if got := rc.Count(); got > at+4 {
+			t.Fatalf("%d requests after the endpoint was deleted (%d before)", got-at, at)
+		}
+	})
+}
