@@ -43,6 +43,9 @@ const (
 	// DefaultChain is how many due deliveries of one endpoint a slot
 	// claims at once, to send one after another.
 	DefaultChain = 32
+	// DefaultChainWindow is how long a chain goes on starting attempts
+	// after its claim (DispatcherConfig.ChainWindow).
+	DefaultChainWindow = time.Second
 )
 
 // dbTimeout bounds the dispatcher's own database work for one delivery.
@@ -81,6 +84,14 @@ type DispatcherConfig struct {
 	// so they still bound the requests at once. 1 claims one delivery at a
 	// time.
 	Chain int
+	// ChainWindow bounds how long after its claim a chain starts another
+	// attempt (default DefaultChainWindow). A chain sends to the endpoint
+	// as its claim read it (URL, secret, enabled), so this is how long a
+	// change to the endpoint can take to reach its deliveries: at most
+	// ChainWindow plus the attempt in flight. A fast receiver finishes a
+	// chain well within it; a slow one has its chains cut and claimed
+	// again, reading the endpoint anew.
+	ChainWindow time.Duration
 	// Retention, when positive, deletes events older than it whose
 	// deliveries are finished, once an hour.
 	Retention time.Duration
@@ -180,6 +191,9 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 	}
 	if cfg.CompanyConcurrency <= 0 {
 		cfg.CompanyConcurrency = DefaultCompanyConcurrency
+	}
+	if cfg.ChainWindow <= 0 {
+		cfg.ChainWindow = DefaultChainWindow
 	}
 	if cfg.Chain <= 0 {
 		cfg.Chain = DefaultChain
@@ -360,12 +374,14 @@ func byLease(batch []*store.ClaimedDelivery) [][]*store.ClaimedDelivery {
 // deliver makes the attempts of a chain, one after another, handing each
 // result to the next cycle. It stops at a failed attempt, at Shutdown, and
 // when the lease (ending after deadline) could run out during the next
-// attempt, and hands what it did not send back. An attempt cut short by
+// attempt or ChainWindow has passed since the claim, and hands what it
+// did not send back. An attempt cut short by
 // Shutdown's grace is given back too, not recorded.
 func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time) {
 	defer d.wg.Done()
+	window := time.Now().Add(d.cfg.ChainWindow)
 	for i, c := range chain {
-		if i > 0 && !d.goOn(c.Lease(), deadline) {
+		if i > 0 && (!d.goOn(c.Lease(), deadline) || !time.Now().Before(window)) {
 			d.endChain(nil, chain[i:])
 			return
 		}

@@ -713,3 +713,38 @@ func TestWebhookChainStopsWhenEndpointDeleted(t *testing.T) {
 		}
 	})
 }
+
+// A chain sends to the endpoint as its claim read it; ChainWindow bounds
+// how long: once the URL changes, the old receiver gets at most each
+// chain's attempts of one window (and the one in flight), and the rest go
+// to the new URL.
+func TestWebhookChainRereadsAChangedEndpoint(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		slow := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			time.Sleep(100 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+		})
+		moved := storetest.NewReceiver(t, nil)
+		hook, _ := storetest.AddWebhook(t, s, tn.A, slow.URL)
+		const n = 30
+		for i := range n {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Moved", fmt.Sprintf("moved%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Chain: n, ChainWindow: 300 * time.Millisecond})
+		slow.Wait(t, 2, 10*time.Second)
+		url := moved.URL
+		if _, err := s.UpdateWebhook(ctx, tn.A, hook, api.WebhookPatch{URL: &url}); err != nil {
+			t.Fatal(err)
+		}
+		at := slow.Count()
+		moved.Wait(t, 1, 10*time.Second)
+		// Two chains (the endpoint's cap), each at most three more
+		// attempts of its window and the one in flight.
+		if got := slow.Count(); got > at+8 {
+			t.Fatalf("the old URL got %d requests after the change (%d before)", got-at, at)
+		}
+		// Everything arrives, the rest at the new URL.
+		moved.Wait(t, n-slow.Count(), 10*time.Second)
+	})
+}
