@@ -59,7 +59,7 @@ func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	anna := s.client(key)
-	_, err = anna.CreateAutomation(ctx, map[string]any{"name": "Archive walk-ins", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+	_, err = anna.CreateAutomation(ctx, map[string]any{"name": "Archive new", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
 		"actionType": "DISABLE_TRAINEE"})
 	must(t, err)
 	_, err = anna.CreateTrainee(ctx, api.CreateRequest{Name: "Walk In", Email: "walk.in@example.com", Password: "long enough"})
@@ -71,7 +71,7 @@ func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 	screen := d.screen()
 	for _, want := range []struct{ line, who string }{
 		{"updated  Ada Renamed", "demo"},
-		{"deleted  Walk In", "⚙ Archive walk-ins"},
+		{"deleted  Walk In", "⚙ Archive new"},
 		{"created  Walk In", "coach-anna"},
 	} {
 		if line := lineWith(screen, want.line); !strings.Contains(line, want.who) {
@@ -81,9 +81,16 @@ func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 	if line := lineWith(screen, "created  Dmitri"); !strings.Contains(line, "system") {
 		t.Errorf("the demo data's change does not show the system as its maker: %q", line)
 	}
-	// At 80 columns the maker is still there; the fields give way first.
-	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
-	if line := lineWith(d.screen(), "deleted  Walk In"); !strings.Contains(line, "⚙ Archi") {
-		t.Errorf("at 60 columns the maker is cut too far: %q", line)
+	if f := strings.Fields(lineWith(screen, "updated  Ada Renamed")); len(f) < 2 || f[len(f)-2] != "demo" || f[len(f)-1] != "name" {
+		t.Errorf("the update's fields do not follow its maker: %q", f)
+	}
+	// At 45 columns the fields give way; the maker stays, cut.
+	d.send(tea.WindowSizeMsg{Width: 45, Height: 24})
+	screen = d.screen()
+	if line := lineWith(screen, "deleted  Walk In"); !strings.Contains(line, "⚙ Archi") {
+		t.Errorf("at 45 columns the maker is cut too far: %q", line)
+	}
+	if line := strings.TrimSpace(lineWith(screen, "updated  Ada Renamed")); !strings.HasSuffix(line, "demo") {
+		t.Errorf("at 45 columns the fields stay, or the maker goes: %q", line)
 	}
 }

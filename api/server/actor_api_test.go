@@ -66,16 +66,18 @@ func TestEventFeedActors(t *testing.T) {
 
 		// Names are read with the events: a deleted key keeps its id.
 		must(t, e.store.DeleteKey(ctx, kb.ID))
-		e.do("GET", api.PathEvents, anna, nil).expect(t, 200).JSON(t, &feed)
-		if a := feed.Events[1].Actor; a == nil || *a != (api.Actor{Type: api.ActorKey, ID: kb.ID}) {
+		var after api.EventPage
+		e.do("GET", api.PathEvents, anna, nil).expect(t, 200).JSON(t, &after)
+		if a := after.Events[1].Actor; a == nil || *a != (api.Actor{Type: api.ActorKey, ID: kb.ID}) {
 			t.Errorf("a deleted key's event: actor %+v", a)
 		}
 
 		// Company B's feed shows its own key, never A's.
 		e.create(e.keyB, newTraineeBody("Bea Ray"))
-		e.do("GET", api.PathEvents, e.keyB, nil).expect(t, 200).JSON(t, &feed)
-		if len(feed.Events) != 1 || feed.Events[0].Actor == nil || feed.Events[0].Actor.Type != api.ActorKey || feed.Events[0].Actor.Name != "test" {
-			t.Errorf("company B's feed: %+v", feed.Events)
+		var feedB api.EventPage
+		e.do("GET", api.PathEvents, e.keyB, nil).expect(t, 200).JSON(t, &feedB)
+		if len(feedB.Events) != 1 || feedB.Events[0].Actor == nil || feedB.Events[0].Actor.Type != api.ActorKey || feedB.Events[0].Actor.Name != "test" {
+			t.Errorf("company B's feed: %+v", feedB.Events)
 		}
 	})
 }
