@@ -206,7 +206,9 @@ func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, url, reaso
 		if err != nil {
 			return err
 		}
-		if err := s.insertEvent(ctx, tx, &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: row.CompanyID,
+		// The server disables an endpoint by itself: the system's event.
+		sys := api.WithActor(ctx, api.Actor{Type: api.ActorSystem})
+		if err := s.insertEvent(sys, tx, &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: row.CompanyID,
 			Type: api.EventWebhookDisabled, Payload: string(body), CreatedAt: now}); err != nil {
 			return err
 		}
