@@ -251,6 +251,10 @@ type Event struct {
 	Type      string          `json:"type"`
 	CreatedAt time.Time       `json:"createdAt"`
 	Payload   json.RawMessage `json:"payload"`
+	// Actor is who made the change: null for an event written before
+	// actors were recorded. Feed only: a delivery's body (Payload) never
+	// carries it.
+	Actor *Actor `json:"actor"`
 	// Seq is the event's place in the company's feed (its row id): the
 	// keyset of the feed's cursors. Never sent.
 	Seq int64 `json:"-"`

@@ -40,6 +40,12 @@ const (
 	// endpoints get at once, together: half the default total, so that a
 	// company with many slow endpoints leaves room to the others.
 	DefaultCompanyConcurrency = 4
+	// DefaultChain is how many due deliveries of one endpoint a slot
+	// claims at once, to send one after another.
+	DefaultChain = 32
+	// DefaultChainWindow is how long a chain goes on starting attempts
+	// after its claim (DispatcherConfig.ChainWindow).
+	DefaultChainWindow = time.Second
 )
 
 // dbTimeout bounds the dispatcher's own database work for one delivery.
@@ -68,6 +74,24 @@ type DispatcherConfig struct {
 	// CompanyConcurrency is how many of them one company's endpoints get
 	// at once, together, counted the same way.
 	CompanyConcurrency int
+	// Chain is how many due deliveries of one endpoint a slot claims under
+	// one lease, to send one after another on one connection: the next
+	// goes as soon as the last is answered, without waiting for the
+	// database, and the attempts are recorded in batches. A chain stops at
+	// a failed attempt, at Shutdown, and when its lease would leave too
+	// little time to record the next attempt; what it did not send is
+	// given back. EndpointConcurrency and CompanyConcurrency count chains,
+	// so they still bound the requests at once. 1 claims one delivery at a
+	// time.
+	Chain int
+	// ChainWindow bounds how long after its claim a chain starts another
+	// attempt (default DefaultChainWindow). A chain sends to the endpoint
+	// as its claim read it (URL, secret, enabled), so this is how long a
+	// change to the endpoint can take to reach its deliveries: at most
+	// ChainWindow plus the attempt in flight. A fast receiver finishes a
+	// chain well within it; a slow one has its chains cut and claimed
+	// again, reading the endpoint anew.
+	ChainWindow time.Duration
 	// Retention, when positive, deletes events older than it whose
 	// deliveries are finished, once an hour.
 	Retention time.Duration
@@ -91,11 +115,13 @@ type DispatcherConfig struct {
 // claimed again when its lease expires.
 //
 // One goroutine (loop) does all of the dispatcher's database work, in
-// cycles: each records every attempt finished since the last and claims
-// as many due deliveries as that leaves slots free, in one transaction
-// (store.CycleDeliveries, prepared statements). The attempts
-// themselves run on goroutines of their own, and while a cycle waits for
-// the database the attempts that finish meanwhile gather for the next.
+// cycles: each records every attempt finished since the last, gives back
+// what chains left unsent, and claims as many chains of due deliveries as
+// that leaves slots free, in one transaction (store.CycleDeliveries,
+// prepared statements). A slot is a chain: up to Chain deliveries of one
+// endpoint, sent one after another by a goroutine of its own; while a
+// cycle waits for the database the attempts that finish meanwhile gather
+// for the next.
 type Dispatcher struct {
 	s      Outbox
 	cfg    DispatcherConfig
@@ -112,20 +138,22 @@ type Dispatcher struct {
 	abort       context.Context // cancelled when Shutdown's grace runs out
 	abortCancel context.CancelFunc
 
-	mu       sync.Mutex
-	inflight int                      // claimed and not recorded (or released) yet
-	done     []*store.FinishedAttempt // attempts made, waiting for the next cycle
-	wg       sync.WaitGroup
+	mu      sync.Mutex
+	slots   int                      // chains claimed whose end is not recorded yet
+	ended   int                      // chains ended since the last cycle
+	done    []*store.FinishedAttempt // attempts made, waiting for the next cycle
+	release []*store.ClaimedDelivery // deliveries chains did not send, to give back
+	halt    map[string]bool          // chains running, by lease: true when one of their deliveries was lost
+	wg      sync.WaitGroup
 }
 
 // Outbox is what the dispatcher needs of storage: the webhook outbox's
-// cycle (record finished attempts, claim due deliveries under a lease) and
-// release, its one wake point (signalled
+// cycle (record finished attempts, give back unsent deliveries, claim due
+// deliveries under a lease), its one wake point (signalled
 // after a commit that scheduled deliveries), the disabling of an endpoint
 // that answered 410 Gone, and the pruning of finished events.
 type Outbox interface {
-	CycleDeliveries(ctx context.Context, done []*store.FinishedAttempt, schedule []time.Duration, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)
-	ReleaseDelivery(ctx context.Context, c *store.ClaimedDelivery) error
+	CycleDeliveries(ctx context.Context, done []*store.FinishedAttempt, release []*store.ClaimedDelivery, schedule []time.Duration, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)
 	Wake() <-chan struct{}
 	DisableEndpoint(ctx context.Context, webhookID int64, url, reason string) (*store.DisabledEndpoint, error)
 	PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error)
@@ -164,6 +192,12 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 	if cfg.CompanyConcurrency <= 0 {
 		cfg.CompanyConcurrency = DefaultCompanyConcurrency
 	}
+	if cfg.ChainWindow <= 0 {
+		cfg.ChainWindow = DefaultChainWindow
+	}
+	if cfg.Chain <= 0 {
+		cfg.Chain = DefaultChain
+	}
 	if cfg.Outbound == nil {
 		cfg.Outbound = outbound.New(outbound.Config{})
 	}
@@ -181,6 +215,7 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 		loopDone: make(chan struct{}),
 		freed:    make(chan struct{}, 1),
 		cycled:   make(chan struct{}, 1),
+		halt:     map[string]bool{},
 	}
 	d.abort, d.abortCancel = context.WithCancel(context.Background())
 	return d, nil
@@ -225,8 +260,9 @@ func (d *Dispatcher) loop() {
 		d.prune()
 	}
 	stop, stopped := d.stop, false
+	want := true // something may be due that the last claim did not take
 	for {
-		d.cycle(!stopped)
+		want = d.cycle(!stopped, want)
 		select {
 		case d.cycled <- struct{}{}:
 		default:
@@ -238,7 +274,9 @@ func (d *Dispatcher) loop() {
 		case <-stop:
 			stop, stopped = nil, true
 		case <-poll.C:
+			want = true
 		case <-d.s.Wake():
+			want = true
 		case <-d.freed:
 		case <-prune:
 			d.prune()
@@ -250,30 +288,51 @@ func (d *Dispatcher) loop() {
 func (d *Dispatcher) idle() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.inflight == 0
+	return d.slots == 0
 }
 
-// cycle records the attempts made since the last cycle and, when claim,
-// claims as many due deliveries as there are free slots, and starts
-// sending them.
-func (d *Dispatcher) cycle(claim bool) {
+// cycle records the attempts made since the last cycle, gives back what
+// chains left unsent and, when claim, claims as many chains as there are
+// free slots, and starts sending them. It claims only when want (a
+// wake-up, a poll, or a last claim that filled every free slot) or a
+// chain ended: with no new deliveries and no slot freed on the database's
+// side, a claim would find what the last one left, nothing. It reports
+// whether the next cycle should claim even if no chain ends before.
+func (d *Dispatcher) cycle(claim, want bool) bool {
 	d.mu.Lock()
-	done := d.done
-	d.done = nil
-	free := d.cfg.Concurrency - d.inflight + len(done)
+	done, release, ended := d.done, d.release, d.ended
+	d.done, d.release, d.ended = nil, nil, 0
+	free := d.cfg.Concurrency - d.slots + ended
 	d.mu.Unlock()
-	if !claim {
+	if !claim || (!want && ended == 0) {
 		free = 0
 	}
-	if len(done) == 0 && free <= 0 {
-		return
+	if len(done) == 0 && len(release) == 0 && free <= 0 {
+		d.mu.Lock()
+		d.slots -= ended
+		d.mu.Unlock()
+		return want
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
-	batch, err := d.s.CycleDeliveries(ctx, done, d.cfg.Schedule, free,
-		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency}, d.cfg.Lease)
+	deadline := time.Now().Add(d.cfg.Lease) // the leases end later: they start at the claim
+	batch, err := d.s.CycleDeliveries(ctx, done, release, d.cfg.Schedule, free,
+		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency, Chain: d.cfg.Chain}, d.cfg.Lease)
+	chains := byLease(batch)
 	d.mu.Lock()
-	d.inflight += len(batch) - len(done)
+	d.slots += len(chains) - ended
+	for _, ch := range chains {
+		d.halt[ch[0].Lease()] = false
+	}
+	if err != nil {
+		// Given back at the next cycle (each only while its lease holds).
+		d.release = append(d.release, release...)
+	}
+	for _, f := range done {
+		if _, running := d.halt[f.Delivery.Lease()]; running && errors.Is(f.Err, store.ErrLeaseLost) {
+			d.halt[f.Delivery.Lease()] = true
+		}
+	}
 	d.mu.Unlock()
 	if err != nil {
 		if len(done) == 0 {
@@ -284,37 +343,109 @@ func (d *Dispatcher) cycle(claim bool) {
 			d.log.Error("webhook dispatcher: recording an attempt", "delivery_id", f.Delivery.DeliveryID, "error", err)
 			d.outcome(OutcomeNotRecorded)
 		}
-		return
+		return true
 	}
-	for _, c := range batch {
+	for _, ch := range chains {
 		d.wg.Add(1)
-		go d.deliver(c)
+		go d.deliver(ch, deadline)
 	}
 	for _, f := range done {
 		d.recorded(f)
 	}
+	return (want || ended > 0) && free > 0 && len(chains) >= free
 }
 
-// deliver makes one attempt of c and hands its result to the next cycle;
-// an attempt cut short by Shutdown's grace releases c at once instead.
-func (d *Dispatcher) deliver(c *store.ClaimedDelivery) {
-	defer d.wg.Done()
-	res := d.sender.send(d.abort, c)
-	d.mu.Lock()
-	if d.abort.Err() != nil && !res.OK() {
-		d.inflight--
-		d.mu.Unlock()
-		// Shut down mid-attempt: the attempt does not count.
-		ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
-		defer cancel()
-		if err := d.s.ReleaseDelivery(ctx, c); err != nil {
-			d.log.Error("webhook dispatcher: releasing a delivery", "delivery_id", c.DeliveryID, "error", err)
+// byLease splits claimed deliveries into their chains, in order.
+func byLease(batch []*store.ClaimedDelivery) [][]*store.ClaimedDelivery {
+	var out [][]*store.ClaimedDelivery
+	at := map[string]int{}
+	for _, c := range batch {
+		i, ok := at[c.Lease()]
+		if !ok {
+			i = len(out)
+			at[c.Lease()] = i
+			out = append(out, nil)
 		}
-		d.outcome(OutcomeReleased)
-	} else {
-		d.done = append(d.done, &store.FinishedAttempt{Delivery: c, Result: res})
-		d.mu.Unlock()
+		out[i] = append(out[i], c)
 	}
+	return out
+}
+
+// deliver makes the attempts of a chain, one after another, handing each
+// result to the next cycle. It stops at a failed attempt, at Shutdown, and
+// when the lease (ending after deadline) could run out during the next
+// attempt or ChainWindow has passed since the claim, and hands what it
+// did not send back. An attempt cut short by
+// Shutdown's grace is given back too, not recorded.
+func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time) {
+	defer d.wg.Done()
+	window := time.Now().Add(d.cfg.ChainWindow)
+	for i, c := range chain {
+		if i > 0 && (!d.goOn(c.Lease(), deadline) || !time.Now().Before(window)) {
+			d.endChain(nil, chain[i:])
+			return
+		}
+		res := d.sender.send(d.abort, c)
+		if d.abort.Err() != nil && !res.OK() {
+			// Shut down mid-attempt: the attempt does not count.
+			d.outcome(OutcomeReleased)
+			d.endChain(nil, chain[i:])
+			return
+		}
+		f := &store.FinishedAttempt{Delivery: c, Result: res}
+		if i == len(chain)-1 || !res.OK() {
+			d.endChain(f, chain[i+1:])
+			return
+		}
+		d.mu.Lock()
+		d.done = append(d.done, f)
+		d.mu.Unlock()
+		d.signal()
+	}
+}
+
+// goOn reports whether a chain sends its next delivery: not after
+// Shutdown, nor after a cycle found one of its deliveries gone (deleted
+// with its endpoint, or taken by another instance), nor when the attempt,
+// timing out, would leave less than half of the lease's slack over the
+// timeout to record it (a single attempt leaves all of it: 20 s of the
+// defaults' 30 s lease).
+func (d *Dispatcher) goOn(lease string, deadline time.Time) bool {
+	select {
+	case <-d.stop:
+		return false
+	default:
+	}
+	d.mu.Lock()
+	halted := d.halt[lease]
+	d.mu.Unlock()
+	if halted {
+		return false
+	}
+	margin := (d.cfg.Lease - d.cfg.Timeout) / 2
+	return time.Now().Add(d.cfg.Timeout + margin).Before(deadline)
+}
+
+// endChain hands a chain's last attempt (f, when not nil) and what it did
+// not send to the next cycle, which frees its slot.
+func (d *Dispatcher) endChain(f *store.FinishedAttempt, unsent []*store.ClaimedDelivery) {
+	d.mu.Lock()
+	if f != nil {
+		d.done = append(d.done, f)
+	}
+	d.release = append(d.release, unsent...)
+	d.ended++
+	if f != nil {
+		delete(d.halt, f.Delivery.Lease())
+	} else if len(unsent) > 0 {
+		delete(d.halt, unsent[0].Lease())
+	}
+	d.mu.Unlock()
+	d.signal()
+}
+
+// signal wakes the loop for a cycle.
+func (d *Dispatcher) signal() {
 	select {
 	case d.freed <- struct{}{}:
 	default:

@@ -1,6 +1,7 @@
 package jobs_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -32,11 +33,14 @@ func benchTrainee() api.NewTrainee {
 // BenchmarkWebhookDelivery measures how many events per second one
 // dispatcher (default settings: 8 at once, 2 per endpoint) delivers to one
 // endpoint, a receiver on 127.0.0.1 that answers 200 at once, from a
-// backlog of b.N events. Since the rate depends on what else the machine
-// runs, it also reports the CPU time per event of this process (the
-// dispatcher and the receiver: cpu-us/event) and, on PostgreSQL, of the
-// database's backends serving it (pg-cpu-us/event, from /proc: the
-// database must run on this machine):
+// backlog of b.N events: events/s until the receiver has them all,
+// recorded/s until the outbox has recorded them all too. Since the rate
+// depends on what else the machine runs, it also reports the CPU time per
+// event, until all are recorded, of this process (the dispatcher and the
+// receiver: cpu-us/event) and, on PostgreSQL, of the database's backends
+// serving it (pg-cpu-us/event, from /proc: the database must run on this
+// machine), the connections the receiver accepted (conns), and the
+// dispatcher's transactions (tx/event) and claims (claims/event) per event:
 //
 //	TRAINEED_TEST_POSTGRES=postgres://... go test -run '^$' -bench WebhookDelivery -benchtime 2000x ./jobs/
 func BenchmarkWebhookDelivery(b *testing.B) {
@@ -56,7 +60,8 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			d, err := jobs.NewDispatcher(s, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), PollInterval: 10 * time.Millisecond})
+			co := &countingOutbox{Store: s}
+			d, err := jobs.NewDispatcher(co, jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), PollInterval: 10 * time.Millisecond})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -67,11 +72,20 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			d.Start()
 			rc.Wait(b, b.N, 10*time.Minute)
 			elapsed := time.Since(start)
+			// Recorded too: no delivery left pending.
+			for storetest.Count(b, s, "webhook_deliveries", "status = ?", api.DeliveryPending) > 0 {
+				time.Sleep(time.Millisecond)
+			}
+			recorded := time.Since(start)
 			b.StopTimer()
 			cpu := processCPU() - cpu0
 			pg := backendCPU(b, s, db.name)
 			_ = d.Shutdown(ctx)
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(b.N)/recorded.Seconds(), "recorded/s")
+			b.ReportMetric(float64(rc.Conns()), "conns")
+			b.ReportMetric(float64(co.cycles.Load())/float64(b.N), "tx/event")
+			b.ReportMetric(float64(co.claims.Load())/float64(b.N), "claims/event")
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/event")
 			if pg != nil {
 				var sum time.Duration
@@ -123,6 +137,21 @@ func BenchmarkWebhookLatency(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 		})
 	}
+}
+
+// countingOutbox counts the dispatcher's cycles (one transaction each) and
+// the claims among them.
+type countingOutbox struct {
+	*store.Store
+	cycles, claims atomic.Int64
+}
+
+func (o *countingOutbox) CycleDeliveries(ctx context.Context, done []*store.FinishedAttempt, release []*store.ClaimedDelivery, schedule []time.Duration, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error) {
+	o.cycles.Add(1)
+	if limit > 0 {
+		o.claims.Add(1)
+	}
+	return o.Store.CycleDeliveries(ctx, done, release, schedule, limit, lim, lease)
 }
 
 // processCPU is this process's CPU time so far, user and system.

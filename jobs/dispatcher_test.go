@@ -629,3 +629,122 @@ func TestWebhookBatchesDeliverOnce(t *testing.T) {
 		}
 	})
 }
+
+// A slot claims a chain of one endpoint's due deliveries and sends them one
+// after another, never more than the endpoint's bound at once; Shutdown
+// lets the attempt in flight finish and gives the chain's unsent
+// deliveries back at once (not leased, no attempt counted), and the next
+// dispatcher sends them.
+func TestWebhookChainShutdownGivesBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		var inflight, peak atomic.Int32
+		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			n := inflight.Add(1)
+			defer inflight.Add(-1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(100 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+		})
+		hook, _ := storetest.AddWebhook(t, s, tn.A, rc.URL)
+		const n = 10
+		for i := range n {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Chain", fmt.Sprintf("chain%d@example.com", i)))
+		}
+		d, err := jobs.NewDispatcher(s, fast(jobs.DispatcherConfig{Outbound: storetest.LoopbackOutbound(), Chain: n}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Start()
+		rc.Wait(t, 3, 10*time.Second)
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := d.Shutdown(sctx); err != nil {
+			t.Fatal(err)
+		}
+		sent := len(rc.Received())
+		if sent >= n {
+			t.Fatalf("%d sent before the shutdown took effect; the test needs some left", sent)
+		}
+		if k := storetest.Count(t, s, "webhook_attempts", "delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?)", hook); k != sent {
+			t.Fatalf("%d attempts recorded of %d sent", k, sent)
+		}
+		if k := storetest.Count(t, s, "webhook_deliveries", "status = ? AND attempts = 0 AND lease IS NULL AND locked_until IS NULL", api.DeliveryPending); k != n-sent {
+			t.Fatalf("%d deliveries given back, want the %d unsent", k, n-sent)
+		}
+		if p := peak.Load(); p > jobs.DefaultEndpointConcurrency {
+			t.Fatalf("%d requests at once to one endpoint", p)
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Chain: n})
+		rc.Wait(t, n, 10*time.Second)
+		waitDelivered(t, s, 10*time.Second)
+		if k := storetest.Count(t, s, "webhook_attempts", "1 = 1"); k != n {
+			t.Fatalf("%d attempts, want %d", k, n)
+		}
+	})
+}
+
+// A chain stops soon after its endpoint is deleted: once a cycle finds one
+// of its deliveries gone, it sends no more of them.
+func TestWebhookChainStopsWhenEndpointDeleted(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			time.Sleep(50 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+		})
+		hook, _ := storetest.AddWebhook(t, s, tn.A, rc.URL)
+		const n = 30
+		for i := range n {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Gone", fmt.Sprintf("gone%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Chain: n})
+		rc.Wait(t, 4, 10*time.Second)
+		if err := s.DeleteWebhook(ctx, hook); err != nil {
+			t.Fatal(err)
+		}
+		at := rc.Count()
+		time.Sleep(500 * time.Millisecond) // ten more requests per chain, if the chains went on
+		// Per chain: the request in flight, and one sent before the
+		// cycle recorded it as lost.
+		if got := rc.Count(); got > at+4 {
+			t.Fatalf("%d requests after the endpoint was deleted (%d before)", got-at, at)
+		}
+	})
+}
+
+// A chain sends to the endpoint as its claim read it; ChainWindow bounds
+// how long: once the URL changes, the old receiver gets at most each
+// chain's attempts of one window (and the one in flight), and the rest go
+// to the new URL.
+func TestWebhookChainRereadsAChangedEndpoint(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		slow := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			time.Sleep(100 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+		})
+		moved := storetest.NewReceiver(t, nil)
+		hook, _ := storetest.AddWebhook(t, s, tn.A, slow.URL)
+		const n = 30
+		for i := range n {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Moved", fmt.Sprintf("moved%d@example.com", i)))
+		}
+		startDispatcher(t, s, jobs.DispatcherConfig{Chain: n, ChainWindow: 300 * time.Millisecond})
+		slow.Wait(t, 2, 10*time.Second)
+		url := moved.URL
+		if _, err := s.UpdateWebhook(ctx, tn.A, hook, api.WebhookPatch{URL: &url}); err != nil {
+			t.Fatal(err)
+		}
+		at := slow.Count()
+		moved.Wait(t, 1, 10*time.Second)
+		// Two chains (the endpoint's cap), each at most three more
+		// attempts of its window and the one in flight.
+		if got := slow.Count(); got > at+8 {
+			t.Fatalf("the old URL got %d requests after the change (%d before)", got-at, at)
+		}
+		// Everything arrives, the rest at the new URL.
+		moved.Wait(t, n-slow.Count(), 10*time.Second)
+	})
+}

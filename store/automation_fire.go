@@ -64,6 +64,11 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 	return nil
 }
 
+// actor is ctx carrying the automation as the actor of what it does.
+func (a *automationRow) actor(ctx context.Context) context.Context {
+	return api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: a.ID})
+}
+
 func initialOutcome(a *automationRow) string {
 	if a.ActionType == api.ActionWebhook {
 		return api.OutcomePending
@@ -77,7 +82,7 @@ func initialOutcome(a *automationRow) string {
 // is a verdict, not a write: the run's id is appended to disable, and the
 // trainee code applies it (settleDisables), so that the rules never call
 // back into the trainee code that called them.
-func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries, disable *[]int64) error {
+func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries *[]int64, disable *[]verdict) error {
 	switch a.ActionType {
 	case api.ActionWebhook:
 		body, err := json.Marshal(api.AutomationFired{
@@ -93,6 +98,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *autom
 		}
 		ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
 			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+		stampActor(a.actor(ctx), ev)
 		if err := s.insertEvent(ctx, tx, ev); err != nil {
 			return err
 		}
@@ -111,7 +117,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *autom
 		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", run.ID).Exec(ctx)
 		return err
 	case api.ActionDisableTrainee:
-		*disable = append(*disable, run.ID) // a verdict: the trainee code applies it
+		*disable = append(*disable, verdict{run.ID, a.ID}) // the trainee code applies it
 	}
 	return nil
 }
@@ -319,6 +325,7 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 		}
 		evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: r.TraineeID,
 			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+		stampActor(a.actor(ctx), evs[i])
 	}
 	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
 		return nil, err
@@ -390,6 +397,8 @@ const advisoryExpirations = int64(0x12) << 48
 func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time.Time, batch int) (int, error) {
 	var n int
 	stamp := s.utcNow() // what is recorded; now only decides the company's day
+	// The evaluator's events are the system's, whoever calls.
+	ctx = api.WithActor(ctx, api.Actor{Type: api.ActorSystem})
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		n = 0
 		if err := s.tryLock(ctx, tx, advisoryExpirations|companyID); err != nil {

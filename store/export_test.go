@@ -66,3 +66,27 @@ func SetWalkProbe(rows int, share float64) (restore func()) {
 	walkProbeRows, walkDenseShare = rows, share
 	return func() { walkProbeRows, walkDenseShare = r0, s0 }
 }
+
+// EventActor is one event's actor as stored.
+type EventActor struct {
+	Type      string  `bun:"type"`
+	ActorType *string `bun:"actor_type"`
+	ActorID   *int64  `bun:"actor_id"`
+}
+
+// EventActors reads the actors of a company's events, automation.fired
+// included (the feed leaves those out), by id.
+func EventActors(s *Store, companyID int64) ([]EventActor, error) {
+	var out []EventActor
+	err := s.db.NewSelect().Model((*webhookEventRow)(nil)).Column("e.type", "e.actor_type", "e.actor_id").
+		Where("e.company_id = ?", companyID).OrderExpr("e.id ASC").Scan(context.Background(), &out)
+	return out, err
+}
+
+// ForgetActor clears an event's actor, as on events written before the
+// actors were recorded.
+func ForgetActor(s *Store, eventID string) error {
+	_, err := s.db.NewUpdate().Model((*webhookEventRow)(nil)).Set("actor_type = NULL, actor_id = NULL").
+		Where("e.public_id = ?", eventID).Exec(context.Background())
+	return err
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -141,6 +142,24 @@ type webhookEventRow struct {
 	Type      string    `bun:"type"`
 	Payload   string    `bun:"payload"`
 	CreatedAt time.Time `bun:"created_at"`
+	// ActorType and ActorID are who made the change (api.Actor; ActorID
+	// NULL for the system): both NULL on events written before they were
+	// recorded. Never in Payload.
+	ActorType *string `bun:"actor_type"`
+	ActorID   *int64  `bun:"actor_id"`
+}
+
+// stampActor records on ev the actor ctx carries (api.ActorFrom: the
+// system when none), unless ev has one already.
+func stampActor(ctx context.Context, ev *webhookEventRow) {
+	if ev.ActorType != nil {
+		return
+	}
+	a := api.ActorFrom(ctx)
+	ev.ActorType = &a.Type
+	if a.ID != 0 {
+		ev.ActorID = &a.ID
+	}
 }
 
 // webhookDeliveryRow is one event to send to one endpoint.

@@ -37,6 +37,10 @@ type ClaimedDelivery struct {
 	lease          string
 }
 
+// Lease is c's lease token, shared by the deliveries of one chain (the
+// deliveries of one endpoint leased together, to send one after another).
+func (c *ClaimedDelivery) Lease() string { return c.lease }
+
 // Secrets returns the secrets that sign c at now: the endpoint's, and the
 // previous one while it has not expired.
 func (c *ClaimedDelivery) Secrets(now time.Time) []string {
@@ -63,11 +67,17 @@ const leaseAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 type ClaimLimits struct {
 	PerEndpoint int
 	PerCompany  int
+	// Chain is how many due deliveries of one endpoint one lease takes at
+	// most, to be sent one after another (0: one). PerEndpoint and
+	// PerCompany count leases (chains), not deliveries.
+	Chain int
 }
 
-// ClaimDeliveries leases up to limit due deliveries of enabled endpoints,
-// oldest due first, at most lim.PerEndpoint of them leased at once per
-// endpoint and lim.PerCompany per company (counting the leases other
+// ClaimDeliveries leases up to limit chains of due deliveries of enabled
+// endpoints (each of up to lim.Chain deliveries of one endpoint, under one
+// lease; one delivery each when lim.Chain is 0), oldest due first, at most
+// lim.PerEndpoint chains leased at once per endpoint and lim.PerCompany
+// per company (counting the leases other
 // dispatchers hold: one company's slow or flooded endpoints cannot take
 // every slot, and the slots they leave go to the other companies' due
 // deliveries), in one short transaction.
@@ -76,20 +86,28 @@ type ClaimLimits struct {
 // rows are selected FOR UPDATE SKIP LOCKED; SQLite's immediate
 // transactions serialise claims.
 func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lim ClaimLimits, lease time.Duration) ([]*ClaimedDelivery, error) {
-	return s.CycleDeliveries(ctx, nil, nil, limit, lim, lease)
+	return s.CycleDeliveries(ctx, nil, nil, nil, limit, lim, lease)
 }
 
-// claimPickSQL picks the due deliveries to claim. busy counts each
-// endpoint's live leases, busyc each company's; open lists the enabled
-// endpoints of endpoints and companies not yet full, and cand takes their
-// oldest due deliveries (a few times limit, so that one endpoint's backlog
-// does not fill the scan); the two windows keep what each endpoint, then
-// each company, has room for. open is computed once, over the endpoints,
-// so the scan of the due deliveries checks each against a small set
-// rather than looking its endpoint up (a claim over a backlog of 2,000
-// cost 11-30 ms that way, most of it the lookups).
+// claimPickSQL picks the due deliveries to claim, in chains: a chain is
+// up to chainLen due deliveries of one endpoint, leased under one token,
+// which a dispatcher sends one after another (one request at a time), so
+// the per-endpoint and per-company bounds count chains (distinct live
+// leases), not rows: they bound the requests at once, not how soon the
+// next is sent. busy counts each endpoint's live leases, busyc each
+// company's; open lists the enabled endpoints of endpoints and companies
+// not yet full, and cand takes their oldest due deliveries (a few times
+// what limit chains hold, so that one endpoint's backlog does not fill the
+// scan); ranked and chained deal each endpoint's oldest, up to chainLen
+// for each chain it has room for, round the chains it has room for (so
+// that a short backlog still goes two at a time), and the window keeps the
+// chains each company has room for, oldest first, up to limit chains. It returns each delivery with its chain (endpoint,
+// chain number). open is computed once, over the endpoints, so the scan
+// of the due deliveries checks each against a small set rather than
+// looking its endpoint up (a claim over a backlog of 2,000 cost 11-30 ms
+// that way, most of it the lookups).
 const claimPickSQL = `WITH busy AS (
-				SELECT b.webhook_id, COUNT(*) AS n FROM webhook_deliveries AS b
+				SELECT b.webhook_id, COUNT(DISTINCT b.lease) AS n FROM webhook_deliveries AS b
 				WHERE b.locked_until IS NOT NULL AND b.locked_until > ? AND b.status = ?
 				GROUP BY b.webhook_id),
 			busyc AS (
@@ -108,19 +126,28 @@ const claimPickSQL = `WITH busy AS (
 				LIMIT ?),
 			ranked AS (
 				SELECT cand.id, cand.webhook_id, cand.company_id, cand.next_attempt_at,
-					ROW_NUMBER() OVER (PARTITION BY cand.webhook_id ORDER BY cand.next_attempt_at, cand.id) AS rn
-				FROM cand),
+					ROW_NUMBER() OVER (PARTITION BY cand.webhook_id ORDER BY cand.next_attempt_at, cand.id) AS rn,
+					? - COALESCE(busy.n, 0) AS room
+				FROM cand LEFT JOIN busy ON busy.webhook_id = cand.webhook_id),
+			chained AS (
+				SELECT r.id, r.webhook_id, r.company_id, r.next_attempt_at, (r.rn - 1) % r.room AS chain
+				FROM ranked AS r WHERE r.rn <= r.room * ?),
+			chains AS (
+				SELECT r.webhook_id, r.company_id, r.chain, MIN(r.next_attempt_at) AS at, MIN(r.id) AS first
+				FROM chained AS r
+				GROUP BY r.webhook_id, r.company_id, r.chain),
 			fits AS (
-				SELECT r.id, r.company_id, r.next_attempt_at,
-					ROW_NUMBER() OVER (PARTITION BY r.company_id ORDER BY r.next_attempt_at, r.id) AS rnc
-				FROM ranked AS r LEFT JOIN busy ON busy.webhook_id = r.webhook_id
-				WHERE r.rn <= ? - COALESCE(busy.n, 0))
-			SELECT d.id FROM webhook_deliveries AS d
-			WHERE d.id IN (
-				SELECT f.id FROM fits AS f LEFT JOIN busyc ON busyc.company_id = f.company_id
+				SELECT ch.webhook_id, ch.company_id, ch.chain, ch.at, ch.first,
+					ROW_NUMBER() OVER (PARTITION BY ch.company_id ORDER BY ch.at, ch.first) AS rnc
+				FROM chains AS ch),
+			chosen AS (
+				SELECT f.webhook_id, f.chain FROM fits AS f LEFT JOIN busyc ON busyc.company_id = f.company_id
 				WHERE f.rnc <= ? - COALESCE(busyc.n, 0)
-				ORDER BY f.next_attempt_at, f.id
+				ORDER BY f.at, f.first
 				LIMIT ?)
+			SELECT d.id, r.webhook_id, r.chain FROM webhook_deliveries AS d
+			JOIN chained AS r ON r.id = d.id
+			JOIN chosen AS c ON c.webhook_id = r.webhook_id AND c.chain = r.chain
 			ORDER BY d.next_attempt_at, d.id
 			`
 
@@ -179,7 +206,9 @@ func (s *Store) DisableEndpoint(ctx context.Context, webhookID int64, url, reaso
 		if err != nil {
 			return err
 		}
-		if err := s.insertEvent(ctx, tx, &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: row.CompanyID,
+		// The server disables an endpoint by itself: the system's event.
+		sys := api.WithActor(ctx, api.Actor{Type: api.ActorSystem})
+		if err := s.insertEvent(sys, tx, &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: row.CompanyID,
 			Type: api.EventWebhookDisabled, Payload: string(body), CreatedAt: now}); err != nil {
 			return err
 		}
@@ -223,7 +252,7 @@ func (s *Store) DisableRefusedEndpoints(ctx context.Context, refuse func(url str
 // one. It returns the delivery's new state.
 func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res DeliveryAttempt, schedule []time.Duration) (string, error) {
 	f := &FinishedAttempt{Delivery: c, Result: res}
-	if _, err := s.CycleDeliveries(ctx, []*FinishedAttempt{f}, schedule, 0, ClaimLimits{}, 0); err != nil {
+	if _, err := s.CycleDeliveries(ctx, []*FinishedAttempt{f}, nil, schedule, 0, ClaimLimits{}, 0); err != nil {
 		return "", err
 	}
 	return f.State, f.Err
@@ -232,14 +261,7 @@ func (s *Store) FinishDelivery(ctx context.Context, c *ClaimedDelivery, res Deli
 // ReleaseDelivery gives a claimed delivery back, due at once, without
 // counting an attempt.
 func (s *Store) ReleaseDelivery(ctx context.Context, c *ClaimedDelivery) error {
-	_, err := s.db.NewUpdate().
-		Model((*webhookDeliveryRow)(nil)).
-		Set("locked_until = NULL").
-		Set("lease = NULL").
-		Set("updated_at = ?", s.utcNow()).
-		Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease).
-		Exec(ctx)
-	return err
+	return s.releaseIn(ctx, s.db, c, s.utcNow())
 }
 
 // Wake is signalled (without blocking, coalescing) when a change this

@@ -25,18 +25,20 @@ type FinishedAttempt struct {
 }
 
 // CycleDeliveries is the dispatcher's one step: it records the attempts
-// of done (as FinishDelivery does each) and then claims up to limit due
-// deliveries (as ClaimDeliveries), in one transaction of prepared
-// statements. The claim sees the leases done gave back. On an error
-// nothing is recorded and nothing claimed (each State stays "").
-func (s *Store) CycleDeliveries(ctx context.Context, done []*FinishedAttempt, schedule []time.Duration, limit int, lim ClaimLimits, lease time.Duration) ([]*ClaimedDelivery, error) {
+// of done (as FinishDelivery does each), gives back the deliveries of
+// release unsent (as ReleaseDelivery does each), and then claims up to
+// limit chains of due deliveries (as ClaimDeliveries), in one transaction
+// of prepared statements. The claim sees the leases done and release gave
+// back. On an error nothing is recorded, released or claimed (each State
+// stays "").
+func (s *Store) CycleDeliveries(ctx context.Context, done []*FinishedAttempt, release []*ClaimedDelivery, schedule []time.Duration, limit int, lim ClaimLimits, lease time.Duration) ([]*ClaimedDelivery, error) {
 	now := s.utcNow()
 	plans := make([]finishPlan, len(done))
 	for i, f := range done {
 		plans[i] = planFinish(f.Delivery, f.Result, schedule, now)
 	}
-	cl := claimArgs{now: now, limit: limit, perEndpoint: lim.PerEndpoint, perCompany: lim.PerCompany,
-		until: now.Add(lease), token: api.RandomString(20, leaseAlphabet)}
+	cl := claimArgs{now: now, limit: limit, perEndpoint: lim.PerEndpoint, perCompany: lim.PerCompany, chain: max(lim.Chain, 1),
+		until: now.Add(lease), token: api.RandomString(20, leaseAlphabet), release: release}
 	if cl.perEndpoint <= 0 {
 		cl.perEndpoint = limit
 	}
@@ -61,9 +63,6 @@ func (s *Store) CycleDeliveries(ctx context.Context, done []*FinishedAttempt, sc
 		if !recorded[i] {
 			f.State, f.Err = "", ErrLeaseLost
 		}
-	}
-	for _, c := range out {
-		c.lease = cl.token
 	}
 	return out, nil
 }
@@ -113,16 +112,22 @@ func planFinish(c *ClaimedDelivery, res DeliveryAttempt, schedule []time.Duratio
 
 // claimArgs is what one claim asks for.
 type claimArgs struct {
-	now                            time.Time
-	limit, perEndpoint, perCompany int
-	until                          time.Time // the lease's end
-	token                          string
+	now                                   time.Time
+	limit, perEndpoint, perCompany, chain int
+	until                                 time.Time // the lease's end
+	token                                 string    // each chain's lease is token.webhook.chain
+	release                               []*ClaimedDelivery
 }
 
 // pickArgs are claimPickSQL's arguments, in order.
 func (cl claimArgs) pickArgs() []any {
 	return []any{cl.now, api.DeliveryPending, cl.perEndpoint, cl.perCompany, api.DeliveryPending, cl.now, cl.now,
-		4*cl.limit + 16, cl.perEndpoint, cl.perCompany, cl.limit}
+		cl.limit*(cl.chain+3) + 16, cl.perEndpoint, cl.chain, cl.perCompany, cl.limit}
+}
+
+// chainLease is the lease token of one chain of a claim.
+func (cl claimArgs) chainLease(webhook, chain int64) string {
+	return cl.token + "." + strconv.FormatInt(webhook, 10) + "." + strconv.FormatInt(chain, 10)
 }
 
 // cycleSQLite is CycleDeliveries in one immediate transaction.
@@ -137,6 +142,11 @@ func (s *Store) cycleSQLite(ctx context.Context, plans []finishPlan, cl claimArg
 				return err
 			}
 			recorded[i] = ok
+		}
+		for _, c := range cl.release {
+			if err := s.releaseIn(ctx, tx, c, cl.now); err != nil {
+				return err
+			}
 		}
 		if cl.limit <= 0 {
 			return nil
@@ -172,20 +182,50 @@ func (s *Store) finishSQLite(ctx context.Context, tx bun.Tx, p *finishPlan, now 
 	return err == nil, err
 }
 
-// claimSQLite leases what claimPickSQL picks, in tx.
+// releaseIn gives c back unsent, in tx (ReleaseDelivery).
+func (s *Store) releaseIn(ctx context.Context, tx bun.IDB, c *ClaimedDelivery, now time.Time) error {
+	_, err := tx.NewUpdate().
+		Model((*webhookDeliveryRow)(nil)).
+		Set("locked_until = NULL").
+		Set("lease = NULL").
+		Set("updated_at = ?", now).
+		Where("d.id = ? AND d.lease = ?", c.DeliveryID, c.lease).
+		Exec(ctx)
+	return err
+}
+
+// pickedRow is a row of claimPickSQL: a delivery and its chain.
+type pickedRow struct {
+	ID      int64 `bun:"id"`
+	Webhook int64 `bun:"webhook_id"`
+	Chain   int64 `bun:"chain"`
+}
+
+// claimSQLite leases what claimPickSQL picks, in tx: each chain under its
+// own lease.
 func (s *Store) claimSQLite(ctx context.Context, tx bun.Tx, cl claimArgs) ([]*ClaimedDelivery, error) {
-	var ids []int64
-	if err := tx.NewRaw(claimPickSQL, cl.pickArgs()...).Scan(ctx, &ids); err != nil || len(ids) == 0 {
+	var picked []pickedRow
+	if err := tx.NewRaw(claimPickSQL, cl.pickArgs()...).Scan(ctx, &picked); err != nil || len(picked) == 0 {
 		return nil, err
 	}
-	if _, err := tx.NewUpdate().
-		Model((*webhookDeliveryRow)(nil)).
-		Set("locked_until = ?", cl.until).
-		Set("lease = ?", cl.token).
-		Set("updated_at = ?", cl.now).
-		Where("d.id IN (?)", bun.List(ids)).
-		Exec(ctx); err != nil {
-		return nil, err
+	chains := map[string][]int64{}
+	leases := make(map[int64]string, len(picked))
+	ids := make([]int64, len(picked))
+	for i, p := range picked {
+		l := cl.chainLease(p.Webhook, p.Chain)
+		chains[l] = append(chains[l], p.ID)
+		leases[p.ID], ids[i] = l, p.ID
+	}
+	for l, chain := range chains {
+		if _, err := tx.NewUpdate().
+			Model((*webhookDeliveryRow)(nil)).
+			Set("locked_until = ?", cl.until).
+			Set("lease = ?", l).
+			Set("updated_at = ?", cl.now).
+			Where("d.id IN (?)", bun.List(chain)).
+			Exec(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var out []*ClaimedDelivery
 	err := tx.NewSelect().
@@ -196,6 +236,9 @@ func (s *Store) claimSQLite(ctx context.Context, tx bun.Tx, cl claimArgs) ([]*Cl
 		Where("d.id IN (?)", bun.List(ids)).
 		OrderExpr("d.next_attempt_at ASC, d.id ASC").
 		Scan(ctx, &out)
+	for _, c := range out {
+		c.lease = leases[c.DeliveryID]
+	}
 	return out, err
 }
 
@@ -241,11 +284,17 @@ func finishManyArgs(plans []finishPlan, now time.Time) []any {
 // of its own (whose end gives it a snapshot that sees every earlier
 // claim).
 var claimPostgres = `WITH picked AS (` + dollars(claimPickSQL+"FOR UPDATE OF d SKIP LOCKED", 4) + `)
-	UPDATE webhook_deliveries AS d SET locked_until = $1::timestamptz, lease = $2::text, updated_at = $3::timestamptz
+	UPDATE webhook_deliveries AS d SET locked_until = $1::timestamptz,
+		lease = $2::text || '.' || picked.webhook_id::text || '.' || picked.chain::text, updated_at = $3::timestamptz
 	FROM picked, webhook_events AS e, webhooks AS w
 	WHERE d.id = picked.id AND e.id = d.event_id AND w.id = d.webhook_id
 	RETURNING d.id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret,
-		w.previous_secret, w.previous_secret_expires_at, d.next_attempt_at`
+		w.previous_secret, w.previous_secret_expires_at, d.next_attempt_at, d.lease`
+
+// releaseManyPostgres gives back a batch of deliveries unsent, each while
+// its lease holds ($1 ids, $2 leases, $3 the time of the update).
+const releaseManyPostgres = `UPDATE webhook_deliveries AS d SET locked_until = NULL, lease = NULL, updated_at = $3::timestamptz
+	FROM unnest($1::bigint[], $2::text[]) AS r(id, lease) WHERE d.id = r.id AND d.lease = r.lease`
 
 // dollars numbers text's ? placeholders $from, $from+1, ...
 func dollars(text string, from int) string {
@@ -302,6 +351,19 @@ func (s *Store) cyclePostgres(ctx context.Context, plans []finishPlan, cl claimA
 				recorded[i] = slices.Contains(ids, p.c.DeliveryID)
 			}
 		}
+		if len(cl.release) > 0 {
+			ids, leases := make([]int64, len(cl.release)), make([]string, len(cl.release))
+			for i, c := range cl.release {
+				ids[i], leases[i] = c.DeliveryID, c.lease
+			}
+			rows, err := s.runHot(ctx, &tx, releaseManyPostgres, ids, leases, cl.now)
+			if err != nil {
+				return err
+			}
+			if err := rows.Close(); err != nil {
+				return err
+			}
+		}
 		if cl.limit <= 0 {
 			return nil
 		}
@@ -318,7 +380,7 @@ func (s *Store) cyclePostgres(ctx context.Context, plans []finishPlan, cl claimA
 			c := new(ClaimedDelivery)
 			var at time.Time
 			if err := rows.Scan(&c.DeliveryID, &c.Attempts, &c.WebhookID, &c.CompanyID, &c.EventID, &c.Payload, &c.URL,
-				&c.Secret, &c.PreviousSecret, &c.PreviousUntil, &at); err != nil {
+				&c.Secret, &c.PreviousSecret, &c.PreviousUntil, &at, &c.lease); err != nil {
 				return err
 			}
 			out = append(out, c)

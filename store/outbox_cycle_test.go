@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func TestCycleDeliveriesBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		schedule := []time.Duration{time.Hour}
-		next, err := s.CycleDeliveries(ctx, done, schedule, 10, lim, time.Minute)
+		next, err := s.CycleDeliveries(ctx, done, nil, schedule, 10, lim, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,6 +78,65 @@ func TestCycleDeliveriesBatch(t *testing.T) {
 		}
 		if n := storetest.Count(t, s, "webhook_deliveries", "id = ? AND attempts = 0 AND lease = 'other'", first[2].DeliveryID); n != 1 {
 			t.Fatal("the delivery whose lease was lost changed")
+		}
+	})
+}
+
+// A claim in chains leases up to Chain due deliveries of one endpoint
+// under one lease, oldest first; the per-endpoint and per-company bounds
+// count chains, not deliveries; a chain's unsent deliveries given back in
+// a cycle are free again, and the chain's slot with them once none of its
+// deliveries is leased.
+func TestCycleDeliveriesChains(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		tn := storetest.SetupTenants(t, s)
+		storetest.AddWebhook(t, s, tn.A, "http://127.0.0.1:9/a")
+		storetest.AddWebhook(t, s, tn.B, "http://127.0.0.1:9/b")
+		for i := range 8 {
+			storetest.MustCreate(t, s, tn.A, storetest.NewTrainee("Chain", fmt.Sprintf("chain%d@example.com", i)))
+		}
+		storetest.MustCreate(t, s, tn.B, storetest.NewTrainee("Other", "other@example.com"))
+		lim := store.ClaimLimits{PerEndpoint: 2, PerCompany: 4, Chain: 3}
+		first, err := s.ClaimDeliveries(ctx, 10, lim, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chains := map[string][]int64{}
+		var order []int64
+		for _, c := range first {
+			chains[c.Lease()] = append(chains[c.Lease()], c.DeliveryID)
+			order = append(order, c.DeliveryID)
+		}
+		// A's two chains of three, B's one of one.
+		if len(first) != 7 || len(chains) != 3 || !slices.IsSorted(order) {
+			t.Fatalf("claimed %v in %d chains, want 7 in 3, oldest first", order, len(chains))
+		}
+		for l, ids := range chains {
+			if len(ids) != 3 && len(ids) != 1 {
+				t.Fatalf("chain %s: %v", l, ids)
+			}
+		}
+		if again, err := s.ClaimDeliveries(ctx, 10, lim, time.Minute); err != nil || len(again) != 0 {
+			t.Fatalf("claimed %d past the bounds (%v)", len(again), err)
+		}
+		// A's first chain: one sent, two given back. Its lease still holds
+		// nothing then, so A has a free slot again, and the two are due.
+		chain := chains[first[0].Lease()]
+		var byID = map[int64]*store.ClaimedDelivery{}
+		for _, c := range first {
+			byID[c.DeliveryID] = c
+		}
+		done := []*store.FinishedAttempt{{Delivery: byID[chain[0]], Result: store.DeliveryAttempt{Started: time.Now(), StatusCode: 200}}}
+		next, err := s.CycleDeliveries(ctx, done, []*store.ClaimedDelivery{byID[chain[1]], byID[chain[2]]}, nil, 10, lim, time.Minute)
+		if err != nil || done[0].State != api.DeliverySucceeded {
+			t.Fatalf("cycle: %v, state %q", err, done[0].State)
+		}
+		if len(next) != 3 || next[0].DeliveryID != chain[1] || next[1].DeliveryID != chain[2] ||
+			next[0].Lease() != next[2].Lease() || next[0].Lease() == first[0].Lease() {
+			t.Fatalf("after giving back %v: claimed %d in a new chain, want the two given back and the next", chain[1:], len(next))
+		}
+		if n := storetest.Count(t, s, "webhook_deliveries", "lease IS NOT NULL"); n != 7 {
+			t.Fatalf("%d deliveries leased, want 7 (A: 3 and 3, B: 1)", n)
 		}
 	})
 }

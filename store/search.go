@@ -498,7 +498,7 @@ func (s *Store) searchCount(ctx context.Context, tx bun.Tx, companyID int64, pla
 }
 
 // textCounts reports whether the count of a PostgreSQL search reads
-// trainee_search (migration 000013), the narrow copy of the columns that
+// trainee_search (migration 000014), the narrow copy of the columns that
 // q and the status filter on, instead of trainees: for a q not of phone
 // digits (the copy has no phone), without the cockpit's filters (nor
 // their columns), and, for a short q, when the sample found it common

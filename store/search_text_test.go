@@ -8,7 +8,7 @@ import (
 	"github.com/traineed/traineed/store/storetest"
 )
 
-// TestSearchTextCopy: PostgreSQL's trainee_search (migration 000013), from
+// TestSearchTextCopy: PostgreSQL's trainee_search (migration 000014), from
 // which a search with q counts, holds exactly the searched columns of
 // every trainee after each kind of write: bulk and single creates, a
 // rename, a new e-mail, disabling, an expiration set and cleared, tracked

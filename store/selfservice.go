@@ -211,7 +211,12 @@ func (s *Store) RedeliverCompanyEvent(ctx context.Context, companyID int64, even
 func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) ([]*api.Event, error) {
 	sel := s.db.NewSelect().
 		Model((*webhookEventRow)(nil)).
-		ColumnExpr("e.id, e.public_id, e.type, e.created_at, e.payload").
+		ColumnExpr("e.id, e.public_id, e.type, e.created_at, e.payload, e.actor_type, e.actor_id").
+		// The actor's name as it is now, of the company's own key or
+		// automation (NULL when it has since been deleted).
+		ColumnExpr("COALESCE(k.name, au.name) AS actor_name").
+		Join("LEFT JOIN api_keys AS k ON e.actor_type = ? AND k.id = e.actor_id AND k.company_id = e.company_id", api.ActorKey).
+		Join("LEFT JOIN automations AS au ON e.actor_type = ? AND au.id = e.actor_id AND au.company_id = e.company_id", api.ActorAutomation).
 		Where("e.company_id = ?", companyID).
 		// automation.fired events go to their automation's endpoint
 		// only; the feed carries the company's webhook events.
@@ -247,15 +252,35 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 		Type      string    `bun:"type"`
 		CreatedAt time.Time `bun:"created_at"`
 		Payload   string    `bun:"payload"`
+		ActorType *string   `bun:"actor_type"`
+		ActorID   *int64    `bun:"actor_id"`
+		ActorName *string   `bun:"actor_name"`
 	}
 	if err := sel.OrderExpr(order).Limit(int64(q.Limit)).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := make([]*api.Event, len(rows))
 	for i, r := range rows {
-		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload), Seq: r.ID}
+		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload), Seq: r.ID,
+			Actor: eventActor(r.ActorType, r.ActorID, r.ActorName)}
 	}
 	return out, nil
+}
+
+// eventActor is an event's actor as the feed shows it: nil for an event
+// written before actors were recorded.
+func eventActor(typ *string, id *int64, name *string) *api.Actor {
+	if typ == nil {
+		return nil
+	}
+	a := &api.Actor{Type: *typ}
+	if id != nil {
+		a.ID = *id
+	}
+	if name != nil {
+		a.Name = *name
+	}
+	return a
 }
 
 // LatestEventID returns the id of the company's latest event (0 when it

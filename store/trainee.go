@@ -244,9 +244,13 @@ type traineeChange struct {
 	// in the same transaction; After is then not what is stored.
 	Disabled bool
 	// disableRuns are the DISABLE_TRAINEE verdicts of the automations the
-	// change fired (their runs' ids), for settleDisables to apply.
-	disableRuns []int64
+	// change fired, for settleDisables to apply.
+	disableRuns []verdict
 }
+
+// verdict is a DISABLE_TRAINEE verdict: its run, and its automation, the
+// actor of the disable it leads to.
+type verdict struct{ run, automation int64 }
 
 // result is what a change returns to its caller: the trainee as stored
 // when the transaction commits.
@@ -312,7 +316,8 @@ func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange
 		if before.Enabled {
 			after := before.clone()
 			after.Enabled = false
-			next, err := s.writeChange(ctx, tx, before, after, "")
+			by := api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: runs[0].automation})
+			next, err := s.writeChange(by, tx, before, after, "")
 			if err != nil {
 				return err
 			}
@@ -322,8 +327,12 @@ func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange
 			runs = runs[1:]
 		}
 		if len(runs) > 0 {
+			ids := make([]int64, len(runs))
+			for i, v := range runs {
+				ids[i] = v.run
+			}
 			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).
-				Where("r.id IN (?)", bun.In(runs)).Exec(ctx)
+				Where("r.id IN (?)", bun.In(ids)).Exec(ctx)
 			if err != nil {
 				return err
 			}

@@ -55,6 +55,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		Payload:   string(body),
 		CreatedAt: now,
 	}
+	stampActor(ctx, ev)
 	ch.Recorded = true
 	markEvent(ctx, ev.CompanyID)
 	if s.dialect == DialectPostgres {
@@ -68,7 +69,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		// write), makes them so.
 		err = s.scanHot(ctx, tx, recordEventPostgres, &ch.Deliveries,
 			feedLockClass, companyLockKey(ev.CompanyID),
-			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt),
+			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt), ev.ActorType, ev.ActorID,
 			api.DeliveryPending, subscribedPattern(typ))
 		if err != nil {
 			return err
@@ -90,17 +91,17 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 }
 
 // recordEventPostgres is recordEvent's one statement on PostgreSQL: the
-// company's feed lock ($1, $2), the event ($3-$8) and its deliveries
-// ($9: their status; $10: subscribedPattern of its type).
+// company's feed lock ($1, $2), the event ($3-$8, its actor $9, $10) and
+// its deliveries ($11: their status; $12: subscribedPattern of its type).
 const recordEventPostgres = `WITH l AS (SELECT pg_advisory_xact_lock($1::int4, $2::int4) AS locked),
 	e AS (
-		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at)
-		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz FROM l
+		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id)
+		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz, $9::text, $10::bigint FROM l
 		RETURNING id, company_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-	SELECT e.id, w.id, $9::text, 0, e.created_at, e.created_at, e.created_at
+	SELECT e.id, w.id, $11::text, 0, e.created_at, e.created_at, e.created_at
 	FROM e JOIN webhooks AS w ON w.company_id = e.company_id
-	WHERE (',' || w.events || ',') LIKE $10::text
+	WHERE (',' || w.events || ',') LIKE $12::text
 	FOR KEY SHARE OF w
 	RETURNING id`
 
@@ -113,10 +114,12 @@ const feedLockClass = 0x74726e64 // "trnd"
 func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31)) }
 
 // insertEvent writes an event row outside recordEvent (the evaluator's
-// trainee.expired, an automation's automation.fired). On PostgreSQL it
-// first takes the company's feed lock, as recordEvent does, so that the
-// feed's ids stay in commit order whoever writes the event.
+// trainee.expired, an automation's automation.fired), with ctx's actor
+// unless it has one. On PostgreSQL it first takes the company's feed lock,
+// as recordEvent does, so that the feed's ids stay in commit order
+// whoever writes the event.
 func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
+	stampActor(ctx, ev)
 	markEvent(ctx, ev.CompanyID)
 	if s.dialect == DialectPostgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(ev.CompanyID)); err != nil {
@@ -130,9 +133,13 @@ func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow)
 // insertEvents is insertEvent and scheduleDeliveries for events of one
 // type and company, in three statements whatever their number: the feed
 // lock, the events, and their deliveries to every subscribed endpoint.
+// Each event gets ctx's actor unless it has one.
 func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, evs []*webhookEventRow, now time.Time) ([]int64, error) {
 	if len(evs) == 0 {
 		return nil, nil
+	}
+	for _, ev := range evs {
+		stampActor(ctx, ev)
 	}
 	markEvent(ctx, companyID)
 	if s.dialect == DialectPostgres {

@@ -213,7 +213,7 @@ func (h *homeModel) recentView(rows int) string {
 			what = strings.Join(c.fields, ", ")
 		}
 		line := "  " + t.row(h.when(c.at), strings.TrimPrefix(c.kind, "trainee."),
-			api.EscapeText(c.trainee.Name), api.EscapeText(what))
+			api.EscapeText(c.trainee.Name), api.EscapeText(c.who), api.EscapeText(what))
 		if i == sel {
 			line = th.selected.Render(line)
 		}
@@ -222,9 +222,10 @@ func (h *homeModel) recentView(rows int) string {
 	return b.String()
 }
 
-// recentCols are the recent changes' columns: when, what, who, which
-// fields.
-var recentCols = []colSpec{{"AT", 6, 6, 0}, {"CHANGE", 8, 8, 0}, {"TRAINEE", 14, 28, 0}, {"FIELDS", 10, 0, 1}}
+// recentCols are the recent changes' columns: when, what, to whom, by
+// whom (the key's name, the automation's, "system"), which fields. On a
+// narrow terminal the fields go first, then who made the change.
+var recentCols = []colSpec{{"AT", 6, 6, 0}, {"CHANGE", 8, 8, 0}, {"TRAINEE", 14, 28, 0}, {"WHO", 8, 16, 1}, {"FIELDS", 10, 0, 2}}
 
 // when is an instant of today as 15:04, of another day as 02 Jan.
 func (h *homeModel) when(t time.Time) string {

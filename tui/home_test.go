@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,5 +43,54 @@ func TestHomeCountsOpenTheirLists(t *testing.T) {
 	all := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusAll})
 	if counts.Active+counts.Expired+counts.Deleted != len(all) {
 		t.Errorf("counts %+v do not add up to the %d trainees", counts, len(all))
+	}
+}
+
+// The recent changes say who made each: the name of the key whose request
+// made it, the automation's (after ⚙) for what an automation did, and
+// "system" for what the server did by itself (the demo data's loader).
+func TestRecentChangesShowWhoMadeThem(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	demoKey, err := s.direct().CurrentKey(ctx)
+	must(t, err)
+	key := api.GenerateKey()
+	if _, err := s.st.CreateKey(ctx, demoKey.CompanyID, "coach-anna", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		t.Fatal(err)
+	}
+	anna := s.client(key)
+	_, err = anna.CreateAutomation(ctx, map[string]any{"name": "Archive new", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+		"actionType": "DISABLE_TRAINEE"})
+	must(t, err)
+	_, err = anna.CreateTrainee(ctx, api.CreateRequest{Name: "Walk In", Email: "walk.in@example.com", Password: "long enough"})
+	must(t, err)
+	_, err = s.direct().UpdateTrainee(ctx, 1, api.TraineePatch{Name: api.Val("Ada Renamed")})
+	must(t, err)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, background: firstFeedOnly(), Start: "home"})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	screen := d.screen()
+	for _, want := range []struct{ line, who string }{
+		{"updated  Ada Renamed", "demo"},
+		{"deleted  Walk In", "⚙ Archive new"},
+		{"created  Walk In", "coach-anna"},
+	} {
+		if line := lineWith(screen, want.line); !strings.Contains(line, want.who) {
+			t.Errorf("the change %q does not show %q as its maker: %q\n%s", want.line, want.who, line, screen)
+		}
+	}
+	if line := lineWith(screen, "created  Dmitri"); !strings.Contains(line, "system") {
+		t.Errorf("the demo data's change does not show the system as its maker: %q", line)
+	}
+	if f := strings.Fields(lineWith(screen, "updated  Ada Renamed")); len(f) < 2 || f[len(f)-2] != "demo" || f[len(f)-1] != "name" {
+		t.Errorf("the update's fields do not follow its maker: %q", f)
+	}
+	// At 45 columns the fields give way; the maker stays, cut.
+	d.send(tea.WindowSizeMsg{Width: 45, Height: 24})
+	screen = d.screen()
+	if line := lineWith(screen, "deleted  Walk In"); !strings.Contains(line, "⚙ Archi") {
+		t.Errorf("at 45 columns the maker is cut too far: %q", line)
+	}
+	if line := strings.TrimSpace(lineWith(screen, "updated  Ada Renamed")); !strings.HasSuffix(line, "demo") {
+		t.Errorf("at 45 columns the fields stay, or the maker goes: %q", line)
 	}
 }

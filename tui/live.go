@@ -44,6 +44,7 @@ type change struct {
 	kind    string // api.EventTrainee...
 	trainee *api.Trainee
 	fields  []string
+	who     string // the actor (api.Actor.Label), "" when the event has none
 }
 
 // feedMsg is the answer of one poll of the feed.
@@ -162,7 +163,8 @@ func changeOf(e *api.Event) (change, bool) {
 	if err := json.Unmarshal(e.Payload, &we); err != nil || we.Data.Trainee == nil {
 		return change{}, false
 	}
-	return change{id: e.ID, at: e.CreatedAt, kind: e.Type, trainee: we.Data.Trainee, fields: we.Data.ChangedFields}, true
+	return change{id: e.ID, at: e.CreatedAt, kind: e.Type, trainee: we.Data.Trainee, fields: we.Data.ChangedFields,
+		who: e.Actor.Label()}, true
 }
 
 // applyChange shows a trainee's new state wherever it is shown: its row

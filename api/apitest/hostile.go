@@ -81,7 +81,8 @@ func Server(t testing.TB) *httptest.Server {
 		"GET " + api.PathAutomations:              api.AutomationPage{Page: one, Content: []*api.Automation{auto}},
 		"GET " + api.PathAutomations + "/{id}/runs": api.AutomationRunPage{Page: one, Content: []*api.AutomationRun{
 			{ID: 5, AutomationID: 9, TraineeID: 41, FiredAt: now, Occurrence: h, Outcome: h, Error: &h}}},
-		"GET " + api.PathEvents: api.EventPage{Events: []*api.Event{{ID: h, Type: h, CreatedAt: now, Payload: payload}}, Next: h, HasMore: true},
+		"GET " + api.PathEvents: api.EventPage{Events: []*api.Event{{ID: h, Type: h, CreatedAt: now, Payload: payload,
+			Actor: &api.Actor{Type: api.ActorKey, ID: 3, Name: h}}}, Next: h, HasMore: true},
 	}
 	mux := http.NewServeMux()
 	write := func(w http.ResponseWriter, code int, v any) {

@@ -3,9 +3,11 @@ package storetest
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,6 +46,7 @@ type Receiver struct {
 	respond Responder
 	got     []*Received
 	perID   map[string]int
+	conns   atomic.Int64
 }
 
 // NewReceiver starts a receiver answering with respond (OK when nil).
@@ -53,7 +56,13 @@ func NewReceiver(t testing.TB, respond Responder) *Receiver {
 		respond = OK
 	}
 	rc := &Receiver{respond: respond, perID: map[string]int{}}
-	rc.Server = httptest.NewServer(http.HandlerFunc(rc.serve))
+	rc.Server = httptest.NewUnstartedServer(http.HandlerFunc(rc.serve))
+	rc.Server.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			rc.conns.Add(1)
+		}
+	}
+	rc.Server.Start()
 	rc.URL = rc.Server.URL + "/hook"
 	t.Cleanup(rc.Server.Close)
 	return rc
@@ -80,6 +89,9 @@ func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Unlock()
 	respond(w, r, got, nth)
 }
+
+// Conns is how many connections the receiver accepted.
+func (rc *Receiver) Conns() int64 { return rc.conns.Load() }
 
 // Received returns every request so far, in arrival order.
 func (rc *Receiver) Received() []*Received {

@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/progress"
-	"charm.land/lipgloss/v2"
-
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
 // FailureLines describes a record that is not a success, one line per
@@ -51,151 +48,18 @@ func problem(code int, field, msg string) string {
 	return api.EscapeText(b.String())
 }
 
-// Progress shows an import on stderr. On a terminal it keeps a bar on the
-// last line (rows done, failed, rate), redrawn in place; elsewhere it only
-// prints the failures as they come.
-type Progress struct {
-	w     io.Writer
-	tty   bool
-	color bool
-	total int
-	now   func() time.Time
-	bar   progress.Model
-
-	mu    sync.Mutex
-	start time.Time
-	done  int
-	// answered counts the rows the server created or refused: the rate
-	// is of them, not of rows skipped or never sent.
-	answered int
-	failed   int
-	drawn    bool // the bar is on the screen
-	stopped  bool
-	quit     chan struct{}
-	ticker   sync.WaitGroup
-}
+// Progress shows an import on stderr (iostreams.Bar, counting rows):
+// each failure as it comes, and on a terminal a bar on the last line.
+type Progress struct{ *iostreams.Bar }
 
 // NewProgress returns the progress of an import of total rows onto w;
 // tty says w is a terminal, color that it may carry colour.
 func NewProgress(w io.Writer, tty, color bool, total int, now func() time.Time) *Progress {
-	if now == nil {
-		now = time.Now
-	}
-	p := &Progress{w: w, tty: tty, color: color, total: total, now: now, quit: make(chan struct{})}
-	// Basic ANSI colours, which every colour terminal shows.
-	p.bar = progress.New(progress.WithWidth(barWidth), progress.WithoutPercentage(), progress.WithColors(lipgloss.Green))
-	p.bar.EmptyColor = lipgloss.BrightBlack
-	return p
+	return &Progress{iostreams.NewBar(w, tty, color, "rows", total, now)}
 }
 
-const (
-	barWidth     = 30
-	redrawPeriod = 100 * time.Millisecond
-)
-
-// SetTotal sets the number of rows to show progress against (before
-// Start).
-func (p *Progress) SetTotal(n int) {
-	p.mu.Lock()
-	p.total = n
-	p.mu.Unlock()
-}
-
-// Start starts the clock and, on a terminal, the redrawing.
-func (p *Progress) Start() {
-	p.mu.Lock()
-	p.start = p.now()
-	if p.tty {
-		p.draw()
-	}
-	p.mu.Unlock()
-	if !p.tty {
-		return
-	}
-	p.ticker.Add(1)
-	go func() {
-		defer p.ticker.Done()
-		t := time.NewTicker(redrawPeriod)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.quit:
-				return
-			case <-t.C:
-				p.mu.Lock()
-				if !p.stopped {
-					p.draw()
-				}
-				p.mu.Unlock()
-			}
-		}
-	}()
-}
-
-// Record counts a row's outcome and prints it when it is a failure.
+// Record counts a row's outcome and prints it when it is a failure; the
+// rate is of the rows the server created or refused.
 func (p *Progress) Record(rec Record) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	if answered(rec.Status) && rec.Status != StatusAlreadyDone {
-		p.answered++
-	}
-	lines := FailureLines(rec)
-	if len(lines) > 0 {
-		p.failed++
-		p.clear()
-		for _, l := range lines {
-			fmt.Fprintln(p.w, l)
-		}
-	}
-}
-
-// Write lets other output (the -v trace) pass above the bar.
-func (p *Progress) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.clear()
-	return p.w.Write(b)
-}
-
-// Stop removes the bar.
-func (p *Progress) Stop() {
-	p.mu.Lock()
-	if p.stopped {
-		p.mu.Unlock()
-		return
-	}
-	p.stopped = true
-	p.clear()
-	p.mu.Unlock()
-	close(p.quit)
-	p.ticker.Wait()
-}
-
-// clear erases the bar; it is drawn again at the next tick.
-func (p *Progress) clear() {
-	if p.drawn {
-		io.WriteString(p.w, "\r\x1b[K")
-		p.drawn = false
-	}
-}
-
-func (p *Progress) draw() {
-	frac := 1.0
-	if p.total > 0 {
-		frac = float64(p.done) / float64(p.total)
-	}
-	var bar string
-	if p.color {
-		bar = p.bar.ViewAs(frac)
-	} else {
-		n := int(frac * barWidth)
-		bar = "[" + strings.Repeat("#", n) + strings.Repeat("-", barWidth-n) + "]"
-	}
-	rate := 0.0
-	if el := p.now().Sub(p.start).Seconds(); el > 0 {
-		rate = float64(p.answered) / el
-	}
-	io.WriteString(p.w, "\r\x1b[K"+bar+fmt.Sprintf(" %d/%d rows, %d failed, %.1f rows/s", p.done, p.total, p.failed, rate))
-	p.drawn = true
+	p.Bar.Record(answered(rec.Status) && rec.Status != StatusAlreadyDone, FailureLines(rec))
 }

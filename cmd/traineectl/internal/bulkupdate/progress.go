@@ -3,116 +3,27 @@ package bulkupdate
 import (
 	"fmt"
 	"io"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
-// Progress shows a run on stderr: on a terminal a bar on the last line,
-// redrawn in place; everywhere each failure as it comes.
-type Progress struct {
-	w     io.Writer
-	tty   bool
-	total int
-
-	mu      sync.Mutex
-	done    int
-	failed  int
-	drawn   bool
-	stopped bool
-	quit    chan struct{}
-	wg      sync.WaitGroup
-}
+// Progress shows a run on stderr (iostreams.Bar, counting trainees):
+// each failure as it comes, and on a terminal a bar on the last line.
+type Progress struct{ *iostreams.Bar }
 
 // NewProgress returns the progress of a run over total trainees onto w.
-func NewProgress(w io.Writer, tty bool, total int) *Progress {
-	return &Progress{w: w, tty: tty, total: total, quit: make(chan struct{})}
-}
-
-// SetTotal sets how many trainees the run has (before Start).
-func (p *Progress) SetTotal(n int) {
-	p.mu.Lock()
-	p.total = n
-	p.mu.Unlock()
-}
-
-// Start draws the bar and keeps it drawn (on a terminal).
-func (p *Progress) Start() {
-	if !p.tty {
-		return
-	}
-	p.mu.Lock()
-	p.draw()
-	p.mu.Unlock()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.quit:
-				return
-			case <-t.C:
-				p.mu.Lock()
-				if !p.stopped {
-					p.draw()
-				}
-				p.mu.Unlock()
-			}
-		}
-	}()
+func NewProgress(w io.Writer, tty, color bool, total int) *Progress {
+	return &Progress{iostreams.NewBar(w, tty, color, "trainees", total, nil)}
 }
 
 // Record counts an outcome and prints a failure.
 func (p *Progress) Record(rec Record) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
+	var failure []string
 	if rec.Failed() {
-		p.failed++
-		p.clear()
-		fmt.Fprintln(p.w, FailureLine(rec))
+		failure = []string{FailureLine(rec)}
 	}
-}
-
-// Write lets other output (the -v trace) pass above the bar.
-func (p *Progress) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.clear()
-	return p.w.Write(b)
-}
-
-// Stop removes the bar.
-func (p *Progress) Stop() {
-	p.mu.Lock()
-	if p.stopped {
-		p.mu.Unlock()
-		return
-	}
-	p.stopped = true
-	p.clear()
-	p.mu.Unlock()
-	close(p.quit)
-	p.wg.Wait()
-}
-
-func (p *Progress) clear() {
-	if p.drawn {
-		io.WriteString(p.w, "\r\x1b[K")
-		p.drawn = false
-	}
-}
-
-func (p *Progress) draw() {
-	const width = 30
-	n := width
-	if p.total > 0 {
-		n = p.done * width / p.total
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %d/%d trainees, %d failed", strings.Repeat("#", n), strings.Repeat("-", width-n), p.done, p.total, p.failed)
-	p.drawn = true
+	p.Bar.Record(true, failure)
 }
 
 // FailureLine is a failed record as one line: "trainee 41 (Ada Park):

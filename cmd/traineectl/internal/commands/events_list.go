@@ -32,7 +32,9 @@ oldest first), as "stripe events list" does. Without more one page is printed
 (100 events); --limit N fetches up to N events across pages, --all every one.
 When more events follow than were printed, a line on stderr says so (-q leaves
 it out). --after starts after an event (evt_..., in the listing's order) or a
-page's cursor. -o json prints the events (id, type, createdAt, payload).`,
+page's cursor. BY is who made the change: the API key's name, an automation's
+after ⚙, or system. -o json prints the events (id, type, createdAt, payload,
+actor).`,
 		Example: `  traineectl events list --limit 20
   traineectl events list --all --oldest-first -o json
   traineectl events list --after evt_... --type trainee.deleted -o json`,
@@ -73,12 +75,21 @@ func parseTypesFlag(s string) ([]string, error) {
 
 // eventRows is how a list of events prints.
 var eventRows = output.Rows[*api.Event]{
-	CSVHeader: []string{"id", "type", "traineeId", "createdAt"},
+	CSVHeader: []string{"id", "type", "traineeId", "createdAt", "actorType", "actorId", "actorName"},
 	CSVRow: func(e *api.Event) []string {
-		return []string{e.ID, e.Type, eventTrainee(e), output.Instant(e.CreatedAt)}
+		row := []string{e.ID, e.Type, eventTrainee(e), output.Instant(e.CreatedAt), "", "", ""}
+		if a := e.Actor; a != nil {
+			row[4], row[6] = a.Type, a.Name
+			if a.ID != 0 {
+				row[5] = id(a.ID)
+			}
+		}
+		return row
 	},
-	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "CREATED"}},
-	Row:     func(e *api.Event) []string { return []string{e.ID, e.Type, eventTrainee(e), stamp(e.CreatedAt)} },
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "BY"}, {Header: "CREATED"}},
+	Row: func(e *api.Event) []string {
+		return []string{e.ID, e.Type, eventTrainee(e), e.Actor.Label(), stamp(e.CreatedAt)}
+	},
 }
 
 func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions) error {

@@ -396,8 +396,15 @@ func TestEventsListAndReplay(t *testing.T) {
 	if len(page) != 1 || page[0].ID != all[3].ID {
 		t.Fatalf("--type: %+v", page)
 	}
-	if csv := h.run("events", "list", "-o", "csv").expect(t, 0).out; !strings.HasPrefix(csv, "id,type,traineeId,createdAt\n") || strings.Count(csv, "\n") != 5 {
+	if csv := h.run("events", "list", "-o", "csv").expect(t, 0).out; !strings.HasPrefix(csv, "id,type,traineeId,createdAt,actorType,actorId,actorName\n") ||
+		strings.Count(csv, "\n") != 5 || strings.Count(csv, ",key,") != 4 {
 		t.Fatalf("csv: %q", csv)
+	}
+	// Who made each change: the key's name, in the table's BY column.
+	if table := h.run("events", "list").expect(t, 0).out; !strings.Contains(table, "\tBY\t") && !strings.Contains(table, " BY ") {
+		t.Fatalf("no BY column: %q", table)
+	} else if all[0].Actor == nil || all[0].Actor.Type != api.ActorKey || strings.Count(table, all[0].Actor.Name) < 4 {
+		t.Fatalf("the events' actor %+v is not in every row: %q", all[0].Actor, table)
 	}
 	h.run("events", "list", "--after", "41").expect(t, cmdutil.ExitUsage)
 	h.run("events", "list", "--type", "trainee.exploded").expect(t, cmdutil.ExitUsage)

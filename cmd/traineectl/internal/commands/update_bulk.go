@@ -101,7 +101,7 @@ func runBulkUpdate(ctx context.Context, f *cmdutil.Factory, o *BulkUpdateOptions
 		}
 	}
 	ios := f.IOStreams
-	prog := bulkupdate.NewProgress(ios.ErrOut, ios.StderrTTY, 0)
+	prog := bulkupdate.NewProgress(ios.ErrOut, ios.StderrTTY, ios.ErrColorEnabled(), 0)
 	c, err := o.client(f, prog)
 	if err != nil {
 		return err
