@@ -372,6 +372,8 @@ type webhookFlags struct {
 	concurrency  int
 	perEndpoint  int
 	perCompany   int
+	chain        int
+	chainWindow  time.Duration
 	retention    time.Duration
 }
 
@@ -389,6 +391,10 @@ func (w *webhookFlags) register(c *cobra.Command) {
 		"webhook deliveries one endpoint gets at once, over every instance")
 	f.IntVar(&w.perCompany, "webhook-company-concurrency", jobs.DefaultCompanyConcurrency,
 		"webhook deliveries one company's endpoints get at once, together, over every instance")
+	f.IntVar(&w.chain, "webhook-chain", jobs.DefaultChain,
+		"due deliveries of one endpoint claimed together and sent one after another on one connection (1: one at a time)")
+	f.DurationVar(&w.chainWindow, "webhook-chain-window", jobs.DefaultChainWindow,
+		"how long after its claim a chain goes on sending: how soon a changed or disabled endpoint is read again")
 	f.DurationVar(&w.retention, "webhook-retention", api.EventRetention,
 		"delete delivered events older than this (0 keeps them); at least 720h, as the event feed keeps 30 days")
 }
@@ -406,15 +412,19 @@ func (w *webhookFlags) config(log *slog.Logger) (jobs.DispatcherConfig, error) {
 	if w.lease <= w.timeout {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-lease (%s) must exceed --webhook-timeout (%s)", w.lease, w.timeout)}
 	}
-	if w.concurrency < 1 || w.perEndpoint < 1 || w.perCompany < 1 {
-		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency, --webhook-endpoint-concurrency and --webhook-company-concurrency must be at least 1")}
+	if w.concurrency < 1 || w.perEndpoint < 1 || w.perCompany < 1 || w.chain < 1 {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-concurrency, --webhook-endpoint-concurrency, --webhook-company-concurrency and --webhook-chain must be at least 1")}
+	}
+	if w.chainWindow <= 0 {
+		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-chain-window must be positive, not %s", w.chainWindow)}
 	}
 	if w.retention < 0 || (w.retention > 0 && w.retention < api.EventRetention) {
 		return jobs.DispatcherConfig{}, usageError{fmt.Errorf("--webhook-retention must be 0 (keep every event) or at least %s (the event feed keeps 30 days), not %s", api.EventRetention, w.retention)}
 	}
 	return jobs.DispatcherConfig{
 		Schedule: schedule, Timeout: w.timeout, Lease: w.lease, PollInterval: w.pollInterval,
-		Concurrency: w.concurrency, EndpointConcurrency: w.perEndpoint, CompanyConcurrency: w.perCompany, Retention: w.retention, Logger: log,
+		Concurrency: w.concurrency, EndpointConcurrency: w.perEndpoint, CompanyConcurrency: w.perCompany,
+		Chain: w.chain, ChainWindow: w.chainWindow, Retention: w.retention, Logger: log,
 	}, nil
 }
 

@@ -310,7 +310,7 @@ func TestServeDisablesRefusedEndpoints(t *testing.T) {
 	if strings.Contains(logs.String(), "refuses its URL") {
 		t.Fatalf("an allowed endpoint was disabled: %s", logs.String())
 	}
-	for _, bad := range [][]string{{"--webhook-allow", "10.0.0.0/99"}, {"--webhook-proxy", "socks5://x"}, {"--max-webhooks", "-1"}, {"--webhook-endpoint-concurrency", "0"}} {
+	for _, bad := range [][]string{{"--webhook-allow", "10.0.0.0/99"}, {"--webhook-proxy", "socks5://x"}, {"--max-webhooks", "-1"}, {"--webhook-endpoint-concurrency", "0"}, {"--webhook-chain", "0"}, {"--webhook-chain-window", "0s"}} {
 		if _, errOut, code := traineed(t, db, append([]string{"serve", "--addr", "127.0.0.1:0"}, bad...)...); code != 2 {
 			t.Errorf("serve %v: exit %d (%s)", bad, code, errOut)
 		}
