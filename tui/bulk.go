@@ -47,12 +47,16 @@ const bulkWorkers = 4
 
 // bulkJob is one trainee's part of a bulk action.
 type bulkJob struct {
-	t     *api.Trainee
-	patch *api.TraineePatch // nil: delete or restore
-	key   string            // the Idempotency-Key
-	done  bool
-	err   error
+	t      *api.Trainee
+	change api.BulkChange // the request (api's rule, the CLI's too)
+	key    string         // the Idempotency-Key
+	done   bool
+	err    error
 }
+
+// skipped reports whether the plan sends nothing for the job: the
+// trainee already is as asked, or the action does not apply to it.
+func (j *bulkJob) skipped() bool { return j.change.Skip != "" }
 
 // bulkAction is one action over the marked trainees.
 type bulkAction struct {
@@ -86,69 +90,89 @@ func cmdBulk(kind bulkKind) func(m *Model, arg string) tea.Cmd {
 	}
 }
 
-// newBulkAction reads the argument and computes every trainee's request.
+// newBulkAction reads the argument and plans every trainee's request
+// with api's rule (the CLI's): a trainee already as asked is unchanged,
+// one without expiration date is not extended.
 func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bulkAction, error) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	a := &bulkAction{kind: kind, id: "bulk-" + hex.EncodeToString(b[:])}
 	today := m.today()
-	var days int
-	var date api.Date
-	var trainer int64
-	var err error
+	act := api.BulkAction{Kind: api.BulkPatch}
 	switch kind {
 	case bulkExtend:
-		days, err = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(arg), "d"))
+		days, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(arg), "d"))
 		if err != nil || days < 1 || days > 3660 {
 			return nil, errors.New("extend takes a number of days: extend 30 (or 30d).")
 		}
-		a.what = fmt.Sprintf("extend the expiration by %d days", days)
+		act = api.BulkAction{Kind: api.BulkExtend, Days: days}
+		a.what = "extend the expiration by " + plural(days, "day")
 	case bulkExpireOn:
-		date, err = api.ParseDateInput(strings.TrimSpace(arg), today.Time())
+		date, err := api.ParseDateInput(strings.TrimSpace(arg), today.Time())
 		if err != nil {
 			return nil, fmt.Errorf("expire-on takes a date (dd-MM-yyyy, yyyy-MM-dd, today): %v.", err)
 		}
+		act.Patch.ExpirationDate = api.Val(date)
 		a.what = "set the expiration to " + date.String()
 	case bulkTrainer:
-		if trainer, err = m.trainerByText(strings.TrimSpace(arg)); err != nil || arg == "" {
+		trainer, err := m.trainerByText(strings.TrimSpace(arg))
+		if err != nil || arg == "" {
 			return nil, errors.New("trainer takes a trainer's name or id: trainer Maya.")
 		}
+		act.Patch.TrainerID = api.Val(trainer)
 		a.what = "set the trainer to " + api.EscapeText(m.trainerText(trainer))
 	case bulkDisable, bulkDelete:
-		a.what = "delete (soft-delete)"
+		act.Kind, a.what = api.BulkDelete, "delete (soft-delete)"
 	case bulkEnable, bulkRestore:
-		a.what = "restore"
+		act.Kind, a.what = api.BulkRestore, "restore"
 	}
 	for _, t := range ts {
-		j := &bulkJob{t: t, key: a.id + "-" + strconv.FormatInt(t.ID, 10)}
-		switch kind {
-		case bulkExtend:
-			j.patch = &api.TraineePatch{ExpirationDate: api.Val(extendFrom(t.ExpirationDate, today, days))}
-		case bulkExpireOn:
-			j.patch = &api.TraineePatch{ExpirationDate: api.Val(date)}
-		case bulkTrainer:
-			j.patch = &api.TraineePatch{TrainerID: api.Val(trainer)}
-		}
-		a.jobs = append(a.jobs, j)
+		a.jobs = append(a.jobs, &bulkJob{t: t, change: act.Plan(t, today), key: a.id + "-" + strconv.FormatInt(t.ID, 10)})
 	}
 	return a, nil
 }
 
-// extendFrom is the expiration extended by days: from the expiration
-// when it is today or later, else (expired, or none) from today.
-func extendFrom(exp *api.Date, today api.Date, days int) api.Date {
-	base := today
-	if exp != nil && !exp.Before(today) {
-		base = *exp
+// skips are the skipped jobs' counts by reason, in the order first met.
+func (a *bulkAction) skips() (reasons []string, counts map[string]int) {
+	counts = map[string]int{}
+	for _, j := range a.jobs {
+		if j.skipped() {
+			if counts[j.change.Skip] == 0 {
+				reasons = append(reasons, j.change.Skip)
+			}
+			counts[j.change.Skip]++
+		}
 	}
-	return api.DateOf(base.Time().AddDate(0, 0, days))
+	return reasons, counts
+}
+
+// skipLines are the skipped jobs, one line per reason: "1 trainee
+// unchanged: no expiration date: never expires".
+func (a *bulkAction) skipLines() []string {
+	reasons, counts := a.skips()
+	var out []string
+	for _, r := range reasons {
+		out = append(out, plural(counts[r], "trainee")+" unchanged: "+strings.TrimPrefix(r, "unchanged: "))
+	}
+	return out
+}
+
+// sent is how many jobs send a request.
+func (a *bulkAction) sent() int {
+	n := 0
+	for _, j := range a.jobs {
+		if !j.skipped() {
+			n++
+		}
+	}
+	return n
 }
 
 // pending are the jobs not done yet.
 func (a *bulkAction) pending() []*bulkJob {
 	var out []*bulkJob
 	for _, j := range a.jobs {
-		if !j.done {
+		if !j.done && !j.skipped() {
 			out = append(out, j)
 		}
 	}
@@ -188,7 +212,7 @@ func (m *Model) startBulk(a *bulkAction) tea.Cmd {
 				defer wg.Done()
 				for j := range ch {
 					ctx, cancel := context.WithTimeout(withIdempotencyKey(parent, j.key), timeout)
-					t, err := applyJob(ctx, c, a.kind, j)
+					t, err := applyJob(ctx, c, j)
 					cancel()
 					j.err = err
 					if err == nil {
@@ -212,21 +236,15 @@ func bulkTick(a *bulkAction) tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return bulkTickMsg{a} })
 }
 
-// applyJob sends one trainee's request.
-func applyJob(ctx context.Context, c Client, kind bulkKind, j *bulkJob) (*api.Trainee, error) {
-	switch kind {
-	case bulkDisable, bulkDelete:
-		if !j.t.Enabled {
-			return j.t, nil // already deleted: nothing to do
-		}
+// applyJob sends one trainee's request, as planned.
+func applyJob(ctx context.Context, c Client, j *bulkJob) (*api.Trainee, error) {
+	switch {
+	case j.change.Delete:
 		return c.DeleteTrainee(ctx, j.t.ID)
-	case bulkEnable, bulkRestore:
-		if j.t.Enabled {
-			return j.t, nil
-		}
+	case j.change.Restore:
 		return c.RestoreTrainee(ctx, j.t.ID)
 	}
-	return c.UpdateTrainee(ctx, j.t.ID, *j.patch)
+	return c.UpdateTrainee(ctx, j.t.ID, j.change.Patch)
 }
 
 // bulkModal is a bulk action's question, then its progress, then its
@@ -291,7 +309,11 @@ func (bm *bulkModal) body(helpKeys) string {
 		b.WriteString(fmt.Sprintf("Working: %s, %d of %d trainees…\n\n", a.what, done, a.total))
 		b.WriteString(bm.bar.ViewAs(float64(done) / float64(max(a.total, 1))))
 	case !bm.ran:
-		b.WriteString(fmt.Sprintf("%d marked trainees: %s?\n\n", n, a.what))
+		b.WriteString(fmt.Sprintf("%s: %s?\n", plural(n, "marked trainee"), a.what))
+		for _, l := range a.skipLines() {
+			b.WriteString(th.dim.Render(strings.Replace(l, " unchanged", " will stay unchanged", 1)) + "\n")
+		}
+		b.WriteString("\n")
 		b.WriteString(th.dim.Render("Each trainee gets its own request; a failure does not stop the others.") + "\n\n")
 		b.WriteString(th.accent.Render("y") + " yes   " + th.accent.Render("n") + " no")
 	default:
@@ -306,8 +328,11 @@ func (bm *bulkModal) resultView() string {
 	a, th := bm.a, bm.th
 	failed := a.failed()
 	var b strings.Builder
-	ok := len(a.jobs) - len(failed)
-	b.WriteString(th.okText.Render(fmt.Sprintf("✓ %d of %d trainees done", ok, len(a.jobs))) + th.dim.Render(": "+a.what) + "\n")
+	ok := a.sent() - len(failed)
+	b.WriteString(th.okText.Render(fmt.Sprintf("✓ %d of %s done", ok, plural(a.sent(), "trainee"))) + th.dim.Render(": "+a.what) + "\n")
+	for _, l := range a.skipLines() {
+		b.WriteString(th.dim.Render("– "+l) + "\n")
+	}
 	if len(failed) == 0 {
 		b.WriteString("\n" + th.dim.Render("No failure. esc closes."))
 		return b.String()
@@ -315,7 +340,7 @@ func (bm *bulkModal) resultView() string {
 	b.WriteString(th.errText.Render(fmt.Sprintf("✗ %d failed", len(failed))) + th.dim.Render(" (r tries them again with the same requests; esc closes)") + "\n\n")
 	t := fitCols(bm.width, failureCols)
 	b.WriteString(th.header.Render(t.header()) + "\n")
-	rows := max(bm.contentHeight()-4, 1)
+	rows := max(bm.contentHeight()-4-len(a.skipLines()), 1)
 	bm.offset = clamp(bm.offset, 0, max(len(failed)-rows, 0))
 	for _, j := range failed[bm.offset:min(bm.offset+rows, len(failed))] {
 		b.WriteString(t.row(strconv.FormatInt(j.t.ID, 10), api.EscapeText(j.t.Name), strings.ReplaceAll(describe(j.err), "\n", " ")) + "\n")
@@ -346,14 +371,20 @@ func (m *Model) bulkDone(a *bulkAction) tea.Cmd {
 	for _, j := range a.jobs {
 		if j.done {
 			m.list.replace(j.t)
+		}
+		if j.done || j.skipped() {
 			delete(m.list.marks, j.t.ID)
 		}
 	}
 	clear(m.list.lines)
+	skipped := ""
+	if l := a.skipLines(); len(l) > 0 {
+		skipped = "; " + strings.Join(l, "; ")
+	}
 	if f := len(a.failed()); f > 0 {
-		m.setStatus(statusError, "%d of %d trainees failed: their reasons are listed; they stay marked.", f, len(a.jobs))
+		m.setStatus(statusError, "%d of %s failed: their reasons are listed; they stay marked%s.", f, plural(a.sent(), "trainee"), skipped)
 	} else {
-		m.setStatus(statusOK, "Done: %s, %d trainees.", a.what, len(a.jobs))
+		m.setStatus(statusOK, "Done: %s, %s%s.", a.what, plural(a.sent()-len(a.failed()), "trainee"), skipped)
 	}
 	return tea.Batch(m.home.countsChanged(), m.list.maybeLoadMore())
 }

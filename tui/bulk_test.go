@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -44,6 +45,7 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	s := newServer(t)
 	direct := s.direct()
 	ctx := context.Background()
+	today := testToday
 	var mu sync.Mutex
 	var ids []int64
 	var wg sync.WaitGroup
@@ -54,7 +56,7 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			tr, err := direct.CreateTrainee(ctx, api.CreateRequest{Name: fmt.Sprintf("Bulkload %03d", i),
-				Email: fmt.Sprintf("bulkload%03d@example.com", i), Password: "long enough"})
+				Email: fmt.Sprintf("bulkload%03d@example.com", i), Password: "long enough", ExpirationDate: &today})
 			if err != nil {
 				t.Error(err)
 				return
@@ -97,8 +99,8 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 			switch {
 			case tr.ExpirationDate != nil && *tr.ExpirationDate == want:
 				n++
-			case tr.ExpirationDate != nil:
-				t.Errorf("%s: %s expires %s, want %s or none", when, tr.Name, tr.ExpirationDate, want)
+			case tr.ExpirationDate == nil || *tr.ExpirationDate != today:
+				t.Errorf("%s: %s expires %v, want %s or %s", when, tr.Name, tr.ExpirationDate, want, today)
 			}
 		}
 		if n != applied {
@@ -170,5 +172,69 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	d.expect(t, "Done: extend the expiration by 30 days, 500 trainees.")
 	if strings.Contains(d.screen(), "marked •") {
 		t.Errorf("marks left:\n%s", d.screen())
+	}
+}
+
+// The TUI's bulk actions plan with the CLI's rule (api.BulkAction): extend
+// leaves a trainee without expiration date as it is (it never expires)
+// and says so, and setting the trainer a trainee already has counts it as
+// unchanged, not done; both are listed apart from the done ones.
+func TestBulkSkipsAndUnchanged(t *testing.T) {
+	s := newServer(t)
+	direct := s.direct()
+	ctx := context.Background()
+	trainers, err := direct.Trainers(ctx)
+	must(t, err)
+	if len(trainers) == 0 {
+		t.Fatal("no trainer in the demo data")
+	}
+	tr0 := trainers[len(trainers)-1]
+	today := testToday
+	byName := map[string]*api.Trainee{}
+	for _, c := range []api.CreateRequest{
+		{Name: "Skipper Never", Email: "skipper.never@example.com"},
+		{Name: "Skipper Dated", Email: "skipper.dated@example.com", ExpirationDate: &today, TrainerID: &tr0.ID},
+	} {
+		c.Password = "long enough"
+		tr, err := direct.CreateTrainee(ctx, c)
+		must(t, err)
+		byName[tr.Name] = tr
+	}
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("/")
+	d.typeText("Skipper")
+	d.press("enter", "ctrl+a")
+	d.expect(t, "2 marked")
+	d.press(":")
+	d.typeText("extend 30")
+	d.press("enter")
+	d.expect(t, "2 marked trainees: extend the expiration by 30 days?", "1 trainee will stay unchanged: no expiration date: never expires")
+	d.press("y")
+	d.expect(t, "1 of 1 trainee done", "– 1 trainee unchanged: no expiration date: never expires")
+	d.press("esc")
+	d.expect(t, "Done: extend the expiration by 30 days, 1 trainee; 1 trainee unchanged: no expiration date")
+	got, err := direct.Trainee(ctx, byName["Skipper Never"].ID)
+	must(t, err)
+	if got.TrainerID != nil && *got.TrainerID == tr0.ID {
+		t.Fatalf("the demo data's default trainer is the last one: pick another")
+	}
+	if got.ExpirationDate != nil {
+		t.Errorf("a trainee without expiration date got one: %s", got.ExpirationDate)
+	}
+	got, err = direct.Trainee(ctx, byName["Skipper Dated"].ID)
+	must(t, err)
+	if want := today.AddDays(30); got.ExpirationDate == nil || *got.ExpirationDate != want {
+		t.Errorf("the dated trainee expires %v, want %s", got.ExpirationDate, want)
+	}
+
+	d.press("ctrl+a")
+	d.expect(t, "2 marked")
+	d.press(":")
+	d.typeText("trainer " + strconv.FormatInt(tr0.ID, 10))
+	d.press("enter", "y")
+	d.expect(t, "1 of 1 trainee done", "– 1 trainee unchanged: already as asked")
+	if strings.Contains(d.screen(), "2 of 2 trainees done") {
+		t.Errorf("the trainee that had the trainer counts as done:\n%s", d.screen())
 	}
 }

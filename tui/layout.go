@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -206,4 +207,16 @@ func (t table) row(cells ...string) string {
 		b.WriteString(padRight(ansi.Truncate(c, t.widths[i], "…"), t.widths[i]))
 	}
 	return b.String()
+}
+
+// plural is n and the noun, plural unless n is 1: "1 trainee", "2
+// trainees", "3 marked trainees" (nouns ending in s, x or h take "es").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "sh") {
+		return strconv.Itoa(n) + " " + noun + "es"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
