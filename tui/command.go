@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -107,7 +108,10 @@ func cmdOpen(m *Model, arg string) tea.Cmd {
 		m.setStatus(statusError, "open takes a trainee's id: open 42.")
 		return nil
 	}
-	return m.openTrainee(&api.Trainee{ID: id, Name: fmt.Sprintf("#%d", id), Enabled: true})
+	// The trainee is read first: an id that names no trainee leaves the
+	// screen as it is and says so in the status line.
+	c := m.c
+	return m.call(slotOpen, func(ctx context.Context) (any, error) { return c.Trainee(ctx, id) })
 }
 
 func (m *Model) cmdCreate() tea.Cmd {

@@ -215,6 +215,12 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.home.update(msg)
 	case slotForm:
 		return m.formReadResult(msg)
+	case slotOpen:
+		if msg.err != nil {
+			m.setError(msg.err) // not found: the screen stays
+			return nil
+		}
+		return m.openTrainee(msg.val.(*api.Trainee))
 	}
 	return m.trainee.update(msg)
 }

@@ -29,6 +29,7 @@ const (
 	slotHome
 	slotBulk
 	slotForm
+	slotOpen // :open's read of the trainee
 	slotCount
 )
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 )
@@ -317,5 +319,30 @@ func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {
 	}
 	if d.m.dropped != dropped+2 {
 		t.Fatalf("dropped %d, want %d", d.m.dropped, dropped+2)
+	}
+}
+
+// :open of an id that names no trainee stays on the screen and says so;
+// of one that does, opens it.
+func TestOpenCommandReadsTheTraineeFirst(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press(":")
+	d.typeText("open 9999")
+	d.press("enter")
+	if d.m.screen != screenList {
+		t.Fatalf("screen %v after :open 9999, want the list still:\n%s", d.m.screen, d.screen())
+	}
+	d.expect(t, "9999")
+	d.expectNot(t, "#9999 #9999")
+	if !strings.Contains(d.screen(), "Trainee 9999 was not found in your company.") {
+		t.Errorf("no not-found error in the status line:\n%s", d.screen())
+	}
+	d.press(":")
+	d.typeText("open 1")
+	d.press("enter")
+	if d.m.screen != screenTrainee || d.m.trainee.t.ID != 1 || d.m.trainee.t.Name == "#1" {
+		t.Fatalf("screen %v after :open 1, want trainee 1's:\n%s", d.m.screen, d.screen())
 	}
 }
