@@ -325,3 +325,27 @@ func TestListInexactTotal(t *testing.T) {
 	d.expect(t, fmt.Sprintf("%[1]d of %[1]d", api.ExactTotalBound+500), fmt.Sprintf("Trainee %d Example", api.ExactTotalBound+499))
 	d.expectNot(t, fmt.Sprintf("%d+", api.ExactTotalBound+500))
 }
+
+// At 80 columns every tab's footer fits whole: hints are dropped, the
+// line is never cut with "…", and it ends with q quit.
+func TestListFooterFitsEachTabAt80(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, tab := range []string{"1", "2", "3", "4", "5"} {
+		d.press(tab)
+		for _, marked := range []bool{false, true} {
+			if marked {
+				d.press("space")
+			}
+			lines := strings.Split(strings.TrimRight(d.screen(), "\n"), "\n")
+			footer := strings.TrimRight(lines[len(lines)-1], " ")
+			if strings.Contains(footer, "…") || !strings.HasSuffix(footer, "q quit") {
+				t.Errorf("tab %s (marked %v): footer %q is cut or lacks q quit", tab, marked, footer)
+			}
+			if marked {
+				d.press("esc")
+			}
+		}
+	}
+}

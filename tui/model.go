@@ -326,15 +326,48 @@ func (m *Model) render() string {
 }
 
 // footer is the help line: the page's note first (the count of marked
-// rows), then its short key map, cut to the width with "…".
+// rows), then its short key map, fitted whole to the width: the hints
+// that do not fit are dropped, the last ones first, "? help" late and
+// "q quit" and "esc" never.
 func (m *Model) footer(note string, hk helpKeys) string {
-	if note == "" {
-		return m.help.ShortHelpView(hk.ShortHelp())
+	if note != "" {
+		note = m.th.accent.Render(note) + m.th.dim.Render(" • ")
 	}
-	note = m.th.accent.Render(note) + m.th.dim.Render(" • ")
 	h := m.help
+	h.SetWidth(0) // no cut with "…": the hints are dropped instead
+	short := fitHints(hk.ShortHelp(), max(m.width-ansi.StringWidth(note), 1), func(ks []key.Binding) int {
+		return ansi.StringWidth(h.ShortHelpView(ks))
+	})
 	h.SetWidth(max(m.width-ansi.StringWidth(note), 1))
-	return note + h.ShortHelpView(hk.ShortHelp())
+	return note + h.ShortHelpView(short)
+}
+
+// fitHints drops hints from ks until width(ks) fits w: the enabled hints
+// that are neither "q" nor "esc" nor "?", from the last, then "?".
+func fitHints(ks []key.Binding, w int, width func([]key.Binding) int) []key.Binding {
+	ks = append([]key.Binding(nil), ks...)
+	for width(ks) > w {
+		drop, helpAt := -1, -1
+		for i, k := range ks {
+			switch k.Help().Key {
+			case "q", "esc":
+			case "?":
+				helpAt = i
+			default:
+				if k.Enabled() {
+					drop = i
+				}
+			}
+		}
+		if drop < 0 {
+			drop = helpAt
+		}
+		if drop < 0 {
+			return ks
+		}
+		ks = append(ks[:drop], ks[drop+1:]...)
+	}
+	return ks
 }
 
 // show goes back to page s as it was left (the list when s is a trainee's
