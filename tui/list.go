@@ -547,7 +547,22 @@ func (l *listModel) setStatusTab(i int) tea.Cmd {
 		return nil
 	}
 	l.status = i
+	l.viewChanged()
 	return l.reload(false)
+}
+
+// viewChanged drops the marks when the tab, the filter or the search
+// changes (as k9s drops its selection on a change of view): a bulk
+// action acts only on trainees the list shows marked.
+func (l *listModel) viewChanged() {
+	if len(l.marks) == 0 {
+		return
+	}
+	n := len(l.marks)
+	clear(l.marks)
+	clear(l.lines)
+	l.markAll = false
+	l.setStatus(statusInfo, "%s dropped: the view changed.", plural(n, "mark"))
 }
 
 func (l *listModel) searchKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -594,6 +609,7 @@ func (l *listModel) applySearch() tea.Cmd {
 		return nil
 	}
 	l.query = q
+	l.viewChanged()
 	return l.reload(false)
 }
 
@@ -825,5 +841,6 @@ func (l *listModel) show(status string, f listFilter) tea.Cmd {
 	l.input.SetValue("")
 	l.searching = false
 	l.input.Blur()
+	l.viewChanged()
 	return l.reload(false)
 }

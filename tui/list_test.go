@@ -349,3 +349,31 @@ func TestListFooterFitsEachTabAt80(t *testing.T) {
 		}
 	}
 }
+
+// Marks are dropped when the tab, the filter or the search changes: a
+// bulk action never acts on trainees the list does not show marked.
+func TestMarksClearOnViewChange(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("4", "space")
+	d.expect(t, "1 marked")
+	d.press("1")
+	d.expectNot(t, "1 marked")
+	d.press(":")
+	d.typeText("extend 30")
+	d.press("enter")
+	d.expect(t, "Nothing is marked")
+	if d.m.modal != nil {
+		t.Fatalf("a bulk question opened over no visible mark:\n%s", d.screen())
+	}
+	d.press("space")
+	d.expect(t, "1 marked")
+	d.press("/")
+	d.typeText("a")
+	d.press("enter")
+	d.expectNot(t, "1 marked")
+	if len(d.m.list.marks) != 0 {
+		t.Errorf("%d marks survive a search", len(d.m.list.marks))
+	}
+}
