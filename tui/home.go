@@ -58,6 +58,7 @@ type homeModel struct {
 
 	counts  homeCounts
 	loaded  bool
+	failed  bool // the last read failed (a refused key): the counts show "-"
 	cursor  int // a count (0..len(homeRows)-1), then a recent change
 	offset  int // first recent change shown
 	pending bool
@@ -95,9 +96,12 @@ func (h *homeModel) update(msg tea.Msg) tea.Cmd {
 	}
 	r, ok := h.answer(msg)
 	if !ok {
+		if r.err != nil { // said in the status line
+			h.failed = true
+		}
 		return nil
 	}
-	h.counts, h.loaded = r.val.(countsAnswer).c, true
+	h.counts, h.loaded, h.failed = r.val.(countsAnswer).c, true, false
 	return nil
 }
 
@@ -171,6 +175,9 @@ func (h *homeModel) view() (top, sub, body string) {
 	var b strings.Builder
 	for i, r := range homeRows {
 		v := "…"
+		if h.failed && !h.loaded {
+			v = "-"
+		}
 		if h.loaded {
 			if n := r.value(&h.counts); n >= 0 {
 				v = strconv.Itoa(n)

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,6 +68,7 @@ type liveFeed struct {
 	after   string // the feed's cursor: the last event seen
 	fails   int    // polls failed in a row
 	problem string // why the feed is not followed now ("" when it is)
+	refused bool   // the feed's key was refused (401): the title says so, not offline
 	cancel  context.CancelFunc
 	recent  []change // newest first
 }
@@ -114,6 +116,8 @@ func (m *Model) feedResult(msg feedMsg) tea.Cmd {
 		f.problem = fmt.Sprintf("Live updates paused: the event feed is unreachable (%s); retrying in %s.",
 			strings.TrimSuffix(cause, "."), wait)
 		m.background = f.problem
+		var auth *client.AuthRefusedError
+		f.refused = errors.As(msg.err, &auth)
 		gen := f.gen
 		return tea.Tick(wait, func(time.Time) tea.Msg { return feedRetryMsg{gen} })
 	}
@@ -205,6 +209,8 @@ func (c *common) liveBadge() string {
 	switch {
 	case !f.on:
 		return c.th.dim.Render("○ paused")
+	case f.problem != "" && f.refused:
+		return c.th.errText.Render("● key refused")
 	case f.problem != "":
 		return c.th.errText.Render("● offline")
 	}
