@@ -59,8 +59,8 @@ type homeModel struct {
 	counts  homeCounts
 	loaded  bool
 	failed  bool // the last read failed (a refused key): the counts show "-"
-	cursor  int // a count (0..len(homeRows)-1), then a recent change
-	offset  int // first recent change shown
+	cursor  int  // a count (0..len(homeRows)-1), then a recent change
+	offset  int  // first recent change shown
 	pending bool
 }
 
