@@ -451,6 +451,9 @@ func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.MarkAll):
 		return l.markEvery()
 	case key.Matches(msg, k.Act):
+		if l.readOnlyRefusal("changing trainees") {
+			return nil
+		}
 		if len(l.marks) == 0 {
 			l.setStatus(statusInfo, "Nothing is marked: space marks a trainee, ctrl+a every trainee of the view.")
 			return nil

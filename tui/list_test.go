@@ -377,3 +377,16 @@ func TestMarksClearOnViewChange(t *testing.T) {
 		t.Errorf("%d marks survive a search", len(d.m.list.marks))
 	}
 }
+
+// With a read-only key, x is refused at the key, with the read-only
+// message: the bulk command line does not open.
+func TestReadOnlyActRefusedAtTheKey(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, ReadOnly: true})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("space", "x")
+	d.expect(t, "This API key is read-only: changing trainees needs a full key.")
+	if d.m.modal != nil {
+		t.Fatalf("x opened %T with a read-only key:\n%s", d.m.modal, d.screen())
+	}
+}
