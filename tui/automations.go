@@ -119,7 +119,7 @@ func (am *automationsModel) view() (top, sub, body string) {
 	th := am.th
 	count := ""
 	if am.loaded {
-		count = fmt.Sprintf("%d automations", len(am.items))
+		count = plural(len(am.items), "automation")
 	}
 	top = am.titleBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")

@@ -306,7 +306,7 @@ func (bm *bulkModal) body(helpKeys) string {
 	switch {
 	case bm.running:
 		done := a.count.Load()
-		b.WriteString(fmt.Sprintf("Working: %s, %d of %d trainees…\n\n", a.what, done, a.total))
+		b.WriteString(fmt.Sprintf("Working: %s, %d of %s…\n\n", a.what, done, plural(a.total, "trainee")))
 		b.WriteString(bm.bar.ViewAs(float64(done) / float64(max(a.total, 1))))
 	case !bm.ran:
 		b.WriteString(fmt.Sprintf("%s: %s?\n", plural(n, "marked trainee"), a.what))

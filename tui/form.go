@@ -404,7 +404,11 @@ func (f *formModel) submit() tea.Cmd {
 				break
 			}
 		}
-		f.setStatus(statusError, "%d field(s) break the API's rules: fix them first. Nothing was sent.", n)
+		if n == 1 {
+			f.setStatus(statusError, "1 field breaks the API's rules: fix it first. Nothing was sent.")
+		} else {
+			f.setStatus(statusError, "%d fields break the API's rules: fix them first. Nothing was sent.", n)
+		}
 		return nil
 	}
 	for i := range f.fields {

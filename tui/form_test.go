@@ -81,7 +81,7 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 	if reqs := s.rec.take(); len(reqs) != 0 {
 		t.Fatalf("an invalid form was sent: %+v", reqs)
 	}
-	d.expect(t, "4 field(s) break the API's rules")
+	d.expect(t, "4 fields break the API's rules")
 	if d.m.form.fields[d.m.form.focus].name != fEmail {
 		t.Errorf("focus on %s, want the first invalid field", d.m.form.fields[d.m.form.focus].name)
 	}

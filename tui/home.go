@@ -192,7 +192,7 @@ func (h *homeModel) view() (top, sub, body string) {
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n" + th.accent.Render("Recent changes") + "\n")
-	rows := h.contentHeight() - len(homeRows) - 2
+	rows := h.contentHeight() - len(homeRows) - 3 // the blank, the title and the header lines
 	b.WriteString(h.recentView(max(rows, 1)))
 	return top, sub, b.String()
 }
@@ -213,6 +213,7 @@ func (h *homeModel) recentView(rows int) string {
 	h.offset = clamp(h.offset, 0, max(len(recent)-rows, 0))
 	t := fitCols(h.width-2, recentCols)
 	var b strings.Builder
+	b.WriteString("  " + th.header.Render(t.header()) + "\n")
 	for i := h.offset; i < min(h.offset+rows, len(recent)); i++ {
 		c := recent[i]
 		what := ""
@@ -232,7 +233,7 @@ func (h *homeModel) recentView(rows int) string {
 // recentCols are the recent changes' columns: when, what, to whom, by
 // whom (the key's name, the automation's, "system"), which fields. On a
 // narrow terminal the fields go first, then who made the change.
-var recentCols = []colSpec{{"AT", 6, 6, 0}, {"CHANGE", 8, 8, 0}, {"TRAINEE", 14, 28, 0}, {"WHO", 8, 16, 1}, {"FIELDS", 10, 0, 2}}
+var recentCols = []colSpec{{"WHEN", 6, 6, 0}, {"WHAT", 8, 8, 0}, {"TRAINEE", 14, 28, 0}, {"WHO", 8, 16, 1}, {"FIELDS", 10, 0, 2}}
 
 // when is an instant of today as 15:04, of another day as 02 Jan.
 func (h *homeModel) when(t time.Time) string {

@@ -417,7 +417,7 @@ func (l *listModel) result(msg resultMsg) tea.Cmd {
 			return l.loadPage(l.next) // every row of the filter
 		}
 		l.markAll = false
-		l.setStatus(statusInfo, "Marked all %d trainees of this view: x acts on them, esc unmarks.", len(l.marks))
+		l.setStatus(statusInfo, "Marked all %s of this view: x acts on them, esc unmarks.", plural(len(l.marks), "trainee"))
 	}
 	return l.maybeLoadMore()
 }
@@ -724,7 +724,7 @@ func (l *listModel) markEvery() tea.Cmd {
 	}
 	clear(l.lines)
 	if !l.loaded || l.next >= l.pages {
-		l.setStatus(statusInfo, "Marked all %d trainees of this view: x acts on them, esc unmarks.", len(l.marks))
+		l.setStatus(statusInfo, "Marked all %s of this view: x acts on them, esc unmarks.", plural(len(l.marks), "trainee"))
 		return nil
 	}
 	l.markAll = true

@@ -390,3 +390,17 @@ func TestReadOnlyActRefusedAtTheKey(t *testing.T) {
 		t.Fatalf("x opened %T with a read-only key:\n%s", d.m.modal, d.screen())
 	}
 }
+
+// Counts are singular for one, plural otherwise.
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{{0, "trainee", "0 trainees"}, {1, "trainee", "1 trainee"}, {2, "marked trainee", "2 marked trainees"},
+		{1, "webhook", "1 webhook"}, {3, "automation", "3 automations"}, {2, "field", "2 fields"}, {1, "day", "1 day"}} {
+		if got := plural(c.n, c.noun); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}

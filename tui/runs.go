@@ -149,7 +149,7 @@ func (rm *runsModel) view() (top, sub, body string) {
 	th, a := rm.th, rm.of
 	count := ""
 	if rm.loaded {
-		count = fmt.Sprintf("%d of %d runs", len(rm.runs), rm.total)
+		count = fmt.Sprintf("%d of %s", len(rm.runs), plural(int(rm.total), "run"))
 	}
 	top = rm.titleBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.spinnerView()+" "+count+" ")
 	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")

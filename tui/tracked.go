@@ -62,7 +62,7 @@ func (tm *traineeModel) weightView(w, h int) string {
 	line1 := "  " + at("First", st.first) + "   " + at("Last", st.last)
 	line2 := "  " + at("Min  ", st.min) + "   " + at("Max ", st.max)
 	line3 := "  " + th.label.Render("Change") + " " + th.accent.Render(fmt.Sprintf("%+.1f %s (%+.1f%%)", st.change, unit, st.changePct)) +
-		th.dim.Render(fmt.Sprintf("   %d days with a weight", len(wh.Entries)))
+		th.dim.Render("   "+plural(len(wh.Entries), "day")+" with a weight")
 	chartH := h - 4
 	if chartH < 4 || w < 24 {
 		return head + "\n\n" + line1 + "\n" + line2 + "\n" + line3

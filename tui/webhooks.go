@@ -185,7 +185,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 	th := w.th
 	count := ""
 	if w.loaded {
-		count = fmt.Sprintf("%d webhooks", len(w.hooks))
+		count = plural(len(w.hooks), "webhook")
 	}
 	top = w.titleBar(th.title.Render("Webhooks"), w.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("tab switches between webhooks and deliveries")
