@@ -299,3 +299,15 @@ func TestBulkDeleteRestore(t *testing.T) {
 		t.Fatalf("%d deleted and restored once each", n)
 	}
 }
+
+// TestFromSearchStatusHint: a dashboard count's name as a status is
+// refused (exit 2, nothing sent) with the filter that finds those trainees.
+func TestFromSearchStatusHint(t *testing.T) {
+	h := newHarness(t, "http://127.0.0.1:1", stubKey)
+	for status, hint := range map[string]string{"expiring": "status=active&expiresWithin=30d", "inactive": "inactiveFor=14d", "new": "createdSince=7d"} {
+		r := h.run("update", "--from-search", "status="+status, "--extend", "3d").expect(t, 2)
+		if !strings.Contains(r.err, hint) {
+			t.Errorf("status=%s: no %q in\n%s", status, hint, r)
+		}
+	}
+}
