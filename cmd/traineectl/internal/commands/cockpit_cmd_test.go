@@ -311,3 +311,25 @@ func TestFromSearchStatusHint(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkDryRunTable: update --dry-run's table has a header and the
+// trainee's name, on a terminal and off one, and the summary says
+// "1 trainee", not "1 trainees".
+func TestBulkDryRunTable(t *testing.T) {
+	s := newServer(t)
+	tr := storetest.MustCreate(t, s.store, s.companyID, storetest.NewTrainee("Dry Runner", "dry.runner@example.com"))
+	h := newHarness(t, s.url, s.key)
+	id := strconv.FormatInt(tr.ID, 10)
+	r := h.run("update", "--ids", id, "--extend", "30d", "--dry-run").expect(t, 0)
+	if !strings.HasPrefix(r.out, "ID\tNAME\tSTATUS\tCHANGE\tERROR\tMESSAGE\n"+id+"\tDry Runner\t") {
+		t.Fatalf("the dry run's table off a terminal:\n%s", r)
+	}
+	if !strings.Contains(r.err, "Dry run: 1 trainee, ") {
+		t.Fatalf("the dry run's summary:\n%s", r)
+	}
+	r = h.runWith(runOpts{tty: true}, "update", "--ids", id, "--extend", "30d", "--dry-run").expect(t, 0)
+	lines := strings.Split(r.out, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "ID  NAME") || !strings.Contains(lines[1], "Dry Runner") {
+		t.Fatalf("the dry run's table on a terminal:\n%s", r)
+	}
+}
