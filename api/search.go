@@ -15,6 +15,14 @@ const (
 	MaxPage = 1<<31 - 1
 )
 
+// statusHints says, for a status a search does not have but a dashboard
+// count does, the filter that finds those trainees.
+var statusHints = map[string]string{
+	"expiring": " (trainees expiring soon: status=active&expiresWithin=30d)",
+	"inactive": " (trainees without tracked data lately: inactiveFor=14d)",
+	"new":      " (trainees created lately: createdSince=7d)",
+}
+
 var searchStatuses = map[string]bool{StatusLive: true, StatusActive: true, StatusExpired: true, StatusDeleted: true, StatusAll: true}
 
 var sortKeys = map[string]bool{SortID: true, SortName: true, SortEmail: true, SortExpirationDate: true, SortLastTrained: true}
@@ -38,7 +46,7 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 	parseFilters(v, q, &s)
 	if st := q.Get("status"); st != "" {
 		if !searchStatuses[st] {
-			v.Add(CodeInvalidParameter, "status", "status must be live, active, expired, deleted or all")
+			v.Add(CodeInvalidParameter, "status", "status must be live, active, expired, deleted or all%s", statusHints[st])
 		}
 		s.Status = st
 	}

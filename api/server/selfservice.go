@@ -255,6 +255,7 @@ func (h *Handler) redeliverEvent(w http.ResponseWriter, r *http.Request) error {
 // listEvents serves the feed. With wait=N and no event to return yet, it
 // holds the request up to N seconds: a commit of this process wakes it at
 // once, and the company's poller (feedWaiters) finds other instances'.
+// EndWaits ends the wait early.
 func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 	q, err := api.ParseEventQuery(r.URL.Query(), principal(r.Context()).CompanyID)
 	if err != nil {
@@ -293,6 +294,8 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 		case <-woken:
 		case <-deadline:
 			deadline = nil // one last read
+		case <-h.waitsEnded: // shutting down (EndWaits)
+			deadline = nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,7 +41,9 @@ type Handler struct {
 	maxAutomations int              // a company's automations at most (0: no cap)
 	pings          companySlots     // the test pings in flight, per company
 	feedPoll       time.Duration
-	feed           feedWaiters // waiting feed requests, and their pollers
+	feed           feedWaiters   // waiting feed requests, and their pollers
+	waitsEnded     chan struct{} // closed by EndWaits
+	endWaits       sync.Once
 
 	root   *http.ServeMux // every route; /public-api/ leads to authenticate
 	public *http.ServeMux // the routes under /public-api/, after authentication
@@ -63,6 +66,12 @@ type Handler struct {
 // connection the server is about to close), while every request is still
 // served in full.
 func (h *Handler) Drain() { h.draining.Store(true) }
+
+// EndWaits ends every feed request's wait, now and from now on: each one
+// answers what it has (an empty page, as when its wait runs out) at once.
+// The server calls it when it shuts down, so that no long poll holds the
+// shutdown up.
+func (h *Handler) EndWaits() { h.endWaits.Do(func() { close(h.waitsEnded) }) }
 
 // Hashing tells how passwords are hashed: how many at once, and whether
 // in the low-priority helper process.
@@ -95,6 +104,7 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	if h.feedPoll <= 0 {
 		h.feedPoll = DefaultFeedPoll
 	}
+	h.waitsEnded = make(chan struct{})
 	h.feed = feedWaiters{latest: st.LatestEventID, poll: h.feedPoll, log: h.log}
 	h.routes()
 	return h

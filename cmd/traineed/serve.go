@@ -73,7 +73,8 @@ SIGINT or SIGTERM first drains: /readyz answers 503 at once, and the server
 keeps serving every request, each answered with "Connection: close", for
 --shutdown-delay (default 5s: the load balancer's time to notice). A second
 SIGINT or SIGTERM ends the delay early. Then it stops accepting connections and
-lets requests in flight finish, for up to 30 seconds.
+lets requests in flight finish, for up to 30 seconds; the event feed's long polls
+answer at once (an empty page, as when their wait runs out).
 
 The server also delivers the outbound webhooks (see traineed webhook --help): it
 sends due deliveries, at most --webhook-concurrency at once, and retries failed
@@ -501,6 +502,7 @@ func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h *server.Han
 	}
 	drain(log, h, delay, signals)
 	log.Info("shutting down", "grace", shutdownGrace.String())
+	h.EndWaits() // the feed's long polls answer now, not when their wait runs out
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	stopped := make(chan struct{})

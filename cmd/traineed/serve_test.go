@@ -453,3 +453,78 @@ func TestServeLogsTextOnATerminal(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A feed request waiting (wait=30, the TUI's live mode) does not hold the
+// shutdown up: the drain keeps it waiting, and when the drain ends (the
+// second SIGTERM) it answers at once a 200 empty page, as a wait that runs
+// out does, and the process exits 0, all within seconds, not 30.
+func TestShutdownEndsFeedWaits(t *testing.T) {
+	storetest.EachURL(t, func(t *testing.T, db string) {
+		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Waits"))
+		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "waits"))
+		base, cmd, logs := startServer(t, db, "--shutdown-delay", "1h")
+		get := func(path string) (*http.Response, api.EventPage, error) {
+			req, _ := http.NewRequest("GET", base+path, nil)
+			req.Header.Set("X-API-Key", key)
+			res, err := http.DefaultClient.Do(req)
+			var page api.EventPage
+			if err == nil {
+				defer res.Body.Close()
+				err = json.NewDecoder(res.Body).Decode(&page)
+			}
+			return res, page, err
+		}
+		_, first, err := get("/public-api/events?limit=100")
+		must(t, err)
+		type answer struct {
+			res  *http.Response
+			page api.EventPage
+			err  error
+			at   time.Time
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			res, page, err := get("/public-api/events?wait=30&after=" + first.Next)
+			answered <- answer{res, page, err, time.Now()}
+		}()
+		time.Sleep(500 * time.Millisecond) // the request reaches the server and waits
+		must(t, cmd.Process.Signal(syscall.SIGTERM))
+		for {
+			res, err := http.Get(base + "/readyz")
+			if err != nil {
+				t.Fatalf("/readyz during the drain: %v\n%s", err, logs.String())
+			}
+			res.Body.Close()
+			if res.StatusCode == 503 {
+				break
+			}
+		}
+		select {
+		case a := <-answered:
+			t.Fatalf("the wait answered during the drain: %+v", a)
+		case <-time.After(300 * time.Millisecond):
+		}
+		ended := time.Now()
+		must(t, cmd.Process.Signal(syscall.SIGTERM)) // ends the drain
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case a := <-answered:
+			if a.err != nil || a.res.StatusCode != 200 || len(a.page.Events) != 0 || a.page.Next != first.Next {
+				t.Fatalf("the wait answered %v %+v, %v; want 200, no event, next %q", a.res, a.page, a.err, first.Next)
+			}
+			t.Logf("the wait answered %v after the drain ended", a.at.Sub(ended))
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the wait still had no answer 5 s after the drain ended\n%s", logs.String())
+		}
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Fatalf("server exit: %v\n%s", err, logs.String())
+			}
+			t.Logf("the server exited %v after the drain ended", time.Since(ended))
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the server had not exited 5 s after the drain ended\n%s", logs.String())
+		}
+	})
+}

@@ -138,7 +138,10 @@ func MakePlan(rows []Row, x *Index, o PlanOptions) *Plan {
 	}
 	if o.Prune {
 		if unidentified > 0 {
-			p.PruneSkipped = fmt.Sprintf("%d row(s) have no e-mail address: the trainees they stand for cannot be told apart from the absent ones; fix them, then prune", unidentified)
+			p.PruneSkipped = fmt.Sprintf("%d rows have no e-mail address: the trainees they stand for cannot be told apart from the absent ones; fix them, then prune", unidentified)
+			if unidentified == 1 {
+				p.PruneSkipped = "1 row has no e-mail address: the trainee it stands for cannot be told apart from the absent ones; fix it, then prune"
+			}
 		} else {
 			p.Steps = append(p.Steps, pruneSteps(x, matched)...)
 			p.Delete = len(p.Steps)

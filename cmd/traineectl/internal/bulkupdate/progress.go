@@ -43,13 +43,29 @@ func FailureLine(rec Record) string {
 // Text is the summary line of a run.
 func (s Summary) Text(dryRun bool) string {
 	if dryRun {
-		return fmt.Sprintf("Dry run: %d trainees, %d would change, %d unchanged, %d failed to read; nothing was sent.",
-			s.Total, s.WouldChange, s.Unchanged, s.Failed)
+		return fmt.Sprintf("Dry run: %s, %d would change, %d unchanged, %d failed to read; nothing was sent.",
+			traineeCount(s.Total), s.WouldChange, s.Unchanged, s.Failed)
 	}
-	t := fmt.Sprintf("%d trainees: %d updated, %d unchanged, %d already done, %d failed (%s).",
-		s.Total, s.Updated, s.Unchanged, s.AlreadyDone, s.Failed, s.Duration.Round(time.Millisecond))
+	t := fmt.Sprintf("%s: %d updated, %d unchanged, %d already done, %d failed (%s).",
+		traineeCount(s.Total), s.Updated, s.Unchanged, s.AlreadyDone, s.Failed, s.Duration.Round(time.Millisecond))
 	if s.Throttled > 0 {
-		t += fmt.Sprintf(" Rate limited %d times: slowed to %d at once.", s.Throttled, s.Parallel)
+		t += fmt.Sprintf(" Rate limited %s: slowed to %d at once.", times(s.Throttled), s.Parallel)
 	}
 	return t
+}
+
+// traineeCount is "1 trainee" or "N trainees".
+func traineeCount(n int) string {
+	if n == 1 {
+		return "1 trainee"
+	}
+	return fmt.Sprintf("%d trainees", n)
+}
+
+// times is "once" or "N times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }

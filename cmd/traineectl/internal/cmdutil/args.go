@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -44,7 +45,7 @@ func ParseIDs(args []string) ([]int64, error) {
 func ExactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return Usagef("%s wants %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
+			return Usagef("%s wants %s (%s), got %d", cmd.CommandPath(), arguments(n), what, len(args))
 		}
 		return nil
 	}
@@ -54,7 +55,7 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 func MinArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return Usagef("%s wants at least %d argument(s) (%s)", cmd.CommandPath(), n, what)
+			return Usagef("%s wants at least %s (%s)", cmd.CommandPath(), arguments(n), what)
 		}
 		return nil
 	}
@@ -64,8 +65,16 @@ func MinArgs(n int, what string) cobra.PositionalArgs {
 func MaxArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return Usagef("%s takes at most %d argument(s) (%s), got %d", cmd.CommandPath(), n, what, len(args))
+			return Usagef("%s takes at most %s (%s), got %d", cmd.CommandPath(), arguments(n), what, len(args))
 		}
 		return nil
 	}
+}
+
+// arguments is "1 argument" or "N arguments".
+func arguments(n int) string {
+	if n == 1 {
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", n)
 }

@@ -143,6 +143,7 @@ func Detail(err error) ErrorDetail {
 		rejected *client.RejectedError
 		server   *client.ServerError
 		network  *client.NetworkError
+		invalid  *api.ValidationError
 	)
 	switch {
 	case errors.As(err, new(*ReadOnlyError)):
@@ -170,6 +171,8 @@ func Detail(err error) ErrorDetail {
 		ci = &server.CallInfo
 	case errors.As(err, &network):
 		ci = &network.CallInfo
+	case errors.As(err, &invalid) && len(invalid.Errors) > 1:
+		d.Errors = invalid.Errors // checked here, before any request: every problem, not only the first
 	}
 	if ci != nil {
 		if ci.Status != 0 {

@@ -168,7 +168,7 @@ func (o *ApplyOptions) confirmPrune(ctx context.Context, f *cmdutil.Factory, pla
 		return nil
 	}
 	if !f.IOStreams.CanPrompt() {
-		return cmdutil.Usagef("--prune would delete %d trainee(s) absent from the input: confirm with --yes (see them with --dry-run); nothing was changed", plan.Delete)
+		return cmdutil.Usagef("--prune would delete %s absent from the input: confirm with --yes (see them with --dry-run); nothing was changed", trainees(int64(plan.Delete)))
 	}
 	w := f.IOStreams.ErrOut
 	const shown = 20
@@ -182,7 +182,7 @@ func (o *ApplyOptions) confirmPrune(ctx context.Context, f *cmdutil.Factory, pla
 		}
 		fmt.Fprintf(w, "  - trainee %d %s (%s)\n", *s.TraineeID, api.EscapeText(s.Email), api.EscapeText(s.Name))
 	}
-	ok, err := f.Confirm(ctx, fmt.Sprintf("Delete these %d trainees, absent from the input?", plan.Delete))
+	ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %s, absent from the input?", trainees(int64(plan.Delete))))
 	if err != nil {
 		return err
 	}

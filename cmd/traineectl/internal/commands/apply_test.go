@@ -199,7 +199,7 @@ func TestApply(t *testing.T) {
 
 		// --prune needs a confirmation; not on a terminal, --yes.
 		r = h.run("apply", "-f", fx.in, "--prune").expect(t, 2)
-		if !strings.Contains(r.err, "--prune would delete 1 trainee(s)") || len(s.writes()) != 0 {
+		if !strings.Contains(r.err, "--prune would delete 1 trainee absent") || len(s.writes()) != 0 {
 			t.Errorf("prune without --yes: %s", r)
 		}
 		r = h.runWith(runOpts{tty: true, stdin: "n\n"}, "apply", "-f", fx.in, "--prune").expect(t, 2)

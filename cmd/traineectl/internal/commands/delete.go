@@ -78,7 +78,7 @@ func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, ar
 		if !f.IOStreams.CanPrompt() {
 			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
 		}
-		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %d trainees?", n))
+		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %s?", trainees(int64(n))))
 		if err != nil {
 			return err
 		}

@@ -20,19 +20,26 @@ import (
 
 // EditOptions are the inputs of `traineectl edit`.
 type EditOptions struct {
-	ID int64
+	ID   int64
+	File string // --file: an edit kept after a 412, to start from
 }
 
 func newEditCmd(f *cmdutil.Factory) *cobra.Command {
 	var o EditOptions
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "edit ID",
 		Short: "Edit a trainee in your editor",
 		Long: `Open a trainee in your editor as YAML ($EDITOR, else $VISUAL, else vi), as
 kubectl edit does. Change the fields, save and quit: the changes are checked
 with the API's own rules, and only the fields you changed are sent, with
 If-Match, so a change someone else made after the trainee was read is never
-overwritten (nothing is changed then, and your edit is kept in a file).
+overwritten (nothing is changed then, and your edit is kept in a file:
+--file FILE starts from it again).
+
+--file FILE opens your kept edit over the trainee as it is on the server now:
+the fields you changed carry your values, the others the server's (a field
+a colleague changed too is named at the top). Save to send it: only the
+fields that differ from the server's version are sent, with its If-Match.
 
 When a change is invalid, the file opens again with the errors as comments
 at the top; quit without changing it to give up. A file saved unchanged, or
@@ -40,7 +47,8 @@ emptied, changes nothing ("Edit cancelled, no changes made."). Lines that
 begin with # are ignored. The password is not shown: use
 "traineectl update ID --password-stdin".`,
 		Example: `  traineectl edit 41
-  EDITOR="code --wait" traineectl edit 41`,
+  EDITOR="code --wait" traineectl edit 41
+  traineectl edit 41 --file /tmp/traineectl-edit-41-123.yaml   # after a conflict`,
 		Args:              cmdutil.ExactArgs(1, "a trainee id"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, false),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
@@ -50,6 +58,9 @@ begin with # are ignored. The password is not shown: use
 			return runEdit(cmd.Context(), f, &o)
 		},
 	}
+	cmd.Flags().StringVarP(&o.File, "file", "f", "", "start from an edit kept after a conflict (the file the conflict's message names)")
+	_ = cmd.MarkFlagFilename("file", "yaml")
+	return cmd
 }
 
 // runEdit reads the trainee, lets the editor change it until it is valid
@@ -69,17 +80,23 @@ func runEdit(ctx context.Context, f *cmdutil.Factory, o *EditOptions) error {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, fmt.Sprintf("trainee-%d.yaml", t.ID))
-	original := editDocument(t, etag)
-	patch, edited, err := editLoop(f, path, original, t)
+	original := editDocument(t, etag, nil)
+	start := original
+	if o.File != "" {
+		if start, err = resumeDocument(o.File, t, etag); err != nil {
+			return err
+		}
+	}
+	patch, edited, err := editLoop(f, path, start, original, t)
 	if err != nil || patch == nil {
 		return err
 	}
 	u, _, err := c.UpdateTraineeIf(ctx, t.ID, etag, *patch)
 	var pf *client.PreconditionFailedError
 	if errors.As(err, &pf) {
-		kept := keepEdit(t.ID, edited)
+		kept := keepEdit(t, edited)
 		return &cmdutil.StatusError{Code: cmdutil.ExitRejected, Err: fmt.Errorf(
-			"trainee %d changed meanwhile: someone updated it after it was read, and nothing was changed; your edit is kept in %s: run \"traineectl edit %d\" again", t.ID, kept, t.ID)}
+			"trainee %d changed meanwhile: someone updated it after it was read, and nothing was changed; your edit is kept in %s: run \"traineectl edit %d --file %s\" to apply it over the new version", t.ID, kept, t.ID, kept)}
 	}
 	if err != nil {
 		return err
@@ -88,12 +105,14 @@ func runEdit(ctx context.Context, f *cmdutil.Factory, o *EditOptions) error {
 	return printTrainees(ctx, f, []*api.Trainee{u}, true)
 }
 
-// editLoop opens the document in the editor until what is saved is valid
-// (the patch of its changes), unchanged or empty (nil: cancelled, said on
-// stderr); an error is shown at the top of the file, which opens again.
-// It returns the patch and the edited text.
-func editLoop(f *cmdutil.Factory, path, original string, t *api.Trainee) (*api.TraineePatch, []byte, error) {
-	content := original
+// editLoop opens the document in the editor, starting from start, until
+// what is saved is valid (the patch of its changes from t), the same as
+// original (t's document) or empty (nil: cancelled, said on stderr); an
+// error is shown at the top of the file, which opens again. It returns
+// the patch and the edited text. Saved without a change after an error,
+// it gives up (exit status 2, every error said).
+func editLoop(f *cmdutil.Factory, path, start, original string, t *api.Trainee) (*api.TraineePatch, []byte, error) {
+	content := start
 	var lastErr error
 	for {
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
@@ -107,7 +126,7 @@ func editLoop(f *cmdutil.Factory, path, original string, t *api.Trainee) (*api.T
 			return nil, nil, err
 		}
 		if lastErr != nil && string(b) == content {
-			return nil, nil, &cmdutil.UsageError{Err: lastErr} // saved without a change after an error: give up
+			return nil, nil, &cmdutil.StatusError{Code: cmdutil.ExitUsage, Err: fmt.Errorf("the edit was not saved: %w", lastErr)}
 		}
 		body := stripComments(string(b))
 		if strings.TrimSpace(body) == "" || body == stripComments(original) {
@@ -150,9 +169,9 @@ func runEditor(f *cmdutil.Factory, path string) error {
 }
 
 // editDocument is the trainee as the file the editor opens: every field
-// an update can set, in the API's form, then the read-only ones as
-// comments.
-func editDocument(t *api.Trainee, etag string) string {
+// an update can set, in the API's form (the value in mine instead, for a
+// field it holds), then the read-only ones as comments.
+func editDocument(t *api.Trainee, etag string, mine map[string]any) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Edit trainee %d and save; lines beginning with # are ignored, and an\n", t.ID)
 	b.WriteString("# empty file (or one saved unchanged) cancels the edit. Only the fields you\n")
@@ -163,7 +182,11 @@ func editDocument(t *api.Trainee, etag string) string {
 		if pf.WriteOnly {
 			continue
 		}
-		b.WriteString(yamlLine(pf.Name, pf.Of(t)))
+		v, ok := mine[pf.Name]
+		if !ok {
+			v = pf.Of(t)
+		}
+		b.WriteString(yamlLine(pf.Name, v))
 	}
 	fmt.Fprintf(&b, "# Read-only: id %d, userId %d, createdByType %s, lastTrained %s\n",
 		t.ID, t.UserID, t.CreatedByType, dateText(t.LastTrained))
@@ -228,6 +251,27 @@ func errorHeader(err error) string {
 // editPatch reads the edited YAML and returns the patch of the fields
 // whose value differs from t, checked by the API's rules (ParseUpdate).
 func editPatch(body string, t *api.Trainee, today api.Date) (*api.TraineePatch, error) {
+	vals, err := editValues(body)
+	if err != nil {
+		return nil, err
+	}
+	changed := map[string]any{}
+	for name, val := range vals {
+		if fmt.Sprint(val) != fmt.Sprint(jsonValue(api.PatchFieldNamed(name).Of(t))) {
+			changed[name] = val
+		}
+	}
+	j, err := json.Marshal(changed)
+	if err != nil {
+		return nil, api.Invalid(api.CodeBadJSON, "", "%v", err)
+	}
+	return api.ParseUpdate(j, today)
+}
+
+// editValues reads the edited YAML: each field's value as JSON would
+// carry it. Every field that is not one an edit sets, and every value
+// that is not one scalar, is an error.
+func editValues(body string) (map[string]any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(body), &doc); err != nil {
 		return nil, api.Invalid(api.CodeBadJSON, "", "not YAML: %v", err)
@@ -236,7 +280,7 @@ func editPatch(body string, t *api.Trainee, today api.Date) (*api.TraineePatch, 
 		return nil, api.Invalid(api.CodeBadJSON, "", "not a YAML mapping of fields (name: value, one a line)")
 	}
 	m := doc.Content[0].Content
-	changed := map[string]any{}
+	vals := map[string]any{}
 	v := &api.ValidationError{}
 	for i := 0; i+1 < len(m); i += 2 {
 		name := m[i].Value
@@ -250,19 +294,9 @@ func editPatch(body string, t *api.Trainee, today api.Date) (*api.TraineePatch, 
 			v.Add(api.CodeBadJSON, name, "%s: %v", name, err)
 			continue
 		}
-		if fmt.Sprint(val) == fmt.Sprint(jsonValue(pf.Of(t))) {
-			continue
-		}
-		changed[name] = val
+		vals[name] = val
 	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	j, err := json.Marshal(changed)
-	if err != nil {
-		return nil, api.Invalid(api.CodeBadJSON, "", "%v", err)
-	}
-	return api.ParseUpdate(j, today)
+	return vals, v.Err()
 }
 
 // scalarOf is a field's YAML value as JSON would carry it: null, the text
@@ -299,13 +333,94 @@ func jsonValue(v any) any {
 	return out
 }
 
-// keepEdit saves an edit the server refused with 412, for the next try.
-func keepEdit(id int64, edited []byte) string {
-	fh, err := os.CreateTemp("", fmt.Sprintf("traineectl-edit-%d-*.yaml", id))
+// keptBaseLine begins the comment of a kept edit that holds the values
+// the edit started from (JSON), so that --file tells the fields the edit
+// changed from those it left.
+const keptBaseLine = "# traineectl-edit-base: "
+
+// keepEdit saves an edit the server refused with 412, for edit --file:
+// the edited fields, after a comment with t's values (the edit's base).
+func keepEdit(t *api.Trainee, edited []byte) string {
+	fh, err := os.CreateTemp("", fmt.Sprintf("traineectl-edit-%d-*.yaml", t.ID))
 	if err != nil {
 		return "(nowhere: " + err.Error() + ")"
 	}
 	defer fh.Close()
-	_, _ = fh.Write(edited)
+	base := map[string]any{}
+	for i := range api.TraineePatchFields {
+		if pf := &api.TraineePatchFields[i]; !pf.WriteOnly {
+			base[pf.Name] = jsonValue(pf.Of(t))
+		}
+	}
+	j, _ := json.Marshal(base)
+	fmt.Fprintf(fh, "# Your edit of trainee %d, kept after a conflict: traineectl edit %d --file %s\n", t.ID, t.ID, fh.Name())
+	fmt.Fprintf(fh, "%s%s\n", keptBaseLine, j)
+	_, _ = fh.WriteString(stripComments(string(edited)))
 	return fh.Name()
+}
+
+// resumeDocument is the document edit --file opens: the edit kept in path
+// over t, the server's version now. A kept edit with its base carries
+// only the fields it changed; without one (a file written by hand) every
+// field of the file is taken. A file that does not read as fields opens
+// as it is, with the error on top.
+func resumeDocument(path string, t *api.Trainee, etag string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", cmdutil.Usagef("--file: %v", err)
+	}
+	vals, err := editValues(stripComments(string(b)))
+	if err != nil {
+		return errorHeader(err) + stripComments(string(b)), nil
+	}
+	base, hasBase := keptBase(string(b))
+	mine := map[string]any{}
+	var yours, both, theirs []string
+	for i := range api.TraineePatchFields {
+		pf := &api.TraineePatchFields[i]
+		v, ok := vals[pf.Name]
+		now := fmt.Sprint(jsonValue(pf.Of(t)))
+		serverChanged := hasBase && fmt.Sprint(base[pf.Name]) != now
+		switch {
+		case ok && (!hasBase || fmt.Sprint(base[pf.Name]) != fmt.Sprint(v)):
+			mine[pf.Name] = v
+			yours = append(yours, pf.Name)
+			if serverChanged && fmt.Sprint(v) != now {
+				both = append(both, pf.Name)
+			}
+		case serverChanged:
+			theirs = append(theirs, pf.Name)
+		}
+	}
+	var h strings.Builder
+	fmt.Fprintf(&h, "# Your edit from %s, over trainee %d as it is on the server now.\n", api.EscapeText(path), t.ID)
+	fmt.Fprintf(&h, "# Your fields: %s. Saving sends those that differ from the server's version.\n", listOrNone(yours))
+	if len(theirs)+len(both) > 0 {
+		fmt.Fprintf(&h, "# Changed on the server meanwhile: %s", listOrNone(append(theirs, both...)))
+		if len(both) > 0 {
+			fmt.Fprintf(&h, " (yours kept for %s: check them)", strings.Join(both, ", "))
+		}
+		h.WriteString(".\n")
+	}
+	return h.String() + editDocument(t, etag, mine), nil
+}
+
+// keptBase is the base of a kept edit, if the file has one.
+func keptBase(s string) (map[string]any, bool) {
+	for line := range strings.SplitSeq(s, "\n") {
+		if j, ok := strings.CutPrefix(line, keptBaseLine); ok {
+			var m map[string]any
+			if json.Unmarshal([]byte(j), &m) == nil {
+				return m, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

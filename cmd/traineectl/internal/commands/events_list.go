@@ -73,11 +73,14 @@ func parseTypesFlag(s string) ([]string, error) {
 	return evs, nil
 }
 
-// eventRows is how a list of events prints.
+// eventRows is how a list of events prints: who and what changed too, as
+// the TUI's recent changes show it (the trainee's name, and the fields an
+// update changed).
 var eventRows = output.Rows[*api.Event]{
-	CSVHeader: []string{"id", "type", "traineeId", "createdAt", "actorType", "actorId", "actorName"},
+	CSVHeader: []string{"id", "type", "traineeId", "createdAt", "actorType", "actorId", "actorName", "traineeName", "changedFields"},
 	CSVRow: func(e *api.Event) []string {
-		row := []string{e.ID, e.Type, eventTrainee(e), output.Instant(e.CreatedAt), "", "", ""}
+		d := eventData(e)
+		row := []string{e.ID, e.Type, eventTrainee(d), output.Instant(e.CreatedAt), "", "", "", eventName(d), strings.Join(d.ChangedFields, " ")}
 		if a := e.Actor; a != nil {
 			row[4], row[6] = a.Type, a.Name
 			if a.ID != 0 {
@@ -86,9 +89,15 @@ var eventRows = output.Rows[*api.Event]{
 		}
 		return row
 	},
-	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "BY"}, {Header: "CREATED"}},
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Right: true}, {Header: "NAME", Field: "traineeName", Flex: true},
+		{Header: "BY", Flex: true}, {Header: "CREATED"}, {Header: "FIELDS", Field: "changedFields", Flex: true}},
 	Row: func(e *api.Event) []string {
-		return []string{e.ID, e.Type, eventTrainee(e), e.Actor.Label(), stamp(e.CreatedAt)}
+		d := eventData(e)
+		fields := ""
+		if e.Type == api.EventTraineeUpdated {
+			fields = strings.Join(d.ChangedFields, ", ")
+		}
+		return []string{e.ID, e.Type, eventTrainee(d), eventName(d), e.Actor.Label(), stamp(e.CreatedAt), fields}
 	},
 }
 
@@ -101,11 +110,25 @@ func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions
 	return runList(ctx, f, &o.listFlags, fetch, client.ListParams{After: o.After}, eventRows)
 }
 
-// eventTrainee is the trainee id of an event's payload, "" when it has none.
-func eventTrainee(e *api.Event) string {
+// eventData is an event's payload's data (empty when it has none).
+func eventData(e *api.Event) api.WebhookData {
 	var p api.WebhookEvent
-	if json.Unmarshal(e.Payload, &p) != nil || p.Data.Trainee == nil {
+	_ = json.Unmarshal(e.Payload, &p)
+	return p.Data
+}
+
+// eventTrainee is the trainee id of an event's data, "" when it has none.
+func eventTrainee(d api.WebhookData) string {
+	if d.Trainee == nil {
 		return ""
 	}
-	return id(p.Data.Trainee.ID)
+	return id(d.Trainee.ID)
+}
+
+// eventName is the trainee's name in an event's data, "" when it has none.
+func eventName(d api.WebhookData) string {
+	if d.Trainee == nil {
+		return ""
+	}
+	return d.Trainee.Name
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -396,8 +397,8 @@ func TestEventsListAndReplay(t *testing.T) {
 	if len(page) != 1 || page[0].ID != all[3].ID {
 		t.Fatalf("--type: %+v", page)
 	}
-	if csv := h.run("events", "list", "-o", "csv").expect(t, 0).out; !strings.HasPrefix(csv, "id,type,traineeId,createdAt,actorType,actorId,actorName\n") ||
-		strings.Count(csv, "\n") != 5 || strings.Count(csv, ",key,") != 4 {
+	if csv := h.run("events", "list", "-o", "csv").expect(t, 0).out; !strings.HasPrefix(csv, "id,type,traineeId,createdAt,actorType,actorId,actorName,traineeName,changedFields\n") ||
+		strings.Count(csv, "\n") != 5 || strings.Count(csv, ",key,") != 4 || !strings.Contains(csv, ",Feed Trainee,enabled\n") {
 		t.Fatalf("csv: %q", csv)
 	}
 	// Who made each change: the key's name, in the table's BY column.
@@ -405,6 +406,13 @@ func TestEventsListAndReplay(t *testing.T) {
 		t.Fatalf("no BY column: %q", table)
 	} else if all[0].Actor == nil || all[0].Actor.Type != api.ActorKey || strings.Count(table, all[0].Actor.Name) < 4 {
 		t.Fatalf("the events' actor %+v is not in every row: %q", all[0].Actor, table)
+	}
+	// The trainee's name, and the fields an update changed (none listed
+	// for a create), as the TUI's recent changes show them.
+	table := h.run("events", "list").expect(t, 0).out
+	if !strings.HasPrefix(table, "EVENT\tTYPE\tTRAINEE\tNAME\tBY\tCREATED\tFIELDS\n") || strings.Count(table, "\tFeed Trainee\t") != 4 ||
+		strings.Contains(table, "enabled\n") || strings.Contains(table, "weightUnit") {
+		t.Fatalf("events list's table: %q", table)
 	}
 	h.run("events", "list", "--after", "41").expect(t, cmdutil.ExitUsage)
 	h.run("events", "list", "--type", "trainee.exploded").expect(t, cmdutil.ExitUsage)
@@ -448,4 +456,26 @@ func TestEventsListAndReplay(t *testing.T) {
 		}
 	}
 	lc.stop(t)
+}
+
+// events list's table names the trainee of each event and, for an update,
+// the fields it changed; -o csv has both too.
+func TestEventsListNamesAndFields(t *testing.T) {
+	st := storetest.SQLite(t)
+	url, full, _ := selfServiceServer(t, st)
+	h := newHarness(t, url, full)
+	c := client.New(url, full)
+	ctx := context.Background()
+	tr, err := c.CreateTrainee(ctx, api.CreateRequest{Name: "Fields Trainee", Email: "fields@example.com", Password: "long enough"})
+	must(t, err)
+	_, err = c.UpdateTrainee(ctx, tr.ID, api.TraineePatch{Name: api.Val("Fields Renamed"), WeightUnit: api.Val(api.UnitLB)})
+	must(t, err)
+	table := h.run("events", "list", "--limit", "1").expect(t, 0).out
+	if !strings.Contains(table, "\ttrainee.updated\t"+strconv.FormatInt(tr.ID, 10)+"\tFields Renamed\t") || !strings.HasSuffix(table, "\tname, weightUnit\n") {
+		t.Fatalf("the update's row: %q", table)
+	}
+	csv := h.run("events", "list", "--limit", "1", "-o", "csv").expect(t, 0).out
+	if !strings.HasSuffix(csv, ",Fields Renamed,name weightUnit\n") {
+		t.Fatalf("the update's CSV: %q", csv)
+	}
 }

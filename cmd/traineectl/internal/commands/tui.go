@@ -18,16 +18,39 @@ func newTUICmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "tui",
 		Short: "Browse and manage trainees in a full-screen terminal UI",
-		Long: `Open the trainee browser: a searchable, sortable list of your company's
-trainees (/ searches as you type, tab switches live, active, expired, deleted
-and all, s sorts), and for each trainee the profile, a weight chart, body
-measurements, nutrition by day and average steps. n creates a trainee, e
-edits, d deletes (after a confirmation) and u restores. ? lists every key;
-q quits.
+		Long: `Open the coach's browser of your company's trainees (docs/tui.md).
 
-It needs a terminal (stdin and stdout). NO_COLOR turns colour off. Requests
-never freeze the screen; errors show in the status line. --verbose is not
-allowed here (it would draw over the screen): use --log-file.`,
+Home, the first screen, counts what needs attention (active, expiring in 7
+and 30 days, expired, inactive for 14+ days, new this week, deleted: enter
+opens the list of a count) and shows the recent changes of the event feed,
+with who made them. H comes back home from any screen.
+
+Live: the TUI follows the event feed (GET /events?wait=20), so rows, the open
+trainee and the counts update within a second or two of any change; changed
+rows carry •. L pauses and resumes live mode.
+
+The list: / searches as you type (name, e-mail, phone), tab or 1-5 switch
+live, active, expired, deleted and all, s sorts (S reverses), enter opens a
+trainee: its profile, weight chart, measurements, nutrition by day and steps.
+n creates a trainee, e edits (with If-Match: a colleague's change is shown
+and never overwritten), d deletes after a confirmation, u restores.
+
+Marks and bulk actions: space marks a trainee, ctrl+a marks the whole view,
+esc unmarks; x acts on the marked ones (extend 30, expire-on DATE, trainer
+NAME, disable, enable, delete, restore) after a question, with a progress bar
+and a result panel (r retries the failures, each sent exactly once).
+
+: opens the command line on any screen (tab completes): home, list STATUS,
+expiring 7|30, inactive, new, search TEXT, open ID, create, webhooks,
+automations, live, mark-all, unmark, the bulk actions, help, quit.
+
+w opens the webhooks (their deliveries; t sends a test, r redelivers) and a
+the automations (enter shows an automation's runs). ? lists every key of the
+screen; q quits. A read-only key hides what would change data.
+
+It needs a terminal (stdin and stdout; 80x24 is enough). NO_COLOR turns colour
+off. Requests never freeze the screen; errors show in the status line.
+--verbose is not allowed here (it would draw over the screen): use --log-file.`,
 		Example: `  traineectl tui
   NO_COLOR=1 traineectl tui --profile prod`,
 		Args: cobra.NoArgs,

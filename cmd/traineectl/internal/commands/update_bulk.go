@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -127,8 +126,8 @@ func runBulkUpdate(ctx context.Context, f *cmdutil.Factory, o *BulkUpdateOptions
 		if o.Journal != "" {
 			resume = "--journal " + o.Journal
 		}
-		fmt.Fprintf(ios.ErrOut, "Action %s on %d trainees (to resume it without applying anything twice, run the same command with %s)\n",
-			o.ActionID, len(ids), resume)
+		fmt.Fprintf(ios.ErrOut, "Action %s on %s (to resume it without applying anything twice, run the same command with %s)\n",
+			o.ActionID, trainees(int64(len(ids))), resume)
 	}
 	prog.SetTotal(len(ids))
 	prog.Start()
@@ -231,18 +230,10 @@ func printBulkRecords(f *cmdutil.Factory, records []bulkupdate.Record, dryRun bo
 		}
 		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), r.Name, r.Status, r.Change, code, r.Message})
 	}
-	return f.Print(output.View{Value: records, CSVHeader: header, CSVRows: rows, Text: func(w io.Writer) error {
-		for _, r := range records {
-			line := fmt.Sprintf("%d\t%s\t%s", r.ID, r.Status, r.Change)
-			if r.Message != "" {
-				line += "\t" + r.Message
-			}
-			if _, err := fmt.Fprintln(w, line); err != nil {
-				return err
-			}
-		}
-		return nil
-	}})
+	cols := []output.Column{{Header: "ID", Field: "id", Right: true}, {Header: "NAME", Field: "name", Flex: true},
+		{Header: "STATUS", Field: "status"}, {Header: "CHANGE", Field: "change", Flex: true, MinWidth: 12},
+		{Header: "ERROR", Field: "errorCode", Right: true}, {Header: "MESSAGE", Field: "message", Flex: true}}
+	return f.Print(output.View{Value: records, CSVHeader: header, CSVRows: rows, Columns: cols, Rows: rows})
 }
 
 // bulkAction is the action the flags of `update` ask for, for a bulk run:
