@@ -174,8 +174,13 @@ func runEditor(f *cmdutil.Factory, path string) error {
 func editDocument(t *api.Trainee, etag string, mine map[string]any) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Edit trainee %d and save; lines beginning with # are ignored, and an\n", t.ID)
-	b.WriteString("# empty file (or one saved unchanged) cancels the edit. Only the fields you\n")
-	b.WriteString("# change are sent, with If-Match: " + etag + ". null clears a field that can be empty.\n")
+	if len(mine) == 0 {
+		b.WriteString("# empty file (or one saved unchanged) cancels the edit. Only the fields you\n")
+		b.WriteString("# change are sent, with If-Match: " + etag + ". null clears a field that can be empty.\n")
+	} else { // a kept edit (--file): saved as it is, it is sent
+		b.WriteString("# empty file cancels the edit; saved as it is, the fields that differ from the\n")
+		b.WriteString("# server's are sent, with If-Match: " + etag + ". null clears a field that can be empty.\n")
+	}
 	b.WriteString("# Dates are dd-MM-yyyy.\n")
 	for i := range api.TraineePatchFields {
 		pf := &api.TraineePatchFields[i]
