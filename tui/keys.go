@@ -152,10 +152,12 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 	sw.SetHelp("tab", "switch")
 	test.SetHelp("t", "test")
 	redeliver.SetHelp("r", "redeliver")
+	open := k.Open
+	open.SetHelp("enter", "details")
 	return helpKeys{
 		short: []key.Binding{upDown(k), sw, test, redeliver, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
-			{k.Up, k.Down, sw, k.Refresh},
+			{k.Up, k.Down, sw, open, k.Refresh},
 			{test, redeliver},
 			{k.Help, k.Back, k.Quit},
 		},

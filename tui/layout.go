@@ -209,6 +209,33 @@ func (t table) row(cells ...string) string {
 	return b.String()
 }
 
+// wrapWords wraps s at spaces to lines of w cells; a word longer than a
+// line is broken (never at a hyphen, unlike ansi.Wordwrap: dates stay
+// whole).
+func wrapWords(s string, w int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for ansi.StringWidth(line) > w {
+			lines = append(lines, ansi.Cut(line, 0, w))
+			line = ansi.Cut(line, w, ansi.StringWidth(line))
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
 // plural is n and the noun, plural unless n is 1: "1 trainee", "2
 // trainees", "3 marked trainees" (nouns ending in s, x or h take "es").
 func plural(n int, noun string) string {

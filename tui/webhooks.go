@@ -32,6 +32,7 @@ type webhooksModel struct {
 	forHook    int64 // the webhook deliveries belong to
 	dcursor    int   // the selected delivery
 	focus      int   // 0: webhooks, 1: deliveries
+	detail     bool  // the selected delivery's detail is open (enter)
 	back       screen
 }
 
@@ -127,13 +128,24 @@ func (w *webhooksModel) result(msg resultMsg) tea.Cmd {
 }
 
 func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := w.keys
+	if w.detail && (key.Matches(msg, k.Back) || key.Matches(msg, k.Open)) {
+		w.detail = false
+		return nil
+	}
 	if cmd, ok := w.backOrReload(msg, w.back, w.load, slotWebhooks, slotDeliveries); ok {
 		return cmd
 	}
-	k := w.keys
 	switch {
+	case key.Matches(msg, k.Open):
+		if w.focus == 0 {
+			w.focus = 1
+			return nil
+		}
+		w.detail = w.selectedDelivery() != nil
+		return nil
 	case key.Matches(msg, k.NextTab), key.Matches(msg, k.PrevTab):
-		w.focus = 1 - w.focus
+		w.focus, w.detail = 1-w.focus, false
 		return nil
 	case key.Matches(msg, k.Up), key.Matches(msg, k.Down):
 		d := 1
@@ -147,7 +159,7 @@ func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		before := w.cursor
 		w.cursor = clamp(w.cursor+d, 0, len(w.hooks)-1)
 		if w.cursor != before {
-			w.deliveries, w.dcursor = nil, 0
+			w.deliveries, w.dcursor, w.detail = nil, 0, false
 			return w.loadDeliveries()
 		}
 		return nil
@@ -188,7 +200,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		count = plural(len(w.hooks), "webhook")
 	}
 	top = w.titleBar(th.title.Render("Webhooks"), w.spinnerView()+" "+count+" ")
-	sub = th.dim.Render("tab switches between webhooks and deliveries")
+	sub = th.dim.Render("tab switches between webhooks and deliveries • enter shows a delivery in full")
 	if w.opt.ReadOnly {
 		sub = th.warnText.Render("read-only key: t and r are off")
 	}
@@ -227,6 +239,10 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		}
 		return top, sub, b.String()
 	}
+	if d := w.selectedDelivery(); w.detail && d != nil {
+		b.WriteString(w.deliveryDetail(d))
+		return top, sub, b.String()
+	}
 	b.WriteString(w.deliveriesView())
 	return top, sub, b.String()
 }
@@ -247,18 +263,13 @@ func (w *webhooksModel) deliveriesView() string {
 	var b strings.Builder
 	b.WriteString(th.header.Render("  "+t.header()) + "\n")
 	for i, a := range w.deliveries {
-		status, latency, errText := "-", "-", ""
-		if a.StatusCode != nil {
-			status = strconv.Itoa(*a.StatusCode)
-		}
-		if a.LatencyMs != nil {
-			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
-		}
+		status, latency := attemptAnswer(a)
+		errText := ""
 		if a.Error != nil {
 			errText = api.EscapeText(*a.Error)
 		}
 		line := "  " + t.row(api.EscapeText(a.EventID), api.EscapeText(a.Type), strconv.Itoa(a.Attempt), status,
-			padLeft(latency, 9), api.EscapeText(a.State), errText)
+			padLeft(latency, 9), deliveryState(a), errText)
 		switch {
 		case i == w.dcursor && w.focus == 1:
 			line = th.selected.Render(line)
@@ -267,6 +278,75 @@ func (w *webhooksModel) deliveriesView() string {
 		}
 		b.WriteString(line + "\n")
 	}
+	return b.String()
+}
+
+// attemptAnswer is an attempt's response status and latency: "-" for both
+// when nothing answered (no status: a refused connection, a timeout).
+func attemptAnswer(a *api.WebhookAttempt) (status, latency string) {
+	if a.StatusCode == nil {
+		return "-", "-"
+	}
+	status = strconv.Itoa(*a.StatusCode)
+	latency = "-"
+	if a.LatencyMs != nil {
+		latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+	}
+	return status, latency
+}
+
+// deliveryState is the state a row shows: a pending delivery that was
+// attempted already (and failed, or it would have succeeded) is waiting
+// for its retry: "retrying"; one not attempted yet stays "pending".
+func deliveryState(a *api.WebhookAttempt) string {
+	if a.State == api.DeliveryPending && a.Attempt > 0 {
+		return "retrying"
+	}
+	return api.EscapeText(a.State)
+}
+
+// deliveryDetail is the selected delivery attempt in full (enter): the
+// whole error, the response, when the next attempt is due.
+func (w *webhooksModel) deliveryDetail(a *api.WebhookAttempt) string {
+	th := w.th
+	status, latency := attemptAnswer(a)
+	if a.StatusCode == nil && a.Attempt > 0 {
+		status = "- (no answer)"
+	}
+	next := "-"
+	if a.NextAttemptAt != nil {
+		next = a.NextAttemptAt.Local().Format("2006-01-02 15:04:05")
+	}
+	when := "Attempted"
+	if a.Attempt == 0 {
+		when = "Scheduled"
+	}
+	rows := [][2]string{
+		{"Event", api.EscapeText(a.EventID) + " (" + api.EscapeText(a.Type) + ")"},
+		{"State", deliveryState(a)},
+		{"Attempt", strconv.Itoa(a.Attempt)},
+		{when, a.Time.Local().Format("2006-01-02 15:04:05")},
+		{"Status", status},
+		{"Latency", latency},
+		{"Next attempt", next},
+	}
+	var b strings.Builder
+	b.WriteString(th.accent.Render(fmt.Sprintf("Delivery %d, attempt %d", a.DeliveryID, a.Attempt)) + "  " +
+		th.dim.Render("enter or esc closes") + "\n")
+	for _, r := range rows {
+		b.WriteString("  " + th.dim.Render(padRight(r[0], 13)) + r[1] + "\n")
+	}
+	long := func(title string, text *string) {
+		if text == nil || *text == "" {
+			return
+		}
+		b.WriteString("  " + th.dim.Render(title) + "\n")
+		for _, l := range wrapWords(api.EscapeText(*text), max(w.width-4, 10)) {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	long("Error", a.Error)
+	long("Response", a.Response)
 	return b.String()
 }
 

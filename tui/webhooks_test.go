@@ -133,3 +133,65 @@ func TestWebhooksScreenShowsDisabledReason(t *testing.T) {
 	d.press("w")
 	d.expect(t, "Webhooks", rc.URL, "disabled", "Disabled by the server: the endpoint answered 410 Gone")
 }
+
+// A delivery whose attempt failed and that waits for its retry shows as
+// "retrying", with "-" for the status and latency nobody answered with;
+// enter opens the attempt in full (the whole error, the next attempt),
+// enter or esc closes it.
+func TestWebhookDeliveryRetryingAndDetail(t *testing.T) {
+	s := newServer(t)
+	c := s.client(s.Key)
+	url := "http://127.0.0.1:9/hook"
+	env, err := c.CreateWebhook(context.Background(), client.WebhookInput{URL: &url})
+	must(t, err)
+	d := newDriver(t, c, Options{NoColor: true})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	d.press("w")
+	d.expect(t, "Recent deliveries of webhook")
+	next := time.Date(2027, 2, 28, 9, 30, 0, 0, time.Local)
+	long := "Post \"http://127.0.0.1:9/hook\": dial tcp 127.0.0.1:9: connect: connection refused " +
+		"(the receiver has been unreachable since 28-02-2027 and the end of this error is far past the column)"
+	lat := 0.0
+	d.m.webhooks.deliveries = []*api.WebhookAttempt{{
+		DeliveryID: 7, EventID: "evt_retry", Type: "trainee.updated", Attempt: 2, LatencyMs: &lat,
+		Error: &long, Time: next.Add(-time.Minute), State: api.DeliveryPending, NextAttemptAt: &next,
+	}}
+	d.m.webhooks.forHook = env.Webhook.ID
+	d.expect(t, "retrying")
+	d.expectNot(t, "0.0 ms", "pending")
+	row := ""
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(l, "evt_retry") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, " -  ") || !strings.Contains(row, "        -  retrying") {
+		t.Fatalf("status and latency of an unanswered attempt not \"-\": %q", row)
+	}
+	d.press("enter") // from the webhooks to the deliveries
+	d.expectNot(t, "Delivery 7, attempt 2")
+	d.press("enter")
+	d.expect(t, "Delivery 7, attempt 2", "retrying", "- (no answer)", "2027-02-28 09:30:00",
+		"28-02-2027", "far past the column)")
+	d.press("esc")
+	d.expectNot(t, "Delivery 7, attempt 2")
+	d.expect(t, "Recent deliveries of webhook", "evt_retry")
+	d.press("enter", "enter")
+	d.expectNot(t, "Delivery 7, attempt 2")
+}
+
+// wrapWords wraps at spaces only: a date's hyphens never break it.
+func TestWrapWordsKeepsDates(t *testing.T) {
+	got := wrapWords("the trial ended on 31-02-2027 and nothing else", 24)
+	for _, l := range got {
+		if strings.HasSuffix(l, "-") || len([]rune(l)) > 24 {
+			t.Fatalf("wrapped %q", got)
+		}
+	}
+	if !strings.Contains(strings.Join(got, "|"), "31-02-2027") {
+		t.Fatalf("the date is broken: %q", got)
+	}
+	if got := wrapWords(strings.Repeat("x", 30), 10); len(got) != 3 || got[2] != "xxxxxxxxxx" {
+		t.Fatalf("a long word: %q", got)
+	}
+}
