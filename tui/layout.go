@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,6 +182,27 @@ func fitCols(w int, specs []colSpec) table {
 		t.widths[last] += spare
 	}
 	return t
+}
+
+// contentCols narrows specs to the rows' content: a column that grows to
+// a maximum grows no wider than its widest cell (or its title), so that
+// the column taking what is left (max 0) gets the rest.
+func contentCols(specs []colSpec, rows [][]string) []colSpec {
+	out := slices.Clone(specs)
+	for i := range out {
+		if out[i].max == 0 {
+			continue
+		}
+		widest := ansi.StringWidth(out[i].title)
+		for _, r := range rows {
+			if i < len(r) {
+				widest = max(widest, ansi.StringWidth(r[i]))
+			}
+		}
+		out[i].min = min(out[i].min, widest)
+		out[i].max = min(out[i].max, widest)
+	}
+	return out
 }
 
 // header is the line of the columns' titles.

@@ -103,12 +103,12 @@ func (s *statusLine) statusLines(w int) []string {
 		return []string{one}
 	}
 	// A status of two parts (cause, then URL) breaks between them;
-	// another wraps at spaces.
+	// another wraps at spaces only (never inside a date: 31-02-2027).
 	var lines []string
 	if before, after, ok := strings.Cut(text, "\n"); ok {
 		lines = []string{before, after}
 	} else {
-		lines = strings.Split(ansi.Wordwrap(text, w, ""), "\n")
+		lines = wrapWords(text, w)
 	}
 	if len(lines) > 2 {
 		lines = []string{lines[0], strings.Join(lines[1:], " ")}

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -208,14 +209,11 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		return top, sub, body
 	}
 	var b strings.Builder
-	hooks := fitCols(w.width-2, webhookCols)
+	rows := w.hookRows()
+	hooks := fitCols(w.width-2, w.hookCols(rows))
 	b.WriteString(th.header.Render("  "+hooks.header()) + "\n")
-	for i, h := range w.hooks {
-		evs := strings.Join(h.Events, ",")
-		if len(h.Events) == len(api.WebhookEventTypes) {
-			evs = "all"
-		}
-		line := "  " + hooks.row(strconv.FormatInt(h.ID, 10), api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL))
+	for i, r := range rows {
+		line := "  " + hooks.row(r...)
 		if i == w.cursor {
 			st := th.selected
 			if w.focus != 0 {
@@ -255,6 +253,35 @@ var (
 	deliveryCols = []colSpec{{"EVENT", 10, 28, 0}, {"TYPE", 16, 17, 0}, {"#", 2, 3, 2}, {"STATUS", 6, 6, 0},
 		{"LATENCY", 9, 10, 3}, {"STATE", 9, 9, 0}, {"ERROR", 8, 0, 1}}
 )
+
+// hookRows are the cells of the webhooks' table.
+func (w *webhooksModel) hookRows() [][]string {
+	rows := make([][]string, len(w.hooks))
+	for i, h := range w.hooks {
+		evs := strings.Join(h.Events, ",")
+		if len(h.Events) == len(api.WebhookEventTypes) {
+			evs = "all"
+		}
+		rows[i] = []string{strconv.FormatInt(h.ID, 10), api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL)}
+	}
+	return rows
+}
+
+// hookCols sizes the webhooks' columns by their content, the URL first:
+// the events are cut before the URL is.
+func (w *webhooksModel) hookCols(rows [][]string) []colSpec {
+	specs := contentCols(webhookCols, rows)
+	url := len(specs) - 1
+	urlW, others := 0, 0
+	for _, r := range rows {
+		urlW = max(urlW, ansi.StringWidth(r[url]))
+	}
+	for _, s := range specs[:url] {
+		others += s.min + 1
+	}
+	specs[url].min = max(specs[url].min, min(urlW, w.width-2-others-1))
+	return specs
+}
 
 // deliveriesView is the table of the selected webhook's deliveries.
 func (w *webhooksModel) deliveriesView() string {

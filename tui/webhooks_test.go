@@ -195,3 +195,47 @@ func TestWrapWordsKeepsDates(t *testing.T) {
 		t.Fatalf("a long word: %q", got)
 	}
 }
+
+// The webhooks' columns are as wide as what they hold, and the URL comes
+// first: at 80 columns a long URL shows whole and a long events list is
+// cut; "all" takes no more room than its header.
+func TestWebhookColumnsFitTheirContent(t *testing.T) {
+	url := "https://crm.example.com/integrations/traineed/receive?t=42" // 55 cells
+	w := &webhooksModel{common: &common{width: 80}}
+	w.hooks = []*api.Webhook{
+		{ID: 1, State: "active", Events: api.WebhookEventTypes, URL: "http://127.0.0.1:9/hook"},
+		{ID: 12, State: "disabled", Events: api.WebhookEventTypes[:3], URL: url},
+	}
+	rows := w.hookRows()
+	tb := fitCols(w.width-2, w.hookCols(rows))
+	if got := tb.row(rows[1]...); !strings.Contains(got, url) || !strings.Contains(got, "…") {
+		t.Fatalf("the URL is cut or the events are not: %q", got)
+	}
+	w.hooks = w.hooks[:1]
+	rows = w.hookRows()
+	tb = fitCols(w.width-2, w.hookCols(rows))
+	if got := tb.header(); !strings.HasPrefix(got, "ID STATE  EVENTS URL") {
+		t.Fatalf("header %q", got)
+	}
+}
+
+// A long status wraps at spaces: a date is never broken at its hyphens,
+// and what two lines cannot hold is cut with "…".
+func TestStatusLineWrapsAtSpaces(t *testing.T) {
+	var s statusLine
+	s.showStatus(statusError, "the field contractEnd must be a real date in the calendar, not 31-02-2027, and the rest of this message runs on and on and on well past the end of the second line of the status")
+	for _, w := range []int{40, 68, 70, 73, 75} {
+		lines := s.statusLines(w)
+		if len(lines) != 2 {
+			t.Fatalf("width %d: %q", w, lines)
+		}
+		for _, l := range lines {
+			if strings.HasSuffix(l, "31-") || strings.HasSuffix(l, "31-02-") || len([]rune(l)) > w {
+				t.Fatalf("width %d: %q", w, lines)
+			}
+		}
+		if !strings.HasSuffix(lines[1], "…") {
+			t.Fatalf("width %d: not cut with …: %q", w, lines)
+		}
+	}
+}
