@@ -115,9 +115,9 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 		act.Patch.ExpirationDate = api.Val(date)
 		a.what = "set the expiration to " + date.String()
 	case bulkTrainer:
-		trainer, err := m.trainerByText(strings.TrimSpace(arg))
-		if err != nil || arg == "" {
-			return nil, errors.New("trainer takes a trainer's name or id: trainer Maya.")
+		trainer, err := m.bulkTrainer(strings.TrimSpace(arg))
+		if err != nil {
+			return nil, err
 		}
 		act.Patch.TrainerID = api.Val(trainer)
 		a.what = "set the trainer to " + api.EscapeText(m.trainerText(trainer))
@@ -130,6 +130,39 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 		a.jobs = append(a.jobs, &bulkJob{t: t, change: act.Plan(t, today), key: a.id + "-" + strconv.FormatInt(t.ID, 10)})
 	}
 	return a, nil
+}
+
+// bulkTrainer is the trainer a bulk trainer command names; when none
+// (or more than one) matches, the error lists the company's trainers.
+func (m *Model) bulkTrainer(arg string) (int64, error) {
+	if arg == "" || len(m.trainerList) == 0 {
+		if n, err := strconv.ParseInt(arg, 10, 64); err == nil {
+			return n, nil
+		}
+		return 0, errors.New("trainer takes a trainer's name or id: trainer Maya.")
+	}
+	names := make([]string, 0, 5)
+	for i, t := range m.trainerList {
+		if i == 4 && len(m.trainerList) > 5 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, api.EscapeText(t.Name))
+	}
+	known := "(trainers: " + strings.Join(names, ", ") + ")."
+	id, err := m.trainerByText(arg)
+	switch {
+	case err != nil && strings.Contains(err.Error(), "more than one"):
+		return 0, fmt.Errorf("more than one trainer is called %s: give the id %s", api.EscapeText(arg), known)
+	case err != nil:
+		return 0, fmt.Errorf("no trainer called %s %s", api.EscapeText(arg), known)
+	}
+	for _, t := range m.trainerList {
+		if t.ID == id {
+			return id, nil
+		}
+	}
+	return 0, fmt.Errorf("no trainer has the id %d %s", id, known)
 }
 
 // skips are the skipped jobs' counts by reason, in the order first met.

@@ -238,3 +238,24 @@ func TestBulkSkipsAndUnchanged(t *testing.T) {
 		t.Errorf("the trainee that had the trainer counts as done:\n%s", d.screen())
 	}
 }
+
+// A bulk trainer command naming no trainer says so and lists the
+// company's trainers; so does an unknown id.
+func TestBulkTrainerUnknownListsTrainers(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	if len(d.m.trainerList) == 0 {
+		t.Fatal("the trainers are not read")
+	}
+	first := d.m.trainerList[0].Name
+	d.press("space", ":")
+	d.typeText("trainer Zed")
+	d.press("enter")
+	d.expect(t, "no trainer called Zed (trainers: "+first)
+	d.expectNot(t, "trainer takes")
+	d.press(":") // the failed command closed the line; the mark stays
+	d.typeText("trainer 99999")
+	d.press("enter")
+	d.expect(t, "no trainer has the id 99999 (trainers: "+first)
+}
