@@ -106,6 +106,10 @@ type listModel struct {
 	// each page read is marked too.
 	marks   map[int64]*api.Trainee
 	markAll bool
+	// marksDropped is how many marks the last view change dropped: its
+	// note is said again once the new view's first page arrives (moving
+	// the cursor there would clear it).
+	marksDropped int
 	// changed are the rows live mode saw change (another client's
 	// create, update, delete or restore): they carry a marker until the
 	// list is read again.
@@ -412,6 +416,10 @@ func (l *listModel) result(msg resultMsg) tea.Cmd {
 		}
 	}
 	l.follow()
+	if lp.page == 0 && l.marksDropped > 0 {
+		l.sayMarksDropped()
+		l.marksDropped = 0
+	}
 	if l.markAll {
 		if l.next < l.pages {
 			return l.loadPage(l.next) // every row of the filter
@@ -558,6 +566,7 @@ func (l *listModel) setStatusTab(i int) tea.Cmd {
 // changes (as k9s drops its selection on a change of view): a bulk
 // action acts only on trainees the list shows marked.
 func (l *listModel) viewChanged() {
+	l.marksDropped = 0
 	if len(l.marks) == 0 {
 		return
 	}
@@ -565,7 +574,13 @@ func (l *listModel) viewChanged() {
 	clear(l.marks)
 	clear(l.lines)
 	l.markAll = false
-	l.setStatus(statusInfo, "%s dropped: the view changed.", plural(n, "mark"))
+	l.marksDropped = n
+	l.sayMarksDropped()
+}
+
+// sayMarksDropped says how many marks the view change dropped.
+func (l *listModel) sayMarksDropped() {
+	l.setStatus(statusInfo, "%s dropped: the view changed.", plural(l.marksDropped, "mark"))
 }
 
 func (l *listModel) searchKey(msg tea.KeyPressMsg) tea.Cmd {

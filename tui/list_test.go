@@ -360,6 +360,9 @@ func TestMarksClearOnViewChange(t *testing.T) {
 	d.expect(t, "1 marked")
 	d.press("1")
 	d.expectNot(t, "1 marked")
+	// The note is on screen once the new view has loaded (settled), not
+	// cleared by the reload moving the cursor to another trainee.
+	d.expect(t, "1 mark dropped: the view changed.")
 	d.press(":")
 	d.typeText("extend 30")
 	d.press("enter")
@@ -373,6 +376,7 @@ func TestMarksClearOnViewChange(t *testing.T) {
 	d.typeText("a")
 	d.press("enter")
 	d.expectNot(t, "1 marked")
+	d.expect(t, "1 mark dropped: the view changed.")
 	if len(d.m.list.marks) != 0 {
 		t.Errorf("%d marks survive a search", len(d.m.list.marks))
 	}
