@@ -128,7 +128,7 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 // noFeed leaves live mode on without polling the feed: the screens show
-// "● live" and nothing changes them.
+// "● auto-refresh" and nothing changes them.
 func noFeed(tea.Cmd) tea.Cmd { return nil }
 
 // firstFeedOnly lets the feed's first read (the newest events) through

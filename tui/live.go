@@ -203,7 +203,8 @@ func (m *Model) toggleLive() tea.Cmd {
 	return tea.Batch(m.pollFeed(), m.home.countsChanged(), m.list.reload(true))
 }
 
-// liveBadge is the title bar's word for live mode.
+// liveBadge is the title bar's word for live mode: "● auto-refresh", not
+// "live", the name of the list's tab of trainees not deleted.
 func (c *common) liveBadge() string {
 	f := &c.live
 	switch {
@@ -214,5 +215,5 @@ func (c *common) liveBadge() string {
 	case f.problem != "":
 		return c.th.errText.Render("● offline")
 	}
-	return c.th.okText.Render("● live")
+	return c.th.okText.Render("● auto-refresh")
 }

@@ -69,7 +69,7 @@ func TestAChangeThroughTheAPIShowsWithinTwoSeconds(t *testing.T) {
 	d := newLiveDriver(t, s.client(s.Key), Options{NoColor: true})
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.firstFeedRead(t)
-	d.expect(t, "Ada Park", "● live")
+	d.expect(t, "Ada Park", "● auto-refresh")
 	other := s.direct()
 	ctx := context.Background()
 	if _, err := other.UpdateTrainee(ctx, 1, api.TraineePatch{Name: api.Val("Ada Parker-Live")}); err != nil {
@@ -122,7 +122,7 @@ func TestLiveModeToggleAndUnreachableFeed(t *testing.T) {
 		t.Fatal("L did not turn live mode off")
 	}
 	d.press("L")
-	d.expect(t, "● live")
+	d.expect(t, "● auto-refresh")
 
 	// A server that is gone: the badge and the status line say so.
 	dead := client.New("http://127.0.0.1:1", s.Key, client.WithRetryDelays())

@@ -173,7 +173,7 @@ func TestSmokeInTmux(t *testing.T) {
 		checkLines(t, what, screen, 80)
 		return screen
 	}
-	see("home", "Home", "active", "expired", "deleted", "Recent changes", "● live", "enter open")
+	see("home", "Home", "active", "expired", "deleted", "Recent changes", "● auto-refresh", "enter open")
 	s.keys("l")
 	see("first page", "Trainees", "[live]", " of ", "Ada Park", "Zoë Martin", "w webhooks", "a automations")
 	s.keys("/")
