@@ -173,6 +173,8 @@ func TestWebhookDeliveryRetryingAndDetail(t *testing.T) {
 	d.press("enter")
 	d.expect(t, "Delivery 7, attempt 2", "retrying", "- (no answer)", "2027-02-28 09:30:00",
 		"28-02-2027", "far past the column)")
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.expect(t, "Next attempt 2027-02-28 09:30:00", "this error is far past the column)") // wrapped whole at 80
 	d.press("esc")
 	d.expectNot(t, "Delivery 7, attempt 2")
 	d.expect(t, "Recent deliveries of webhook", "evt_retry")
