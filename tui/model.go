@@ -307,6 +307,11 @@ func (m *Model) render() string {
 	b.WriteString(m.frame.fit(sub) + "\n")
 	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
 	h := m.contentHeight()
+	if len(lines) > h && h > 0 {
+		// A body taller than the screen (a long error or response in a
+		// detail panel) says that it goes on.
+		lines[h-1] = "  " + m.th.dim.Render("… (more than fits: a taller terminal shows the rest)")
+	}
 	for i := range h {
 		if i < len(lines) {
 			b.WriteString(m.frame.fit(lines[i]))

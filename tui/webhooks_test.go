@@ -180,6 +180,14 @@ func TestWebhookDeliveryRetryingAndDetail(t *testing.T) {
 	d.expect(t, "Recent deliveries of webhook", "evt_retry")
 	d.press("enter", "enter")
 	d.expectNot(t, "Delivery 7, attempt 2")
+	// A response longer than the screen: cut, and the last line says so.
+	body := strings.Repeat("<p>a long answer from the receiver</p> ", 27) // ~1 KiB
+	d.m.webhooks.deliveries[0].Response = &body
+	d.press("enter")
+	d.expect(t, "Delivery 7, attempt 2", "… (more than fits")
+	if n := len(strings.Split(d.screen(), "\n")); n > 24 {
+		t.Fatalf("the detail at 80x24 drew %d lines", n)
+	}
 }
 
 // wrapWords wraps at spaces only: a date's hyphens never break it.
