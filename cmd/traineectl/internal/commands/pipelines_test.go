@@ -193,6 +193,16 @@ func TestTrainerNames(t *testing.T) {
 	if r := h.run("trainers", "list", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {
 		t.Errorf("trainers list --jq: %q", r.out)
 	}
+	// Alone, trainers lists them too, in every format.
+	if alone := h.run("trainers").expect(t, 0); alone.out != r.out || alone.err != "" {
+		t.Errorf("trainers alone: %s, want %q", alone, r.out)
+	}
+	if r := h.run("trainers", "-o", "json", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {
+		t.Errorf("trainers -o json alone: %q", r.out)
+	}
+	if r := h.run("trainers", "--help").expect(t, 0); !strings.Contains(r.out, "Available Commands") {
+		t.Errorf("trainers --help: %s", r)
+	}
 	h.run("trainers", "lst").expect(t, 2)
 
 	// Against a server without the endpoint, tables fall back to ids.

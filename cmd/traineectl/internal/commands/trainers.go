@@ -13,12 +13,22 @@ import (
 
 func newTrainersCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "trainers <command>",
+		Use:   "trainers [list]",
 		Short: "List your company's trainers",
 		Long: `Your company's trainers: the ids that "--trainer" takes and that trainees'
-trainerId names. Tables of trainees show trainers by name.`,
-		Example: `  traineectl trainers list
+trainerId names. Tables of trainees show trainers by name. Alone, it lists
+them, as "trainers list" does.`,
+		Example: `  traineectl trainers
   traineectl trainers list --jq '.[] | select(.name == "Coach Carter") | .id'`,
+		// Alone it lists (a group's help is one --help away); an unknown
+		// subcommand is still a usage error, as in every other group.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownSubcommand(cmd, args[0])
+			}
+			return runTrainersList(cmd.Context(), f, &TrainersListOptions{})
+		},
 	}
 	cmd.AddCommand(newTrainersListCmd(f))
 	return cmd
