@@ -122,10 +122,12 @@ func (c *createFlags) register(cmd *cobra.Command) {
 		}
 		v := new(string)
 		c.values[pf.Flag] = v
-		switch pf.Kind {
-		case api.KindInteger:
+		switch {
+		case pf.Flag == "trainer": // an id or a name: resolveTrainer
+			fl.StringVar(v, pf.Flag, "", pf.CreateHelp)
+		case pf.Kind == api.KindInteger:
 			fl.Var(intText{v}, pf.Flag, pf.CreateHelp)
-		case api.KindBoolean:
+		case pf.Kind == api.KindBoolean:
 			fl.Var(boolText{v}, pf.Flag, pf.CreateHelp)
 			fl.Lookup(pf.Flag).NoOptDefVal = "true"
 		default:
@@ -188,9 +190,22 @@ func checkCreateFlags(fs *pflag.FlagSet) error {
 
 // runCreate creates one trainee and prints it.
 func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error {
+	// A trainer's name is looked up once the other flags are known good.
+	trainer, named := o.Values["trainer"]
+	if named = named && !isWholeNumber(trainer) && strings.TrimSpace(trainer) != ""; named {
+		delete(o.Values, "trainer")
+	}
 	req, err := o.request(f)
 	if err != nil {
 		return err
+	}
+	if named {
+		text, err := resolveTrainer(ctx, f, trainer)
+		if err != nil {
+			return err
+		}
+		id, _ := strconv.ParseInt(text, 10, 64)
+		req.TrainerID = &id
 	}
 	c, err := f.Client()
 	if err != nil {
@@ -245,7 +260,11 @@ func createValue(f *cmdutil.Factory, pf *api.PatchField, text string) (any, erro
 	case pf.Kind == api.KindDate:
 		return parseDateFlag(f, pf.Flag, text)
 	case pf.Kind == api.KindInteger:
-		return strconv.ParseInt(text, 0, 64) // checked by the flag
+		n, err := strconv.ParseInt(text, 0, 64) // checked by the flag, or a trainer's id
+		if err != nil {
+			return nil, cmdutil.Usagef("--%s must be a whole number, not %q", pf.Flag, text)
+		}
+		return n, nil
 	case len(pf.Enum) > 0:
 		return strings.ToUpper(text), nil // the server checks it
 	case pf.Kind == api.KindString:

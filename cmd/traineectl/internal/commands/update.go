@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -56,7 +57,7 @@ Many trainees at once: --ids 1,2,3 or --from-search QUERY (a search's query
 string, as GET /trainees/search takes it: status=active&expiresWithin=7d)
 with an action: --extend 30d (the expiration date moves 30 days on, from
 today when it has passed; a trainee without one is left alone),
---expiration-date DATE (or --expires), --trainer ID, --disable (soft-delete),
+--expiration-date DATE (or --expires), --trainer ID or NAME, --disable (soft-delete),
 --enable (restore), or other fields that make sense on many trainees.
 --dry-run prints what would change for each trainee and changes nothing.
 Each trainee is read, and its change sent with If-Match and an idempotency
@@ -70,6 +71,7 @@ status is 5 when one failed.`,
   traineectl update 41 --expires none --phone none
   traineectl update 41 --name "Ada Park-Lee" --email ada.lee@example.com
   traineectl update 41 --weight-unit LB --trainer 7
+  traineectl update 41 --trainer "Maya Brooks"
   traineectl update --ids 41,42,43 --extend 30d
   traineectl update --from-search 'status=active&expiresWithin=7d' --extend 30d --dry-run
   traineectl update --from-search 'inactiveFor=30d' --trainer 7 --action-id reassign-nov --journal reassign.journal`,
@@ -131,6 +133,9 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 		if err := o.Bulk.checkBulk(args); err != nil {
 			return err
 		}
+		if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
+			return err
+		}
 		if o.Bulk.Action, err = bulkAction(p, o.Extend, o.Disable, o.Enable); err != nil {
 			return err
 		}
@@ -141,6 +146,9 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 	}
 	if o.Disable && o.Enable {
 		return cmdutil.Usagef("--disable and --enable cannot be given together")
+	}
+	if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
+		return err
 	}
 	if o.Disable || o.Enable {
 		p.Enabled = api.Val(o.Enable)
@@ -217,6 +225,36 @@ func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
 	}
 }
 
+// trainerName is the --trainer flag's text when it names a trainer rather
+// than giving an id ("" otherwise): patchFromFlags leaves it to
+// resolveTrainerFlag, once the other flags are known good.
+func trainerName(fs *pflag.FlagSet, values map[string]*string) string {
+	v, ok := values["trainer"]
+	if !ok || !fs.Changed("trainer") || strings.TrimSpace(*v) == "" || isWholeNumber(*v) {
+		return ""
+	}
+	return *v
+}
+
+// resolveTrainerFlag sets p's trainer from a --trainer given as a trainer's
+// name (resolveTrainer); an id was read by patchFromFlags.
+func resolveTrainerFlag(ctx context.Context, f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*string, p *api.TraineePatch) error {
+	name := trainerName(fs, values)
+	if name == "" {
+		return nil
+	}
+	text, err := resolveTrainer(ctx, f, name)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return err
+	}
+	p.TrainerID = api.Val(id)
+	return nil
+}
+
 // clears reports whether a nullable flag's text clears the field: "none",
 // or nothing at all (--phone "" is --phone none).
 func clears(text string) bool {
@@ -231,7 +269,7 @@ func patchFromFlags(f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*st
 	var p api.TraineePatch
 	for i := range api.TraineePatchFields {
 		pf := &api.TraineePatchFields[i]
-		if pf.Flag == "" || !fs.Changed(pf.Flag) {
+		if pf.Flag == "" || !fs.Changed(pf.Flag) || pf.Flag == "trainer" && trainerName(fs, values) != "" {
 			continue
 		}
 		text := *values[pf.Flag]
