@@ -39,7 +39,7 @@ func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		values = map[string]*string{} // flag name -> its text, for the patch's flags
 	)
 	cmd := &cobra.Command{
-		Use:   "update ID [flags]",
+		Use:   "update ID [flags] | update (--ids 1,2,3 | --from-search QUERY) [flags]",
 		Short: "Change a trainee",
 		Long: `Change some fields of a trainee. Only the flags given are sent; the other
 fields stay as they are. "none" (or an empty value, --phone "") clears the
@@ -57,8 +57,9 @@ Many trainees at once: --ids 1,2,3 or --from-search QUERY (a search's query
 string, as GET /trainees/search takes it: status=active&expiresWithin=7d)
 with an action: --extend 30d (the expiration date moves 30 days on, from
 today when it has passed; a trainee without one is left alone),
---expiration-date DATE (or --expires), --trainer ID or NAME, --disable (soft-delete),
---enable (restore), or other fields that make sense on many trainees.
+--expiration-date DATE (or --expires), --trainer ID or NAME, --disable
+(soft-delete), --enable (restore), or other fields that make sense on many
+trainees.
 --dry-run prints what would change for each trainee and changes nothing.
 Each trainee is read, and its change sent with If-Match and an idempotency
 key made of the action's id (--action-id, or a new one, printed) and the
@@ -66,7 +67,7 @@ trainee's id, several at a time (--parallel), slowing down when the server
 answers 429. Running the same action again (the same --action-id) never
 applies it twice; with --journal FILE a re-run also skips what was done and
 tries again what failed. Every failure is listed with its reason; the exit
-status is 5 when one failed.`,
+status is 5 when any trainee failed.`,
 		Example: `  traineectl update 41 --expires 31-12-2027
   traineectl update 41 --expires none --phone none
   traineectl update 41 --name "Ada Park-Lee" --email ada.lee@example.com
