@@ -88,7 +88,7 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 			return runCreate(cmd.Context(), f, one.options(fs))
 		},
 	}
-	one.register(cmd)
+	one.register(cmd, completeTrainerIDs(f))
 	bulk.register(cmd)
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
 	return cmd
@@ -113,7 +113,7 @@ var oneFlags = func() []string {
 	return append(out, "password-stdin")
 }()
 
-func (c *createFlags) register(cmd *cobra.Command) {
+func (c *createFlags) register(cmd *cobra.Command, trainers cobra.CompletionFunc) {
 	fl := cmd.Flags()
 	c.values = map[string]*string{}
 	for _, pf := range api.CreateFields {
@@ -135,6 +135,8 @@ func (c *createFlags) register(cmd *cobra.Command) {
 		}
 		complete := cobra.NoFileCompletions
 		switch {
+		case pf.Flag == "trainer":
+			complete = trainers
 		case pf.Kind == api.KindDate:
 			complete = completeDates(false)
 		case len(pf.Enum) > 0:

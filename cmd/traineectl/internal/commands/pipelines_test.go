@@ -287,6 +287,14 @@ func TestTrainerFlagTakesANameOrAnID(t *testing.T) {
 	if !strings.Contains(r.err, `2 trainers are named "sam lee"`) || strings.Count(r.err, "Sam Lee") != 2 || !strings.Contains(r.err, "give the id") {
 		t.Errorf("shared name: %s", r.err)
 	}
+	// Completion offers the trainers' ids with their names, whatever
+	// trainee id is on the command line.
+	for _, args := range [][]string{{"__complete", "update", mayaID, "--trainer", ""}, {"__complete", "create", "--trainer", ""}} {
+		r := h.run(args...)
+		if !strings.Contains(r.out, mayaID+"\tMaya Brooks") || !strings.Contains(r.out, carterID+"\tCoach Carter") {
+			t.Errorf("%v: %s", args, r)
+		}
+	}
 	// -o json: the usage error as JSON.
 	if r := h.run("update", ada, "--trainer", "Nobody", "-o", "json").expect(t, 2); !strings.Contains(r.err, `"error"`) || !strings.Contains(r.err, "Nobody") {
 		t.Errorf("json error: %s", r.err)

@@ -163,3 +163,19 @@ func trainerListText(ts []api.TrainerSummary) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// completeTrainerIDs offers the company's trainer ids, with their names,
+// for --trainer (the trainee ids on the command line do not count).
+func completeTrainerIDs(f *cmdutil.Factory) cobra.CompletionFunc {
+	ids := completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
+		ts, err := c.Trainers(ctx)
+		out := make([]idCandidate, len(ts))
+		for i, t := range ts {
+			out[i] = idCandidate{t.ID, t.Name}
+		}
+		return out, err
+	})
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return ids(cmd, nil, toComplete)
+	}
+}

@@ -87,7 +87,7 @@ status is 5 when any trainee failed.`,
 			return o.run(cmd, f, args, values)
 		},
 	}
-	addPatchFlags(cmd, values)
+	addPatchFlags(cmd, values, completeTrainerIDs(f))
 	cmd.Flags().BoolVar(&o.PasswordStdin, "password-stdin", false, "read the new password from the first line of stdin")
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
 	cmd.Flags().StringVar(&o.Extend, "extend", "", "move the expiration date N days on (30d), from today when it has passed")
@@ -197,7 +197,7 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 // addPatchFlags adds a flag for every field of api.TraineePatch that names
 // one, with its help and completion: dates (and "none" for a nullable
 // one), an enum's values, "none" for a nullable text, nothing for others.
-func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
+func addPatchFlags(cmd *cobra.Command, values map[string]*string, trainers cobra.CompletionFunc) {
 	for i := range api.TraineePatchFields {
 		pf := &api.TraineePatchFields[i]
 		if pf.Flag == "" {
@@ -213,6 +213,8 @@ func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
 		}
 		var complete cobra.CompletionFunc
 		switch {
+		case pf.Flag == "trainer":
+			complete = trainers
 		case pf.Kind == api.KindDate:
 			complete = completeDates(pf.Nullable)
 		case len(pf.Enum) > 0:
