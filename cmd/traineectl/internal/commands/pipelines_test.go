@@ -287,6 +287,27 @@ func TestTrainerFlagTakesANameOrAnID(t *testing.T) {
 	if !strings.Contains(r.err, `2 trainers are named "sam lee"`) || strings.Count(r.err, "Sam Lee") != 2 || !strings.Contains(r.err, "give the id") {
 		t.Errorf("shared name: %s", r.err)
 	}
+	// An automation's trainer condition takes a name too.
+	auto := strings.TrimSpace(h.run("automations", "create", "--name", "Idle", "--trigger", "INACTIVE", "--days", "14",
+		"--action", "DISABLE_TRAINEE", "--trainer", "MAYA BROOKS", "--jq", ".id").expect(t, 0).out)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != mayaID+"\n" {
+		t.Errorf("automations create --trainer 'MAYA BROOKS': trainer %q, want %s", got, mayaID)
+	}
+	h.run("automations", "update", auto, "--trainer", "coach carter").expect(t, 0)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != carterID+"\n" {
+		t.Errorf("automations update --trainer 'coach carter': trainer %q, want %s", got, carterID)
+	}
+	if r := h.run("automations", "update", auto, "--trainer", "Maya").expect(t, 2); !strings.Contains(r.err, `did you mean "Maya Brooks"`) {
+		t.Errorf("automations update --trainer Maya: %s", r)
+	}
+	h.run("automations", "update", auto, "--trainer", "none").expect(t, 0)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != "null\n" {
+		t.Errorf("automations update --trainer none: trainer %q", got)
+	}
+	if r := h.run("__complete", "automations", "create", "--trainer", ""); !strings.Contains(r.out, mayaID+"\tMaya Brooks") {
+		t.Errorf("automations --trainer completion: %s", r)
+	}
+
 	// Completion offers the trainers' ids with their names, whatever
 	// trainee id is on the command line.
 	for _, args := range [][]string{{"__complete", "update", mayaID, "--trainer", ""}, {"__complete", "create", "--trainer", ""}} {
