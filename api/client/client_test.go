@@ -754,3 +754,21 @@ func TestRateLimitFields(t *testing.T) {
 		t.Fatalf("RateLimit() = %+v, %v", rl, ok)
 	}
 }
+
+// A rejection names its field once, also when the server's message starts
+// with it already ("action.url: destination not allowed ...").
+func TestRejectedErrorNamesTheFieldOnce(t *testing.T) {
+	for _, c := range []struct {
+		body api.ErrorBody
+		want string
+	}{
+		{api.ErrorBody{ErrorCode: 1002, Message: "e-mail address is not valid", Field: "email"}, "request rejected (1002): email: e-mail address is not valid"},
+		{api.ErrorBody{ErrorCode: 1018, Message: "action.url: destination not allowed (loopback address 127.0.0.1)", Field: "action.url"},
+			"request rejected (1018): action.url: destination not allowed (loopback address 127.0.0.1)"},
+		{api.ErrorBody{ErrorCode: 1007, Message: "name is too long", Field: "name"}, "request rejected (1007): name: name is too long"},
+	} {
+		if got := (&client.RejectedError{ErrorBody: c.body}).Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.body, got, c.want)
+		}
+	}
+}

@@ -60,7 +60,8 @@ func (e *RejectedError) Error() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "request rejected (%d): ", e.ErrorCode)
-	if e.Field != "" {
+	// The field once: some messages name it already ("action.url: ...").
+	if e.Field != "" && !strings.HasPrefix(e.Message, e.Field+":") {
 		b.WriteString(e.Field + ": ")
 	}
 	msg := e.Message

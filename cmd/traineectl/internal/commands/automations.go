@@ -75,13 +75,13 @@ type automationFlags struct {
 	registered *cobra.Command
 }
 
-func (a *automationFlags) register(c *cobra.Command, create bool) {
+func (a *automationFlags) register(c *cobra.Command, create bool, trainers cobra.CompletionFunc) {
 	fl := c.Flags()
 	fl.StringVarP(&a.File, "file", "f", "", "read the automation (JSON or YAML) from this file, - for stdin; flags override its members")
 	fl.StringVar(&a.Name, "name", "", "name (1-100 characters)")
 	fl.StringVar(&a.Trigger, "trigger", "", "trigger type: "+strings.Join(api.TriggerTypes, ", "))
 	fl.StringVar(&a.Days, "days", "", "days of EXPIRATION_APPROACHING (1-90) or INACTIVE (1-365)")
-	fl.StringVar(&a.Trainer, "trainer", "", "condition: only trainees of this trainer id (none: no condition)")
+	fl.StringVar(&a.Trainer, "trainer", "", "condition: only trainees of this trainer: its id or its whole name (none: no condition)")
 	fl.StringVar(&a.Status, "status", "", "condition: only trainees of this status: active, expired or live (none: no condition)")
 	fl.StringVar(&a.Action, "action", "", "action type: WEBHOOK or DISABLE_TRAINEE")
 	fl.StringVar(&a.URL, "url", "", "the URL a WEBHOOK posts to")
@@ -91,7 +91,8 @@ func (a *automationFlags) register(c *cobra.Command, create bool) {
 	_ = c.RegisterFlagCompletionFunc("trigger", fixedValues(api.TriggerTypes...))
 	_ = c.RegisterFlagCompletionFunc("action", fixedValues(api.ActionTypes...))
 	_ = c.RegisterFlagCompletionFunc("status", fixedValues(append(append([]string{}, api.ConditionStatuses...), "none")...))
-	for _, n := range []string{"name", "days", "trainer", "url"} {
+	_ = c.RegisterFlagCompletionFunc("trainer", trainers)
+	for _, n := range []string{"name", "days", "url"} {
 		_ = c.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
 	}
 	a.registered = c
@@ -136,7 +137,7 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 			sub("trigger")["days"] = n
 		}
 	}
-	if changed("trainer") {
+	if changed("trainer") && !a.trainerIsName() { // a name: nameTrainer
 		if a.Trainer == "none" {
 			sub("conditions")["trainerId"] = nil
 		} else {
@@ -168,6 +169,36 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 		}
 	}
 	return m, nil
+}
+
+// trainerIsName reports whether --trainer names a trainer rather than
+// giving an id (or none).
+func (a *automationFlags) trainerIsName() bool {
+	t := strings.TrimSpace(a.Trainer)
+	return a.registered.Flags().Changed("trainer") && t != "" && t != "none" && !isWholeNumber(t)
+}
+
+// nameTrainer sets the trainer condition of the body m from a --trainer
+// that names a trainer (resolveTrainer), once body has checked the rest.
+func (a *automationFlags) nameTrainer(ctx context.Context, f *cmdutil.Factory, m map[string]any) error {
+	if !a.trainerIsName() {
+		return nil
+	}
+	text, err := resolveTrainer(ctx, f, a.Trainer)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return err
+	}
+	cond, ok := m["conditions"].(map[string]any)
+	if !ok {
+		cond = map[string]any{}
+		m["conditions"] = cond
+	}
+	cond["trainerId"] = id
+	return nil
 }
 
 // readAutomationFile reads one JSON or YAML object.

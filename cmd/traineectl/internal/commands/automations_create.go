@@ -34,13 +34,16 @@ PUSH actions are reserved for a later release (exit status 5, error 1013).`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAutomationsCreate(cmd.Context(), f, &o) },
 	}
-	o.Flags.register(c, true)
+	o.Flags.register(c, true, completeTrainerIDs(f))
 	return c
 }
 
 func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *AutomationsCreateOptions) error {
 	body, err := o.Flags.body(f)
 	if err != nil {
+		return err
+	}
+	if err := o.Flags.nameTrainer(ctx, f, body); err != nil {
 		return err
 	}
 	if len(body) == 0 {

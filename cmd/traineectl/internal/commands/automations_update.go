@@ -35,13 +35,16 @@ once as on create.`,
 			return runAutomationsUpdate(cmd.Context(), f, &o)
 		},
 	}
-	o.Flags.register(c, false)
+	o.Flags.register(c, false, completeTrainerIDs(f))
 	return c
 }
 
 func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *AutomationsUpdateOptions) error {
 	body, err := o.Flags.body(f)
 	if err != nil {
+		return err
+	}
+	if err := o.Flags.nameTrainer(ctx, f, body); err != nil {
 		return err
 	}
 	if len(body) == 0 {

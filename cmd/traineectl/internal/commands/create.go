@@ -88,7 +88,7 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 			return runCreate(cmd.Context(), f, one.options(fs))
 		},
 	}
-	one.register(cmd)
+	one.register(cmd, completeTrainerIDs(f))
 	bulk.register(cmd)
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
 	return cmd
@@ -113,7 +113,7 @@ var oneFlags = func() []string {
 	return append(out, "password-stdin")
 }()
 
-func (c *createFlags) register(cmd *cobra.Command) {
+func (c *createFlags) register(cmd *cobra.Command, trainers cobra.CompletionFunc) {
 	fl := cmd.Flags()
 	c.values = map[string]*string{}
 	for _, pf := range api.CreateFields {
@@ -122,10 +122,12 @@ func (c *createFlags) register(cmd *cobra.Command) {
 		}
 		v := new(string)
 		c.values[pf.Flag] = v
-		switch pf.Kind {
-		case api.KindInteger:
+		switch {
+		case pf.Flag == "trainer": // an id or a name: resolveTrainer
+			fl.StringVar(v, pf.Flag, "", pf.CreateHelp)
+		case pf.Kind == api.KindInteger:
 			fl.Var(intText{v}, pf.Flag, pf.CreateHelp)
-		case api.KindBoolean:
+		case pf.Kind == api.KindBoolean:
 			fl.Var(boolText{v}, pf.Flag, pf.CreateHelp)
 			fl.Lookup(pf.Flag).NoOptDefVal = "true"
 		default:
@@ -133,6 +135,8 @@ func (c *createFlags) register(cmd *cobra.Command) {
 		}
 		complete := cobra.NoFileCompletions
 		switch {
+		case pf.Flag == "trainer":
+			complete = trainers
 		case pf.Kind == api.KindDate:
 			complete = completeDates(false)
 		case len(pf.Enum) > 0:
@@ -188,9 +192,22 @@ func checkCreateFlags(fs *pflag.FlagSet) error {
 
 // runCreate creates one trainee and prints it.
 func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error {
+	// A trainer's name is looked up once the other flags are known good.
+	trainer, named := o.Values["trainer"]
+	if named = named && !isWholeNumber(trainer) && strings.TrimSpace(trainer) != ""; named {
+		delete(o.Values, "trainer")
+	}
 	req, err := o.request(f)
 	if err != nil {
 		return err
+	}
+	if named {
+		text, err := resolveTrainer(ctx, f, trainer)
+		if err != nil {
+			return err
+		}
+		id, _ := strconv.ParseInt(text, 10, 64)
+		req.TrainerID = &id
 	}
 	c, err := f.Client()
 	if err != nil {
@@ -245,7 +262,11 @@ func createValue(f *cmdutil.Factory, pf *api.PatchField, text string) (any, erro
 	case pf.Kind == api.KindDate:
 		return parseDateFlag(f, pf.Flag, text)
 	case pf.Kind == api.KindInteger:
-		return strconv.ParseInt(text, 0, 64) // checked by the flag
+		n, err := strconv.ParseInt(text, 0, 64) // checked by the flag, or a trainer's id
+		if err != nil {
+			return nil, cmdutil.Usagef("--%s must be a whole number, not %q", pf.Flag, text)
+		}
+		return n, nil
 	case len(pf.Enum) > 0:
 		return strings.ToUpper(text), nil // the server checks it
 	case pf.Kind == api.KindString:

@@ -28,10 +28,10 @@ func newEventsListCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "list [--after CURSOR] [--type LIST] [--limit N | --all] [--oldest-first]",
 		Short: "List events, newest first",
 		Long: `List the company's events, newest first (--oldest-first: in the feed's order,
-oldest first), as "stripe events list" does. Without more one page is printed
-(100 events); --limit N fetches up to N events across pages, --all every one.
-When more events follow than were printed, a line on stderr says so (-q leaves
-it out). --after starts after an event (evt_..., in the listing's order) or a
+oldest first), as "stripe events list" does. Without --limit or --all, one
+page is printed (100 events); --limit N fetches up to N events across pages,
+--all all of them. When more events follow than were printed, a line on
+stderr says so (-q leaves it out). --after starts after an event (evt_..., in the listing's order) or a
 page's cursor. BY is who made the change: the API key's name, an automation's
 after ⚙, or system. -o json prints the events (id, type, createdAt, payload,
 actor).`,

@@ -59,7 +59,7 @@ row per event.
 With --forward-to, every event is also POSTed to that URL exactly as a webhook
 delivery is: the same body and webhook-id, signed as Standard Webhooks
 specifies with a secret printed at start (kept in the state file, so it stays
-the same across restarts). Each forward's status and latency is reported; a
+the same across restarts). Each forward's status and latency are reported; a
 forward that fails is reported and not retried.
 
 Where it starts: after the last event a previous "events listen" of the same

@@ -33,7 +33,7 @@ func (l *listFlags) register(cmd *cobra.Command, noun string) {
 	fl := cmd.Flags()
 	fl.BoolVar(&l.All, "all", false, "fetch every page")
 	fl.IntVar(&l.Limit, "limit", 0, "fetch up to this many "+noun+"s, across pages")
-	fl.BoolVarP(&l.Quiet, "quiet", "q", false, "no note on stderr (how many "+noun+"s there are, more than printed)")
+	fl.BoolVarP(&l.Quiet, "quiet", "q", false, "leave out the note on stderr that more "+noun+"s follow than were printed")
 	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
@@ -157,5 +159,45 @@ func TestListCommandsLimitAll(t *testing.T) {
 		if len(second) != 5 || second[0].ID != all[5] {
 			t.Fatalf("--page 1 --size 5: %+v", second)
 		}
+		checkShownTimes(t, h, runs, deliveries)
 	})
+}
+
+// checkShownTimes holds every table that shows an instant to the one form
+// the docs define (yyyy-MM-dd HH:mm, here in UTC with --utc), the same
+// instant JSON gives in RFC 3339.
+func checkShownTimes(t *testing.T, h *harness, runs, deliveries string) {
+	t.Helper()
+	for _, c := range []struct {
+		args          []string
+		header, field string
+	}{
+		{[]string{"events", "list", "--limit", "3"}, "CREATED", "createdAt"},
+		{[]string{"automations", "runs", runs, "--limit", "3"}, "FIRED AT", "firedAt"},
+		{[]string{"webhooks", "deliveries", deliveries, "--limit", "3"}, "TIME", "time"},
+		{[]string{"webhooks", "list"}, "CREATED", "createdAt"},
+		{[]string{"automations", "list", "--limit", "1"}, "LAST RUN", "lastRunAt"},
+	} {
+		table := strings.Split(strings.TrimRight(h.run(append(c.args, "--utc")...).expect(t, 0).out, "\n"), "\n")
+		var rows []map[string]any
+		must(t, json.Unmarshal([]byte(h.run(append(c.args, "-o", "json")...).expect(t, 0).out), &rows))
+		col := slices.Index(strings.Split(table[0], "\t"), c.header)
+		if col < 0 || len(rows) != len(table)-1 {
+			t.Fatalf("%v: no %s column or %d rows for %d: %q", c.args, c.header, len(table)-1, len(rows), table)
+		}
+		for i, row := range rows {
+			cell := strings.Split(table[i+1], "\t")[col]
+			s, _ := row[c.field].(string)
+			at, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				if cell != "never" {
+					t.Errorf("%v row %d: %s %q, JSON %q", c.args, i, c.header, cell, s)
+				}
+				continue
+			}
+			if want := at.UTC().Format("2006-01-02 15:04"); cell != want {
+				t.Errorf("%v row %d: %s %q, want %q", c.args, i, c.header, cell, want)
+			}
+		}
+	}
 }

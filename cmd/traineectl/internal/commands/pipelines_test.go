@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -193,6 +194,16 @@ func TestTrainerNames(t *testing.T) {
 	if r := h.run("trainers", "list", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {
 		t.Errorf("trainers list --jq: %q", r.out)
 	}
+	// Alone, trainers lists them too, in every format.
+	if alone := h.run("trainers").expect(t, 0); alone.out != r.out || alone.err != "" {
+		t.Errorf("trainers alone: %s, want %q", alone, r.out)
+	}
+	if r := h.run("trainers", "-o", "json", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {
+		t.Errorf("trainers -o json alone: %q", r.out)
+	}
+	if r := h.run("trainers", "--help").expect(t, 0); !strings.Contains(r.out, "Available Commands") {
+		t.Errorf("trainers --help: %s", r)
+	}
 	h.run("trainers", "lst").expect(t, 2)
 
 	// Against a server without the endpoint, tables fall back to ids.
@@ -209,5 +220,104 @@ func TestTrainerNames(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d trainer reads for one table", n)
+	}
+}
+
+// --trainer takes a trainer's whole name (any case) as well as an id, in
+// create, update and an update of many trainees; an unknown or shared name
+// is a usage error that lists the company's trainers.
+func TestTrainerFlagTakesANameOrAnID(t *testing.T) {
+	srv := newServer(t)
+	ctx := context.Background()
+	maya, err := srv.store.CreateTrainer(ctx, srv.companyID, "Maya Brooks", "maya@acme.example")
+	must(t, err)
+	for _, email := range []string{"sam1@acme.example", "sam2@acme.example"} {
+		_, err := srv.store.CreateTrainer(ctx, srv.companyID, "Sam Lee", email)
+		must(t, err)
+	}
+	h := newHarness(t, srv.url, srv.key)
+	trainerOf := func(id string) string {
+		t.Helper()
+		return strings.TrimSpace(h.run("get", id, "--jq", ".trainerId").expect(t, 0).out)
+	}
+	mayaID, carterID := fmt.Sprint(maya.ID), fmt.Sprint(srv.trainerID)
+
+	created := h.run("create", "--name", "Ada", "--email", "ada@example.com", "--password", "S3cret-pass",
+		"--trainer", "maya brooks", "--jq", ".id").expect(t, 0)
+	ada := strings.TrimSpace(created.out)
+	if got := trainerOf(ada); got != mayaID {
+		t.Fatalf("create --trainer 'maya brooks': trainer %s, want %s", got, mayaID)
+	}
+	h.run("update", ada, "--trainer", "Coach Carter", "-o", "json").expect(t, 0)
+	if got := trainerOf(ada); got != carterID {
+		t.Fatalf("update --trainer 'Coach Carter': trainer %s, want %s", got, carterID)
+	}
+	h.run("update", ada, "--trainer", mayaID, "-o", "json").expect(t, 0) // an id is still an id
+	if got := trainerOf(ada); got != mayaID {
+		t.Fatalf("update --trainer %s: trainer %s", mayaID, got)
+	}
+	h.run("create", "--name", "Bo", "--email", "bo@example.com", "--password", "S3cret-pass").expect(t, 0)
+	bo := strings.TrimSpace(h.run("search", "bo@example.com", "--jq", ".[0].id").expect(t, 0).out)
+	h.run("update", "--ids", ada+","+bo, "--trainer", "COACH CARTER").expect(t, 0)
+	if trainerOf(ada) != carterID || trainerOf(bo) != carterID {
+		t.Fatalf("update --ids --trainer 'COACH CARTER': %s %s, want %s", trainerOf(ada), trainerOf(bo), carterID)
+	}
+
+	// Unknown: the trainers listed, the unique prefix suggested; nothing sent.
+	for _, args := range [][]string{
+		{"update", ada, "--trainer", "Maya"},
+		{"update", "--ids", ada, "--trainer", "Maya"},
+		{"create", "--name", "Cy", "--email", "cy@example.com", "--password", "S3cret-pass", "--trainer", "Maya"},
+	} {
+		r := h.run(args...).expect(t, 2)
+		for _, want := range []string{`no trainer is named "Maya"`, `did you mean "Maya Brooks", id ` + mayaID, carterID + " Coach Carter", mayaID + " Maya Brooks", "Sam Lee"} {
+			if !strings.Contains(r.err, want) {
+				t.Errorf("%v: stderr lacks %q: %s", args, want, r.err)
+			}
+		}
+	}
+	if trainerOf(ada) != carterID {
+		t.Fatalf("a refused --trainer changed the trainer")
+	}
+	if r := h.run("search", "cy@example.com", "-o", "json").expect(t, 0); strings.TrimSpace(r.out) != "[]" {
+		t.Fatalf("a refused create --trainer created: %s", r.out)
+	}
+	// Shared: both listed, the id asked for.
+	r := h.run("update", ada, "--trainer", "sam lee").expect(t, 2)
+	if !strings.Contains(r.err, `2 trainers are named "sam lee"`) || strings.Count(r.err, "Sam Lee") != 2 || !strings.Contains(r.err, "give the id") {
+		t.Errorf("shared name: %s", r.err)
+	}
+	// An automation's trainer condition takes a name too.
+	auto := strings.TrimSpace(h.run("automations", "create", "--name", "Idle", "--trigger", "INACTIVE", "--days", "14",
+		"--action", "DISABLE_TRAINEE", "--trainer", "MAYA BROOKS", "--jq", ".id").expect(t, 0).out)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != mayaID+"\n" {
+		t.Errorf("automations create --trainer 'MAYA BROOKS': trainer %q, want %s", got, mayaID)
+	}
+	h.run("automations", "update", auto, "--trainer", "coach carter").expect(t, 0)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != carterID+"\n" {
+		t.Errorf("automations update --trainer 'coach carter': trainer %q, want %s", got, carterID)
+	}
+	if r := h.run("automations", "update", auto, "--trainer", "Maya").expect(t, 2); !strings.Contains(r.err, `did you mean "Maya Brooks"`) {
+		t.Errorf("automations update --trainer Maya: %s", r)
+	}
+	h.run("automations", "update", auto, "--trainer", "none").expect(t, 0)
+	if got := h.run("automations", "get", auto, "--jq", ".conditions.trainerId").expect(t, 0).out; got != "null\n" {
+		t.Errorf("automations update --trainer none: trainer %q", got)
+	}
+	if r := h.run("__complete", "automations", "create", "--trainer", ""); !strings.Contains(r.out, mayaID+"\tMaya Brooks") {
+		t.Errorf("automations --trainer completion: %s", r)
+	}
+
+	// Completion offers the trainers' ids with their names, whatever
+	// trainee id is on the command line.
+	for _, args := range [][]string{{"__complete", "update", mayaID, "--trainer", ""}, {"__complete", "create", "--trainer", ""}} {
+		r := h.run(args...)
+		if !strings.Contains(r.out, mayaID+"\tMaya Brooks") || !strings.Contains(r.out, carterID+"\tCoach Carter") {
+			t.Errorf("%v: %s", args, r)
+		}
+	}
+	// -o json: the usage error as JSON.
+	if r := h.run("update", ada, "--trainer", "Nobody", "-o", "json").expect(t, 2); !strings.Contains(r.err, `"error"`) || !strings.Contains(r.err, "Nobody") {
+		t.Errorf("json error: %s", r.err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,7 +39,7 @@ func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		values = map[string]*string{} // flag name -> its text, for the patch's flags
 	)
 	cmd := &cobra.Command{
-		Use:   "update ID [flags]",
+		Use:   "update ID [flags] | update (--ids 1,2,3 | --from-search QUERY) [flags]",
 		Short: "Change a trainee",
 		Long: `Change some fields of a trainee. Only the flags given are sent; the other
 fields stay as they are. "none" (or an empty value, --phone "") clears the
@@ -56,8 +57,9 @@ Many trainees at once: --ids 1,2,3 or --from-search QUERY (a search's query
 string, as GET /trainees/search takes it: status=active&expiresWithin=7d)
 with an action: --extend 30d (the expiration date moves 30 days on, from
 today when it has passed; a trainee without one is left alone),
---expiration-date DATE (or --expires), --trainer ID, --disable (soft-delete),
---enable (restore), or other fields that make sense on many trainees.
+--expiration-date DATE (or --expires), --trainer ID or NAME, --disable
+(soft-delete), --enable (restore), or other fields that make sense on many
+trainees.
 --dry-run prints what would change for each trainee and changes nothing.
 Each trainee is read, and its change sent with If-Match and an idempotency
 key made of the action's id (--action-id, or a new one, printed) and the
@@ -65,11 +67,12 @@ trainee's id, several at a time (--parallel), slowing down when the server
 answers 429. Running the same action again (the same --action-id) never
 applies it twice; with --journal FILE a re-run also skips what was done and
 tries again what failed. Every failure is listed with its reason; the exit
-status is 5 when one failed.`,
+status is 5 when any trainee failed.`,
 		Example: `  traineectl update 41 --expires 31-12-2027
   traineectl update 41 --expires none --phone none
   traineectl update 41 --name "Ada Park-Lee" --email ada.lee@example.com
   traineectl update 41 --weight-unit LB --trainer 7
+  traineectl update 41 --trainer "Maya Brooks"
   traineectl update --ids 41,42,43 --extend 30d
   traineectl update --from-search 'status=active&expiresWithin=7d' --extend 30d --dry-run
   traineectl update --from-search 'inactiveFor=30d' --trainer 7 --action-id reassign-nov --journal reassign.journal`,
@@ -84,7 +87,7 @@ status is 5 when one failed.`,
 			return o.run(cmd, f, args, values)
 		},
 	}
-	addPatchFlags(cmd, values)
+	addPatchFlags(cmd, values, completeTrainerIDs(f))
 	cmd.Flags().BoolVar(&o.PasswordStdin, "password-stdin", false, "read the new password from the first line of stdin")
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
 	cmd.Flags().StringVar(&o.Extend, "extend", "", "move the expiration date N days on (30d), from today when it has passed")
@@ -131,6 +134,9 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 		if err := o.Bulk.checkBulk(args); err != nil {
 			return err
 		}
+		if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
+			return err
+		}
 		if o.Bulk.Action, err = bulkAction(p, o.Extend, o.Disable, o.Enable); err != nil {
 			return err
 		}
@@ -141,6 +147,9 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 	}
 	if o.Disable && o.Enable {
 		return cmdutil.Usagef("--disable and --enable cannot be given together")
+	}
+	if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
+		return err
 	}
 	if o.Disable || o.Enable {
 		p.Enabled = api.Val(o.Enable)
@@ -188,7 +197,7 @@ func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 // addPatchFlags adds a flag for every field of api.TraineePatch that names
 // one, with its help and completion: dates (and "none" for a nullable
 // one), an enum's values, "none" for a nullable text, nothing for others.
-func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
+func addPatchFlags(cmd *cobra.Command, values map[string]*string, trainers cobra.CompletionFunc) {
 	for i := range api.TraineePatchFields {
 		pf := &api.TraineePatchFields[i]
 		if pf.Flag == "" {
@@ -204,6 +213,8 @@ func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
 		}
 		var complete cobra.CompletionFunc
 		switch {
+		case pf.Flag == "trainer":
+			complete = trainers
 		case pf.Kind == api.KindDate:
 			complete = completeDates(pf.Nullable)
 		case len(pf.Enum) > 0:
@@ -215,6 +226,36 @@ func addPatchFlags(cmd *cobra.Command, values map[string]*string) {
 		}
 		_ = cmd.RegisterFlagCompletionFunc(pf.Flag, complete)
 	}
+}
+
+// trainerName is the --trainer flag's text when it names a trainer rather
+// than giving an id ("" otherwise): patchFromFlags leaves it to
+// resolveTrainerFlag, once the other flags are known good.
+func trainerName(fs *pflag.FlagSet, values map[string]*string) string {
+	v, ok := values["trainer"]
+	if !ok || !fs.Changed("trainer") || strings.TrimSpace(*v) == "" || isWholeNumber(*v) {
+		return ""
+	}
+	return *v
+}
+
+// resolveTrainerFlag sets p's trainer from a --trainer given as a trainer's
+// name (resolveTrainer); an id was read by patchFromFlags.
+func resolveTrainerFlag(ctx context.Context, f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*string, p *api.TraineePatch) error {
+	name := trainerName(fs, values)
+	if name == "" {
+		return nil
+	}
+	text, err := resolveTrainer(ctx, f, name)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return err
+	}
+	p.TrainerID = api.Val(id)
+	return nil
 }
 
 // clears reports whether a nullable flag's text clears the field: "none",
@@ -231,7 +272,7 @@ func patchFromFlags(f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*st
 	var p api.TraineePatch
 	for i := range api.TraineePatchFields {
 		pf := &api.TraineePatchFields[i]
-		if pf.Flag == "" || !fs.Changed(pf.Flag) {
+		if pf.Flag == "" || !fs.Changed(pf.Flag) || pf.Flag == "trainer" && trainerName(fs, values) != "" {
 			continue
 		}
 		text := *values[pf.Flag]

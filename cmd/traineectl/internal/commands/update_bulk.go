@@ -41,7 +41,7 @@ func (o *BulkUpdateOptions) registerBulk(cmd *cobra.Command) {
 	fl.StringVar(&o.IDsText, "ids", "", "act on these trainees: ids separated by commas (1,2,3)")
 	fl.StringVar(&o.FromSearch, "from-search", "", "act on every trainee a search finds: its query string (status=active&expiresWithin=7d)")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "print what would change for each trainee; change nothing")
-	fl.StringVar(&o.ActionID, "action-id", "", "the action's id: each trainee's idempotency key derives from it, so a re-run never applies twice (default: a new one, printed)")
+	fl.StringVar(&o.ActionID, "action-id", "", "the action's id: each trainee's idempotency key derives from it, so a re-run never applies it twice (default: a new one, printed)")
 	fl.StringVar(&o.Journal, "journal", "", "record the action in this file: a re-run with it skips what was done and retries what failed")
 	fl.IntVar(&o.Parallel, "parallel", 4, "trainees in flight at once (1 to 64); a 429 halves it")
 	cmd.MarkFlagsMutuallyExclusive("ids", "from-search")

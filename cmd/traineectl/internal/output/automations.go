@@ -107,7 +107,29 @@ func RunColumns() []Column {
 
 // RunRow is one run in the table.
 func RunRow(r *api.AutomationRun) []string {
-	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), stampOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "-")}
+	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), stampOr(&r.FiredAt, ""), OccurrenceText(r.Occurrence),
+		r.Outcome, strOr(r.Error, "-")}
+}
+
+// OccurrenceText is a run's occurrence as tables show it: the calendar day
+// of a time trigger's occurrence ("expired:20261129", as the API keeps it)
+// written dd-MM-yyyy as every calendar date a person reads
+// ("expired:29-11-2026"); anything else (event:<id>, inactive:never) as it
+// is. JSON, YAML and CSV keep the API's value.
+func OccurrenceText(occ string) string {
+	kind, day, ok := strings.Cut(occ, ":")
+	if !ok || len(day) != 8 || kind == "event" {
+		return occ
+	}
+	n, err := strconv.Atoi(day)
+	if err != nil || n <= 0 {
+		return occ
+	}
+	d := api.DateFromInt(n)
+	if api.DateOf(d.Time()) != d { // not a real calendar day
+		return occ
+	}
+	return kind + ":" + d.Time().Format(api.DateLayout)
 }
 
 // AutomationRows is how a list of automations prints.

@@ -337,3 +337,35 @@ func TestStampAndInstant(t *testing.T) {
 		t.Errorf("Instant = %q", got)
 	}
 }
+
+// The tables of automations and runs: instants as Stamp shows them
+// (yyyy-MM-dd HH:mm, the documented form of an instant), the calendar day in
+// a run's occurrence dd-MM-yyyy like every calendar date; CSV keeps the
+// API's values.
+func TestAutomationAndRunTableDates(t *testing.T) {
+	SetZone(time.UTC)
+	defer SetZone(nil)
+	at := time.Date(2026, 11, 25, 19, 0, 26, 0, time.UTC)
+	a := &api.Automation{ID: 3, Name: "x", Enabled: true, Trigger: api.AutomationTrigger{Type: "TRAINEE_EXPIRED"},
+		ActionType: "DISABLE_TRAINEE", LastRunAt: &at, CreatedAt: at, UpdatedAt: at}
+	if row := AutomationRow(a); row[len(row)-1] != "2026-11-25 19:00" {
+		t.Errorf("automation row %q", row)
+	}
+	for occ, want := range map[string]string{
+		"expired:20261129":     "expired:29-11-2026",
+		"approaching:20270101": "approaching:01-01-2027",
+		"inactive:never":       "inactive:never",
+		"event:evt_20261129":   "event:evt_20261129",
+		"inactive:20261331":    "inactive:20261331", // no such day: as it is
+		"weird":                "weird",
+	} {
+		r := &api.AutomationRun{ID: 1, TraineeID: 41, FiredAt: at, Occurrence: occ, Outcome: "delivered"}
+		row := RunRow(r)
+		if row[2] != "2026-11-25 19:00" || row[3] != want {
+			t.Errorf("run row of %q: %q, want FIRED AT 2026-11-25 19:00 and %q", occ, row, want)
+		}
+		if csv := RunCSVRow(r); csv[3] != "2026-11-25T19:00:26Z" || csv[4] != occ {
+			t.Errorf("run CSV of %q: %q", occ, csv)
+		}
+	}
+}
