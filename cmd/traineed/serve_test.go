@@ -252,20 +252,7 @@ func TestShutdownDrain(t *testing.T) {
 			<-warm // every worker holds a kept-alive connection
 		}
 		must(t, cmd.Process.Signal(syscall.SIGTERM))
-		ready := 0
-		for i := 0; ; i++ {
-			res, err := http.Get(base + "/readyz")
-			if err != nil {
-				t.Fatalf("/readyz during the drain: %v\n%s", err, logs.String())
-			}
-			res.Body.Close()
-			if res.StatusCode == 503 {
-				break
-			}
-			if ready++; ready > 10000 {
-				t.Fatalf("/readyz still %d after SIGTERM", res.StatusCode)
-			}
-		}
+		waitNotReady(t, base, logs)
 		drained.Store(true)
 		for range workers {
 			<-afterDrain // each worker was served again, during the drain
@@ -489,16 +476,7 @@ func TestShutdownEndsFeedWaits(t *testing.T) {
 		}()
 		time.Sleep(500 * time.Millisecond) // the request reaches the server and waits
 		must(t, cmd.Process.Signal(syscall.SIGTERM))
-		for {
-			res, err := http.Get(base + "/readyz")
-			if err != nil {
-				t.Fatalf("/readyz during the drain: %v\n%s", err, logs.String())
-			}
-			res.Body.Close()
-			if res.StatusCode == 503 {
-				break
-			}
-		}
+		waitNotReady(t, base, logs)
 		select {
 		case a := <-answered:
 			t.Fatalf("the wait answered during the drain: %+v", a)
@@ -527,4 +505,21 @@ func TestShutdownEndsFeedWaits(t *testing.T) {
 			t.Fatalf("the server had not exited 5 s after the drain ended\n%s", logs.String())
 		}
 	})
+}
+
+// waitNotReady polls /readyz after SIGTERM until the drain says 503; the
+// server must keep answering meanwhile.
+func waitNotReady(t *testing.T, base string, logs fmt.Stringer) {
+	t.Helper()
+	for range 10000 {
+		res, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatalf("/readyz during the drain: %v\n%s", err, logs.String())
+		}
+		res.Body.Close()
+		if res.StatusCode == 503 {
+			return
+		}
+	}
+	t.Fatalf("/readyz still ready after SIGTERM")
 }
