@@ -21,10 +21,15 @@ const (
 // automation's id (0, left out, for the system). Name is read when the
 // event is: the key's or automation's name now, left out when it has since
 // been deleted (and for the system).
+//
+// A key bound to a trainer acts as that person: its actor is the key
+// (Type key, ID the key's id) with Name the trainer's name and TrainerID
+// the trainer's id.
 type Actor struct {
-	Type string `json:"type"`
-	ID   int64  `json:"id,omitempty"`
-	Name string `json:"name,omitempty"`
+	Type      string `json:"type"`
+	ID        int64  `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	TrainerID *int64 `json:"trainerId,omitempty"`
 }
 
 // Label is the actor in a few words for a person: the key's name, the

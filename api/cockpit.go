@@ -126,6 +126,7 @@ func parseFilters(v *ValidationError, q url.Values, s *Search) {
 	}
 	s.ExpiresWithin = days("expiresWithin")
 	s.InactiveFor = days("inactiveFor")
+	s.TrainerID = parseTrainerParam(v, q)
 	str := q.Get("createdSince")
 	if str == "" || !checkParam(v, "createdSince", str) {
 		return
@@ -146,18 +147,45 @@ func parseFilters(v *ValidationError, q url.Values, s *Search) {
 	s.CreatedSince = d
 }
 
+// parseTrainerParam reads trainerId= (a positive id: the trainees of that
+// trainer), nil when absent; anything else is a 1012 in v.
+func parseTrainerParam(v *ValidationError, q url.Values) *int64 {
+	str := q.Get("trainerId")
+	if str == "" || !checkParam(v, "trainerId", str) {
+		return nil
+	}
+	id, ok := ParseID(str)
+	if !ok {
+		v.Add(CodeInvalidParameter, "trainerId", "trainerId must be a trainer's id, a positive integer")
+		return nil
+	}
+	return &id
+}
+
+// ParseStatsQuery reads the query of GET /trainees/stats: trainerId (the
+// counts of one trainer's trainees), optional.
+func ParseStatsQuery(q url.Values) (*int64, error) {
+	v := &ValidationError{}
+	id := parseTrainerParam(v, q)
+	return id, v.Err()
+}
+
 // filterPrint is the part of SearchFingerprint the filters add: nothing
 // when none is set, so that a cursor of a search without them is what it
 // was before them.
 func filterPrint(s Search) []string {
-	if s.ExpiresWithin == 0 && s.InactiveFor == 0 && s.CreatedSince.IsZero() {
-		return nil
+	var out []string
+	if s.ExpiresWithin != 0 || s.InactiveFor != 0 || !s.CreatedSince.IsZero() {
+		created := ""
+		if !s.CreatedSince.IsZero() {
+			created = s.CreatedSince.String()
+		}
+		out = []string{"filters", strconv.Itoa(s.ExpiresWithin), strconv.Itoa(s.InactiveFor), created}
 	}
-	created := ""
-	if !s.CreatedSince.IsZero() {
-		created = s.CreatedSince.String()
+	if s.TrainerID != nil {
+		out = append(out, "trainer", strconv.FormatInt(*s.TrainerID, 10))
 	}
-	return []string{"filters", strconv.Itoa(s.ExpiresWithin), strconv.Itoa(s.InactiveFor), created}
+	return out
 }
 
 // Optimistic concurrency: every trainee has a version that every change

@@ -31,7 +31,7 @@ var sortKeys = map[string]bool{SortID: true, SortName: true, SortEmail: true, So
 // every bad parameter is a 1012.
 func ParseSearch(q url.Values, today Date) (Search, error) {
 	v := &ValidationError{}
-	for _, name := range []string{"q", "status", "page", "size", "limit", "sort", "cursor", "after"} {
+	for _, name := range []string{"q", "status", "page", "size", "limit", "sort", "cursor", "after", "trainerId"} {
 		if !checkParam(v, name, q.Get(name)) {
 			q = cloneWithout(q, name) // reported; nothing else to say about it
 		}

@@ -21,18 +21,19 @@ const (
 // (status 403).
 const CodeReadOnlyKey = 1014
 
-// Key scopes: a full key may call every route, a read key only GET (and
-// HEAD).
+// Key scopes, each including the next: admin (KeyScopeAdmin) may call
+// every route, full every route but company administration (keys,
+// trainers, the company's settings), read every GET of full's.
 const (
 	KeyScopeFull = "full"
 	KeyScopeRead = "read"
 )
 
-// KeyScopes lists the scopes, the default first.
-var KeyScopes = []string{KeyScopeFull, KeyScopeRead}
+// KeyScopes lists the scopes, the widest first.
+var KeyScopes = []string{KeyScopeAdmin, KeyScopeFull, KeyScopeRead}
 
 // ValidKeyScope reports whether s is a scope.
-func ValidKeyScope(s string) bool { return s == KeyScopeFull || s == KeyScopeRead }
+func ValidKeyScope(s string) bool { _, ok := scopeRank[s]; return ok }
 
 // ErrReadOnlyKey is a write attempted with a read key: a 403 with errorCode
 // 1014, before the route runs, so nothing changes.
@@ -48,15 +49,22 @@ func WritesAllowed(scope, method string) bool {
 }
 
 // CurrentKey is GET /public-api/keys/current: the calling key, never the
-// key itself.
+// key itself. TrainerID (and TrainerName) is the trainer the key acts as,
+// null for a company key; OwnTraineesOnly limits it to that trainer's
+// trainees.
 type CurrentKey struct {
-	ID          int64     `json:"id"`
-	Name        string    `json:"name"`
-	Prefix      string    `json:"prefix"`
-	Scope       string    `json:"scope"`
-	CompanyID   int64     `json:"companyId"`
-	CompanyName string    `json:"companyName"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID              int64      `json:"id"`
+	Name            string     `json:"name"`
+	Prefix          string     `json:"prefix"`
+	Scope           string     `json:"scope"`
+	CompanyID       int64      `json:"companyId"`
+	CompanyName     string     `json:"companyName"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	TrainerID       *int64     `json:"trainerId"`
+	TrainerName     *string    `json:"trainerName"`
+	OwnTraineesOnly bool       `json:"ownTraineesOnly"`
+	ExpiresAt       *time.Time `json:"expiresAt"`
+	TimeZone        string     `json:"timeZone"`
 }
 
 // CurrentKeyEnvelope is the body of GET /public-api/keys/current.
@@ -185,7 +193,7 @@ func ParseWebhookCreate(body []byte) (url string, events []string, enabled bool,
 	}
 	events, enabled = p.Events, true
 	if events == nil {
-		events = append([]string(nil), WebhookEventTypes...)
+		events = append([]string(nil), TraineeEventTypes...)
 	}
 	if p.Enabled != nil {
 		enabled = *p.Enabled
@@ -222,7 +230,7 @@ func parseWebhookBody(body []byte, create bool) (*WebhookPatch, error) {
 			f.typeError("events", "an array of strings")
 		} else if len(list) == 0 {
 			if create {
-				p.Events = append([]string(nil), WebhookEventTypes...)
+				p.Events = append([]string(nil), TraineeEventTypes...)
 			} else {
 				f.v.Add(CodeRequired, "events", "events must list at least one event type")
 			}
@@ -310,6 +318,9 @@ type EventQuery struct {
 	Offset int64
 	// List is the feed's ListFingerprint with these types and order.
 	List string
+	// TrainerID, set by the server for a key limited to its trainer's
+	// trainees, keeps the events of that trainer's trainees only.
+	TrainerID *int64
 }
 
 // feedList is how the feed reads limit: 1 to 500, no page.

@@ -5,12 +5,27 @@ import (
 	"time"
 )
 
-// Principal is who an authenticated request acts for: one company.
+// Principal is who an authenticated request acts for: one company, and
+// within it, for a key bound to a trainer, that trainer.
 type Principal struct {
 	CompanyID int64
 	KeyID     int64
-	Scope     string         // KeyScopeFull or KeyScopeRead
+	Scope     string         // KeyScopeAdmin, KeyScopeFull or KeyScopeRead
 	Location  *time.Location // the company's time zone
+	// TrainerID is the trainer the key acts as (nil: the company's key).
+	TrainerID *int64
+	// OwnTraineesOnly limits the key to TrainerID's trainees: any other
+	// trainee is answered as another company's.
+	OwnTraineesOnly bool
+}
+
+// OwnTrainer is the trainer whose trainees alone the key may reach, and
+// whether it is so limited.
+func (p *Principal) OwnTrainer() (int64, bool) {
+	if p.OwnTraineesOnly && p.TrainerID != nil {
+		return *p.TrainerID, true
+	}
+	return 0, false
 }
 
 // Today returns the company's calendar day at now.
@@ -49,8 +64,9 @@ type TraineeStore interface {
 	UpdateTraineeIf(ctx context.Context, companyID, id int64, m *IfMatch, p TraineePatch) (*Trainee, int64, error)
 
 	// TraineeStats counts the company's trainees on today as TraineeStats
-	// says; loc is the company's time zone (createdSince's days).
-	TraineeStats(ctx context.Context, companyID int64, today Date, loc *time.Location) (*TraineeStats, error)
+	// says, of one trainer when trainerID is set; loc is the company's
+	// time zone (createdSince's days).
+	TraineeStats(ctx context.Context, companyID int64, trainerID *int64, today Date, loc *time.Location) (*TraineeStats, error)
 
 	// SearchTrainees returns one page and the total count.
 	SearchTrainees(ctx context.Context, companyID int64, s Search) ([]*Trainee, int64, error)
@@ -93,15 +109,22 @@ type Trainer struct {
 	CompanyID int64     `json:"companyId"`
 	Name      string    `json:"name"`
 	Email     string    `json:"email"`
+	Active    bool      `json:"active"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 
 // TrainerSummary is a trainer as the public API shows it: what a client
-// needs to show a trainee's trainer by name.
+// needs to show a trainee's trainer by name, whether the trainer is
+// active (a deactivated one takes no trainees), and how many live
+// trainees the trainer has (null where the key may not count them: a key
+// limited to its own trainees sees no other trainer's count).
 type TrainerSummary struct {
-	ID    int64  `json:"id"`
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Email     string    `json:"email"`
+	Active    bool      `json:"active"`
+	Trainees  *int      `json:"traineeCount"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // TrainerList is the body of GET /public-api/trainers: the company's
@@ -117,14 +140,25 @@ const (
 	KeyDisabled = "disabled"
 )
 
-// APIKey is an API key as `traineed key list` shows it; the key itself is
-// never stored, only its SHA-256 and its first 8 characters.
+// APIKey is an API key as GET /keys and `traineed key list` show it; the
+// key itself is never stored, only its SHA-256 and its first 8
+// characters. TrainerID binds it to a trainer it acts as (TrainerName is
+// that trainer's name now); CreatedBy is who made it (the system for the
+// operator's commands); PreviousSecretExpiresAt, after a rotation, is when
+// the previous secret stops working.
 type APIKey struct {
-	ID         int64      `json:"id"`
-	Name       string     `json:"name"`
-	Prefix     string     `json:"prefix"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	LastUsedAt *time.Time `json:"lastUsedAt"`
-	State      string     `json:"state"`
-	Scope      string     `json:"scope"`
+	ID                      int64      `json:"id"`
+	Name                    string     `json:"name"`
+	Prefix                  string     `json:"prefix"`
+	Scope                   string     `json:"scope"`
+	TrainerID               *int64     `json:"trainerId"`
+	TrainerName             *string    `json:"trainerName"`
+	OwnTraineesOnly         bool       `json:"ownTraineesOnly"`
+	CreatedAt               time.Time  `json:"createdAt"`
+	CreatedBy               *Actor     `json:"createdBy"`
+	LastUsedAt              *time.Time `json:"lastUsedAt"`
+	ExpiresAt               *time.Time `json:"expiresAt"`
+	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt"`
+	RevokedAt               *time.Time `json:"revokedAt"`
+	State                   string     `json:"state"`
 }

@@ -124,6 +124,7 @@ type Store interface {
 	AutomationStore
 	IdempotencyStore
 	LifecycleStore
+	AdminStore
 }
 
 // Measurement types.

@@ -121,6 +121,9 @@ type Search struct {
 	InactiveFor   int
 	CreatedSince  Date
 	Zone          *time.Location
+	// TrainerID, when set, keeps the trainees of that trainer only
+	// (trainerId=, or the key's own trainer for a key limited to it).
+	TrainerID *int64
 	// Cursor, when set, replaces Page: the search reads the page after
 	// the one that gave the cursor (see Cursor).
 	Cursor *Cursor

@@ -33,7 +33,7 @@ const (
 
 // FeedEventTypes are the types GET /events may hold (and filter by):
 // the webhook events and webhook.disabled.
-var FeedEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventTraineeErased, EventWebhookDisabled}
+var FeedEventTypes = append(append([]string{}, WebhookEventTypes...), EventWebhookDisabled)
 
 // WebhookDisabledEvent is the payload of a webhook.disabled event.
 type WebhookDisabledEvent struct {
@@ -51,8 +51,14 @@ type WebhookDisabledData struct {
 	Reason       string `json:"reason"`
 }
 
-// WebhookEventTypes lists every event type, in the order they are shown.
-var WebhookEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventTraineeErased}
+// TraineeEventTypes are the events of trainees: what an endpoint created
+// without events is subscribed to.
+var TraineeEventTypes = []string{EventTraineeCreated, EventTraineeUpdated, EventTraineeDeleted, EventTraineeRestored, EventTraineeExpired, EventTraineeErased}
+
+// WebhookEventTypes lists every event type an endpoint may subscribe to,
+// in the order they are shown: the trainees', then company
+// administration's (AdminEventTypes).
+var WebhookEventTypes = append(append([]string{}, TraineeEventTypes...), AdminEventTypes...)
 
 // WebhookEvent is the body of a webhook delivery.
 type WebhookEvent struct {
@@ -135,17 +141,35 @@ type WebhookAttempt struct {
 const MaxWebhookResponse = 1024
 
 // ParseWebhookEvents reads a comma-separated list of event types; "" is
-// every type. The result is in the order of WebhookEventTypes.
+// every trainee event (TraineeEventTypes), "all" every type. The result is
+// in the order of WebhookEventTypes.
 func ParseWebhookEvents(list string) ([]string, error) {
-	return parseEventTypes(list, WebhookEventTypes)
+	return parseEventTypes(list, WebhookEventTypes, TraineeEventTypes)
 }
 
 // ParseFeedEvents is ParseWebhookEvents over FeedEventTypes: the types the
-// event feed filters by.
-func ParseFeedEvents(list string) ([]string, error) { return parseEventTypes(list, FeedEventTypes) }
+// event feed filters by ("" is every one).
+func ParseFeedEvents(list string) ([]string, error) {
+	return parseEventTypes(list, FeedEventTypes, FeedEventTypes)
+}
 
-func parseEventTypes(list string, types []string) ([]string, error) {
-	if strings.TrimSpace(list) == "" {
+// EventsLabel is how a list of an endpoint's types is shown: "all" for
+// every type, "trainee.*" for the trainees' (the default), else the list.
+func EventsLabel(evs []string) string {
+	switch {
+	case slices.Equal(evs, WebhookEventTypes):
+		return "all"
+	case slices.Equal(evs, TraineeEventTypes):
+		return "trainee.*"
+	}
+	return strings.Join(evs, ",")
+}
+
+func parseEventTypes(list string, types, defaults []string) ([]string, error) {
+	switch strings.TrimSpace(list) {
+	case "":
+		return slices.Clone(defaults), nil
+	case "all":
 		return slices.Clone(types), nil
 	}
 	seen := map[string]bool{}

@@ -258,10 +258,7 @@ var (
 func (w *webhooksModel) hookRows() [][]string {
 	rows := make([][]string, len(w.hooks))
 	for i, h := range w.hooks {
-		evs := strings.Join(h.Events, ",")
-		if len(h.Events) == len(api.WebhookEventTypes) {
-			evs = "all"
-		}
+		evs := api.EventsLabel(h.Events)
 		rows[i] = []string{strconv.FormatInt(h.ID, 10), api.EscapeText(h.State), api.EscapeText(evs), api.EscapeText(h.URL)}
 	}
 	return rows

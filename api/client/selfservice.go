@@ -43,9 +43,10 @@ func (e *NotFoundError) Error() string {
 }
 
 // resourceOfPath is what the id after /public-api/ names in path:
-// "webhook", "event" or "automation" ("" for anything else).
+// "webhook", "event", "automation", "key" or "trainer" ("" for anything
+// else).
 func resourceOfPath(path string) string {
-	for _, p := range []string{api.PathWebhooks, api.PathEvents, api.PathAutomations} {
+	for _, p := range []string{api.PathWebhooks, api.PathEvents, api.PathAutomations, api.PathKeys, api.PathTrainers} {
 		if strings.HasPrefix(path, p+"/") {
 			return strings.TrimSuffix(strings.TrimPrefix(p, "/public-api/"), "s")
 		}

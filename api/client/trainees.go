@@ -89,8 +89,18 @@ func (c *Client) traineeETag(ctx context.Context, method string, id int64, body 
 // (GET /public-api/trainees/stats): each equals the total of the search
 // api.StatsQuery names for it.
 func (c *Client) TraineeStats(ctx context.Context) (*api.TraineeStats, error) {
+	return c.TrainerStats(ctx, 0)
+}
+
+// TrainerStats is TraineeStats of one trainer's trainees (trainerId; 0:
+// the company's).
+func (c *Client) TrainerStats(ctx context.Context, trainerID int64) (*api.TraineeStats, error) {
+	var q url.Values
+	if trainerID != 0 {
+		q = url.Values{"trainerId": {strconv.FormatInt(trainerID, 10)}}
+	}
 	var out api.TraineeStats
-	if err := c.getJSON(ctx, api.PathStats, nil, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathStats, q, 0, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -118,6 +128,8 @@ type SearchParams struct {
 	InactiveFor   int
 	CreatedSince  api.Date
 	CreatedWithin int
+	// TrainerID keeps one trainer's trainees (trainerId; 0: not sent).
+	TrainerID int64
 }
 
 func (p SearchParams) values() url.Values {
@@ -152,6 +164,9 @@ func (p SearchParams) values() url.Values {
 	case p.CreatedWithin != 0:
 		v.Set("createdSince", strconv.Itoa(p.CreatedWithin)+"d")
 	}
+	if p.TrainerID != 0 {
+		v.Set("trainerId", strconv.FormatInt(p.TrainerID, 10))
+	}
 	return v
 }
 
@@ -165,11 +180,11 @@ func ParseSearchQuery(raw string) (SearchParams, error) {
 	if err != nil {
 		return SearchParams{}, api.Invalid(api.CodeInvalidParameter, "", "not a query string: %v", err)
 	}
-	known := map[string]bool{"q": true, "status": true, "sort": true, "expiresWithin": true, "inactiveFor": true, "createdSince": true}
+	known := map[string]bool{"q": true, "status": true, "sort": true, "expiresWithin": true, "inactiveFor": true, "createdSince": true, "trainerId": true}
 	for name := range v {
 		if !known[name] {
 			return SearchParams{}, api.Invalid(api.CodeInvalidParameter, name,
-				"%s is not a search filter here: use q, status, sort, expiresWithin, inactiveFor or createdSince", name)
+				"%s is not a search filter here: use q, status, sort, expiresWithin, inactiveFor, createdSince or trainerId", name)
 		}
 	}
 	s, err := api.ParseSearch(v, api.Date{})
@@ -178,6 +193,9 @@ func ParseSearchQuery(raw string) (SearchParams, error) {
 	}
 	p := SearchParams{Query: v.Get("q"), Status: v.Get("status"), Sort: v.Get("sort"),
 		ExpiresWithin: s.ExpiresWithin, InactiveFor: s.InactiveFor}
+	if s.TrainerID != nil {
+		p.TrainerID = *s.TrainerID
+	}
 	if cs := v.Get("createdSince"); cs != "" {
 		if n, err := strconv.Atoi(strings.TrimSuffix(cs, "d")); err == nil && strings.HasSuffix(cs, "d") {
 			p.CreatedWithin = n

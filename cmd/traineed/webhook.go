@@ -71,7 +71,7 @@ func newWebhookAddCmd(e *env) *cobra.Command {
 	}
 	add.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	add.Flags().StringVar(&url, "url", "", "the http or https URL to POST events to (required)")
-	add.Flags().StringVar(&events, "events", "", "comma-separated event types to send (default all: "+strings.Join(api.WebhookEventTypes, ",")+")")
+	add.Flags().StringVar(&events, "events", "", "comma-separated event types to send, or all (default: every trainee event, "+strings.Join(api.TraineeEventTypes, ",")+"; the others: "+strings.Join(api.AdminEventTypes, ",")+")")
 	ob.register(add, false)
 	_ = add.MarkFlagRequired("company")
 	_ = add.MarkFlagRequired("url")
@@ -95,10 +95,7 @@ func newWebhookListCmd(e *env) *cobra.Command {
 				}
 				return e.print(adminWebhooks(ws), []string{"ID", "URL", "EVENTS", "STATE", "CREATED", "REASON"}, func(row func(...any)) {
 					for _, w := range ws {
-						evs := strings.Join(w.Events, ",")
-						if len(w.Events) == len(api.WebhookEventTypes) {
-							evs = "all"
-						}
+						evs := api.EventsLabel(w.Events)
 						reason := ""
 						if w.DisabledReason != nil {
 							reason = *w.DisabledReason

@@ -50,12 +50,7 @@ func webhookArg(args []string) (int64, error) {
 	return v, nil
 }
 
-func eventsCell(evs []string) string {
-	if len(evs) == len(api.WebhookEventTypes) {
-		return "all"
-	}
-	return strings.Join(evs, ",")
-}
+func eventsCell(evs []string) string { return api.EventsLabel(evs) }
 
 func stamp(t time.Time) string { return output.Stamp(t) }
 

@@ -38,7 +38,7 @@ func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.URL, "url", "", "the http or https URL to POST events to (required)")
-	cmd.Flags().StringVar(&events, "events", "", "comma-separated event types (default all: "+strings.Join(api.WebhookEventTypes, ",")+")")
+	cmd.Flags().StringVar(&events, "events", "", "comma-separated event types, or all (default: every trainee event, "+strings.Join(api.TraineeEventTypes, ",")+"; the others: "+strings.Join(api.AdminEventTypes, ",")+")")
 	cmd.Flags().BoolVar(&o.Disabled, "disabled", false, "add it paused: its deliveries wait until it is enabled")
 	_ = cmd.MarkFlagRequired("url")
 	_ = cmd.RegisterFlagCompletionFunc("events", fixedValues(api.WebhookEventTypes...))
