@@ -163,7 +163,7 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)}},
 		{"automations", "Automations:", []*cobra.Command{newAutomationsCmd(f)}},
 		{"integrations", "Webhooks and events:", []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)}},
-		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f), newKeysCmd(f)}},
+		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f), newKeysCmd(f), newCompanyCmd(f)}},
 		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)}},
 	} {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
