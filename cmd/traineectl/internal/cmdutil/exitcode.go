@@ -260,7 +260,7 @@ func adminHint(w io.Writer, err error) {
 	if errors.As(err, &rejected) && rejected.Status == 403 {
 		switch rejected.ErrorCode {
 		case api.CodeAdminScope:
-			fmt.Fprintln(w, "hint: keys, changes to trainers and the company's settings need an admin key (`traineectl whoami` shows the key's scope)")
+			fmt.Fprintln(w, "hint: this command needs an admin key; `traineectl whoami` shows the scope of the key in use")
 		case api.CodeOwnTrainees:
 			fmt.Fprintln(w, "hint: this key acts for its trainer's trainees only (`traineectl whoami` shows it); use a company key for the whole company")
 		}

@@ -85,7 +85,7 @@ func TestKeysCreate(t *testing.T) {
 	// A full key may not create keys: 403 1029, exit 7, with the hint.
 	hf := newHarness(t, srv.url, srv.key)
 	r = hf.run("keys", "create", "--name", "x", "--scope", "read").expect(t, cmdutil.ExitForbidden)
-	if !strings.Contains(r.err, "1029") || !strings.Contains(r.err, "hint: keys, changes to trainers and the company's settings need an admin key") {
+	if !strings.Contains(r.err, "1029") || !strings.Contains(r.err, "hint: this command needs an admin key") {
 		t.Errorf("full key: %s", r)
 	}
 	if r := hf.run("keys", "list", "-o", "json").expect(t, cmdutil.ExitForbidden); !strings.Contains(r.err, `"errorCode":1029`) || !strings.Contains(r.err, `"status":403`) {

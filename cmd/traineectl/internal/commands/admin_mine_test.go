@@ -25,7 +25,11 @@ func TestSearchMineAndWhoami(t *testing.T) {
 	if len(got) != 2 || got[0].ID != mine[0] || got[1].ID != mine[1] {
 		t.Errorf("search --mine: %+v", got)
 	}
-	// A company key: trainerId= follows --mine; a key without a trainer
+	// Such a key counts no other trainer's trainees: "-".
+	if r := hs.run("--profile", "sam", "trainers", "--fields", "name,trainees").expect(t, 0); r.out != "NAME\tTRAINEES\nCoach Carter\t-\nSam Coach\t2\n" {
+		t.Errorf("trainers with an own-trainees-only key: %q", r.out)
+	}
+	// A full key of Sam's finds them too; a key that acts for no trainer
 	// is a usage error.
 	h.run("keys", "create", "--name", "Sam's laptop", "--scope", "full", "--trainer", fmt.Sprint(sam.ID), "--save-profile", "sam-full").expect(t, 0)
 	if got := decode[[]api.Trainee](t, hs.run("--profile", "sam-full", "search", "--mine", "-o", "json").expect(t, 0)); len(got) != 2 {

@@ -30,7 +30,7 @@ func TestTrainersAdminCommands(t *testing.T) {
 	}
 	hf := newHarness(t, srv.url, srv.key)
 	r := hf.run("trainers", "create", "--name", "Zed", "--email", "zed@acme.example").expect(t, cmdutil.ExitForbidden)
-	if !strings.Contains(r.err, "1029") || !strings.Contains(r.err, "need an admin key") {
+	if !strings.Contains(r.err, "1029") || !strings.Contains(r.err, "hint: this command needs an admin key") {
 		t.Errorf("full key: %s", r)
 	}
 	hf.run("trainers", "list").expect(t, 0) // every key lists them
