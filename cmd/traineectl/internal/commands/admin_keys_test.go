@@ -113,8 +113,11 @@ func TestKeysCreateSaveProfile(t *testing.T) {
 	if r.out != "" || strings.Contains(r.err, p.APIKey) || strings.Contains(r.err, "pk_") && strings.Contains(r.err, p.APIKey[8:]) {
 		t.Errorf("the secret was shown: %s", r)
 	}
-	if !strings.Contains(r.err, "Saved profile sam") || !strings.Contains(r.err, "--profile sam") {
+	if !strings.Contains(r.err, "Saved profile sam") || !strings.Contains(r.err, "--profile sam") || strings.Contains(r.err, "(current)") {
 		t.Errorf("stderr: %s", r)
+	}
+	if cfg.Current != "" {
+		t.Errorf("the saved profile became the current one: %q", cfg.Current)
 	}
 	hs := withoutKey(h)
 	who := decode[api.CurrentKey](t, hs.run("--profile", "sam", "whoami", "-o", "json").expect(t, 0))

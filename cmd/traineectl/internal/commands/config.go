@@ -45,6 +45,10 @@ type ConfigSetProfileOptions struct {
 	BaseURL, APIKey *string
 	// APIKeyStdin reads the key from the first line of stdin.
 	APIKeyStdin bool
+	// KeepCurrent leaves the current profile as it is, even when there is
+	// none (keys create --save-profile: a key made for someone else never
+	// becomes the maker's own).
+	KeepCurrent bool
 }
 
 func newConfigSetProfileCmd(f *cmdutil.Factory) *cobra.Command {
@@ -114,7 +118,7 @@ func runConfigSetProfile(f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
 		if o.APIKey != nil {
 			p.APIKey = *o.APIKey
 		}
-		if cfg.Current == "" {
+		if cfg.Current == "" && !o.KeepCurrent {
 			cfg.Current = o.Name
 		}
 		if cfg.Current == o.Name {

@@ -171,7 +171,7 @@ func deliverSecret(f *cmdutil.Factory, env *api.KeyEnvelope, profile string) err
 		if s := f.UsedSettings(); s != nil {
 			base = s.BaseURL
 		}
-		err := runConfigSetProfile(f, &ConfigSetProfileOptions{Name: profile, BaseURL: &base, APIKey: &env.Secret})
+		err := runConfigSetProfile(f, &ConfigSetProfileOptions{Name: profile, BaseURL: &base, APIKey: &env.Secret, KeepCurrent: true})
 		if err == nil {
 			fmt.Fprintf(ios.ErrOut, "Use it with --profile %s; the key is not shown.\n", profile)
 			return f.Print(keySecretView(env, true))
