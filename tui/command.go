@@ -47,6 +47,7 @@ func commands() []command {
 		{"webhooks", "", "the webhooks and their deliveries", func(m *Model, _ string) tea.Cmd { return m.openWebhooks() }, nil},
 		{"automations", "", "the automations and their runs", func(m *Model, _ string) tea.Cmd { return m.openAutomations() }, nil},
 		{"live", "", "turn live updates on or off", func(m *Model, _ string) tea.Cmd { return m.toggleLive() }, nil},
+		{"mine", "", "my trainees or all of the company's (a key bound to a trainer)", func(m *Model, _ string) tea.Cmd { return m.toggleMine() }, nil},
 		{"mark-all", "", "mark every trainee of the list's view", func(m *Model, _ string) tea.Cmd { return m.cmdOnList(m.list.markEvery) }, nil},
 		{"extend", "days", "marked: extend the expiration by N days (30 or 30d)", cmdBulk(bulkExtend), nil},
 		{"expire-on", "date", "marked: set the expiration date (dd-MM-yyyy)", cmdBulk(bulkExpireOn), nil},

@@ -72,6 +72,9 @@ func New(c Client, o Options) *Model {
 		screenHome: &m.home, screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
 		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs,
 	}
+	if id, _, _ := cm.boundTrainer(); id != 0 {
+		cm.mine = id // a trainer's key starts on the trainer's trainees
+	}
 	cm.live.on = !o.liveOff
 	m.setTheme(true)
 	m.resize(m.width, m.height)
@@ -263,6 +266,9 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "traineectl"
+	if id := m.identity(200); id != "" {
+		v.WindowTitle += " · " + id
+	}
 	return v
 }
 

@@ -68,6 +68,8 @@ type router interface {
 	// the home page.
 	openList(status string, f listFilter) tea.Cmd
 	openHome() tea.Cmd
+	// toggleMine switches between the key's trainer's trainees and all.
+	toggleMine() tea.Cmd
 	// openActions opens the : line with the bulk actions.
 	openActions()
 	// askDelete asks whether to delete t; restore restores t.
@@ -92,6 +94,11 @@ type common struct {
 
 	trainers    map[int64]string     // trainer names by id, escaped (nil until read)
 	trainerList []api.TrainerSummary // the company's trainers, as read
+
+	// mine is the trainer whose trainees the dashboard and the list show
+	// (0: all of the company's): a key bound to a trainer starts on its
+	// trainer's, m switches (whoami.go).
+	mine int64
 
 	nav router // the root model
 

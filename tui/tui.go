@@ -41,7 +41,9 @@ type Client interface {
 	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
 	TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error)
-	TraineeStats(ctx context.Context) (*api.TraineeStats, error)
+	// TrainerStats is the dashboard's counts, of one trainer's trainees
+	// (0: the company's).
+	TrainerStats(ctx context.Context, trainerID int64) (*api.TraineeStats, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
 	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
 	UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error)
@@ -95,8 +97,15 @@ type Options struct {
 	NoAPIKey bool
 	// ReadOnly says the key may only read (scope read, from
 	// GET /public-api/keys/current at start): changes are hidden from the
-	// help and refused with a message instead of a 403.
+	// help and refused with a message instead of a 403. A Key of scope
+	// read sets it.
 	ReadOnly bool
+	// Key is the key in use as GET /public-api/keys/current answered at
+	// start (nil: not known, an older server or a refused key): the title
+	// bars name it, its scope decides whether the Settings page shows its
+	// tables, and a key bound to a trainer starts the dashboard and the
+	// list on that trainer's trainees.
+	Key *api.CurrentKey
 	// Start is a command of the : line run at the start (list, webhooks,
 	// automations...); empty: the home page.
 	Start string
@@ -124,6 +133,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.Key != nil && o.Key.Scope == api.KeyScopeRead {
+		o.ReadOnly = true
 	}
 	return o
 }

@@ -78,13 +78,15 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 	if err != nil {
 		return err
 	}
-	// The key's scope decides which actions the TUI offers. When it cannot
-	// be read (a 401, an older server, the network) the TUI starts anyway
-	// and its first request reports the problem.
-	readOnly := false
+	// The key decides what the TUI offers (its scope), what its title
+	// says (whose key it is) and, for a trainer's key, which trainees it
+	// starts on. When it cannot be read (a 401, an older server, the
+	// network) the TUI starts anyway and its first request reports the
+	// problem.
+	var key *api.CurrentKey
 	if c.HasAPIKey() {
-		if k, err := c.CurrentKey(ctx); err == nil && k != nil {
-			readOnly = k.Scope == api.KeyScopeRead
+		if k, err := c.CurrentKey(ctx); err == nil {
+			key = k
 		}
 	}
 	err = tui.Run(ctx, c, tui.Options{
@@ -93,7 +95,7 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 		Zone:     f.Zone(),
 		Server:   s.BaseURL,
 		NoAPIKey: !c.HasAPIKey(),
-		ReadOnly: readOnly,
+		Key:      key,
 	}, ios.In, ios.Out)
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return err
