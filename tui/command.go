@@ -199,13 +199,7 @@ func newCommandLine(m *Model) *commandLine {
 	in.Prompt = ":"
 	in.CharLimit = 200
 	in.SetWidth(max(m.width-4, 10))
-	st := textinput.DefaultStyles(m.isDark)
-	if m.opt.NoColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
-	st.Focused.Prompt = m.th.accent
-	in.SetStyles(st)
+	in.SetStyles(m.th.inputStyles())
 	in.Focus()
 	cl := &commandLine{m: m, input: in}
 	cl.hints = cl.completions()

@@ -104,11 +104,7 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 
 func (f *formModel) restyle(th theme) {
 	f.th = th
-	st := textinput.DefaultStyles(th.isDark)
-	if th.noColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
+	st := th.inputStyles()
 	for i := range f.fields {
 		f.fields[i].input.SetStyles(st)
 	}

@@ -127,12 +127,7 @@ func newListModel(cm *common) listModel {
 }
 
 func (l *listModel) restyle(th theme) {
-	st := textinput.DefaultStyles(th.isDark)
-	if th.noColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
-	st.Focused.Prompt = th.accent
+	st := th.inputStyles()
 	st.Blurred.Prompt = th.dim
 	l.input.SetStyles(st)
 	clear(l.lines)
