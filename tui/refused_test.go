@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -45,13 +44,7 @@ func TestKeyRefusalsSayWhatTheKeyLacks(t *testing.T) {
 // not known) is refused by the server: the status line says why.
 func TestReadKeyRefusedByTheServer(t *testing.T) {
 	s := newServer(t)
-	ctx := context.Background()
-	demo, err := s.direct().CurrentKey(ctx)
-	must(t, err)
-	key := api.GenerateKey()
-	_, err = s.st.CreateScopedKey(ctx, demo.CompanyID, "reader", api.KeyScopeRead, api.HashKey(key), api.KeyDisplayPrefix(key))
-	must(t, err)
-	d := newDriver(t, s.client(key), Options{NoColor: true})
+	d := newDriver(t, s.client(s.addKey(t, "reader", api.KeyScopeRead)), Options{NoColor: true})
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.press("d", "y")
 	d.expect(t, "✗ This API key is read-only: changes need a full key (403 1014).")
