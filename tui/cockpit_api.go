@@ -34,3 +34,12 @@ func isPreconditionFailed(err error) bool {
 	var pf *client.PreconditionFailedError
 	return errors.As(err, &pf)
 }
+
+// errorCode is the API's errorCode of a refused request (0: none).
+func errorCode(err error) int {
+	var rej *client.RejectedError
+	if errors.As(err, &rej) {
+		return rej.ErrorCode
+	}
+	return 0
+}

@@ -46,6 +46,7 @@ func commands() []command {
 		{"create", "", "a new trainee (the form)", func(m *Model, _ string) tea.Cmd { return m.cmdCreate() }, nil},
 		{"webhooks", "", "the webhooks and their deliveries", func(m *Model, _ string) tea.Cmd { return m.openWebhooks() }, nil},
 		{"automations", "", "the automations and their runs", func(m *Model, _ string) tea.Cmd { return m.openAutomations() }, nil},
+		{"settings", "", "the company's keys, trainers and time zone (admin keys)", func(m *Model, _ string) tea.Cmd { return m.openSettings() }, nil},
 		{"live", "", "turn live updates on or off", func(m *Model, _ string) tea.Cmd { return m.toggleLive() }, nil},
 		{"mine", "", "my trainees or all of the company's (a key bound to a trainer)", func(m *Model, _ string) tea.Cmd { return m.toggleMine() }, nil},
 		{"mark-all", "", "mark every trainee of the list's view", func(m *Model, _ string) tea.Cmd { return m.cmdOnList(m.list.markEvery) }, nil},

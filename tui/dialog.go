@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Dialogs: the modals a page opens to ask before it changes something (a
@@ -18,11 +19,23 @@ func (c *common) dialogBox(text string) string {
 	return placeCenter(c.th.dialog.Render(text), c.width, c.contentHeight())
 }
 
-// dimLines are notes, one a line, in the dim style.
+// dialogWidth is the width of a dialog's text: what its box (a border
+// and two spaces each side) leaves of the screen, at most 72.
+func (c *common) dialogWidth() int { return min(max(c.width-8, 20), 72) }
+
+// wrapDialog wraps text to lines of a dialog, after indent cells.
+func (c *common) wrapDialog(text string, indent int) string {
+	return strings.Join(wrapWords(text, max(c.dialogWidth()-indent, 10)), "\n"+strings.Repeat(" ", indent))
+}
+
+// dimLines are notes in the dim style, each wrapped to the dialog's
+// width.
 func (c *common) dimLines(notes []string) string {
-	lines := make([]string, len(notes))
-	for i, n := range notes {
-		lines[i] = c.th.dim.Render(n)
+	var lines []string
+	for _, n := range notes {
+		for _, l := range wrapWords(n, c.dialogWidth()) {
+			lines = append(lines, c.th.dim.Render(l))
+		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -52,7 +65,7 @@ func (q *question) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 func (q *question) body(helpKeys) string {
 	th := q.th
-	text := q.text + "\n\n"
+	text := q.wrapDialog(q.text, 0) + "\n\n"
 	if len(q.notes) > 0 {
 		text += q.dimLines(q.notes) + "\n\n"
 	}
@@ -102,7 +115,7 @@ func (q *typedQuestion) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (q *typedQuestion) body(helpKeys) string {
-	text := q.text + "\n\n" + q.dimLines(q.notes) + "\n\n" + q.input.View() + "\n\n" +
+	text := q.wrapDialog(q.text, 0) + "\n\n" + q.dimLines(q.notes) + "\n\n" + q.input.View() + "\n\n" +
 		q.th.accent.Render("enter") + " confirm   " + q.th.accent.Render("esc") + " keep"
 	return q.dialogBox(text)
 }
@@ -150,7 +163,7 @@ func (p *picker) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (p *picker) body(helpKeys) string {
 	th := p.th
 	var b strings.Builder
-	b.WriteString(p.text + "\n")
+	b.WriteString(p.wrapDialog(p.text, 0) + "\n")
 	if len(p.notes) > 0 {
 		b.WriteString(p.dimLines(p.notes) + "\n")
 	}
@@ -197,7 +210,7 @@ func (n *notice) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 func (n *notice) body(helpKeys) string {
 	th := n.th
-	text := n.title + "\n\n  " + th.accent.Render(n.value) + "\n\n" + n.dimLines(n.notes) + "\n\n" +
+	text := n.wrapDialog(n.title, 0) + "\n\n  " + th.accent.Render(n.value) + "\n\n" + n.dimLines(n.notes) + "\n\n" +
 		th.accent.Render("c") + " copy   " + th.accent.Render("enter") + " close"
 	return n.dialogBox(text)
 }
@@ -218,9 +231,6 @@ type entry struct {
 	options []string // a choice's options (nil: a text)
 	pick    int      // the option chosen
 	touched bool
-	// check says what a value means ("Maya Brooks (#1)", "" for nothing
-	// to say), or what is wrong with it; nil: any value goes.
-	check func(v string) (string, error)
 }
 
 func (e *entry) value() string {
@@ -230,16 +240,8 @@ func (e *entry) value() string {
 	return strings.TrimSpace(e.input.Value())
 }
 
-// verdict is what the entry's check says of its value.
-func (e *entry) verdict() (string, error) {
-	if e.check == nil {
-		return "", nil
-	}
-	return e.check(e.value())
-}
-
 // textEntry is a text entry of the form, holding value.
-func (c *common) textEntry(label, placeholder, value string, check func(string) (string, error)) entry {
+func (c *common) textEntry(label, placeholder, value string) entry {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = placeholder
@@ -247,7 +249,7 @@ func (c *common) textEntry(label, placeholder, value string, check func(string) 
 	in.SetWidth(min(max(c.width-30, 10), 40))
 	in.SetStyles(c.th.inputStyles())
 	in.SetValue(value)
-	return entry{label: label, input: in, check: check}
+	return entry{label: label, input: in}
 }
 
 // choiceEntry is a choice among options, the first chosen.
@@ -255,9 +257,17 @@ func choiceEntry(label string, options ...string) entry {
 	return entry{label: label, options: options}
 }
 
-// entryForm is a small form in a dialog: a few entries, each checked as it
-// is typed; ctrl+s (or enter on the last entry) sends when every entry
-// checks, esc closes it and sends nothing.
+// verdicts is what a form's check says of its values, by entry: what a
+// value means ("Maya Brooks (#1)"), and what is wrong with it.
+type verdicts struct {
+	said map[int]string
+	errs map[int]error
+}
+
+// entryForm is a small form in a dialog: a few entries, checked together
+// as they are typed (check, with the API's own rules); ctrl+s (or enter
+// on the last entry) sends when nothing is wrong, esc closes it and sends
+// nothing.
 type entryForm struct {
 	*common
 	title   string
@@ -265,20 +275,34 @@ type entryForm struct {
 	entries []entry
 	focus   int
 	tried   bool // a send was asked: every problem shows
+	check   func(values []string) verdicts
 	submit  func(values []string) tea.Cmd
 	noNote  string
 }
 
-func (c *common) newEntryForm(title string, notes []string, entries []entry, submit func([]string) tea.Cmd, noNote string) *entryForm {
-	f := &entryForm{common: c, title: title, notes: notes, entries: entries, submit: submit, noNote: noNote}
+func (c *common) newEntryForm(title string, notes []string, entries []entry, check func([]string) verdicts,
+	submit func([]string) tea.Cmd, noNote string) *entryForm {
+	f := &entryForm{common: c, title: title, notes: notes, entries: entries, check: check, submit: submit, noNote: noNote}
 	f.focusOn(0)
 	return f
 }
 
+func (f *entryForm) values() []string {
+	out := make([]string, len(f.entries))
+	for i := range f.entries {
+		out[i] = f.entries[i].value()
+	}
+	return out
+}
+
 func (f *entryForm) focusOn(i int) {
-	f.entries[f.focus].input.Blur()
+	if e := &f.entries[f.focus]; e.options == nil {
+		e.input.Blur()
+	}
 	f.focus = (i + len(f.entries)) % len(f.entries)
-	f.entries[f.focus].input.Focus()
+	if e := &f.entries[f.focus]; e.options == nil {
+		e.input.Focus()
+	}
 }
 
 func (f *entryForm) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -311,30 +335,25 @@ func (f *entryForm) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// send hands the values to submit when every entry checks; else it shows
+// send hands the values to submit when nothing is wrong; else it shows
 // every problem and goes to the first.
 func (f *entryForm) send() (tea.Cmd, bool) {
 	f.tried = true
-	bad := -1
+	values := f.values()
+	v := f.check(values)
 	for i := range f.entries {
-		if _, err := f.entries[i].verdict(); err != nil && bad < 0 {
-			bad = i
+		if v.errs[i] != nil {
+			f.focusOn(i)
+			f.setStatus(statusError, "%s is not right: fix it first. Nothing was sent.", f.entries[i].label)
+			return nil, false
 		}
-	}
-	if bad >= 0 {
-		f.focusOn(bad)
-		f.setStatus(statusError, "%s is not right: fix it first. Nothing was sent.", f.entries[bad].label)
-		return nil, false
-	}
-	values := make([]string, len(f.entries))
-	for i := range f.entries {
-		values[i] = f.entries[i].value()
 	}
 	return f.submit(values), true
 }
 
 func (f *entryForm) body(helpKeys) string {
 	th := f.th
+	v := f.check(f.values())
 	var b strings.Builder
 	b.WriteString(f.title + "\n")
 	if len(f.notes) > 0 {
@@ -347,16 +366,26 @@ func (f *entryForm) body(helpKeys) string {
 			marker, label = th.accent.Render("▸ "), th.accent.Render(padRight(e.label, 18))
 		}
 		b.WriteString("\n" + marker + label + f.entryView(e) + "\n" + strings.Repeat(" ", 20))
-		switch said, err := e.verdict(); {
+		switch err := v.errs[i]; {
 		case err != nil && (e.touched || f.tried):
-			b.WriteString(th.errText.Render("✗ " + err.Error()))
-		case err == nil && said != "":
-			b.WriteString(th.okText.Render("✓ " + said))
+			b.WriteString(f.saying(th.errText, "✗ "+err.Error()))
+		case err == nil && v.said[i] != "":
+			b.WriteString(f.saying(th.okText, "✓ "+v.said[i]))
 		}
 	}
 	b.WriteString("\n\n" + th.accent.Render("ctrl+s") + " save   " + th.accent.Render("tab") + " next   " +
 		th.accent.Render("esc") + " cancel")
 	return f.dialogBox(b.String())
+}
+
+// saying is what the check says of an entry, under its input: wrapped,
+// each line styled.
+func (f *entryForm) saying(st lipgloss.Style, text string) string {
+	lines := wrapWords(text, max(f.dialogWidth()-20, 10))
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return strings.Join(lines, "\n"+strings.Repeat(" ", 20))
 }
 
 // entryView is an entry's input, or its options with the chosen one in

@@ -106,22 +106,29 @@ func (h *homeModel) update(msg tea.Msg) tea.Cmd {
 }
 
 // homeHelp is the dashboard's key map; whose is the trainees it counts
-// for a key bound to a trainer (m switches).
-func (k keyMap) homeHelp(whose string) helpKeys {
-	open, list, cmd := k.Open, k.List, k.Command
+// for a key bound to a trainer (m switches), admin whether the key may
+// see the Settings page's tables (S says when it needs an admin key).
+func (k keyMap) homeHelp(whose string, admin bool) helpKeys {
+	open, list, cmd, settings := k.Open, k.List, k.Command, k.Settings
 	open.SetHelp("enter", "open")
 	cmd.SetHelp(":", "cmd")
+	if !admin {
+		settings.SetHelp("S", "settings (needs an admin key)")
+	}
 	return helpKeys{
 		short: []key.Binding{open, list, cmd, k.Webhooks, k.Automations, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
-			{list, k.mine(whose), k.Webhooks, k.Automations, k.Refresh},
+			{list, k.mine(whose), k.Webhooks, k.Automations, settings, k.Refresh},
 			{k.Help, k.Quit},
 		},
 	}
 }
 
-func (h *homeModel) help() helpKeys { return h.keys.homeHelp(h.whose()) }
+func (h *homeModel) help() helpKeys {
+	admin, known := h.isAdmin()
+	return h.keys.homeHelp(h.whose(), admin || !known)
+}
 
 func (h *homeModel) takesKeys() bool { return false }
 
@@ -143,6 +150,8 @@ func (h *homeModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return h.nav.openWebhooks()
 	case key.Matches(msg, k.Automations):
 		return h.nav.openAutomations()
+	case key.Matches(msg, k.Settings):
+		return h.nav.openSettings()
 	case key.Matches(msg, k.Mine) && h.whose() != "":
 		return h.nav.toggleMine()
 	case key.Matches(msg, k.Refresh):

@@ -33,6 +33,7 @@ type keyMap struct {
 	List                                    key.Binding // l on the dashboard: the list
 	Reapply, Discard                        key.Binding // a 412's question
 	Mine                                    key.Binding // m: my trainees or all (a key bound to a trainer)
+	Settings                                key.Binding // S on the dashboard: the Settings page
 }
 
 func newKeyMap() keyMap {
@@ -89,6 +90,7 @@ func newKeyMap() keyMap {
 		Reapply:     b([]string{"a"}, "a", "re-apply my edit"),
 		Discard:     b([]string{"d"}, "d", "discard my edit"),
 		Mine:        b([]string{"m"}, "m", "mine/all trainees"),
+		Settings:    b([]string{"S"}, "S", "settings"),
 	}
 }
 

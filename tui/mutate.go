@@ -63,6 +63,10 @@ func (m *Model) restore(t *api.Trainee) tea.Cmd {
 // traineeRead puts a trainee read again in the list.
 func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
 
+// traineesMoved reads the dashboard's counts and the list again: many
+// trainees changed at once.
+func (m *Model) traineesMoved() tea.Cmd { return tea.Batch(m.home.reload(), m.list.reload(true)) }
+
 func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	mu, _ := msg.val.(mutation)
 	if msg.err != nil {

@@ -21,6 +21,7 @@ const (
 	screenWebhooks
 	screenAutomations
 	screenRuns
+	screenSettings
 	screenCount
 )
 
@@ -70,6 +71,10 @@ type router interface {
 	openHome() tea.Cmd
 	// toggleMine switches between the key's trainer's trainees and all.
 	toggleMine() tea.Cmd
+	// openSettings shows the Settings page (admin keys).
+	openSettings() tea.Cmd
+	// ask opens a dialog over the page (dialog.go).
+	ask(d modal)
 	// openActions opens the : line with the bulk actions.
 	openActions()
 	// askDelete asks whether to delete t; restore restores t.
@@ -77,6 +82,9 @@ type router interface {
 	restore(t *api.Trainee) tea.Cmd
 	// traineeRead is a trainee read again: the list follows.
 	traineeRead(t *api.Trainee)
+	// traineesMoved reads the dashboard's counts and the list again after
+	// a change of many trainees at once (trainers, the time zone).
+	traineesMoved() tea.Cmd
 }
 
 // common is what the root model and every page share (soft-serve's

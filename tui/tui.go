@@ -62,6 +62,17 @@ type Client interface {
 	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
 	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
 	Events(ctx context.Context, p client.EventParams) (*api.EventPage, error)
+
+	// Company administration: the Settings page (admin keys).
+	Keys(ctx context.Context, state string) ([]*api.APIKey, error)
+	CreateKey(ctx context.Context, k api.NewKey) (*api.KeyEnvelope, error)
+	RotateKey(ctx context.Context, id int64, overlap *time.Duration) (*api.KeyEnvelope, error)
+	RevokeKey(ctx context.Context, id int64) (*api.APIKey, error)
+	CreateTrainer(ctx context.Context, t api.NewTrainer) (*api.TrainerSummary, error)
+	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error)
+	ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error)
+	Company(ctx context.Context) (*api.Company, error)
+	UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error)
 }
 
 var _ Client = (*client.Client)(nil)

@@ -30,6 +30,16 @@ func (c *common) boundTrainer() (id int64, name string, only bool) {
 	return *k.TrainerID, name, k.OwnTraineesOnly
 }
 
+// isAdmin reports whether the key in use may administer the company;
+// known says whether its scope is known at all (a nil Key: the server is
+// asked, and says).
+func (c *common) isAdmin() (admin, known bool) {
+	if c.opt.Key == nil {
+		return false, false
+	}
+	return api.ScopeIncludes(c.opt.Key.Scope, api.KeyScopeAdmin), true
+}
+
 // identity is whose key is in use, in at most room cells: "Demo Fitness ·
 // Sam Coach (full)" (the trainer's name for a key bound to one, else the
 // key's), without the company when that does not fit, the name cut with
