@@ -1,7 +1,9 @@
 // Package tui is traineectl's full-screen trainee browser: a searchable,
 // sortable, paged list of the company's trainees, and a trainee screen with
 // the profile and the tracked data (weight chart, measurements, nutrition,
-// steps), from which trainees are created, edited, deleted and restored.
+// steps), from which trainees are created, edited, deleted and restored;
+// for an admin key, the Settings page administers the company's keys,
+// trainers and time zone.
 //
 // It is a Bubble Tea v2 program. Every network call runs as a tea.Cmd, so
 // the screen never freezes; each call is tagged with a sequence number and
@@ -10,10 +12,10 @@
 // status line.
 //
 // The screens are pages (page.go; the pattern of soft-serve's ui/pages and
-// ui/components): one type per screen (listModel, traineeModel, formModel,
-// webhooksModel, automationsModel, runsModel) and two modals over them
-// (the key map, the delete question). The root Model routes messages to
-// them and draws the frame. What they share is common: the client and
+// ui/components): one type per screen (homeModel, listModel, traineeModel,
+// formModel, webhooksModel, automationsModel, runsModel, settingsModel) and
+// modals over them (the key map, the dialogs of dialog.go). The root Model
+// routes messages to them and draws the frame. What they share is common: the client and
 // options, the theme and key map, and the components every page writes
 // to: requests (slots, sequence numbers, the spinner), the status line;
 // layout.go holds the layout helpers (columns, padding, the title bar).

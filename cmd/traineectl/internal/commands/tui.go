@@ -42,11 +42,20 @@ and a result panel (r retries the failures, each sent exactly once).
 
 : opens the command line on any screen (tab completes): home, list STATUS,
 expiring 7|30, inactive, new, search TEXT, open ID, create, webhooks,
-automations, live, mark-all, unmark, the bulk actions, help, quit.
+automations, settings, live, mine, mark-all, unmark, the bulk actions, help,
+quit.
 
 w opens the webhooks (their deliveries; t sends a test, r redelivers) and a
 the automations (enter shows an automation's runs). ? lists every key of the
 screen; q quits. A read-only key hides what would change data.
+
+The title names the key in use (its company, its name or its trainer's, its
+scope). A trainer's key starts the dashboard and the list on the trainer's
+own trainees; m shows all of the company's and back. S on the dashboard opens
+the Settings page of an admin key: the company's keys (n creates, r rotates,
+d revokes; a new secret shows once), its trainers with their trainee counts
+(r moves their trainees, d deactivates, u activates, n adds) and its name and
+time zone (e edits).
 
 It needs a terminal (stdin and stdout; 80x24 is enough). NO_COLOR turns colour
 off. Requests never freeze the screen; errors show in the status line.
