@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -158,7 +160,7 @@ type KeyList struct {
 	Page      CursorPage `json:"page"`
 }
 
-func (p *KeyList) Rows() []*APIKey     { return p.Keys }
+func (p *KeyList) Rows() []*APIKey    { return p.Keys }
 func (p *KeyList) Paging() CursorPage { return p.Page }
 
 // NewKey is a key to create: POST /public-api/keys.
@@ -544,16 +546,18 @@ func CheckTimeZone(zone string) error {
 // Events of company administration: in the feed and, to the endpoints
 // subscribed to them, as webhooks. Never a secret or a hash.
 const (
-	EventKeyCreated     = "key.created"
-	EventKeyRotated     = "key.rotated"
-	EventKeyRevoked     = "key.revoked"
+	EventKeyCreated = "key.created"
+	EventKeyRotated = "key.rotated"
+	EventKeyRevoked = "key.revoked"
+	// EventKeyUpdated: a key's name, expiry, state or scope changed.
+	EventKeyUpdated     = "key.updated"
 	EventTrainerCreated = "trainer.created"
 	EventTrainerUpdated = "trainer.updated"
 	EventCompanyUpdated = "company.updated"
 )
 
 // AdminEventTypes are the events of company administration.
-var AdminEventTypes = []string{EventKeyCreated, EventKeyRotated, EventKeyRevoked, EventTrainerCreated, EventTrainerUpdated, EventCompanyUpdated}
+var AdminEventTypes = []string{EventKeyCreated, EventKeyUpdated, EventKeyRotated, EventKeyRevoked, EventTrainerCreated, EventTrainerUpdated, EventCompanyUpdated}
 
 // AdminEvent is the body of an administration event's delivery (and its
 // feed payload): data holds the key, trainer or company as it is after
@@ -597,6 +601,26 @@ type KeyListQuery struct {
 	ListQuery
 	State string // "" (all but revoked), "all", or one of KeyStates
 	Now   time.Time
+}
+
+// ParseKeyListQuery reads GET /public-api/keys: state (active, disabled,
+// expired, revoked or all; absent: every state but revoked) and the list's
+// paging.
+func ParseKeyListQuery(q url.Values, companyID int64, now time.Time) (KeyListQuery, error) {
+	v := &ValidationError{}
+	state := q.Get("state")
+	if state != "" && state != "all" && !slices.Contains(KeyStates, state) {
+		v.Add(CodeInvalidParameter, "state", "state must be active, disabled, expired, revoked or all")
+		state = ""
+	}
+	lq, err := ParseListQuery(q, KeysList, ListFingerprint("keys", companyID, state))
+	var lv *ValidationError
+	if errors.As(err, &lv) {
+		v.Errors = append(v.Errors, lv.Errors...)
+	} else if err != nil {
+		return KeyListQuery{}, err
+	}
+	return KeyListQuery{ListQuery: lq, State: state, Now: now}, v.Err()
 }
 
 // AdminStore is what company administration needs from storage. Every

@@ -92,7 +92,7 @@ type RedactedData struct {
 type TraineeExport struct {
 	Timestamp    int64             `json:"timestamp"`
 	Trainee      *Trainee          `json:"trainee"`
-	Trainer      *TrainerSummary   `json:"trainer"`
+	Trainer      *TrainerRef       `json:"trainer"`
 	From         *Date             `json:"from"`
 	To           *Date             `json:"to"`
 	Weight       []ExportWeight    `json:"weight"`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,18 @@ var contractOperations = []struct {
 	{"POST", "/public-api/webhooks/{id}/rotate-secret", true, true, true},
 	{"GET", "/public-api/events", true, false, false},
 	{"POST", "/public-api/events/{id}/redeliver", true, true, true},
+	{"GET", "/public-api/keys", true, false, false},
+	{"POST", "/public-api/keys", true, false, true},
+	{"GET", "/public-api/keys/{id}", true, true, false},
+	{"PATCH", "/public-api/keys/{id}", true, true, true},
+	{"DELETE", "/public-api/keys/{id}", true, true, false},
+	{"POST", "/public-api/keys/{id}/rotate", true, true, true},
+	{"POST", "/public-api/trainers", true, false, true},
+	{"GET", "/public-api/trainers/{id}", true, true, false},
+	{"PATCH", "/public-api/trainers/{id}", true, true, true},
+	{"POST", "/public-api/trainers/{id}/reassign", true, true, true},
+	{"GET", "/public-api/company", true, false, false},
+	{"PATCH", "/public-api/company", true, false, true},
 	{"GET", "/openapi.yaml", false, false, false},
 	{"GET", "/healthz", false, false, false},
 	{"GET", "/readyz", false, false, false},
@@ -117,8 +130,14 @@ func TestOpenAPIOperations(t *testing.T) {
 			if c.public {
 				want = append(want, 400, 401)
 			}
-			if c.public && c.method != "GET" {
-				want = append(want, 403) // a read-only key's write
+			scope, own := op.Extensions["x-scope"], op.Extensions["x-own-trainees"]
+			if c.public && (!slices.Contains([]any{"read", "full", "admin"}, scope) || !slices.Contains([]any{"refused", "trainee", "narrowed"}, own)) {
+				t.Errorf("x-scope %v, x-own-trainees %v: every public operation declares both", scope, own)
+			}
+			if c.public && (c.method != "GET" || scope != "read" || own == "refused") {
+				// A read-only key's write, a route above the key's scope,
+				// a key limited to its trainer's trainees.
+				want = append(want, 403)
 			}
 			trainee := strings.HasPrefix(c.path, "/public-api/trainees/{id}")
 			if c.byID && !trainee {

@@ -76,7 +76,7 @@ func ParseSearch(q url.Values, today Date) (Search, error) {
 		case err != nil:
 			v.Add(CodeInvalidParameter, name, "%s is not a cursor this server gave (a page's page.nextCursor)", name)
 		case c.Sort != s.Sort || c.Desc != s.Desc || c.Fingerprint != SearchFingerprint(s):
-			v.Add(CodeInvalidParameter, name, "%s belongs to another search: q, status, sort, expiresWithin, inactiveFor and createdSince must be those of the search that gave it", name)
+			v.Add(CodeInvalidParameter, name, "%s belongs to another search: q, status, sort, expiresWithin, inactiveFor, createdSince and trainerId must be those of the search that gave it", name)
 		default:
 			s.Cursor = &c
 		}

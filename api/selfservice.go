@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -234,6 +235,8 @@ func parseWebhookBody(body []byte, create bool) (*WebhookPatch, error) {
 			} else {
 				f.v.Add(CodeRequired, "events", "events must list at least one event type")
 			}
+		} else if slices.Contains(list, "all") {
+			f.v.Add(CodeInvalidEnum, "events", "events lists event types (all of them: %s)", strings.Join(WebhookEventTypes, ", "))
 		} else if evs, err := ParseWebhookEvents(strings.Join(list, ",")); err != nil {
 			f.v.Add(CodeInvalidEnum, "events", "%s", err.Error())
 		} else {

@@ -113,6 +113,14 @@ type Trainer struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// TrainerRef names a trainer where something else is shown: a trainee's
+// export.
+type TrainerRef struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
 // TrainerSummary is a trainer as the public API shows it: what a client
 // needs to show a trainee's trainer by name, whether the trainer is
 // active (a deactivated one takes no trainees), and how many live

@@ -101,8 +101,9 @@ func TestGenerateWebhookSecret(t *testing.T) {
 
 func TestParseWebhookEvents(t *testing.T) {
 	for in, want := range map[string][]string{
-		"":                                  WebhookEventTypes,
-		"  ":                                WebhookEventTypes,
+		"":                                  TraineeEventTypes,
+		"  ":                                TraineeEventTypes,
+		"all":                               WebhookEventTypes,
 		"trainee.deleted":                   {"trainee.deleted"},
 		"trainee.restored, trainee.created": {"trainee.created", "trainee.restored"},
 		"trainee.updated,trainee.updated":   {"trainee.updated"},

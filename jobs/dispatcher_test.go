@@ -227,6 +227,7 @@ func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			storetest.MustTrainer(t, s1, c.ID, "Coach", fmt.Sprintf("coach%d@shared.example", i))
 			companies = append(companies, c.ID)
 		}
 		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
@@ -372,7 +373,7 @@ func TestWebhookAdmin(t *testing.T) {
 		}
 		ws, err := s.Webhooks(ctx, tn.A)
 		if err != nil || len(ws) != 1 || ws[0].ID != w.ID || ws[0].URL != rc.URL || ws[0].State != api.WebhookActive ||
-			!slices.Equal(ws[0].Events, api.WebhookEventTypes) || ws[0].CompanyID != tn.A {
+			!slices.Equal(ws[0].Events, api.TraineeEventTypes) || ws[0].CompanyID != tn.A {
 			t.Fatalf("webhooks %+v %v", ws, err)
 		}
 		if ws, _ := s.Webhooks(ctx, tn.B); len(ws) != 0 {
@@ -598,6 +599,7 @@ func TestWebhookBatchesDeliverOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			storetest.MustTrainer(t, s, c.ID, "Coach", fmt.Sprintf("coach%d@batch.example", i))
 			companies = append(companies, c.ID)
 			for j := range 2 {
 				storetest.AddWebhook(t, s, c.ID, fmt.Sprintf("%s?c=%d&e=%d", rc.URL, i, j))

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/uptrace/bun"
 
@@ -46,8 +45,8 @@ func (s *Store) createCompany(ctx context.Context, db bun.IDB, name, timeZone st
 	if timeZone == "" {
 		timeZone = "UTC"
 	}
-	if _, err := time.LoadLocation(timeZone); err != nil || timeZone == "Local" {
-		return nil, api.Invalid(api.CodeInvalidEnum, "timeZone", "unknown time zone %q: want an IANA name like Europe/London", timeZone)
+	if err := api.CheckTimeZone(timeZone); err != nil {
+		return nil, api.Invalid(api.CodeInvalidEnum, "timeZone", "%s", err.Error())
 	}
 	row := &companyRow{Name: name, TimeZone: timeZone, CreatedAt: s.utcNow()}
 	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
@@ -146,7 +145,7 @@ func (s *Store) createTrainer(ctx context.Context, tx bun.Tx, companyID int64, n
 	if _, err := tx.NewInsert().Model(user).Exec(ctx); err != nil {
 		return nil, dbError(err)
 	}
-	row := &trainerRow{CompanyID: companyID, UserID: user.ID, CreatedAt: now, Name: user.Name, Email: user.Email}
+	row := &trainerRow{CompanyID: companyID, UserID: user.ID, CreatedAt: now, Active: true, Name: user.Name, Email: user.Email}
 	if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 		return nil, dbError(err)
 	}
@@ -156,14 +155,7 @@ func (s *Store) createTrainer(ctx context.Context, tx bun.Tx, companyID int64, n
 // Trainers lists a company's trainers by id.
 func (s *Store) Trainers(ctx context.Context, companyID int64) ([]*api.Trainer, error) {
 	var rows []trainerRow
-	err := s.db.NewSelect().
-		Model(&rows).
-		ColumnExpr("tr.id, tr.company_id, tr.user_id, tr.created_at, u.name, u.email").
-		Join("JOIN users AS u ON u.id = tr.user_id").
-		Where("tr.company_id = ?", companyID).
-		OrderExpr("tr.id ASC").
-		Scan(ctx)
-	if err != nil {
+	if err := s.trainerScope(s.db, companyID).OrderExpr("tr.id ASC").Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := make([]*api.Trainer, len(rows))
@@ -179,11 +171,12 @@ func (s *Store) CreateKey(ctx context.Context, companyID int64, name string, has
 	return s.CreateScopedKey(ctx, companyID, name, api.KeyScopeFull, hash, prefix)
 }
 
-// CreateScopedKey is CreateKey with a scope: api.KeyScopeFull, or
-// api.KeyScopeRead for a key that may only read.
+// CreateScopedKey is CreateKey with a scope: api.KeyScopeAdmin,
+// api.KeyScopeFull, or api.KeyScopeRead for a key that may only read. The
+// operator makes it: its creator is the system.
 func (s *Store) CreateScopedKey(ctx context.Context, companyID int64, name, scope string, hash [32]byte, prefix string) (*api.APIKey, error) {
 	if !api.ValidKeyScope(scope) {
-		return nil, api.Invalid(api.CodeInvalidEnum, "scope", "key scope must be full or read, not %q", scope)
+		return nil, api.Invalid(api.CodeInvalidEnum, "scope", "key scope must be admin, full or read, not %q", scope)
 	}
 	var out *api.APIKey
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -202,39 +195,37 @@ func (s *Store) createKey(ctx context.Context, db bun.IDB, companyID int64, name
 	if err := s.companyExists(ctx, db, companyID); err != nil {
 		return nil, err
 	}
-	row := &apiKeyRow{CompanyID: companyID, Name: name, KeyHash: hash[:], Prefix: prefix, Scope: scope, CreatedAt: s.utcNow()}
+	system := api.ActorSystem
+	now := s.utcNow()
+	row := &apiKeyRow{CompanyID: companyID, Name: name, KeyHash: hash[:], Prefix: prefix, Scope: scope, CreatedAt: now, CreatedByType: &system}
 	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
 		return nil, dbError(err)
 	}
-	return row.toAPI(), nil
+	return row.toAPI(now), nil
 }
 
-// Keys lists a company's API keys by id.
+// Keys lists a company's API keys by id, revoked ones left out.
 func (s *Store) Keys(ctx context.Context, companyID int64) ([]*api.APIKey, error) {
+	now := s.utcNow()
 	var rows []apiKeyRow
-	err := s.db.NewSelect().
-		Model(&rows).
-		ExcludeColumn("key_hash").
-		Where("k.company_id = ?", companyID).
-		OrderExpr("k.id ASC").
-		Scan(ctx)
-	if err != nil {
+	if err := keyStateWhere(s.keyQuery(s.db, companyID), "", now).OrderExpr("k.id ASC").Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	out := make([]*api.APIKey, len(rows))
 	for i := range rows {
-		out[i] = rows[i].toAPI()
+		out[i] = rows[i].toAPI(now)
 	}
 	return out, nil
 }
 
 // SetKeyDisabled disables or re-enables a key; api.ErrNotFound when there
-// is no such key. It takes effect on the next request of every instance.
+// is no such key (a revoked key is none). It takes effect on the next
+// request of every instance.
 func (s *Store) SetKeyDisabled(ctx context.Context, keyID int64, disabled bool) error {
 	res, err := s.db.NewUpdate().
 		Model((*apiKeyRow)(nil)).
 		Set("disabled = ?", disabled).
-		Where("k.id = ?", keyID).
+		Where("k.id = ? AND k.revoked_at IS NULL", keyID).
 		Exec(ctx)
 	return affectedOne(res, err)
 }

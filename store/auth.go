@@ -16,20 +16,37 @@ const touchTimeout = 5 * time.Second
 
 // keyLookup is what Authenticate reads of a key.
 type keyLookup struct {
-	ID         int64      `bun:"id"`
-	CompanyID  int64      `bun:"company_id"`
-	LastUsedAt *time.Time `bun:"last_used_at"`
-	TimeZone   string     `bun:"time_zone"`
-	Scope      string     `bun:"scope"`
+	ID              int64      `bun:"id"`
+	CompanyID       int64      `bun:"company_id"`
+	LastUsedAt      *time.Time `bun:"last_used_at"`
+	TimeZone        string     `bun:"time_zone"`
+	Scope           string     `bun:"scope"`
+	ExpiresAt       *time.Time `bun:"expires_at"`
+	TrainerID       *int64     `bun:"trainer_id"`
+	OwnTraineesOnly bool       `bun:"own_trainees_only"`
 }
+
+// keyLookupColumns are keyLookup's columns of api_keys k and companies c.
+const keyLookupColumns = "k.id, k.company_id, k.last_used_at, c.time_zone, k.scope, k.expires_at, k.trainer_id, k.own_trainees_only"
 
 // authQuery finds an enabled key by its hash ($1), with its company's zone.
 var authQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.db.NewSelect().
 		Model((*apiKeyRow)(nil)).
-		ColumnExpr("k.id, k.company_id, k.last_used_at, c.time_zone, k.scope").
+		ColumnExpr(keyLookupColumns).
 		Join("JOIN companies AS c ON c.id = k.company_id").
 		Where(enabledKey, placeholder(1))
+}}
+
+// previousKeyQuery finds an enabled key by the hash ($1) of its previous
+// secret, while that secret works (after $2): asked only when authQuery
+// found no key, so a rotation costs the current secret nothing.
+var previousKeyQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	return s.db.NewSelect().
+		Model((*apiKeyRow)(nil)).
+		ColumnExpr(keyLookupColumns).
+		Join("JOIN companies AS c ON c.id = k.company_id").
+		Where("k.previous_key_hash = ? AND NOT k.disabled AND k.previous_expires_at > ?", placeholder(1), placeholder(2))
 }}
 
 var _ api.KeyTraineeReader = (*Store)(nil)
@@ -51,7 +68,8 @@ var keyTraineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.traineeQuery(s.db, bun.Safe("k.company_id")).
 		Join("JOIN api_keys AS k ON "+enabledKey, placeholder(1)).
 		Join("JOIN companies AS c ON c.id = k.company_id").
-		ColumnExpr("k.id AS key_id, k.company_id AS key_company_id, k.last_used_at AS key_last_used_at, c.time_zone AS key_time_zone, k.scope AS key_scope").
+		ColumnExpr("k.id AS key_id, k.company_id AS key_company_id, k.last_used_at AS key_last_used_at, c.time_zone AS key_time_zone, k.scope AS key_scope, "+
+			"k.expires_at AS key_expires_at, k.trainer_id AS key_trainer_id, k.own_trainees_only AS key_own_trainees_only").
 		Where("t.id = ?", placeholder(2))
 }}
 
@@ -85,9 +103,15 @@ func (s *Store) AuthenticateTraineeVersion(ctx context.Context, hash [32]byte, i
 // Authenticate finds the enabled key whose SHA-256 is hash, and its
 // company. It is the one unscoped lookup, and it is never cached: a key
 // disabled or deleted through any instance is refused on the next request.
+//
+// A key rotated lately is also found by its previous secret, until the
+// overlap ends; an expired key is refused like a disabled one.
 func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal, error) {
 	var row keyLookup
 	err := s.queryHot(ctx, authQuery, &row, hash[:])
+	if errors.Is(err, api.ErrNotFound) {
+		err = s.queryHot(ctx, previousKeyQuery, &row, hash[:], s.timeArg(s.utcNow()))
+	}
 	if errors.Is(err, api.ErrNotFound) {
 		return nil, api.ErrUnauthorized
 	}
@@ -98,14 +122,19 @@ func (s *Store) Authenticate(ctx context.Context, hash [32]byte) (*api.Principal
 }
 
 // principal is who a key found by Authenticate or AuthenticateTrainee
-// acts as; it records that the key was used.
+// acts as; it records that the key was used. A key past its expiry is
+// api.ErrUnauthorized.
 func (s *Store) principal(k keyLookup) (*api.Principal, error) {
+	if k.ExpiresAt != nil && !s.now().Before(*k.ExpiresAt) {
+		return nil, api.ErrUnauthorized
+	}
 	loc, err := s.location(k.TimeZone)
 	if err != nil {
 		return nil, fmt.Errorf("store: company %d: time zone %q: %w", k.CompanyID, k.TimeZone, err)
 	}
 	s.touch(k.ID, k.LastUsedAt)
-	return &api.Principal{CompanyID: k.CompanyID, KeyID: k.ID, Scope: k.Scope, Location: loc}, nil
+	return &api.Principal{CompanyID: k.CompanyID, KeyID: k.ID, Scope: k.Scope, Location: loc,
+		TrainerID: k.TrainerID, OwnTraineesOnly: k.OwnTraineesOnly}, nil
 }
 
 // touch records that a key was used, at most once per touchPeriod per key

@@ -38,6 +38,7 @@ func bulkLoad(b testing.TB, s *store.Store, n int) (company, someID int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	storetest.MustTrainer(b, s, c.ID, "Bench Coach", fmt.Sprintf("coach%d@bulk.example.com", c.ID))
 	first := []string{"Anna", "Oliver", "Zoë", "Łukasz", "Mohammed", "Priya", "Chen", "Grace", "Jack", "Isla",
 		"Noah", "Freya", "Mateo", "Lucía", "Kwame", "Ngozi", "Tomasz", "Ingrid", "Yuki", "Ravi", "Emma", "Leo"}
 	last := []string{"Smith", "Jones", "Nowak", "Patel", "Khan", "Okafor", "Rossi", "Dubois", "Müller", "Kim",

@@ -36,3 +36,17 @@ func wantCode(t *testing.T, err error, code int, field string) {
 		t.Fatalf("err = %v, want validation error %d on %s", err, code, field)
 	}
 }
+
+// errorCode is the first errorCode of a validation or state error, 0 for
+// any other error or none.
+func errorCode(err error) int {
+	var v *api.ValidationError
+	var cs *api.ConflictStateError
+	switch {
+	case errors.As(err, &v) && len(v.Errors) > 0:
+		return v.Errors[0].ErrorCode
+	case errors.As(err, &cs):
+		return cs.Code
+	}
+	return 0
+}

@@ -60,9 +60,10 @@ func (l *Loader) CreateTrainee(ctx context.Context, companyID int64, nt api.NewT
 	return row.toAPI(), nil
 }
 
-// CreateKey adds an API key (see Store.CreateKey).
+// CreateKey adds an admin API key (see Store.CreateScopedKey): a loaded
+// company's first key, which runs it over the API.
 func (l *Loader) CreateKey(ctx context.Context, companyID int64, name string, hash [32]byte, prefix string) (*api.APIKey, error) {
-	return l.s.createKey(ctx, l.tx, companyID, name, api.KeyScopeFull, hash, prefix)
+	return l.s.createKey(ctx, l.tx, companyID, name, api.KeyScopeAdmin, hash, prefix)
 }
 
 // AddTracked appends tracked data of the company's trainees, already

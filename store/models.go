@@ -43,6 +43,7 @@ type trainerRow struct {
 	CompanyID int64     `bun:"company_id"`
 	UserID    int64     `bun:"user_id"`
 	CreatedAt time.Time `bun:"created_at"`
+	Active    bool      `bun:"active"`
 
 	// From users, through the join in trainerQuery.
 	Name  string `bun:"name,scanonly"`
@@ -50,7 +51,7 @@ type trainerRow struct {
 }
 
 func (t *trainerRow) toAPI() *api.Trainer {
-	return &api.Trainer{ID: t.ID, UserID: t.UserID, CompanyID: t.CompanyID, Name: t.Name, Email: t.Email, CreatedAt: t.CreatedAt}
+	return &api.Trainer{ID: t.ID, UserID: t.UserID, CompanyID: t.CompanyID, Name: t.Name, Email: t.Email, Active: t.Active, CreatedAt: t.CreatedAt}
 }
 
 type apiKeyRow struct {
@@ -65,14 +66,45 @@ type apiKeyRow struct {
 	LastUsedAt *time.Time `bun:"last_used_at"`
 	Disabled   bool       `bun:"disabled"`
 	Scope      string     `bun:"scope"`
+
+	TrainerID         *int64     `bun:"trainer_id"`
+	OwnTraineesOnly   bool       `bun:"own_trainees_only"`
+	ExpiresAt         *time.Time `bun:"expires_at"`
+	RevokedAt         *time.Time `bun:"revoked_at"`
+	CreatedByType     *string    `bun:"created_by_type"`
+	CreatedByID       *int64     `bun:"created_by_id"`
+	PreviousKeyHash   []byte     `bun:"previous_key_hash"`
+	PreviousExpiresAt *time.Time `bun:"previous_expires_at"`
+
+	// Read by keyQuery's joins: the bound trainer's name, and the name of
+	// the key or trainer that made this key.
+	TrainerName   *string `bun:"trainer_name,scanonly"`
+	CreatedByName *string `bun:"created_by_name,scanonly"`
 }
 
-func (k *apiKeyRow) toAPI() *api.APIKey {
-	state := api.KeyActive
-	if k.Disabled {
-		state = api.KeyDisabled
+// toAPI is the key as the API shows it at now: its state, and the
+// previous secret's expiry only while it still works.
+func (k *apiKeyRow) toAPI(now time.Time) *api.APIKey {
+	out := &api.APIKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Scope: k.Scope,
+		TrainerID: clonePtr(k.TrainerID), TrainerName: clonePtr(k.TrainerName), OwnTraineesOnly: k.OwnTraineesOnly,
+		CreatedAt: k.CreatedAt.UTC(), LastUsedAt: utcPtr(k.LastUsedAt), ExpiresAt: utcPtr(k.ExpiresAt), RevokedAt: utcPtr(k.RevokedAt),
+		State: api.KeyState(k.Disabled, k.RevokedAt, k.ExpiresAt, now)}
+	if k.PreviousExpiresAt != nil && now.Before(*k.PreviousExpiresAt) && k.RevokedAt == nil {
+		out.PreviousSecretExpiresAt = utcPtr(k.PreviousExpiresAt)
 	}
-	return &api.APIKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: clonePtr(k.LastUsedAt), State: state, Scope: k.Scope}
+	if k.CreatedByType != nil {
+		out.CreatedBy = eventActor(k.CreatedByType, k.CreatedByID, k.CreatedByName)
+	}
+	return out
+}
+
+// utcPtr is a copy of *t in UTC, nil for nil.
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 func clonePtr[T any](p *T) *T {

@@ -243,7 +243,7 @@ func (s *Store) planSearch(ctx context.Context, tx bun.Tx, companyID int64, q ap
 	}
 	cols := "t.enabled, t.expiration_date, t.search_name, t.email, t.phone"
 	if hasFilters(q) {
-		cols += ", t.last_trained, t.created_at"
+		cols += ", t.last_trained, t.created_at, t.trainer_id"
 	}
 	sample := s.traineeScope(tx, companyID).
 		ColumnExpr(cols).

@@ -81,6 +81,7 @@ func TestSearchMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		storetest.MustTrainer(t, s, other.ID, "Other Coach", "coach@other.example.com")
 		storetest.MustCreate(t, s, other.ID, storetest.NewTrainee("Anna Smith", "anna.smith@other.example.com"))
 
 		today := api.Date{Year: 2025, Month: 7, Day: 15}

@@ -43,17 +43,20 @@ func (s *Store) notifyEvent(companyID int64) {
 // CurrentKey describes the calling key with its company.
 func (s *Store) CurrentKey(ctx context.Context, companyID, keyID int64) (*api.CurrentKey, error) {
 	var out api.CurrentKey
-	err := s.db.NewSelect().
-		Model((*apiKeyRow)(nil)).
-		ColumnExpr("k.id, k.name, k.prefix, k.scope, k.company_id, c.name AS company_name, k.created_at").
+	err := s.keyScope(s.db, companyID).
+		ColumnExpr("k.id, k.name, k.prefix, k.scope, k.company_id, c.name AS company_name, c.time_zone, k.created_at").
+		ColumnExpr("k.trainer_id, tu.name AS trainer_name, k.own_trainees_only, k.expires_at").
 		Join("JOIN companies AS c ON c.id = k.company_id").
-		Where("k.company_id = ?", companyID).
+		Join("LEFT JOIN trainers AS tr ON tr.id = k.trainer_id").
+		Join("LEFT JOIN users AS tu ON tu.id = tr.user_id").
 		Where("k.id = ?", keyID).
-		Scan(ctx, &out.ID, &out.Name, &out.Prefix, &out.Scope, &out.CompanyID, &out.CompanyName, &out.CreatedAt)
+		Scan(ctx, &out.ID, &out.Name, &out.Prefix, &out.Scope, &out.CompanyID, &out.CompanyName, &out.TimeZone, &out.CreatedAt,
+			&out.TrainerID, &out.TrainerName, &out.OwnTraineesOnly, &out.ExpiresAt)
 	if err != nil {
 		return nil, dbError(err)
 	}
 	out.CreatedAt = out.CreatedAt.UTC()
+	out.ExpiresAt = utcPtr(out.ExpiresAt)
 	return &out, nil
 }
 
@@ -212,10 +215,13 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 	sel := s.db.NewSelect().
 		Model((*webhookEventRow)(nil)).
 		ColumnExpr("e.id, e.public_id, e.type, e.created_at, e.payload, e.actor_type, e.actor_id").
-		// The actor's name as it is now, of the company's own key or
-		// automation (NULL when it has since been deleted).
-		ColumnExpr("COALESCE(k.name, au.name) AS actor_name").
+		// The actor's name as it is now, of the company's own key (the
+		// trainer's, for a key bound to one) or automation (NULL when it
+		// has since been deleted).
+		ColumnExpr("COALESCE(tu.name, k.name, au.name) AS actor_name, k.trainer_id AS actor_trainer_id").
 		Join("LEFT JOIN api_keys AS k ON e.actor_type = ? AND k.id = e.actor_id AND k.company_id = e.company_id", api.ActorKey).
+		Join("LEFT JOIN trainers AS tr ON tr.id = k.trainer_id").
+		Join("LEFT JOIN users AS tu ON tu.id = tr.user_id").
 		Join("LEFT JOIN automations AS au ON e.actor_type = ? AND au.id = e.actor_id AND au.company_id = e.company_id", api.ActorAutomation).
 		Where("e.company_id = ?", companyID).
 		// automation.fired events go to their automation's endpoint
@@ -246,15 +252,22 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 	if len(q.Types) > 0 && len(q.Types) < len(api.FeedEventTypes) {
 		sel = sel.Where("e.type IN (?)", bun.In(q.Types))
 	}
+	if q.TrainerID != nil {
+		// A key limited to its trainer's trainees: the events of the
+		// trainees that trainer has now, and nothing else.
+		own := s.traineeScope(s.db, companyID).Column("t.id").Where("t.trainer_id = ?", *q.TrainerID)
+		sel = sel.Where("e.trainee_id IN (?)", own)
+	}
 	var rows []struct {
-		ID        int64     `bun:"id"`
-		PublicID  string    `bun:"public_id"`
-		Type      string    `bun:"type"`
-		CreatedAt time.Time `bun:"created_at"`
-		Payload   string    `bun:"payload"`
-		ActorType *string   `bun:"actor_type"`
-		ActorID   *int64    `bun:"actor_id"`
-		ActorName *string   `bun:"actor_name"`
+		ID           int64     `bun:"id"`
+		PublicID     string    `bun:"public_id"`
+		Type         string    `bun:"type"`
+		CreatedAt    time.Time `bun:"created_at"`
+		Payload      string    `bun:"payload"`
+		ActorType    *string   `bun:"actor_type"`
+		ActorID      *int64    `bun:"actor_id"`
+		ActorName    *string   `bun:"actor_name"`
+		ActorTrainer *int64    `bun:"actor_trainer_id"`
 	}
 	if err := sel.OrderExpr(order).Limit(int64(q.Limit)).Scan(ctx, &rows); err != nil {
 		return nil, err
@@ -263,6 +276,9 @@ func (s *Store) Events(ctx context.Context, companyID int64, q api.EventQuery) (
 	for i, r := range rows {
 		out[i] = &api.Event{ID: r.PublicID, Type: r.Type, CreatedAt: r.CreatedAt.UTC(), Payload: []byte(r.Payload), Seq: r.ID,
 			Actor: eventActor(r.ActorType, r.ActorID, r.ActorName)}
+		if out[i].Actor != nil {
+			out[i].Actor.TrainerID = r.ActorTrainer
+		}
 	}
 	return out, nil
 }

@@ -12,7 +12,7 @@ import (
 
 // cockpitCond is the condition of a search's cockpit filters (issue 28)
 // over trainees as t, "" for none: expiresWithin, inactiveFor and
-// createdSince (see api.Search).
+// createdSince (see api.Search), and its trainer (issue 34).
 func cockpitCond(q api.Search) (string, []any) {
 	var (
 		conds []string
@@ -30,6 +30,10 @@ func cockpitCond(q api.Search) (string, []any) {
 		conds = append(conds, "t.created_at >= ?")
 		args = append(args, createdFrom(q))
 	}
+	if q.TrainerID != nil {
+		conds = append(conds, "t.trainer_id = ?")
+		args = append(args, *q.TrainerID)
+	}
 	return strings.Join(conds, " AND "), args
 }
 
@@ -44,9 +48,9 @@ func createdFrom(q api.Search) time.Time {
 	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc).UTC()
 }
 
-// hasFilters reports whether q sets a cockpit filter.
+// hasFilters reports whether q sets a cockpit filter or a trainer.
 func hasFilters(q api.Search) bool {
-	return q.ExpiresWithin > 0 || q.InactiveFor > 0 || !q.CreatedSince.IsZero()
+	return q.ExpiresWithin > 0 || q.InactiveFor > 0 || !q.CreatedSince.IsZero() || q.TrainerID != nil
 }
 
 // TraineeStats counts the company's trainees for the dashboard (see
@@ -57,7 +61,7 @@ func hasFilters(q api.Search) bool {
 // (trainees_company_stats_idx); on a million cached trainees the planner
 // still chose a parallel sequential scan, and the forced index-only scan
 // cost about as much CPU (docs/performance.md).
-func (s *Store) TraineeStats(ctx context.Context, companyID int64, today api.Date, loc *time.Location) (*api.TraineeStats, error) {
+func (s *Store) TraineeStats(ctx context.Context, companyID int64, trainerID *int64, today api.Date, loc *time.Location) (*api.TraineeStats, error) {
 	searches := api.StatsSearches(today)
 	names := make([]string, 0, len(searches))
 	for name := range searches {
@@ -69,7 +73,7 @@ func (s *Store) TraineeStats(ctx context.Context, companyID int64, today api.Dat
 	dest := make([]any, len(names))
 	for i, name := range names {
 		q := searches[name]
-		q.Zone = loc
+		q.Zone, q.TrainerID = loc, trainerID
 		cond, args, err := statsCond(q)
 		if err != nil {
 			return nil, err

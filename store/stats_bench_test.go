@@ -25,7 +25,7 @@ func BenchmarkTraineeStats(b *testing.B) {
 		for b.Loop() {
 			start := time.Now()
 			var err error
-			if st, err = s.TraineeStats(ctx, company, today, time.UTC); err != nil {
+			if st, err = s.TraineeStats(ctx, company, nil, today, time.UTC); err != nil {
 				b.Fatal(err)
 			}
 			durations = append(durations, time.Since(start))

@@ -136,33 +136,46 @@ func (s *Store) isTrainer(ctx context.Context, db bun.IDB, companyID, trainerID 
 	return ok, dbError(err)
 }
 
-// checkTrainer refuses a trainer id that is not a trainer of the company.
+// checkTrainer refuses a trainer id that is not a trainer of the company
+// (1010), or a deactivated one (1035): trainees and keys go to active
+// trainers only.
 func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
-	ok, err := s.isTrainer(ctx, db, companyID, trainerID)
-	if err != nil {
-		return err
-	}
-	if !ok {
+	var active []bool
+	err := db.NewSelect().Model((*trainerRow)(nil)).Column("tr.active").
+		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID).Scan(ctx, &active)
+	switch {
+	case err != nil:
+		return dbError(err)
+	case len(active) == 0:
 		return api.Invalid(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", trainerID)
+	case !active[0]:
+		return api.Invalid(api.CodeTrainerInactive, "trainerId", "trainer %d is deactivated: choose an active trainer", trainerID)
 	}
 	return nil
 }
 
-// firstTrainerQuery is the id of company $1's trainer with the lowest id.
+// firstTrainerQuery is the id of company $1's active trainer with the
+// lowest id.
 var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.db.NewSelect().
 		Model((*trainerRow)(nil)).
 		Column("tr.id").
-		Where("tr.company_id = ?", placeholder(1)).
+		Where("tr.company_id = ? AND tr.active", placeholder(1)).
 		OrderExpr("tr.id ASC").
 		Limit(1)
 }}
 
-// firstTrainer is the company's trainer with the lowest id, or nil.
+// firstTrainer is the company's active trainer with the lowest id: the
+// trainer of a trainee created without one. A company with none refuses
+// the create (1034).
 func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*int64, error) {
 	var ids []int64
-	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil || len(ids) == 0 {
+	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil {
 		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, api.Invalid(api.CodeNoActiveTrainer, "trainerId",
+			"the company has no active trainer to assign: add one (POST /public-api/trainers) or give trainerId")
 	}
 	return &ids[0], nil
 }

@@ -33,7 +33,7 @@ func (s *Store) ExportTrainee(ctx context.Context, companyID, id int64, r api.Ex
 			if err != nil {
 				return dbError(err)
 			}
-			out.Trainer = &api.TrainerSummary{ID: tr.ID, Name: tr.Name, Email: tr.Email}
+			out.Trainer = &api.TrainerRef{ID: tr.ID, Name: tr.Name, Email: tr.Email}
 		}
 		return exportTracked(ctx, tx, companyID, id, r, out)
 	})

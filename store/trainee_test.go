@@ -60,14 +60,31 @@ func TestCreateAndGet(t *testing.T) {
 			t.Fatalf("minimal trainee %+v", min)
 		}
 
-		// A company without trainers gives no trainer.
+		// A company without an active trainer refuses a create without
+		// trainerId (1034), nothing stored; the first active trainer is
+		// the default, a deactivated one never is (nor can it be given:
+		// 1035).
 		c, err := s.CreateCompany(ctx, "Empty Gym", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
+		_, err = s.CreateTrainee(ctx, c.ID, storetest.NewTrainee("Lone", "lone@example.com"))
+		if code := errorCode(err); code != api.CodeNoActiveTrainer {
+			t.Fatalf("create in a company without trainers: %v", err)
+		}
+		first := storetest.MustTrainer(t, s, c.ID, "First Coach", "first@empty.example.com")
+		second := storetest.MustTrainer(t, s, c.ID, "Second Coach", "second@empty.example.com")
+		if _, err := s.UpdateTrainer(ctx, c.ID, first, api.TrainerPatch{Active: ptr(false)}); err != nil {
+			t.Fatal(err)
+		}
 		lone := storetest.MustCreate(t, s, c.ID, storetest.NewTrainee("Lone", "lone@example.com"))
-		if lone.TrainerID != nil {
-			t.Fatalf("trainer %d in a company without trainers", *lone.TrainerID)
+		if lone.TrainerID == nil || *lone.TrainerID != second {
+			t.Fatalf("trainer %v, want the first active one %d", lone.TrainerID, second)
+		}
+		nt2 := storetest.NewTrainee("Lone Two", "lone2@example.com")
+		nt2.TrainerID = ptr(first)
+		if _, err := s.CreateTrainee(ctx, c.ID, nt2); errorCode(err) != api.CodeTrainerInactive {
+			t.Fatalf("create with a deactivated trainer: %v", err)
 		}
 
 		// Unknown ids.

@@ -25,6 +25,7 @@ func realServer(t *testing.T, s *store.Store, wrap func(h http.Handler) http.Han
 	if err != nil {
 		t.Fatal(err)
 	}
+	storetest.MustTrainer(t, s, co.ID, "Coach", "coach@cockpit.example")
 	key := api.GenerateKey()
 	if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 		t.Fatal(err)

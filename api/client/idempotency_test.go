@@ -26,6 +26,7 @@ func TestCreateRetryAfterLostAnswerIsReplayed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		storetest.MustTrainer(t, s, co.ID, "Coach", "coach@lost.example")
 		key := api.GenerateKey()
 		if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 			t.Fatal(err)

@@ -33,6 +33,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	var (
 		v  *api.ValidationError
 		c  *api.ConflictError
+		cs *api.ConflictStateError
 		re *routeError
 	)
 	switch {
@@ -42,6 +43,14 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusBadRequest, v.Body())
 	case errors.Is(err, api.ErrReadOnlyKey):
 		writeJSON(w, http.StatusForbidden, api.ReadOnlyBody())
+	case errors.Is(err, api.ErrAdminScope):
+		writeJSON(w, http.StatusForbidden, api.ErrorOf(api.CodeAdminScope, "", "this route needs an admin key: keys, trainers and the company's settings are administered with one"))
+	case errors.Is(err, api.ErrOwnTrainees):
+		writeJSON(w, http.StatusForbidden, api.ErrorOf(api.CodeOwnTrainees, "", "this key acts for its trainer's own trainees only: it can neither reach the whole company nor give trainees to another trainer"))
+	case errors.Is(err, api.ErrEscalation):
+		writeJSON(w, http.StatusForbidden, api.ErrorOf(api.CodeEscalation, "scope", "a key cannot change its own scope, nor give a key more than it has: use another admin key"))
+	case errors.As(err, &cs):
+		writeJSON(w, http.StatusConflict, cs.Body())
 	case errors.Is(err, api.ErrIdempotencyMismatch):
 		writeJSON(w, http.StatusBadRequest, api.IdempotencyMismatchBody())
 	case errors.Is(err, api.ErrPreconditionFailed):
@@ -138,6 +147,10 @@ func resourceOf(r *http.Request) string {
 		return "event"
 	case strings.Contains(r.Pattern, " "+api.PathAutomations+"/"):
 		return "automation"
+	case strings.Contains(r.Pattern, " "+api.PathKeys+"/"):
+		return "key"
+	case strings.Contains(r.Pattern, " "+api.PathTrainers+"/"):
+		return "trainer"
 	}
 	return ""
 }

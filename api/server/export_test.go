@@ -17,3 +17,15 @@ func WithLimiterClock(now func() time.Time) Option { return func(h *Handler) { h
 
 // RateLimitFor applies h's limiter to a request of keyID.
 func RateLimitFor(h *Handler, w http.ResponseWriter, keyID int64) error { return h.rateLimit(w, keyID) }
+
+// RouteRules is each public route's declared scope and rule for keys
+// limited to their trainer's trainees, by pattern, as openapi.yaml's
+// x-scope and x-own-trainees name them.
+func RouteRules(h *Handler) map[string][2]string {
+	names := map[ownRule]string{ownRefused: "refused", ownTrainee: "trainee", ownNarrowed: "narrowed"}
+	out := map[string][2]string{}
+	for pattern, rt := range h.table {
+		out[pattern] = [2]string{rt.scope, names[rt.own]}
+	}
+	return out
+}

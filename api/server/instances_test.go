@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/server"
@@ -31,6 +32,7 @@ func TestRevocationAcrossInstances(t *testing.T) {
 	s1, s2 := open(), open()
 	co, err := s1.CreateCompany(ctx, "Shared", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, s1, co.ID, "Coach", "coach@shared.example")
 	key := api.GenerateKey()
 	k, err := s1.CreateKey(ctx, co.ID, "shared", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)
@@ -72,6 +74,7 @@ func TestPanicAndAccessLog(t *testing.T) {
 	ctx := context.Background()
 	co, err := s.CreateCompany(ctx, "Logs", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, s, co.ID, "Coach", "coach@logs.example")
 	key := api.GenerateKey()
 	_, err = s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)
@@ -105,4 +108,51 @@ func TestPanicAndAccessLog(t *testing.T) {
 			t.Errorf("log contains %q", secret)
 		}
 	}
+}
+
+// Keys changed over the API through one instance are refused by another
+// over the same PostgreSQL on its very next request: a rotated key's old
+// secret once the overlap ends (0 here), an expired key, a revoked key;
+// the new secret works at once everywhere.
+func TestKeyChangesAcrossInstances(t *testing.T) {
+	dsn := storetest.PostgresURL(t)
+	ctx := context.Background()
+	open := func() *store.Store {
+		s, err := store.Open(ctx, dsn)
+		must(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	s1, s2 := storetest.Open(t, dsn), open()
+	co, err := s1.CreateCompany(ctx, "Shared Keys", "UTC")
+	must(t, err)
+	storetest.MustTrainer(t, s1, co.ID, "Coach", "coach@sharedkeys.example")
+	owner := api.GenerateKey()
+	_, err = s1.CreateScopedKey(ctx, co.ID, "owner", api.KeyScopeAdmin, api.HashKey(owner), api.KeyDisplayPrefix(owner))
+	must(t, err)
+	srv1 := httptest.NewServer(server.NewHandler(s1, server.WithHasher(cheapHasher)))
+	srv2 := httptest.NewServer(server.NewHandler(s2, server.WithHasher(cheapHasher)))
+	defer srv1.Close()
+	defer srv2.Close()
+	tr := storetest.MustCreate(t, s1, co.ID, storetest.NewTrainee("Shared Keys", "sharedkeys@example.com"))
+	byID := fmt.Sprintf("/public-api/trainees/%d", tr.ID)
+	works := func(base, key string, want int) {
+		t.Helper()
+		doOn(t, base, "GET", "/public-api/trainees/search", key, nil, nil).expect(t, want)
+		doOn(t, base, "GET", byID, key, nil, nil).expect(t, want)
+	}
+	made := doOn(t, srv1.URL, "POST", api.PathKeys, owner, map[string]any{"name": "crm", "scope": "full"}, nil).expect(t, 200).key(t)
+	works(srv2.URL, made.Secret, 200)
+	rot := doOn(t, srv1.URL, "POST", keyPath(made.Key.ID, "/rotate"), owner, map[string]any{"overlapSeconds": 0}, nil).expect(t, 200).key(t)
+	works(srv2.URL, made.Secret, 401)
+	works(srv2.URL, rot.Secret, 200)
+	_, err = storetest.DB(t, s1).NewRaw("UPDATE api_keys SET expires_at = ? WHERE id = ?", time.Now().Add(-time.Second).UTC(), made.Key.ID).Exec(ctx)
+	must(t, err)
+	works(srv2.URL, rot.Secret, 401)
+	works(srv1.URL, rot.Secret, 401)
+	doOn(t, srv2.URL, "PATCH", keyPath(made.Key.ID, ""), owner, map[string]any{"expiresAt": nil}, nil).expect(t, 200)
+	works(srv1.URL, rot.Secret, 200)
+	doOn(t, srv2.URL, "DELETE", keyPath(made.Key.ID, ""), owner, nil, nil).expect(t, 200)
+	works(srv1.URL, rot.Secret, 401)
+	works(srv2.URL, rot.Secret, 401)
 }

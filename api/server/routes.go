@@ -21,6 +21,87 @@ func (h *Handler) handle(fn handlerFunc) http.Handler {
 	})
 }
 
+// route is one public route: its handler, the least scope that may call
+// it (admin ⊇ full ⊇ read), and what a key limited to its trainer's
+// trainees (ownTraineesOnly) may do with it. openapi.yaml declares the same
+// scope on each operation (x-scope); a test holds the two together.
+type route struct {
+	fn    handlerFunc
+	scope string
+	own   ownRule
+	// secret: the answer carries a key's secret, which an idempotent
+	// replay would have to keep: the route takes no Idempotency-Key.
+	secret bool
+}
+
+// ownRule is what a key limited to its trainer's trainees may do with a
+// route.
+type ownRule int
+
+const (
+	// ownRefused: the route reaches the whole company (webhooks,
+	// automations, administration): 403 1030.
+	ownRefused ownRule = iota
+	// ownTrainee: the path's {id} is a trainee, which must be the
+	// trainer's (checked before the route; any other answers as another
+	// company's).
+	ownTrainee
+	// ownNarrowed: the handler keeps to the trainer's trainees (search,
+	// stats, the feed, a create) or shows nothing of the others'.
+	ownNarrowed
+)
+
+// publicRoutes are the routes under /public-api/, by pattern.
+func (h *Handler) publicRoutes() map[string]route {
+	read, full, admin := api.KeyScopeRead, api.KeyScopeFull, api.KeyScopeAdmin
+	id := api.PathTrainees + "/{id}"
+	return map[string]route{
+		"POST " + api.PathTrainees:                         {fn: h.createTrainee, scope: full, own: ownNarrowed},
+		"GET " + api.PathSearch:                            {fn: h.searchTrainees, scope: read, own: ownNarrowed},
+		"GET " + api.PathStats:                             {fn: h.traineeStats, scope: read, own: ownNarrowed},
+		"GET " + id:                                        {fn: h.getTrainee, scope: read, own: ownTrainee},
+		"PUT " + id:                                        {fn: h.updateTrainee, scope: full, own: ownTrainee},
+		"DELETE " + id:                                     {fn: h.deleteTrainee, scope: full, own: ownTrainee},
+		"GET " + id + "/weight-history":                    {fn: h.weightHistory, scope: read, own: ownTrainee},
+		"GET " + id + "/measurements":                      {fn: h.measurements, scope: read, own: ownTrainee},
+		"GET " + id + "/nutrition":                         {fn: h.nutrition, scope: read, own: ownTrainee},
+		"GET " + id + "/average-steps":                     {fn: h.averageSteps, scope: read, own: ownTrainee},
+		"POST " + id + "/erase":                            {fn: h.eraseTrainee, scope: full, own: ownTrainee},
+		"GET " + id + "/export":                            {fn: h.exportTrainee, scope: read, own: ownTrainee},
+		"GET " + api.PathCurrentKey:                        {fn: h.currentKey, scope: read, own: ownNarrowed},
+		"GET " + api.PathWebhooks:                          {fn: h.listWebhooks, scope: read},
+		"POST " + api.PathWebhooks:                         {fn: h.createWebhook, scope: full},
+		"GET " + api.PathWebhooks + "/{id}":                {fn: h.getWebhook, scope: read},
+		"PUT " + api.PathWebhooks + "/{id}":                {fn: h.updateWebhook, scope: full},
+		"DELETE " + api.PathWebhooks + "/{id}":             {fn: h.deleteWebhook, scope: full},
+		"GET " + api.PathWebhooks + "/{id}/deliveries":     {fn: h.webhookDeliveries, scope: read},
+		"POST " + api.PathWebhooks + "/{id}/test":          {fn: h.testWebhook, scope: full},
+		"POST " + api.PathWebhooks + "/{id}/rotate-secret": {fn: h.rotateWebhookSecret, scope: full},
+		"GET " + api.PathEvents:                            {fn: h.listEvents, scope: read, own: ownNarrowed},
+		"POST " + api.PathEvents + "/{id}/redeliver":       {fn: h.redeliverEvent, scope: full},
+		"GET " + api.PathAutomations:                       {fn: h.listAutomations, scope: read},
+		"POST " + api.PathAutomations:                      {fn: h.createAutomation, scope: full},
+		"GET " + api.PathAutomations + "/{id}":             {fn: h.getAutomation, scope: read},
+		"PUT " + api.PathAutomations + "/{id}":             {fn: h.updateAutomation, scope: full},
+		"DELETE " + api.PathAutomations + "/{id}":          {fn: h.deleteAutomation, scope: full},
+		"GET " + api.PathAutomations + "/{id}/runs":        {fn: h.automationRuns, scope: read},
+		"POST " + api.PathAutomations + "/{id}/test":       {fn: h.testAutomation, scope: full},
+		"GET " + api.PathTrainers:                          {fn: h.listTrainers, scope: read, own: ownNarrowed},
+		"POST " + api.PathTrainers:                         {fn: h.createTrainer, scope: admin},
+		"GET " + api.PathTrainers + "/{id}":                {fn: h.getTrainer, scope: read, own: ownNarrowed},
+		"PATCH " + api.PathTrainers + "/{id}":              {fn: h.updateTrainer, scope: admin},
+		"POST " + api.PathTrainers + "/{id}/reassign":      {fn: h.reassignTrainees, scope: admin},
+		"GET " + api.PathKeys:                              {fn: h.listKeys, scope: admin},
+		"POST " + api.PathKeys:                             {fn: h.createKey, scope: admin, secret: true},
+		"GET " + api.PathKeys + "/{id}":                    {fn: h.getKey, scope: admin},
+		"PATCH " + api.PathKeys + "/{id}":                  {fn: h.updateKey, scope: admin},
+		"DELETE " + api.PathKeys + "/{id}":                 {fn: h.revokeKey, scope: admin},
+		"POST " + api.PathKeys + "/{id}/rotate":            {fn: h.rotateKey, scope: admin, secret: true},
+		"GET " + api.PathCompany:                           {fn: h.getCompany, scope: read, own: ownNarrowed},
+		"PATCH " + api.PathCompany:                         {fn: h.updateCompany, scope: admin},
+	}
+}
+
 // routes registers every route. GET patterns answer HEAD too.
 func (h *Handler) routes() {
 	h.root.Handle("GET /healthz", h.handle(h.healthz))
@@ -30,41 +111,9 @@ func (h *Handler) routes() {
 	if h.metrics != nil && h.metricsEndpoint {
 		h.root.Handle("GET /metrics", h.metrics.endpoint)
 	}
-
-	for pattern, fn := range map[string]handlerFunc{
-		"POST " + api.PathTrainees:                         h.createTrainee,
-		"GET " + api.PathSearch:                            h.searchTrainees,
-		"GET " + api.PathStats:                             h.traineeStats,
-		"GET " + api.PathTrainees + "/{id}":                h.getTrainee,
-		"PUT " + api.PathTrainees + "/{id}":                h.updateTrainee,
-		"DELETE " + api.PathTrainees + "/{id}":             h.deleteTrainee,
-		"GET " + api.PathTrainees + "/{id}/weight-history": h.weightHistory,
-		"GET " + api.PathTrainees + "/{id}/measurements":   h.measurements,
-		"GET " + api.PathTrainees + "/{id}/nutrition":      h.nutrition,
-		"GET " + api.PathTrainees + "/{id}/average-steps":  h.averageSteps,
-		"POST " + api.PathTrainees + "/{id}/erase":         h.eraseTrainee,
-		"GET " + api.PathTrainees + "/{id}/export":         h.exportTrainee,
-		"GET " + api.PathCurrentKey:                        h.currentKey,
-		"GET " + api.PathWebhooks:                          h.listWebhooks,
-		"POST " + api.PathWebhooks:                         h.createWebhook,
-		"GET " + api.PathWebhooks + "/{id}":                h.getWebhook,
-		"PUT " + api.PathWebhooks + "/{id}":                h.updateWebhook,
-		"DELETE " + api.PathWebhooks + "/{id}":             h.deleteWebhook,
-		"GET " + api.PathWebhooks + "/{id}/deliveries":     h.webhookDeliveries,
-		"POST " + api.PathWebhooks + "/{id}/test":          h.testWebhook,
-		"POST " + api.PathWebhooks + "/{id}/rotate-secret": h.rotateWebhookSecret,
-		"GET " + api.PathEvents:                            h.listEvents,
-		"POST " + api.PathEvents + "/{id}/redeliver":       h.redeliverEvent,
-		"GET " + api.PathAutomations:                       h.listAutomations,
-		"POST " + api.PathAutomations:                      h.createAutomation,
-		"GET " + api.PathAutomations + "/{id}":             h.getAutomation,
-		"PUT " + api.PathAutomations + "/{id}":             h.updateAutomation,
-		"DELETE " + api.PathAutomations + "/{id}":          h.deleteAutomation,
-		"GET " + api.PathAutomations + "/{id}/runs":        h.automationRuns,
-		"POST " + api.PathAutomations + "/{id}/test":       h.testAutomation,
-		"GET " + api.PathTrainers:                          h.listTrainers,
-	} {
-		h.public.Handle(pattern, h.handle(fn))
+	h.table = h.publicRoutes()
+	for pattern, rt := range h.table {
+		h.public.Handle(pattern, h.handle(rt.fn))
 	}
 }
 
@@ -98,12 +147,20 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if allow, ok := literalPaths[r.URL.Path]; ok && !slices.Contains(strings.Split(allow, ", "), r.Method) {
 		return &routeError{status: http.StatusMethodNotAllowed, allow: allow}
 	}
-	// The one check of a key's scope, before any route: a read key may
-	// only GET, whatever the path, so no write route can be missed.
+	// A read key may only GET, whatever the path, so no write route can
+	// be missed (an unknown one included); then the route's own scope, and
+	// what a key limited to its trainer's trainees may do with it.
 	if !api.WritesAllowed(p.Scope, r.Method) {
 		return api.ErrReadOnlyKey
 	}
-	if r.Method == http.MethodPost || idempotentTraineeWrite(r) {
+	_, pattern := h.public.Handler(r)
+	rt, known := h.table[pattern]
+	if known {
+		if err := h.admit(r, p, rt); err != nil {
+			return err
+		}
+	}
+	if (r.Method == http.MethodPost && !rt.secret) || idempotentTraineeWrite(r) {
 		if values := r.Header.Values(api.HeaderIdempotencyKey); len(values) > 0 {
 			return h.idempotent(w, r, p, values)
 		}

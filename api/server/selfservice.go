@@ -263,6 +263,7 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	p := principal(ctx)
+	q.TrainerID, _ = narrowTrainer(p, nil) // a limited key: its trainer's trainees' events
 	var deadline <-chan time.Time
 	if q.Wait > 0 {
 		t := time.NewTimer(q.Wait)

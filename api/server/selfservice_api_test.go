@@ -143,8 +143,8 @@ func TestWebhookLifecycleAPI(t *testing.T) {
 		e.do("POST", api.PathWebhooks, e.keyA, "[]").expectError(t, api.CodeBadJSON, "")
 		var all api.WebhookEnvelope
 		e.do("POST", api.PathWebhooks, e.keyA, map[string]any{"url": rc.URL, "enabled": false}).expect(t, 200).JSON(t, &all)
-		if !slices.Equal(all.Webhook.Events, api.WebhookEventTypes) || all.Webhook.State != "disabled" {
-			t.Fatalf("create with defaults %+v", all.Webhook)
+		if !slices.Equal(all.Webhook.Events, api.TraineeEventTypes) || all.Webhook.State != "disabled" {
+			t.Fatalf("create with defaults: every trainee event, nothing else: %+v", all.Webhook)
 		}
 
 		// Delete: the webhook goes, with its history.
@@ -232,7 +232,10 @@ func snapshot(t *testing.T, e *env) string {
 		"SELECT id, company_id, url, events, secret, enabled, COALESCE(previous_secret, '') FROM webhooks ORDER BY id",
 		"SELECT id, event_id, webhook_id, status, attempts FROM webhook_deliveries ORDER BY id",
 		"SELECT id, public_id, company_id, type FROM webhook_events ORDER BY id",
-		"SELECT id, company_id, name, scope, disabled FROM api_keys ORDER BY id",
+		"SELECT id, company_id, name, scope, disabled, prefix, key_hash, COALESCE(trainer_id, 0), own_trainees_only, " +
+			"COALESCE(expires_at, created_at) = created_at, revoked_at IS NULL, COALESCE(previous_key_hash, key_hash) FROM api_keys ORDER BY id",
+		"SELECT id, company_id, user_id, active FROM trainers ORDER BY id",
+		"SELECT id, name, time_zone FROM companies ORDER BY id",
 		"SELECT id, company_id, user_id, enabled, COALESCE(expiration_date, 0), COALESCE(trainer_id, 0) FROM trainees ORDER BY id",
 		"SELECT id, name, email, COALESCE(phone, '') FROM users ORDER BY id",
 	} {

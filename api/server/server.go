@@ -45,8 +45,9 @@ type Handler struct {
 	waitsEnded     chan struct{} // closed by EndWaits
 	endWaits       sync.Once
 
-	root   *http.ServeMux // every route; /public-api/ leads to authenticate
-	public *http.ServeMux // the routes under /public-api/, after authentication
+	root   *http.ServeMux   // every route; /public-api/ leads to authenticate
+	public *http.ServeMux   // the routes under /public-api/, after authentication
+	table  map[string]route // the public routes by pattern: their scope and rules
 
 	draining atomic.Bool // set by Drain
 

@@ -26,6 +26,10 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	req.TrainerID = defaultTrainer(p, req.TrainerID)
+	if err := assignable(p, req.TrainerID); err != nil {
+		return err
+	}
 	hash, err := h.hasher.Hash(r.Context(), req.Password)
 	if err != nil {
 		return err
@@ -104,6 +108,15 @@ func (h *Handler) updateTrainee(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	if patch.TrainerID.Set {
+		var to *int64
+		if !patch.TrainerID.Null {
+			to = &patch.TrainerID.Value
+		}
+		if err := assignable(p, to); err != nil {
+			return err
+		}
+	}
 	if patch.Password.Set {
 		hash, err := h.hasher.Hash(r.Context(), patch.Password.Value)
 		if err != nil {
@@ -139,7 +152,17 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, id int64, p api.
 // traineeStats answers GET /trainees/stats: the dashboard's counts.
 func (h *Handler) traineeStats(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
-	st, err := h.store.TraineeStats(r.Context(), p.CompanyID, p.Today(h.now()), p.Location)
+	given, err := api.ParseStatsQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	trainer, ok := narrowTrainer(p, given)
+	if !ok {
+		st := &api.TraineeStats{Timestamp: h.now().Unix()} // another trainer's: none of the key's
+		writeJSON(w, http.StatusOK, st)
+		return nil
+	}
+	st, err := h.store.TraineeStats(r.Context(), p.CompanyID, trainer, p.Today(h.now()), p.Location)
 	if err != nil {
 		return err
 	}
@@ -155,9 +178,18 @@ func (h *Handler) searchTrainees(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.Zone = p.Location
-	list, total, err := h.store.SearchTrainees(r.Context(), p.CompanyID, s)
-	if err != nil {
-		return err
+	var (
+		list  []*api.Trainee
+		total int64
+	)
+	// A limited key's search is narrowed to its trainer's trainees; its
+	// cursors remain those of the search it asked for.
+	if trainer, ok := narrowTrainer(p, s.TrainerID); ok {
+		narrowed := s
+		narrowed.TrainerID = trainer
+		if list, total, err = h.store.SearchTrainees(r.Context(), p.CompanyID, narrowed); err != nil {
+			return err
+		}
 	}
 	if list == nil {
 		list = []*api.Trainee{}

@@ -41,6 +41,7 @@ func TestImportSurvivesKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	storetest.MustTrainer(t, st, company.ID, "Coach", "coach@acme.example")
 	key := api.GenerateKey()
 	if _, err := st.CreateKey(ctx, company.ID, "cli", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 		t.Fatal(err)

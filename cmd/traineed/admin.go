@@ -128,7 +128,7 @@ func newTrainerCmd(e *env) *cobra.Command {
 
 func newKeyCmd(e *env) *cobra.Command {
 	c := &cobra.Command{Use: "key", Short: "Create, list, disable, enable and delete API keys",
-		Long: "An API key gives access to one company's trainees, webhooks and events: a full key (the\ndefault) to everything, a read key (--scope read) to every GET and nothing else. It is shown\nonce, when it is created; only its SHA-256 is stored. Disabling or deleting a key takes\neffect on the very next request, on every server instance."}
+		Long: "An API key gives access to one company's trainees, webhooks and events: a full key (the\ndefault) to everything but administration, a read key (--scope read) to every GET and nothing\nelse, an admin key (--scope admin) to everything, the company's keys, trainers and settings\nincluded. The operator makes a company's first admin key; the company then runs itself over\nthe API (traineectl keys, trainers, company). A key is shown once, when it is created; only its\nSHA-256 is stored. Disabling or deleting a key takes effect on the very next request, on every\nserver instance."}
 	c.AddCommand(newKeyCreateCmd(e), newKeyListCmd(e),
 		idAction(e, "key", "disable", "Disable a key: refused from the next request on", func(s *store.Store, id int64) error {
 			return s.SetKeyDisabled(e.ctx, id, true)
@@ -146,14 +146,15 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 	var company int64
 	var name, scope string
 	create := &cobra.Command{
-		Use:   "create --company ID --name NAME [--scope full|read]",
+		Use:   "create --company ID --name NAME [--scope admin|full|read]",
 		Short: "Create a key and print it: the only time it is ever shown",
-		Example: `  traineed key create --company 1 --name "CRM sync"
+		Example: `  traineed key create --company 1 --name "Owner" --scope admin
+  traineed key create --company 1 --name "CRM sync"
   traineed key create --company 1 --name "BI dashboard" --scope read`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !api.ValidKeyScope(scope) {
-				return usageError{fmt.Errorf("--scope must be full or read, not %q", scope)}
+				return usageError{fmt.Errorf("--scope must be admin, full or read, not %q", scope)}
 			}
 			return e.withStore(func(s *store.Store) error {
 				key := api.GenerateKey()
@@ -167,7 +168,7 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 	}
 	create.Flags().Int64Var(&company, "company", 0, "company id (required)")
 	create.Flags().StringVar(&name, "name", "", "a name that says who uses the key (required)")
-	create.Flags().StringVar(&scope, "scope", api.KeyScopeFull, "full (every route) or read (GET only: any write is a 403, errorCode 1014)")
+	create.Flags().StringVar(&scope, "scope", api.KeyScopeFull, "admin (every route, keys, trainers and settings included: a company's first key), full (every route but administration) or read (GET only: any write is a 403, errorCode 1014)")
 	_ = create.MarkFlagRequired("company")
 	_ = create.MarkFlagRequired("name")
 	return create
@@ -188,13 +189,19 @@ func newKeyListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(ks, []string{"ID", "NAME", "PREFIX", "SCOPE", "CREATED", "LAST USED", "STATE"}, func(row func(...any)) {
+				return e.print(operatorKeys(ks), []string{"ID", "NAME", "PREFIX", "SCOPE", "TRAINER", "CREATED", "LAST USED", "EXPIRES", "STATE"}, func(row func(...any)) {
 					for _, k := range ks {
-						used := "never"
+						used, expires, trainer := "never", "", ""
 						if k.LastUsedAt != nil {
 							used = stamp(*k.LastUsedAt)
 						}
-						row(k.ID, k.Name, k.Prefix, k.Scope, stamp(k.CreatedAt), used, k.State)
+						if k.ExpiresAt != nil {
+							expires = stamp(*k.ExpiresAt)
+						}
+						if k.TrainerName != nil {
+							trainer = *k.TrainerName
+						}
+						row(k.ID, k.Name, k.Prefix, k.Scope, trainer, stamp(k.CreatedAt), used, expires, k.State)
 					}
 				})
 			})
@@ -204,6 +211,31 @@ func newKeyListCmd(e *env) *cobra.Command {
 	_ = list.MarkFlagRequired("company")
 	addOutputFlag(list, e)
 	return list
+}
+
+// operatorKey is a key as `key list -o json` prints it: the contract's
+// fields (commands.md) and the scope, its state active or disabled (an
+// expired key is disabled); the API's GET /keys shows the rest.
+type operatorKey struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	State      string     `json:"state"`
+	Scope      string     `json:"scope"`
+}
+
+func operatorKeys(ks []*api.APIKey) []operatorKey {
+	out := make([]operatorKey, len(ks))
+	for i, k := range ks {
+		state := api.KeyActive
+		if k.State != api.KeyActive {
+			state = api.KeyDisabled
+		}
+		out[i] = operatorKey{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, State: state, Scope: k.Scope}
+	}
+	return out
 }
 
 // print writes v as JSON with -o json, else a table of the rows fill adds.

@@ -23,6 +23,7 @@ func TestAutomationsTwoInstancesKill(t *testing.T) {
 	s := storetest.Open(t, db)
 	co, err := s.CreateCompany(ctx, "Kill Gym", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, s, co.ID, "Coach", "coach@kill.example")
 	today := api.Today(time.Now(), time.UTC)
 	const n = 1000
 	must(t, s.Load(ctx, func(ctx context.Context, l *store.Loader) error {

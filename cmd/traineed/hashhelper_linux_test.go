@@ -48,6 +48,7 @@ func hashHelpers(t *testing.T, ppid int) []int {
 func TestServeHashesInALowPriorityHelper(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "h.db")
 	cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Helper"))
+	ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@helper.example")
 	key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "h"))
 	base, cmd, logs := startServer(t, db, "--shutdown-delay", "0s")
 	if !strings.Contains(logs.String(), `"hashLowPriority":true`) {
@@ -102,6 +103,7 @@ func TestServeHashHelperAfterTheFileIsReplaced(t *testing.T) {
 	must(t, os.WriteFile(bin, b, 0o755))
 	db := "sqlite:" + filepath.Join(t.TempDir(), "r.db")
 	cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Upgrade"))
+	ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@upgrade.example")
 	key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "u"))
 	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--shutdown-delay", "0s")
 	stderr, err := cmd.StderrPipe()

@@ -27,6 +27,8 @@ func ingestSetup(t testing.TB, db string) (s *store.Store, a int64, trainees []*
 	must(t, err)
 	cb, err := s.CreateCompany(ctx, "Other Gym", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, s, ca.ID, "Coach", "coach@ingest.example")
+	storetest.MustTrainer(t, s, cb.ID, "Coach", "coach@other.example")
 	for i, unit := range []string{api.UnitKG, api.UnitLB} {
 		tr, err := s.CreateTrainee(ctx, ca.ID, api.NewTrainee{Name: fmt.Sprintf("Ingest %d", i), Email: fmt.Sprintf("ingest%d@example.com", i),
 			PasswordHash: "x", WeightUnit: unit, CreatedByType: api.CreatedByAdmin, Enabled: true})

@@ -44,6 +44,7 @@ func limitedPair(t *testing.T, mk func() server.RateLimiter) (a, b *httptest.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
+	storetest.MustTrainer(t, s, co.ID, "Coach", "coach@limited.example")
 	key, other = api.GenerateKey(), api.GenerateKey()
 	for _, k := range []string{key, other} {
 		if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(k), api.KeyDisplayPrefix(k)); err != nil {

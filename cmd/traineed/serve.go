@@ -605,7 +605,7 @@ func demoKey(ctx context.Context, s *store.Store, hasher *server.Hasher) (string
 			return "", nil, err
 		}
 		key := api.GenerateKey()
-		if _, err := s.CreateKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		if _, err := s.CreateScopedKey(ctx, co.ID, "demo "+time.Now().UTC().Format(time.RFC3339), api.KeyScopeAdmin, api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 			return "", nil, err
 		}
 		var disabled []*api.APIKey

@@ -105,6 +105,7 @@ func startServer(t *testing.T, db string, extra ...string) (string, *exec.Cmd, *
 func TestShutdownUnderLoad(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Load"))
+		ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@load.example")
 		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "load"))
 		base, cmd, logs := startServer(t, db, "--shutdown-delay", "0s") // the drain: TestShutdownDrain
 
@@ -180,6 +181,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 func TestShutdownDrain(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Drain"))
+		ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@drain.example")
 		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "drain"))
 		// No rate limit: the workers send as fast as the server answers
 		// until told to stop, so a fast server would otherwise meet the
@@ -448,6 +450,7 @@ func TestServeLogsTextOnATerminal(t *testing.T) {
 func TestShutdownEndsFeedWaits(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Waits"))
+		ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@waits.example")
 		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "waits"))
 		base, cmd, logs := startServer(t, db, "--shutdown-delay", "1h")
 		get := func(path string) (*http.Response, api.EventPage, error) {

@@ -21,6 +21,7 @@ import (
 func TestWebhookCommands(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Hooked Gym"))
+		ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@hooked.example")
 		rc := storetest.NewReceiver(t, nil)
 
 		// The receiver is on loopback: refused unless the operator opens it.
@@ -73,12 +74,12 @@ func TestWebhookCommands(t *testing.T) {
 		}
 		var hooks []api.Webhook
 		must(t, json.Unmarshal([]byte(listed), &hooks))
-		if fmt.Sprint(hooks[0].ID) != hookID || hooks[0].URL != rc.URL || !slices.Equal(hooks[0].Events, api.WebhookEventTypes) ||
+		if fmt.Sprint(hooks[0].ID) != hookID || hooks[0].URL != rc.URL || !slices.Equal(hooks[0].Events, api.TraineeEventTypes) ||
 			hooks[0].State != "active" || !slices.Equal(hooks[1].Events, []string{"trainee.deleted", "trainee.restored"}) {
 			t.Fatalf("webhook list %+v", hooks)
 		}
 		table := ok(t, db, "webhook", "list", "--company", cid)
-		if !strings.Contains(table, rc.URL) || !strings.Contains(table, "all") || !strings.Contains(table, "trainee.deleted,trainee.restored") {
+		if !strings.Contains(table, rc.URL) || !strings.Contains(table, "trainee.*") || !strings.Contains(table, "trainee.deleted,trainee.restored") {
 			t.Fatalf("webhook table %s", table)
 		}
 
@@ -185,6 +186,7 @@ func TestServeWebhookFlags(t *testing.T) {
 func TestWebhookSurvivesKill(t *testing.T) {
 	storetest.EachURL(t, func(t *testing.T, db string) {
 		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Crash Gym"))
+		ok(t, db, "trainer", "create", "--company", cid, "--name", "Coach", "--email", "coach@crash.example")
 		key := strings.TrimSpace(ok(t, db, "key", "create", "--company", cid, "--name", "crash"))
 		hang := make(chan struct{}, 1)
 		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request, _ *storetest.Received, nth int) {

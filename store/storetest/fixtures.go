@@ -183,6 +183,7 @@ func KeyAndTrainee(t testing.TB, s *store.Store) (key, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	MustTrainer(t, s, co.ID, "Bench Coach", "coach"+strconv.FormatInt(co.ID, 10)+"@key.bench.example.com")
 	key = api.GenerateKey()
 	if _, err := s.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
 		t.Fatal(err)

@@ -121,6 +121,7 @@ func TestAddTrainees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		storetest.MustTrainer(t, s, other.ID, "Coach", "coach@other.example")
 		if err := demo.AddTrainees(ctx, s, other.ID, 300, "$argon2id$bulk", now, io.Discard); err != nil {
 			t.Fatalf("a second company: %v", err)
 		}

@@ -55,6 +55,7 @@ func benchApplyDryRun(b *testing.B, st *store.Store, limited bool) {
 	ctx := context.Background()
 	c, err := st.CreateCompany(ctx, "Acme", "UTC")
 	must(b, err)
+	storetest.MustTrainer(b, st, c.ID, "Coach", "coach@acme.example")
 	k := api.GenerateKey()
 	_, err = st.CreateKey(ctx, c.ID, "bench", api.HashKey(k), api.KeyDisplayPrefix(k))
 	must(b, err)

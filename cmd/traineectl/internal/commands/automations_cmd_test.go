@@ -26,6 +26,8 @@ func TestAutomationsCommands(t *testing.T) {
 	must(t, err)
 	other, err := st.CreateCompany(ctx, "Other Gym", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, st, co.ID, "Coach", "coach@auto.example")
+	storetest.MustTrainer(t, st, other.ID, "Coach", "coach@other.example")
 	key, otherKey := api.GenerateKey(), api.GenerateKey()
 	_, err = st.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
 	must(t, err)

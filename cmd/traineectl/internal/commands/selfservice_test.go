@@ -32,6 +32,7 @@ func selfServiceServer(t *testing.T, st *store.Store) (url, full, read string) {
 	ctx := context.Background()
 	co, err := st.CreateCompany(ctx, "Acme Gym", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, st, co.ID, "Coach", "coach@acme.example")
 	full, read = api.GenerateKey(), api.GenerateKey()
 	_, err = st.CreateKey(ctx, co.ID, "admin", api.HashKey(full), api.KeyDisplayPrefix(full))
 	must(t, err)

@@ -184,6 +184,7 @@ func TestTraineeLifecycle(t *testing.T) {
 	h.run("get", "999999").expect(t, 4)
 	other, err := srv.store.CreateCompany(context.Background(), "Other", "UTC")
 	must(t, err)
+	storetest.MustTrainer(t, srv.store, other.ID, "Coach", "coach@other.example")
 	stranger, err := srv.store.CreateTrainee(context.Background(), other.ID, api.NewTrainee{Name: "Stranger", Email: "s@other.example",
 		PasswordHash: "x", WeightUnit: "KG", CreatedByType: "ADMIN", Enabled: true})
 	must(t, err)
