@@ -221,8 +221,9 @@ func traineeReadID(r *http.Request) (int64, bool) {
 // they allow: the literal path wins, so any other method is a 405 with
 // that Allow rather than the wildcard route's answer.
 var literalPaths = map[string]string{
-	api.PathSearch: "GET, HEAD",
-	api.PathStats:  "GET, HEAD",
+	api.PathSearch:     "GET, HEAD",
+	api.PathStats:      "GET, HEAD",
+	api.PathCurrentKey: "GET, HEAD",
 }
 
 // dispatch serves r with mux's handler for it; when mux has none it

@@ -275,11 +275,14 @@ func TestCurrentKey(t *testing.T) {
 		for _, c := range []struct {
 			key, scope, company string
 			companyID           int64
-		}{{e.keyA, "full", "Company A", e.companyA}, {reader, "read", "Company B", e.companyB}} {
+			zone                string
+		}{{e.keyA, "full", "Company A", e.companyA, "UTC"}, {reader, "read", "Company B", e.companyB, "Pacific/Auckland"},
+			{e.adminKey(e.companyA), "admin", "Company A", e.companyA, "UTC"}} {
 			var got api.CurrentKeyEnvelope
 			e.do("GET", api.PathCurrentKey, c.key, nil).expect(t, 200).JSON(t, &got)
 			k := got.Key
-			if k == nil || k.Scope != c.scope || k.CompanyID != c.companyID || k.CompanyName != c.company || k.Prefix != c.key[:8] || k.Name == "" || k.ID == 0 {
+			if k == nil || k.Scope != c.scope || k.CompanyID != c.companyID || k.CompanyName != c.company || k.Prefix != c.key[:8] || k.Name == "" || k.ID == 0 ||
+				k.TimeZone != c.zone || k.TrainerID != nil || k.TrainerName != nil || k.OwnTraineesOnly || k.ExpiresAt != nil {
 				t.Fatalf("current key %+v, want scope %s of %s", k, c.scope, c.company)
 			}
 			if strings.Contains(string(e.do("GET", api.PathCurrentKey, c.key, nil).Body), c.key) {
@@ -287,5 +290,11 @@ func TestCurrentKey(t *testing.T) {
 			}
 		}
 		e.do("GET", api.PathCurrentKey, "", nil).expect(t, http.StatusUnauthorized)
+		// The literal path wins over /keys/{id}: a 405 with its methods,
+		// not a key route's answer.
+		r := e.do("PATCH", api.PathCurrentKey, e.adminKey(e.companyA), map[string]any{"name": "x"}).expect(t, http.StatusMethodNotAllowed)
+		if r.Header.Get("Allow") != "GET, HEAD" {
+			t.Fatalf("Allow %q", r.Header.Get("Allow"))
+		}
 	})
 }

@@ -49,6 +49,17 @@ type StatusError struct {
 func (e *StatusError) Error() string { return e.Err.Error() }
 func (e *StatusError) Unwrap() error { return e.Err }
 
+// HintError is an error with advice for people: PrintError writes Hint
+// after the error, as a "hint:" line (not in -o json). Its exit status is
+// Err's.
+type HintError struct {
+	Err  error
+	Hint string
+}
+
+func (e *HintError) Error() string { return e.Err.Error() }
+func (e *HintError) Unwrap() error { return e.Err }
+
 // ReportedError means the errors were already printed (one per failed
 // item of a command over several ids); Code is the exit status.
 type ReportedError struct{ Code int }
@@ -227,6 +238,7 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 	if client.IsReadOnly(err) || errors.As(err, new(*ReadOnlyError)) {
 		fmt.Fprintln(w, "hint: use a full key for changes (`traineectl whoami` shows the key's scope)")
 	}
+	adminHint(w, err)
 	var usage *UsageError
 	if errors.As(err, &usage) {
 		fmt.Fprintln(w, "Run with --help for usage.")
@@ -237,5 +249,24 @@ func printText(w io.Writer, color bool, err error, d ErrorDetail) {
 		if d.Status != nil && *d.Status >= 500 && !errors.As(err, &nf) && !errors.As(err, &onf) {
 			fmt.Fprintf(w, "request id: %s (quote it to support)\n", api.EscapeText(d.RequestID))
 		}
+	}
+}
+
+// adminHint advises on the refusals of company administration (an admin
+// route with another key, a key limited to its trainer's trainees) and
+// writes a HintError's hint.
+func adminHint(w io.Writer, err error) {
+	var rejected *client.RejectedError
+	if errors.As(err, &rejected) && rejected.Status == 403 {
+		switch rejected.ErrorCode {
+		case api.CodeAdminScope:
+			fmt.Fprintln(w, "hint: this command needs an admin key; `traineectl whoami` shows the scope of the key in use")
+		case api.CodeOwnTrainees:
+			fmt.Fprintln(w, "hint: this key acts for its trainer's trainees only (`traineectl whoami` shows it); use a company key for the whole company")
+		}
+	}
+	var he *HintError
+	if errors.As(err, &he) {
+		fmt.Fprintf(w, "hint: %s\n", api.EscapeText(he.Hint))
 	}
 }

@@ -271,6 +271,22 @@ func (f *Factory) Confirm(ctx context.Context, question string) (bool, error) {
 	return len(line) > 0 && (line[0] == 'y' || line[0] == 'Y'), nil
 }
 
+// Ask asks for a line of text on the terminal (a name or an address that
+// confirms a change) and returns it trimmed; "" when the answer is empty
+// or stdin ended.
+func (f *Factory) Ask(ctx context.Context, question string) (string, error) {
+	ios := f.IOStreams
+	fmt.Fprint(ios.ErrOut, question)
+	line, err := readLine(ios.In)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
 // readLine reads up to a newline, one byte at a time so that nothing after
 // it is consumed.
 func readLine(r io.Reader) (string, error) {

@@ -186,7 +186,7 @@ func TestConfigUnknownSubcommand(t *testing.T) {
 // them alone: TestTrainerNames).
 func TestGroupsRefuseUnknownSubcommands(t *testing.T) {
 	h := newHarness(t, "", "")
-	for _, group := range []string{"config", "automations", "webhooks", "events", "trainers"} {
+	for _, group := range []string{"config", "automations", "webhooks", "events", "trainers", "keys", "company"} {
 		r := h.run(group, "bogus").expect(t, 2)
 		if !strings.Contains(r.err, `unknown command "bogus" for "traineectl `+group+`"`) || r.out != "" {
 			t.Errorf("%s bogus: %s", group, r)

@@ -2,9 +2,7 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,16 +72,12 @@ func runErase(ctx context.Context, f *cmdutil.Factory, o *EraseOptions) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "Erasing trainee %d (%s) deletes all of their data for good; it cannot be undone.\nType their e-mail address to confirm: ",
-			t.ID, api.EscapeText(t.Name))
-		line, err := cmdutil.ReadLine(ios.In)
-		if ctx.Err() != nil {
-			return ctx.Err()
+		line, err := f.Ask(ctx, fmt.Sprintf("Erasing trainee %d (%s) deletes all of their data for good; it cannot be undone.\nType their e-mail address to confirm: ",
+			t.ID, api.EscapeText(t.Name)))
+		if err != nil {
+			return err
 		}
-		if strings.TrimSpace(line) == "" {
-			if err != nil && !errors.Is(err, io.EOF) {
-				return err
-			}
+		if line == "" {
 			return cmdutil.Usagef("not confirmed; nothing was erased")
 		}
 		o.Confirm = line

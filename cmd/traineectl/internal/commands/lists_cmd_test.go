@@ -178,26 +178,34 @@ func checkShownTimes(t *testing.T, h *harness, runs, deliveries string) {
 		{[]string{"webhooks", "list"}, "CREATED", "createdAt"},
 		{[]string{"automations", "list", "--limit", "1"}, "LAST RUN", "lastRunAt"},
 	} {
-		table := strings.Split(strings.TrimRight(h.run(append(c.args, "--utc")...).expect(t, 0).out, "\n"), "\n")
-		var rows []map[string]any
-		must(t, json.Unmarshal([]byte(h.run(append(c.args, "-o", "json")...).expect(t, 0).out), &rows))
-		col := slices.Index(strings.Split(table[0], "\t"), c.header)
-		if col < 0 || len(rows) != len(table)-1 {
-			t.Fatalf("%v: no %s column or %d rows for %d: %q", c.args, c.header, len(table)-1, len(rows), table)
+		checkShownTime(t, h, c.args, c.header, c.field)
+	}
+}
+
+// checkShownTime holds the column header of the table of args to the one
+// form of instants (see checkShownTimes): the instant of field in JSON,
+// or "never" for none.
+func checkShownTime(t *testing.T, h *harness, args []string, header, field string) {
+	t.Helper()
+	table := strings.Split(strings.TrimRight(h.run(append(args, "--utc")...).expect(t, 0).out, "\n"), "\n")
+	var rows []map[string]any
+	must(t, json.Unmarshal([]byte(h.run(append(args, "-o", "json")...).expect(t, 0).out), &rows))
+	col := slices.Index(strings.Split(table[0], "\t"), header)
+	if col < 0 || len(rows) != len(table)-1 {
+		t.Fatalf("%v: no %s column or %d rows for %d: %q", args, header, len(table)-1, len(rows), table)
+	}
+	for i, row := range rows {
+		cell := strings.Split(table[i+1], "\t")[col]
+		s, _ := row[field].(string)
+		at, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			if cell != "never" {
+				t.Errorf("%v row %d: %s %q, JSON %q", args, i, header, cell, s)
+			}
+			continue
 		}
-		for i, row := range rows {
-			cell := strings.Split(table[i+1], "\t")[col]
-			s, _ := row[c.field].(string)
-			at, err := time.Parse(time.RFC3339Nano, s)
-			if err != nil {
-				if cell != "never" {
-					t.Errorf("%v row %d: %s %q, JSON %q", c.args, i, c.header, cell, s)
-				}
-				continue
-			}
-			if want := at.UTC().Format("2006-01-02 15:04"); cell != want {
-				t.Errorf("%v row %d: %s %q, want %q", c.args, i, c.header, cell, want)
-			}
+		if want := at.UTC().Format("2006-01-02 15:04"); cell != want {
+			t.Errorf("%v row %d: %s %q, want %q", args, i, header, cell, want)
 		}
 	}
 }

@@ -188,7 +188,7 @@ func TestTrainerNames(t *testing.T) {
 		t.Errorf("csv keeps the id: %q", r.out)
 	}
 	r = h.run("trainers", "list").expect(t, 0)
-	if r.out != fmt.Sprintf("ID\tNAME\tEMAIL\n%d\tCoach Carter\tcoach@acme.example\n", srv.trainerID) {
+	if r.out != fmt.Sprintf("ID\tNAME\tEMAIL\tACTIVE\tTRAINEES\n%d\tCoach Carter\tcoach@acme.example\tyes\t3\n", srv.trainerID) {
 		t.Errorf("trainers list: %q", r.out)
 	}
 	if r := h.run("trainers", "list", "--jq", ".[0].name").expect(t, 0); r.out != "Coach Carter\n" {

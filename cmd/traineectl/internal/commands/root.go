@@ -70,7 +70,8 @@ func (e *runError) Unwrap() error { return e.err }
 
 const rootLong = `traineectl manages the trainees of your company through the trainee API:
 create, find, change, delete and restore trainees, and read their tracked
-weight, measurements, nutrition and steps.
+weight, measurements, nutrition and steps. With an admin key it also runs
+the company: its API keys, its trainers and its settings.
 
 Every command needs the server's address and an API key (pk_...). Give them
 with --base-url and --api-key, the environment variables TRAINEECTL_BASE_URL
@@ -81,9 +82,10 @@ the default (http://127.0.0.1:8080 for the address).
 Dates may be written dd-MM-yyyy, yyyy-MM-dd, today or yesterday.
 
 Exit status: 0 success, 1 failure, 2 usage error, 3 authentication refused,
-4 not found (trainee, webhook or event), 5 request rejected, 6 server error
-after retries, 7 forbidden (a change with a read-only key), 130 interrupted
-(Ctrl-C).`
+4 not found (trainee, webhook, event, automation, key or trainer), 5 request
+rejected (400, or a 409 conflict), 6 server error after retries, 7 forbidden
+(403: a change with a read-only key, administration without an admin key),
+130 interrupted (Ctrl-C).`
 
 const rootExample = `  # Save your server and key once
   traineectl config set-profile prod --base-url https://trainees.example.com   # then type the key
@@ -143,38 +145,33 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("fields", cobra.NoFileCompletions)
 	_ = root.RegisterFlagCompletionFunc("profile", completeProfiles(f, false))
 
-	root.AddGroup(&cobra.Group{ID: "trainees", Title: "Trainees:"},
-		&cobra.Group{ID: "tracked", Title: "Tracked data:"},
-		&cobra.Group{ID: "automations", Title: "Automations:"},
-		&cobra.Group{ID: "integrations", Title: "Webhooks and events:"},
-		&cobra.Group{ID: "setup", Title: "Setup:"})
-	for _, c := range []*cobra.Command{
-		newCreateCmd(f), newApplyCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f), newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f),
-		newEraseCmd(f), newExportCmd(f),
-		newTUICmd(f), newTrainersCmd(f),
-	} {
-		c.GroupID = "trainees"
-		root.AddCommand(c)
-	}
-	for _, c := range []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)} {
-		c.GroupID = "tracked"
-		root.AddCommand(c)
-	}
-	auto := newAutomationsCmd(f)
-	auto.GroupID = "automations"
-	root.AddCommand(auto)
-	for _, c := range []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)} {
-		c.GroupID = "integrations"
-		root.AddCommand(c)
-	}
-	for _, c := range []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)} {
-		c.GroupID = "setup"
-		root.AddCommand(c)
-	}
+	addCommands(root, f)
 	root.SetHelpCommandGroupID("setup")
 	refuseUnknownSubcommands(root)
 	wrapRunE(root)
 	return root
+}
+
+// addCommands adds the commands to root, in their groups of the help.
+func addCommands(root *cobra.Command, f *cmdutil.Factory) {
+	for _, g := range []struct {
+		id, title string
+		cmds      []*cobra.Command
+	}{
+		{"trainees", "Trainees:", []*cobra.Command{newCreateCmd(f), newApplyCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f),
+			newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f), newEraseCmd(f), newExportCmd(f), newTUICmd(f)}},
+		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)}},
+		{"automations", "Automations:", []*cobra.Command{newAutomationsCmd(f)}},
+		{"integrations", "Webhooks and events:", []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)}},
+		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f), newKeysCmd(f), newCompanyCmd(f)}},
+		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)}},
+	} {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, c := range g.cmds {
+			c.GroupID = g.id
+			root.AddCommand(c)
+		}
+	}
 }
 
 // bindGlobal records which global flags were given and checks -o.

@@ -96,9 +96,26 @@ func searchMoreLine(shown int, p api.PageInfo, limited bool) string {
 	return moreLine(shown, of, limited)
 }
 
+// keyTrainer is the trainer the key in use acts as (GET
+// /public-api/keys/current); a key that acts for no trainer is a usage
+// error of --mine.
+func keyTrainer(ctx context.Context, c *client.Client) (int64, error) {
+	k, err := c.CurrentKey(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if k.TrainerID == nil {
+		return 0, cmdutil.Usagef("--mine: the API key in use (%q, %s…) acts for no trainer, so it has no trainees of its own; "+
+			"use a key made with `traineectl keys create --trainer NAME`, or search without --mine", k.Name, k.Prefix)
+	}
+	return *k.TrainerID, nil
+}
+
 // SearchOptions are the inputs of `traineectl search` (and list).
 type SearchOptions struct {
 	Params client.SearchParams // Query from the arguments, the rest from flags
+	// Mine keeps the trainees of the trainer the key acts as.
+	Mine bool
 	listFlags
 }
 
@@ -118,8 +135,13 @@ Results come a page at a time (--page counts from 0, --size up to 100);
 terminal a line "page X of Y, N trainees" goes to stderr. When more
 trainees match than were printed, a line says so on stderr, also off a
 terminal (-q leaves it out). With -o json the result is an array of
-trainees.`,
+trainees.
+
+--mine keeps the trainees of the trainer the API key acts as (a key made
+with "keys create --trainer"; "whoami" shows it); with a key that acts for
+no trainer it is a usage error (exit status 2).`,
 		Example: `  traineectl search ada
+  traineectl search --mine --status expired
   traineectl list --status expired --sort expirationDate,desc
   traineectl search --all -o csv > trainees.csv
   traineectl search --limit 500 -o json
@@ -141,6 +163,7 @@ trainees.`,
 	fl.IntVar(&p.Page, "page", 0, "page number, counted from 0")
 	fl.IntVar(&p.Size, "size", 0, "trainees per page, 1 to 100 (default 20; 100 with --all)")
 	o.register(cmd, "trainee")
+	fl.BoolVar(&o.Mine, "mine", false, "only the trainees of the trainer the key acts as")
 	fl.StringVar(&p.Sort, "sort", "", "id (default), name, email, expirationDate or lastTrained, optionally followed by ,asc or ,desc")
 	_ = cmd.RegisterFlagCompletionFunc("status", fixedValues(statusValues...))
 	_ = cmd.RegisterFlagCompletionFunc("sort", fixedValues(sortValues()...))
@@ -161,6 +184,11 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 	c, err := f.Client()
 	if err != nil {
 		return err
+	}
+	if o.Mine {
+		if o.Params.TrainerID, err = keyTrainer(ctx, c); err != nil {
+			return err
+		}
 	}
 	ios := f.IOStreams
 	if o.walks() {

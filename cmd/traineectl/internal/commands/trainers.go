@@ -19,12 +19,19 @@ import (
 func newTrainersCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trainers [list]",
-		Short: "List your company's trainers",
+		Short: "List and manage your company's trainers",
 		Long: `Your company's trainers: the ids that "--trainer" takes and that trainees'
 trainerId names. Tables of trainees show trainers by name. Alone, it lists
-them, as "trainers list" does.`,
+them, as "trainers list" does.
+
+Every key may list and show them. Adding, changing, deactivating a trainer
+and moving a trainer's trainees to another need an admin key (another key
+exits 7, errorCode 1029). Wherever a command takes a trainer (an argument,
+--to, --reassign-to), it takes the trainer's id or whole name.`,
 		Example: `  traineectl trainers
-  traineectl trainers list --jq '.[] | select(.name == "Coach Carter") | .id'`,
+  traineectl trainers list --jq '.[] | select(.name == "Coach Carter") | .id'
+  traineectl trainers create --name "Sam Coach" --email sam@example.com
+  traineectl trainers deactivate "Maya Brooks" --reassign-to "Sam Coach"`,
 		// Alone it lists (a group's help is one --help away); an unknown
 		// subcommand is still a usage error, as in every other group.
 		Args: cobra.ArbitraryArgs,
@@ -35,7 +42,8 @@ them, as "trainers list" does.`,
 			return runTrainersList(cmd.Context(), f, &TrainersListOptions{})
 		},
 	}
-	cmd.AddCommand(newTrainersListCmd(f))
+	cmd.AddCommand(newTrainersListCmd(f), newTrainersGetCmd(f), newTrainersCreateCmd(f), newTrainersUpdateCmd(f),
+		newTrainersDeactivateCmd(f), newTrainersReassignCmd(f))
 	return cmd
 }
 
@@ -46,9 +54,14 @@ func newTrainersListCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
-		Short:   "List the trainers: id, name and e-mail",
+		Short:   "List the trainers: id, name, e-mail, whether active, how many trainees",
+		Long: `List the company's trainers by id: name, e-mail, whether the trainer is active
+(a deactivated trainer takes no trainees) and how many live trainees the
+trainer has ("-" where the key may not count them: a key limited to its own
+trainer's trainees counts no other trainer's).`,
 		Example: `  traineectl trainers list
-  traineectl trainers list -o json`,
+  traineectl trainers list -o json
+  traineectl trainers list -o csv --fields name,traineeCount`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTrainersList(cmd.Context(), f, &TrainersListOptions{})
@@ -66,23 +79,17 @@ func runTrainersList(ctx context.Context, f *cmdutil.Factory, _ *TrainersListOpt
 	if err != nil {
 		return err
 	}
-	return f.Print(trainersView(ts))
+	return f.Print(trainersView(ts, false))
 }
 
-func trainersView(ts []api.TrainerSummary) output.View {
-	rows := make([][]string, len(ts))
-	for i, t := range ts {
-		rows[i] = []string{strconv.FormatInt(t.ID, 10), t.Name, t.Email}
+// trainersView prints trainers; single prints the one trainer as an
+// object in JSON and YAML.
+func trainersView(ts []api.TrainerSummary, single bool) output.View {
+	v := output.TrainerRows.View(ts)
+	if single && len(ts) == 1 {
+		v.Value = ts[0]
 	}
-	return output.View{
-		Value: ts, CSVHeader: []string{"id", "name", "email"}, CSVRows: rows,
-		Columns: []output.Column{
-			{Header: "ID", Field: "id", Right: true},
-			{Header: "NAME", Field: "name", Flex: true, MinWidth: 10},
-			{Header: "EMAIL", Field: "email", Flex: true, MinWidth: 12},
-		},
-		Rows: rows,
-	}
+	return v
 }
 
 // resolveTrainer reads a --trainer value: a whole number is a trainer id,
@@ -91,6 +98,12 @@ func trainersView(ts []api.TrainerSummary) output.View {
 // No trainer of that name, or several, is a usage error that lists the
 // company's trainers.
 func resolveTrainer(ctx context.Context, f *cmdutil.Factory, text string) (string, error) {
+	return resolveTrainerAs(ctx, f, "--trainer", text)
+}
+
+// resolveTrainerAs is resolveTrainer for any place that names a trainer:
+// label ("--trainer", "--to", "trainer") starts its errors.
+func resolveTrainerAs(ctx context.Context, f *cmdutil.Factory, label, text string) (string, error) {
 	text = strings.TrimSpace(text)
 	if isWholeNumber(text) {
 		return text, nil
@@ -101,10 +114,10 @@ func resolveTrainer(ctx context.Context, f *cmdutil.Factory, text string) (strin
 	}
 	ts, err := c.Trainers(ctx)
 	if rej := (*client.RejectedError)(nil); errors.As(err, &rej) && rej.Status == http.StatusNotFound {
-		return "", cmdutil.Usagef("--trainer %q: this server cannot look a trainer up by name: give the trainer's id", text)
+		return "", cmdutil.Usagef("%s %q: this server cannot look a trainer up by name: give the trainer's id", label, text)
 	}
 	if err != nil {
-		return "", fmt.Errorf("--trainer %q: reading the trainers to find that name: %w", text, err)
+		return "", fmt.Errorf("%s %q: reading the trainers to find that name: %w", label, text, err)
 	}
 	var named []api.TrainerSummary
 	for _, t := range ts {
@@ -116,12 +129,30 @@ func resolveTrainer(ctx context.Context, f *cmdutil.Factory, text string) (strin
 	case len(named) == 1:
 		return strconv.FormatInt(named[0].ID, 10), nil
 	case len(named) > 1:
-		return "", cmdutil.Usagef("--trainer: %d trainers are named %q: %s; give the id", len(named), text, trainerListText(named))
+		return "", cmdutil.Usagef("%s: %d trainers are named %q: %s; give the id", label, len(named), text, trainerListText(named))
 	case len(ts) == 0:
-		return "", cmdutil.Usagef("--trainer: no trainer is named %q: your company has no trainers", text)
+		return "", cmdutil.Usagef("%s: no trainer is named %q: your company has no trainers", label, text)
 	}
-	return "", cmdutil.Usagef("--trainer: no trainer is named %q%s; your company's trainers (id name): %s",
-		text, didYouMean(ts, text), trainerListText(ts))
+	return "", cmdutil.Usagef("%s: no trainer is named %q%s; your company's trainers (id name): %s",
+		label, text, didYouMean(ts, text), trainerListText(ts))
+}
+
+// trainerArg reads a trainer given as an argument or a flag of the
+// trainers and keys commands: an id (digits, as the API writes it) or a
+// trainer's whole name (resolveTrainerAs).
+func trainerArg(ctx context.Context, f *cmdutil.Factory, label, text string) (int64, error) {
+	if isWholeNumber(text) {
+		id, ok := api.ParseID(strings.TrimSpace(text))
+		if !ok {
+			return 0, cmdutil.Usagef("%s: invalid trainer id %q: ids are positive integers", label, text)
+		}
+		return id, nil
+	}
+	s, err := resolveTrainerAs(ctx, f, label, text)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(s, 10, 64)
 }
 
 // isWholeNumber reports whether a --trainer value is an id rather than a
@@ -167,7 +198,16 @@ func trainerListText(ts []api.TrainerSummary) string {
 // completeTrainerIDs offers the company's trainer ids, with their names,
 // for --trainer (the trainee ids on the command line do not count).
 func completeTrainerIDs(f *cmdutil.Factory) cobra.CompletionFunc {
-	ids := completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
+	ids := completeTrainerArg(f)
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return ids(cmd, nil, toComplete)
+	}
+}
+
+// completeTrainerArg offers the company's trainer ids, with their names,
+// as a command's one trainer argument.
+func completeTrainerArg(f *cmdutil.Factory) cobra.CompletionFunc {
+	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
 		ts, err := c.Trainers(ctx)
 		out := make([]idCandidate, len(ts))
 		for i, t := range ts {
@@ -175,7 +215,4 @@ func completeTrainerIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 		}
 		return out, err
 	})
-	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return ids(cmd, nil, toComplete)
-	}
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -18,10 +19,13 @@ type WhoamiOptions struct{}
 func newWhoamiCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "whoami",
-		Short: "Show the API key in use: its company, name and scope",
+		Short: "Show the API key in use: its company, name, scope, trainer and expiry",
 		Long: `Show the API key in use: its company, its name, its prefix (first 8
-characters) and its scope: full (every command) or read (reading only: any
-change exits 7).`,
+characters), its scope (admin: every command, keys, trainers and the
+company's settings included; full: every other command; read: reading only,
+any change exits 7), the trainer it acts as ("(own only)" when it may reach
+that trainer's trainees only; "-" for a company key), when it expires and
+the rate limit.`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWhoami(cmd.Context(), f, &WhoamiOptions{})
@@ -51,8 +55,12 @@ func runWhoami(ctx context.Context, f *cmdutil.Factory, _ *WhoamiOptions) error 
 		quota, remaining = fmt.Sprintf("%d/%ds", rl.Quota, rl.Window), fmt.Sprint(rl.Remaining)
 	}
 	return f.Print(output.View{Value: v,
-		CSVHeader: []string{"companyId", "companyName", "keyId", "name", "prefix", "scope", "rateLimit", "rateLimitRemaining"},
-		CSVRows:   [][]string{{id(k.CompanyID), k.CompanyName, id(k.ID), k.Name, k.Prefix, k.Scope, quota, remaining}},
-		Columns:   []output.Column{{Header: "COMPANY", Flex: true}, {Header: "KEY", Flex: true}, {Header: "PREFIX"}, {Header: "SCOPE"}, {Header: "RATE LIMIT"}},
-		Rows:      [][]string{{fmt.Sprintf("%s (%d)", k.CompanyName, k.CompanyID), k.Name, k.Prefix, k.Scope, limit}}})
+		CSVHeader: []string{"companyId", "companyName", "keyId", "name", "prefix", "scope", "rateLimit", "rateLimitRemaining",
+			"trainerId", "trainerName", "ownTraineesOnly", "expiresAt"},
+		CSVRows: [][]string{{id(k.CompanyID), k.CompanyName, id(k.ID), k.Name, k.Prefix, k.Scope, quota, remaining,
+			output.IDOr(k.TrainerID, ""), output.StrOr(k.TrainerName, ""), strconv.FormatBool(k.OwnTraineesOnly), output.InstantOr(k.ExpiresAt, "")}},
+		Columns: []output.Column{{Header: "COMPANY", Flex: true}, {Header: "KEY", Flex: true}, {Header: "PREFIX"}, {Header: "SCOPE"},
+			{Header: "TRAINER", Flex: true}, {Header: "EXPIRES"}, {Header: "RATE LIMIT"}},
+		Rows: [][]string{{fmt.Sprintf("%s (%d)", k.CompanyName, k.CompanyID), k.Name, k.Prefix, k.Scope,
+			output.KeyTrainerText(k.TrainerName, k.TrainerID, k.OwnTraineesOnly), output.StampOr(k.ExpiresAt, "never"), limit}}})
 }

@@ -13,16 +13,16 @@ import (
 var AutomationCSVHeader = []string{"id", "name", "enabled", "triggerType", "triggerDays", "trainerId", "status",
 	"actionType", "url", "runCount", "lastRunAt", "createdAt", "updatedAt"}
 
-// instantOr is a CSV cell of t (none when it is nil).
-func instantOr(t *time.Time, none string) string {
+// InstantOr is a CSV cell of t (none when it is nil).
+func InstantOr(t *time.Time, none string) string {
 	if t == nil {
 		return none
 	}
 	return Instant(*t)
 }
 
-// stampOr is a table cell of t (none when it is nil).
-func stampOr(t *time.Time, none string) string {
+// StampOr is a table cell of t (none when it is nil).
+func StampOr(t *time.Time, none string) string {
 	if t == nil {
 		return none
 	}
@@ -39,8 +39,8 @@ func intOr(n *int, none string) string {
 // AutomationCSVRow is one automation in CSV: empty cells for nulls.
 func AutomationCSVRow(a *api.Automation) []string {
 	return []string{strconv.FormatInt(a.ID, 10), a.Name, strconv.FormatBool(a.Enabled), a.Trigger.Type, intOr(a.Trigger.Days, ""),
-		idOr(a.Conditions.TrainerID, ""), strOr(a.Conditions.Status, ""), a.ActionType, strOr(a.Action.URL, ""),
-		strconv.FormatInt(a.RunCount, 10), instantOr(a.LastRunAt, ""), instantOr(&a.CreatedAt, ""), instantOr(&a.UpdatedAt, "")}
+		IDOr(a.Conditions.TrainerID, ""), StrOr(a.Conditions.Status, ""), a.ActionType, StrOr(a.Action.URL, ""),
+		strconv.FormatInt(a.RunCount, 10), InstantOr(a.LastRunAt, ""), InstantOr(&a.CreatedAt, ""), InstantOr(&a.UpdatedAt, "")}
 }
 
 // AutomationColumns are the table columns of automations.
@@ -87,7 +87,7 @@ func AutomationRow(a *api.Automation) []string {
 		state = "disabled"
 	}
 	return []string{strconv.FormatInt(a.ID, 10), a.Name, state, TriggerText(a.Trigger), ConditionsText(a.Conditions),
-		ActionText(a), strconv.FormatInt(a.RunCount, 10), stampOr(a.LastRunAt, "never")}
+		ActionText(a), strconv.FormatInt(a.RunCount, 10), StampOr(a.LastRunAt, "never")}
 }
 
 // RunCSVHeader is the header of runs in CSV.
@@ -96,7 +96,7 @@ var RunCSVHeader = []string{"id", "automationId", "traineeId", "firedAt", "occur
 // RunCSVRow is one run in CSV.
 func RunCSVRow(r *api.AutomationRun) []string {
 	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.AutomationID, 10), strconv.FormatInt(r.TraineeID, 10),
-		instantOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, strOr(r.Error, "")}
+		InstantOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, StrOr(r.Error, "")}
 }
 
 // RunColumns are the table columns of runs.
@@ -107,8 +107,8 @@ func RunColumns() []Column {
 
 // RunRow is one run in the table.
 func RunRow(r *api.AutomationRun) []string {
-	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), stampOr(&r.FiredAt, ""), OccurrenceText(r.Occurrence),
-		r.Outcome, strOr(r.Error, "-")}
+	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), StampOr(&r.FiredAt, ""), OccurrenceText(r.Occurrence),
+		r.Outcome, StrOr(r.Error, "-")}
 }
 
 // OccurrenceText is a run's occurrence as tables show it: the calendar day

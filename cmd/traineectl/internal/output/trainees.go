@@ -28,14 +28,16 @@ var TraineeCSVHeader = func() []string {
 	return out
 }()
 
-func strOr(s *string, none string) string {
+// StrOr is the text of s, none when it is nil.
+func StrOr(s *string, none string) string {
 	if s == nil {
 		return none
 	}
 	return *s
 }
 
-func idOr(id *int64, none string) string {
+// IDOr is the text of an id, none when it is nil.
+func IDOr(id *int64, none string) string {
 	if id == nil {
 		return none
 	}

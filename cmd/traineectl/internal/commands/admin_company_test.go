@@ -1,0 +1,42 @@
+package commands_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// traineectl company get and update.
+func TestCompanyCommands(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	co := decode[api.Company](t, newHarness(t, srv.url, srv.key).run("company", "get", "-o", "json").expect(t, 0))
+	if co.Name != "Acme" || co.TimeZone != "UTC" || co.ID != srv.companyID {
+		t.Errorf("company get: %+v", co)
+	}
+	if rows := tableRows(h.run("company", "get").expect(t, 0).out); strings.Join(rows[0], "|") != "ID|NAME|TIME ZONE|CREATED" || rows[1][2] != "UTC" {
+		t.Errorf("table: %q", rows)
+	}
+	r := h.run("company", "update", "--time-zone", "Europe/Dublin", "--name", "Acme Fitness", "-o", "json").expect(t, 0)
+	if co := decode[api.Company](t, r); co.TimeZone != "Europe/Dublin" || co.Name != "Acme Fitness" {
+		t.Errorf("update: %s", r)
+	}
+	if stored, err := srv.store.Company(context.Background(), srv.companyID); err != nil || stored.TimeZone != "Europe/Dublin" {
+		t.Errorf("stored: %+v, %v", stored, err)
+	}
+	for _, args := range [][]string{{}, {"--time-zone", "Mars/Olympus"}, {"--time-zone", "Local"}, {"--name", ""}} {
+		h.run(append([]string{"company", "update"}, args...)...).expect(t, cmdutil.ExitUsage)
+	}
+	if r := newHarness(t, srv.url, srv.key).run("company", "update", "--name", "x").expect(t, cmdutil.ExitForbidden); !strings.Contains(r.err, "1029") {
+		t.Errorf("full key: %s", r)
+	}
+	if _, err := os.Stat("/usr/share/zoneinfo/zone1970.tab"); err == nil {
+		if r := h.run("__complete", "company", "update", "--time-zone", "Europe/Lo"); !strings.Contains(r.out, "Europe/London\n") || strings.Contains(r.out, "Europe/Paris") {
+			t.Errorf("zone completion: %s", r)
+		}
+	}
+}

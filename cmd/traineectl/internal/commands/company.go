@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// `traineectl company ...`: the company's own settings.
+
+func newCompanyCmd(f *cmdutil.Factory) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "company <command>",
+		Short: "Show or change your company's name and time zone",
+		Long: `Your company's settings: its name and its time zone (an IANA name such as
+Europe/London), the zone whose calendar day says who has expired "today".
+Every key may show them; changing them needs an admin key (another key
+exits 7, errorCode 1029).`,
+		Example: `  traineectl company get
+  traineectl company update --time-zone America/New_York`,
+	}
+	c.AddCommand(newCompanyGetCmd(f), newCompanyUpdateCmd(f))
+	return c
+}
+
+// companyView prints the company: id, name, time zone, created.
+func companyView(co *api.Company) output.View {
+	return output.View{Value: co,
+		CSVHeader: []string{"id", "name", "timeZone", "createdAt"},
+		CSVRows:   [][]string{{id(co.ID), co.Name, co.TimeZone, output.Instant(co.CreatedAt)}},
+		Columns: []output.Column{{Header: "ID", Field: "id", Right: true}, {Header: "NAME", Field: "name", Flex: true},
+			{Header: "TIME ZONE", Field: "timeZone"}, {Header: "CREATED", Field: "createdAt"}},
+		Rows: [][]string{{id(co.ID), co.Name, co.TimeZone, output.Stamp(co.CreatedAt)}}}
+}
+
+// CompanyGetOptions are the inputs of `traineectl company get` (none).
+type CompanyGetOptions struct{}
+
+func newCompanyGetCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "get",
+		Short:   "Show your company: id, name, time zone",
+		Example: `  traineectl company get -o json`,
+		Args:    cmdutil.ExactArgs(0, "none"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCompanyGet(cmd.Context(), f, &CompanyGetOptions{})
+		},
+	}
+}
+
+func runCompanyGet(ctx context.Context, f *cmdutil.Factory, _ *CompanyGetOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	co, err := c.Company(ctx)
+	if err != nil {
+		return err
+	}
+	return f.Print(companyView(co))
+}
+
+// CompanyUpdateOptions are the inputs of `traineectl company update`.
+type CompanyUpdateOptions struct {
+	Patch api.CompanyPatch
+}
+
+func newCompanyUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+	var o CompanyUpdateOptions
+	var name, zone string
+	cmd := &cobra.Command{
+		Use:   "update [--name NAME] [--time-zone ZONE]",
+		Short: "Rename your company or change its time zone (admin key)",
+		Long: `Change the company's name or time zone; sends only the flags given. The zone is
+an IANA name (Europe/London, America/New_York, UTC), checked before anything
+is sent. From the change on, the company's "today" (who has expired) is the
+day in the new zone. Needs an admin key: another key exits 7 (errorCode
+1029).`,
+		Example: `  traineectl company update --name "Demo Fitness Ltd"
+  traineectl company update --time-zone Europe/Dublin`,
+		Args: cmdutil.ExactArgs(0, "none"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Patch.Name = ifChanged(cmd.Flags(), "name", &name)
+			o.Patch.TimeZone = ifChanged(cmd.Flags(), "time-zone", &zone)
+			if o.Patch.Name == nil && o.Patch.TimeZone == nil {
+				return nothingChanged("--name or --time-zone")
+			}
+			return runCompanyUpdate(cmd.Context(), f, &o)
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the company's new name")
+	cmd.Flags().StringVar(&zone, "time-zone", "", "the company's new time zone: an IANA name such as Europe/London")
+	_ = cmd.RegisterFlagCompletionFunc("name", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("time-zone", completeTimeZones)
+	return cmd
+}
+
+func runCompanyUpdate(ctx context.Context, f *cmdutil.Factory, o *CompanyUpdateOptions) error {
+	parse := func(b []byte) error { _, err := api.ParseCompanyPatch(b); return err }
+	if err := checkBody(o.Patch, parse, map[string]string{"timeZone": "time-zone"}); err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	co, err := c.UpdateCompany(ctx, o.Patch)
+	if err != nil {
+		return err
+	}
+	noteDone(f, "Updated", "company", co.ID, co.Name)
+	return f.Print(companyView(co))
+}
+
+// completeTimeZones offers the IANA zones the system lists (zone1970.tab
+// of $ZONEINFO or /usr/share/zoneinfo) that start with what was typed,
+// and UTC; nothing when the system has no list.
+func completeTimeZones(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	zones := []string{"UTC"}
+	for _, dir := range []string{os.Getenv("ZONEINFO"), "/usr/share/zoneinfo"} {
+		if dir == "" {
+			continue
+		}
+		fh, err := os.Open(filepath.Join(dir, "zone1970.tab"))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			if cols := strings.Split(sc.Text(), "\t"); len(cols) >= 3 && !strings.HasPrefix(cols[0], "#") {
+				zones = append(zones, cols[2])
+			}
+		}
+		fh.Close()
+		break
+	}
+	slices.Sort(zones)
+	var out []cobra.Completion
+	for _, z := range slices.Compact(zones) {
+		if strings.HasPrefix(z, toComplete) {
+			out = append(out, z)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

@@ -1,0 +1,108 @@
+package commands
+
+import (
+	"context"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
+)
+
+// keyStateValues are the values of keys list --state.
+var keyStateValues = []string{
+	api.KeyActive + "\tin use",
+	api.KeyDisabled + "\tdisabled by a person (keys update --enable resumes it)",
+	api.KeyExpired + "\tits expiry passed",
+	api.KeyRevoked + "\trevoked: refused for good",
+	"all\tevery key, revoked ones too",
+}
+
+// KeysListOptions are the inputs of `traineectl keys list`.
+type KeysListOptions struct {
+	State string // "": every state but revoked
+	listFlags
+}
+
+func newKeysListCmd(f *cmdutil.Factory) *cobra.Command {
+	var o KeysListOptions
+	cmd := &cobra.Command{
+		Use:     "list [--state STATE] [--limit N | --all]",
+		Aliases: []string{"ls"},
+		Short:   "List the company's API keys (never their secrets)",
+		Long: `List the company's API keys by id: name, prefix (the key's first 8
+characters), scope, the trainer the key acts as ("(own only)" when it may
+reach that trainer's trainees only), when it was created and by whom, when it
+was last used, when it expires, and its state (active, disabled, expired or
+revoked). CREATED, LAST USED and EXPIRES are times (2026-11-25 19:00, your
+local time; --utc for UTC); JSON, YAML and CSV keep RFC 3339 in UTC.
+
+Without --state every key but the revoked ones is listed; --state all lists
+them too. Without more one page is printed (20 keys); --limit N fetches up
+to N across pages, --all every one.`,
+		Example: `  traineectl keys list
+  traineectl keys list --state all -o json
+  traineectl keys list --state expired --jq '.[].name'`,
+		Args: cmdutil.ExactArgs(0, "none"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(cmd); err != nil {
+				return err
+			}
+			if o.State != "" && o.State != "all" && !slices.Contains(api.KeyStates, o.State) {
+				return cmdutil.Usagef("--state must be active, disabled, expired, revoked or all, not %q", o.State)
+			}
+			return runKeysList(cmd.Context(), f, &o)
+		},
+	}
+	cmd.Flags().StringVar(&o.State, "state", "", "only the keys of this state: active, disabled, expired, revoked or all (default: all but revoked)")
+	o.register(cmd, "key")
+	_ = cmd.RegisterFlagCompletionFunc("state", fixedValues(keyStateValues...))
+	return cmd
+}
+
+func runKeysList(ctx context.Context, f *cmdutil.Factory, o *KeysListOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	return runList(ctx, f, &o.listFlags, c.KeyPageFunc(o.State), client.ListParams{}, output.KeyRows)
+}
+
+// KeysGetOptions are the inputs of `traineectl keys get`.
+type KeysGetOptions struct{ ID int64 }
+
+func newKeysGetCmd(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "get ID",
+		Short: "Show an API key (never its secret)",
+		Long: `Show one key as "keys list" does. JSON and YAML show every member of the key,
+previousSecretExpiresAt (after a rotation, until when the previous secret
+works) and revokedAt included.`,
+		Example: `  traineectl keys get 5
+  traineectl keys get 5 -o yaml`,
+		Args:              cmdutil.ExactArgs(1, "a key id"),
+		ValidArgsFunction: completeKeyIDs(f),
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			var o KeysGetOptions
+			if o.ID, err = keyArg(args); err != nil {
+				return err
+			}
+			return runKeysGet(cmd.Context(), f, &o)
+		},
+	}
+}
+
+func runKeysGet(ctx context.Context, f *cmdutil.Factory, o *KeysGetOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	k, err := c.Key(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	return f.Print(keysView([]*api.APIKey{k}, true))
+}

@@ -1,0 +1,50 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// TrainersGetOptions are the inputs of `traineectl trainers get`.
+type TrainersGetOptions struct {
+	Trainer string // an id or a whole name
+}
+
+func newTrainersGetCmd(f *cmdutil.Factory) *cobra.Command {
+	var o TrainersGetOptions
+	return &cobra.Command{
+		Use:   "get ID|NAME",
+		Short: "Show a trainer",
+		Long: `Show one trainer: id, name, e-mail, whether active and how many live
+trainees. The trainer is its id or its whole name, in any case. A trainer
+id of another company exits with status 4.`,
+		Example: `  traineectl trainers get 7
+  traineectl trainers get "maya brooks" -o json`,
+		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
+		ValidArgsFunction: completeTrainerArg(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Trainer = args[0]
+			return runTrainersGet(cmd.Context(), f, &o)
+		},
+	}
+}
+
+func runTrainersGet(ctx context.Context, f *cmdutil.Factory, o *TrainersGetOptions) error {
+	id, err := trainerArg(ctx, f, "trainer", o.Trainer)
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	t, err := c.Trainer(ctx, id)
+	if err != nil {
+		return err
+	}
+	return f.Print(trainersView([]api.TrainerSummary{*t}, true))
+}

@@ -1,0 +1,79 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+)
+
+// TrainersUpdateOptions are the inputs of `traineectl trainers update`.
+type TrainersUpdateOptions struct {
+	Trainer string // an id or a whole name
+	Patch   api.TrainerPatch
+}
+
+func newTrainersUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+	var o TrainersUpdateOptions
+	var name, email string
+	var activate bool
+	cmd := &cobra.Command{
+		Use:   "update ID|NAME [--name NAME] [--email EMAIL] [--activate]",
+		Short: "Change a trainer's name or e-mail, or activate a trainer again (admin key)",
+		Long: `Change a trainer: sends only the flags given. --activate makes a deactivated
+trainer active again (able to take trainees); "traineectl trainers
+deactivate" deactivates one. Needs an admin key: another key exits 7
+(errorCode 1029); a trainer id of another company exits 4.`,
+		Example: `  traineectl trainers update 7 --email maya.brooks@example.com
+  traineectl trainers update "Maya Brooks" --activate`,
+		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
+		ValidArgsFunction: completeTrainerArg(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Trainer = args[0]
+			o.Patch.Name = ifChanged(cmd.Flags(), "name", &name)
+			o.Patch.Email = ifChanged(cmd.Flags(), "email", &email)
+			if activate {
+				o.Patch.Active = &activate
+			}
+			if o.Patch.Name == nil && o.Patch.Email == nil && o.Patch.Active == nil {
+				return nothingChanged("--name, --email or --activate")
+			}
+			return runTrainersUpdate(cmd.Context(), f, &o)
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the trainer's new name")
+	cmd.Flags().StringVar(&email, "email", "", "the trainer's new e-mail address")
+	cmd.Flags().BoolVar(&activate, "activate", false, "make a deactivated trainer active again")
+	for _, n := range []string{"name", "email"} {
+		_ = cmd.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
+	}
+	return cmd
+}
+
+func runTrainersUpdate(ctx context.Context, f *cmdutil.Factory, o *TrainersUpdateOptions) error {
+	if err := checkBody(o.Patch, func(b []byte) error { _, err := api.ParseTrainerPatch(b); return err }, nil); err != nil {
+		return err
+	}
+	return patchTrainer(ctx, f, o.Trainer, o.Patch, "Updated")
+}
+
+// patchTrainer sends a change to the trainer named by text (an id or a
+// name) and prints the trainer.
+func patchTrainer(ctx context.Context, f *cmdutil.Factory, text string, p api.TrainerPatch, done string) error {
+	id, err := trainerArg(ctx, f, "trainer", text)
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	t, err := c.UpdateTrainer(ctx, id, p)
+	if err != nil {
+		return err
+	}
+	noteDone(f, done, "trainer", t.ID, t.Name)
+	return f.Print(trainersView([]api.TrainerSummary{*t}, true))
+}
