@@ -121,7 +121,7 @@ func (am *automationsModel) view() (top, sub, body string) {
 	if am.loaded {
 		count = plural(len(am.items), "automation")
 	}
-	top = am.titleBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
+	top = am.topBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")
 	if body, ok := am.emptyBody(am.loaded, len(am.items), "automations", "No automations yet: traineectl automations create."); ok {
 		return top, sub, body

@@ -7,9 +7,10 @@ import (
 	"github.com/traineed/traineed/api/client"
 )
 
-// loadCounts reads the dashboard's numbers (GET /trainees/stats).
-func loadCounts(ctx context.Context, c Client) (homeCounts, error) {
-	s, err := c.TraineeStats(ctx)
+// loadCounts reads the dashboard's numbers (GET /trainees/stats), of one
+// trainer's trainees (trainerId; 0: the company's).
+func loadCounts(ctx context.Context, c Client, trainerID int64) (homeCounts, error) {
+	s, err := c.TrainerStats(ctx, trainerID)
 	if err != nil {
 		return homeCounts{-1, -1, -1, -1, -1, -1, -1}, err
 	}
@@ -32,4 +33,13 @@ func withIdempotencyKey(ctx context.Context, key string) context.Context {
 func isPreconditionFailed(err error) bool {
 	var pf *client.PreconditionFailedError
 	return errors.As(err, &pf)
+}
+
+// errorCode is the API's errorCode of a refused request (0: none).
+func errorCode(err error) int {
+	var rej *client.RejectedError
+	if errors.As(err, &rej) {
+		return rej.ErrorCode
+	}
+	return 0
 }

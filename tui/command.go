@@ -46,7 +46,9 @@ func commands() []command {
 		{"create", "", "a new trainee (the form)", func(m *Model, _ string) tea.Cmd { return m.cmdCreate() }, nil},
 		{"webhooks", "", "the webhooks and their deliveries", func(m *Model, _ string) tea.Cmd { return m.openWebhooks() }, nil},
 		{"automations", "", "the automations and their runs", func(m *Model, _ string) tea.Cmd { return m.openAutomations() }, nil},
+		{"settings", "", "the company's keys, trainers and time zone (admin keys)", func(m *Model, _ string) tea.Cmd { return m.openSettings() }, nil},
 		{"live", "", "turn live updates on or off", func(m *Model, _ string) tea.Cmd { return m.toggleLive() }, nil},
+		{"mine", "", "my trainees or all of the company's (a key bound to a trainer)", func(m *Model, _ string) tea.Cmd { return m.toggleMine() }, nil},
 		{"mark-all", "", "mark every trainee of the list's view", func(m *Model, _ string) tea.Cmd { return m.cmdOnList(m.list.markEvery) }, nil},
 		{"extend", "days", "marked: extend the expiration by N days (30 or 30d)", cmdBulk(bulkExtend), nil},
 		{"expire-on", "date", "marked: set the expiration date (dd-MM-yyyy)", cmdBulk(bulkExpireOn), nil},
@@ -198,13 +200,7 @@ func newCommandLine(m *Model) *commandLine {
 	in.Prompt = ":"
 	in.CharLimit = 200
 	in.SetWidth(max(m.width-4, 10))
-	st := textinput.DefaultStyles(m.isDark)
-	if m.opt.NoColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
-	st.Focused.Prompt = m.th.accent
-	in.SetStyles(st)
+	in.SetStyles(m.th.inputStyles())
 	in.Focus()
 	cl := &commandLine{m: m, input: in}
 	cl.hints = cl.completions()

@@ -104,11 +104,7 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 
 func (f *formModel) restyle(th theme) {
 	f.th = th
-	st := textinput.DefaultStyles(th.isDark)
-	if th.noColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
+	st := th.inputStyles()
 	for i := range f.fields {
 		f.fields[i].input.SetStyles(st)
 	}
@@ -454,7 +450,7 @@ func (f *formModel) view() (top, sub, body string) {
 	if f.orig != nil {
 		title = "Edit " + api.EscapeText(f.orig.Name) + th.dim.Render(fmt.Sprintf("  #%d", f.orig.ID))
 	}
-	top = f.titleBar(th.title.Render(title), f.spinnerView()+" ")
+	top = f.topBar(th.title.Render(title), f.spinnerView()+" ")
 	sub = th.dim.Render("Each field is checked with the API's rules as you type; ctrl+s saves.")
 	if f.changedMeanwhile {
 		sub = th.warnText.Render("⚠ Changed on the server since this form opened: ctrl+s shows what changed.")

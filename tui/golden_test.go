@@ -83,7 +83,9 @@ func TestGoldenScreens(t *testing.T) {
 			must(t, err)
 			_, err = c.CreateTrainee(ctx, api.CreateRequest{Name: "Golden Newcomer", Email: "golden.newcomer@example.com", Password: "long enough"})
 			must(t, err)
-			d := newDriver(t, c, Options{NoColor: true, background: firstFeedOnly(), Start: "home"})
+			key, err := c.CurrentKey(ctx) // the title names it
+			must(t, err)
+			d := newDriver(t, c, Options{NoColor: true, background: firstFeedOnly(), Start: "home", Key: key})
 			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			shot := func(name string, keys ...string) {
 				t.Helper()

@@ -160,6 +160,22 @@ func (s *testServer) client(key string) *client.Client {
 	return client.New(s.URL, key, client.WithRetryDelays(), client.WithHTTPClient(&http.Client{Transport: s.rec}))
 }
 
+// addKey makes a key of the demo company with the operator's command's
+// store call, and returns it.
+func (s *testServer) addKey(t testing.TB, name, scope string) string {
+	t.Helper()
+	ctx := context.Background()
+	demo, err := s.direct().CurrentKey(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := api.GenerateKey()
+	if _, err := s.st.CreateScopedKey(ctx, demo.CompanyID, name, scope, api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // driver runs a Model as Bubble Tea would, but synchronously: it runs the
 // commands each message returns and feeds their messages back until
 // nothing is left. Spinner ticks are dropped so the animation ends.

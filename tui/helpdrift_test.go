@@ -47,7 +47,7 @@ func fingerprint(d *driver) string {
 	m := d.m
 	return fmt.Sprint(m.screen, m.trainee.tab, m.trainee.scroll, m.list.cursor, m.list.offset, m.list.status,
 		m.list.sort, m.list.sortDesc, m.list.searching, fmt.Sprintf("%T", m.modal), m.form.focus, m.form.discarding,
-		m.home.cursor, len(m.list.marks), m.live.on,
+		m.home.cursor, len(m.list.marks), m.live.on, m.settings.section, m.settings.cursor, m.mine,
 		d.quit, "\n", d.screen())
 }
 
@@ -78,23 +78,62 @@ func TestHelpNamesEveryKeyTheScreenUses(t *testing.T) {
 	} {
 		t.Run(st.name, func(t *testing.T) {
 			d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
-			d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
-			d.settle()
-			d.press(st.setup...)
-			hk := d.m.currentHelp()
-			for _, k := range candidateKeys(st.printable) {
-				msg := kp(k)
-				if inHelp(hk, msg) {
-					continue
-				}
-				before := fingerprint(d)
-				d.send(msg)
-				d.settle()
-				if after := fingerprint(d); after != before {
-					t.Errorf("%s: %q changes the screen but the help does not name it", st.name, k)
-					return // the state moved on: later keys would be judged elsewhere
-				}
-			}
+			checkHelpNamesKeys(t, d, st.name, st.setup, st.printable)
+		})
+	}
+}
+
+// checkHelpNamesKeys presses setup, then every key the help of the screen
+// does not name: none may change anything.
+func checkHelpNamesKeys(t *testing.T, d *driver, name string, setup []string, printable bool) {
+	t.Helper()
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.settle()
+	d.press(setup...)
+	hk := d.m.currentHelp()
+	for _, k := range candidateKeys(printable) {
+		msg := kp(k)
+		if inHelp(hk, msg) {
+			continue
+		}
+		before := fingerprint(d)
+		d.send(msg)
+		d.settle()
+		if after := fingerprint(d); after != before {
+			t.Errorf("%s: %q changes the screen but the help does not name it", name, k)
+			return // the state moved on: later keys would be judged elsewhere
+		}
+	}
+}
+
+// The same for the Settings page (each section, its dialogs, a key that
+// is not an admin key) and for a trainer's key on the dashboard and the
+// list (m).
+func TestSettingsHelpNamesEveryKeyTheScreenUses(t *testing.T) {
+	s := newServer(t)
+	coach := coachKey(1, "Maya Brooks", false)
+	for _, st := range []struct {
+		name      string
+		key       *api.CurrentKey
+		setup     []string
+		printable bool
+	}{
+		{"keys", adminKey, []string{"S"}, true},
+		{"trainers", adminKey, []string{"S", "2"}, true},
+		{"company", adminKey, []string{"S", "3"}, true},
+		{"not an admin key", coach, []string{"S"}, true},
+		{"trainer's home", coach, nil, true},
+		{"trainer's list", coach, []string{"l"}, true},
+		{"question", adminKey, []string{"S", "down", "r"}, true},
+		{"typed question", adminKey, []string{"S", "d"}, false},
+		{"picker", adminKey, []string{"S", "2", "r"}, true},
+		{"form", adminKey, []string{"S", "n"}, false},
+		{"notice", adminKey, []string{"S", "r", "y"}, true},
+	} {
+		t.Run(st.name, func(t *testing.T) {
+			f := newAdminFake(s.client(s.Key))
+			d := newDriver(t, f, Options{Start: "home", Key: st.key})
+			checkHelpNamesKeys(t, d, st.name, st.setup, st.printable)
 		})
 	}
 }

@@ -69,9 +69,9 @@ type countsAnswer struct{ c homeCounts }
 
 // reload reads the counts again.
 func (h *homeModel) reload() tea.Cmd {
-	c := h.c
+	c, mine := h.c, h.mine
 	return h.call(slotHome, func(ctx context.Context) (any, error) {
-		s, err := loadCounts(ctx, c)
+		s, err := loadCounts(ctx, c, mine)
 		return countsAnswer{s}, err
 	})
 }
@@ -105,21 +105,30 @@ func (h *homeModel) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (k keyMap) homeHelp() helpKeys {
-	open, list, cmd := k.Open, k.List, k.Command
+// homeHelp is the dashboard's key map; whose is the trainees it counts
+// for a key bound to a trainer (m switches), admin whether the key may
+// see the Settings page's tables (S says when it needs an admin key).
+func (k keyMap) homeHelp(whose string, admin bool) helpKeys {
+	open, list, cmd, settings := k.Open, k.List, k.Command, k.Settings
 	open.SetHelp("enter", "open")
 	cmd.SetHelp(":", "cmd")
+	if !admin {
+		settings.SetHelp("S", "settings (needs an admin key)")
+	}
 	return helpKeys{
 		short: []key.Binding{open, list, cmd, k.Webhooks, k.Automations, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
-			{list, k.Webhooks, k.Automations, k.Refresh},
+			{list, k.mine(whose), k.Webhooks, k.Automations, settings, k.Refresh},
 			{k.Help, k.Quit},
 		},
 	}
 }
 
-func (h *homeModel) help() helpKeys { return h.keys.homeHelp() }
+func (h *homeModel) help() helpKeys {
+	admin, known := h.isAdmin()
+	return h.keys.homeHelp(h.whose(), admin || !known)
+}
 
 func (h *homeModel) takesKeys() bool { return false }
 
@@ -141,6 +150,10 @@ func (h *homeModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return h.nav.openWebhooks()
 	case key.Matches(msg, k.Automations):
 		return h.nav.openAutomations()
+	case key.Matches(msg, k.Settings):
+		return h.nav.openSettings()
+	case key.Matches(msg, k.Mine) && h.whose() != "":
+		return h.nav.toggleMine()
 	case key.Matches(msg, k.Refresh):
 		return h.reload()
 	}
@@ -170,8 +183,17 @@ func (h *homeModel) open() tea.Cmd {
 
 func (h *homeModel) view() (top, sub, body string) {
 	th := h.th
-	top = h.titleBar(th.title.Render("Home"), h.spinnerView()+" "+h.liveBadge()+" ")
+	title := th.title.Render("Home")
 	sub = th.dim.Render("What needs attention · enter opens the list of a count · l all trainees")
+	if w := h.whose(); w != "" {
+		title += th.dim.Render(" · " + w)
+		other := "all"
+		if h.mine == 0 {
+			other = "mine"
+		}
+		sub = th.dim.Render("What needs attention among " + w + " · enter opens a count · m shows " + other)
+	}
+	top = h.topBar(title, h.spinnerView()+" "+h.liveBadge()+" ")
 	var b strings.Builder
 	for i, r := range homeRows {
 		v := "…"

@@ -52,14 +52,8 @@ func TestHomeCountsOpenTheirLists(t *testing.T) {
 func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 	s := newServer(t)
 	ctx := context.Background()
-	demoKey, err := s.direct().CurrentKey(ctx)
-	must(t, err)
-	key := api.GenerateKey()
-	if _, err := s.st.CreateKey(ctx, demoKey.CompanyID, "coach-anna", api.HashKey(key), api.KeyDisplayPrefix(key)); err != nil {
-		t.Fatal(err)
-	}
-	anna := s.client(key)
-	_, err = anna.CreateAutomation(ctx, map[string]any{"name": "Archive new", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
+	anna := s.client(s.addKey(t, "coach-anna", api.KeyScopeFull))
+	_, err := anna.CreateAutomation(ctx, map[string]any{"name": "Archive new", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
 		"actionType": "DISABLE_TRAINEE"})
 	must(t, err)
 	_, err = anna.CreateTrainee(ctx, api.CreateRequest{Name: "Walk In", Email: "walk.in@example.com", Password: "long enough"})

@@ -32,6 +32,8 @@ type keyMap struct {
 	Home                                    key.Binding // the dashboard
 	List                                    key.Binding // l on the dashboard: the list
 	Reapply, Discard                        key.Binding // a 412's question
+	Mine                                    key.Binding // m: my trainees or all (a key bound to a trainer)
+	Settings                                key.Binding // S on the dashboard: the Settings page
 }
 
 func newKeyMap() keyMap {
@@ -87,6 +89,8 @@ func newKeyMap() keyMap {
 		List:        b([]string{"l"}, "l", "list"),
 		Reapply:     b([]string{"a"}, "a", "re-apply my edit"),
 		Discard:     b([]string{"d"}, "d", "discard my edit"),
+		Mine:        b([]string{"m"}, "m", "mine/all trainees"),
+		Settings:    b([]string{"S"}, "S", "settings"),
 	}
 }
 
@@ -115,8 +119,10 @@ func helpLineID(hk helpKeys, w int) string {
 
 // listHelp is the list's key map; sel is the selected trainee (nil: none)
 // and marked the number of marked rows: the short line offers u restore
-// on a deleted trainee, and the marks' keys while rows are marked.
-func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int) helpKeys {
+// on a deleted trainee, and the marks' keys while rows are marked. whose
+// is the list's trainees for a key bound to a trainer (m switches), ""
+// for another key.
+func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose string) helpKeys {
 	cmd := k.Command
 	cmd.SetHelp(":", "cmd")
 	fullNew, edit, del, restore, act := k.New, k.Edit, k.Delete, k.Restore, k.Act
@@ -138,7 +144,7 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int) helpKeys {
 		short: short,
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
-			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir},
+			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir, k.mine(whose)},
 			{fullNew, edit, del, restore, k.Refresh, k.Mark, k.MarkAll, act},
 			{k.Webhooks, k.Automations, k.Help, k.Back, k.Quit},
 		},
@@ -162,6 +168,19 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 			{k.Help, k.Back, k.Quit},
 		},
 	}
+}
+
+// mine is m for a key bound to a trainer (whose: the trainees shown), off
+// for another key.
+func (k keyMap) mine(whose string) key.Binding {
+	b := k.Mine
+	b.SetEnabled(whose != "")
+	if whose == "my trainees" {
+		b.SetHelp("m", "show all trainees")
+	} else {
+		b.SetHelp("m", "show my trainees")
+	}
+	return b
 }
 
 // upDown names both arrows at once on a short line.

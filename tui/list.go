@@ -127,12 +127,7 @@ func newListModel(cm *common) listModel {
 }
 
 func (l *listModel) restyle(th theme) {
-	st := textinput.DefaultStyles(th.isDark)
-	if th.noColor {
-		st = textinput.Styles{}
-	}
-	st.Cursor.Blink = false
-	st.Focused.Prompt = th.accent
+	st := th.inputStyles()
 	st.Blurred.Prompt = th.dim
 	l.input.SetStyles(st)
 	clear(l.lines)
@@ -327,16 +322,24 @@ func matchesStatus(t *api.Trainee, status string, today api.Date) bool {
 	return t.HasStatus(status, today)
 }
 
+// belongs reports whether t belongs in the list's view: its status tab,
+// and its trainer when the list shows one trainer's trainees (mine).
+func (l *listModel) belongs(t *api.Trainee) bool {
+	if l.mine != 0 && (t.TrainerID == nil || *t.TrainerID != l.mine) {
+		return false
+	}
+	return matchesStatus(t, statuses[l.status], l.today())
+}
+
 // replace puts the new state of a trainee in the list, or takes it out when
-// it no longer belongs to the status tab.
+// it no longer belongs to the view (its status tab, its trainer).
 func (l *listModel) replace(t *api.Trainee) {
-	today := l.today()
 	delete(l.lines, t.ID)
 	for i, it := range l.items {
 		if it.ID != t.ID {
 			continue
 		}
-		if matchesStatus(t, statuses[l.status], today) {
+		if l.belongs(t) {
 			l.items[i] = t
 		} else {
 			l.items = append(l.items[:i], l.items[i+1:]...)
@@ -369,7 +372,8 @@ func (l *listModel) reload(keep bool) tea.Cmd {
 }
 
 func (l *listModel) loadPage(page int) tea.Cmd {
-	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: l.opt.PageSize, Sort: l.sortParam()}
+	p := client.SearchParams{Query: l.query, Status: statuses[l.status], Page: page, Size: l.opt.PageSize, Sort: l.sortParam(),
+		TrainerID: l.mine}
 	l.filter.apply(&p)
 	gen := l.gen
 	c := l.c
@@ -516,6 +520,8 @@ func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return l.nav.restore(l.selected())
 	case key.Matches(msg, k.Automations):
 		return l.nav.openAutomations()
+	case key.Matches(msg, k.Mine) && l.whose() != "":
+		return l.nav.toggleMine()
 	}
 	cmd, _ := l.moveCursor(msg)
 	return cmd
@@ -633,12 +639,16 @@ func (l *listModel) applySearch() tea.Cmd {
 
 func (l *listModel) view() (top, sub, body string) {
 	th := l.th
-	tabs := l.cached("tabs", l.status, nil, func() string {
+	tabs := l.cached("tabs", l.status, l.mine, func() string {
 		var tabs []string
 		for i, s := range statuses {
 			tabs = append(tabs, tabLabel(th, s, i == l.status))
 		}
-		return th.title.Render("Trainees") + "  " + strings.Join(tabs, "")
+		title := "Trainees"
+		if w := l.whose(); w != "" {
+			title = capitalized(w) // My trainees, All trainees
+		}
+		return th.title.Render(title) + "  " + strings.Join(tabs, "")
 	})
 	count := ""
 	if l.loaded {
@@ -647,7 +657,7 @@ func (l *listModel) view() (top, sub, body string) {
 			count += "+"
 		}
 	}
-	top = l.titleBar(tabs, l.spinnerView()+" "+count+" "+l.liveBadge()+" ")
+	top = l.topBar(tabs, l.spinnerView()+" "+count+" "+l.liveBadge()+" ")
 
 	sortInfo := l.cached("sort", l.sort, l.sortDesc, func() string {
 		return th.dim.Render("sort: ") + th.accent.Render(sortKeys[l.sort].label+" "+l.arrow())
@@ -669,6 +679,10 @@ func (l *listModel) view() (top, sub, body string) {
 		body = l.loadingLine("trainees")
 	case l.loaded && len(l.items) == 0:
 		what := "No " + statuses[l.status] + " trainees"
+		if l.mine != 0 {
+			_, name, _ := l.boundTrainer()
+			what = "No " + statuses[l.status] + " trainees of " + name
+		}
 		if l.query != "" {
 			what += fmt.Sprintf(" match %q", l.query)
 		}
@@ -711,7 +725,7 @@ func (l *listModel) help() helpKeys {
 	if l.searching {
 		return l.keys.searchHelp()
 	}
-	return l.keys.listHelp(l.opt.ReadOnly, l.selected(), len(l.marks))
+	return l.keys.listHelp(l.opt.ReadOnly, l.selected(), len(l.marks), l.whose())
 }
 
 func (l *listModel) takesKeys() bool { return l.searching }
@@ -799,7 +813,7 @@ func (l *listModel) liveChange(t *api.Trainee, created bool) {
 		l.replace(t)
 		return
 	}
-	if !l.loaded || l.query != "" || !matchesStatus(t, statuses[l.status], l.today()) {
+	if !l.loaded || l.query != "" || !l.belongs(t) {
 		return
 	}
 	l.total++

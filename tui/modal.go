@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -11,12 +9,10 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/traineed/traineed/api"
 )
 
 // modal is a page the root draws over the body of the page on screen: the
-// key map (?) and the question before a delete. It takes every key while
+// key map (?), the dialogs (dialog.go: the question before a delete...). It takes every key while
 // it is open (ctrl+c still quits); the page's title lines stay, and the
 // page goes on under it (its answers arrive, it may even change).
 type modal interface {
@@ -87,37 +83,3 @@ func (km *keysModal) columns(under helpKeys) string {
 
 // help is the page's: the help line stays as it was.
 func (km *keysModal) help(under helpKeys) helpKeys { return under }
-
-// deleteModal is the question before a delete: y deletes t, n keeps it.
-type deleteModal struct {
-	*common
-	t *api.Trainee
-}
-
-func (dm *deleteModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, dm.keys.Yes):
-		t, c := dm.t, dm.c
-		dm.setStatus(statusInfo, "Deleting %s…", t.Name)
-		return dm.call(slotMutate, func(ctx context.Context) (any, error) {
-			r, err := c.DeleteTrainee(ctx, t.ID)
-			return mutation{kind: "deleted", t: r}, err
-		}), true
-	case key.Matches(msg, dm.keys.No):
-		dm.setStatus(statusInfo, "Not deleted.")
-		return nil, true
-	}
-	return nil, false
-}
-
-func (dm *deleteModal) body(helpKeys) string {
-	t, th := dm.t, dm.th
-	q := fmt.Sprintf("Delete %s (#%d)?\n\n%s\n\n%s",
-		api.EscapeText(t.Name), t.ID,
-		th.dim.Render("The trainee is soft-deleted: u restores it later."),
-		th.accent.Render("y")+" delete   "+th.accent.Render("n")+" keep")
-	box := th.dialog.Render(q)
-	return placeCenter(box, dm.width, dm.contentHeight())
-}
-
-func (dm *deleteModal) help(helpKeys) helpKeys { return dm.keys.confirmHelp() }

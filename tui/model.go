@@ -45,6 +45,7 @@ type Model struct {
 	webhooks webhooksModel
 	autos    automationsModel
 	runs     runsModel
+	settings settingsModel
 }
 
 // New returns the model over c.
@@ -68,9 +69,13 @@ func New(c Client, o Options) *Model {
 	m.webhooks = webhooksModel{common: cm}
 	m.autos = automationsModel{common: cm}
 	m.runs = runsModel{common: cm}
+	m.settings = settingsModel{common: cm}
 	m.pages = [screenCount]page{
 		screenHome: &m.home, screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
-		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs,
+		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs, screenSettings: &m.settings,
+	}
+	if id, _, _ := cm.boundTrainer(); id != 0 {
+		cm.mine = id // a trainer's key starts on the trainer's trainees
 	}
 	cm.live.on = !o.liveOff
 	m.setTheme(true)
@@ -109,13 +114,19 @@ func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
 	if msg.err != nil || !ok {
 		return nil
 	}
+	m.keepTrainers(ts)
+	return nil
+}
+
+// keepTrainers keeps the company's trainers as read (at the start, and
+// by the Settings page).
+func (m *Model) keepTrainers(ts []api.TrainerSummary) {
 	names := make(map[int64]string, len(ts)) // as shown: escaped
 	for _, t := range ts {
 		names[t.ID] = api.EscapeText(t.Name)
 	}
 	m.trainers, m.trainerList = names, ts
-	clear(m.list.lines) // rows drawn with ids
-	return nil
+	clear(m.list.lines) // rows drawn with ids, or former names
 }
 
 func (m *Model) setTheme(isDark bool) {
@@ -213,6 +224,11 @@ func (m *Model) result(msg resultMsg) tea.Cmd {
 		return m.runs.update(msg)
 	case slotHome:
 		return m.home.update(msg)
+	case slotKeys, slotStaff, slotCompany, slotAdmin:
+		if ts, ok := msg.val.([]api.TrainerSummary); ok && msg.err == nil {
+			m.keepTrainers(ts)
+		}
+		return m.settings.update(msg)
 	case slotForm:
 		return m.formReadResult(msg)
 	case slotOpen:
@@ -263,6 +279,9 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "traineectl"
+	if id := m.identity(200); id != "" {
+		v.WindowTitle += " · " + id
+	}
 	return v
 }
 

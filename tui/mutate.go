@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -30,7 +31,16 @@ func (m *Model) askDelete(t *api.Trainee) {
 		m.setStatus(statusInfo, "%s is already deleted: u restores.", t.Name)
 		return
 	}
-	m.modal = &deleteModal{common: m.common, t: t}
+	c := m.c
+	m.modal = &question{common: m.common, text: fmt.Sprintf("Delete %s (#%d)?", api.EscapeText(t.Name), t.ID),
+		notes: []string{"The trainee is soft-deleted: u restores it later."}, yes: "delete", no: "keep", noNote: "Not deleted.",
+		onYes: func() tea.Cmd {
+			m.setStatus(statusInfo, "Deleting %s…", t.Name)
+			return m.call(slotMutate, func(ctx context.Context) (any, error) {
+				r, err := c.DeleteTrainee(ctx, t.ID)
+				return mutation{kind: "deleted", t: r}, err
+			})
+		}}
 }
 
 // restore restores t when it is deleted.
@@ -52,6 +62,10 @@ func (m *Model) restore(t *api.Trainee) tea.Cmd {
 
 // traineeRead puts a trainee read again in the list.
 func (m *Model) traineeRead(t *api.Trainee) { m.list.replace(t) }
+
+// traineesMoved reads the dashboard's counts and the list again: many
+// trainees changed at once.
+func (m *Model) traineesMoved() tea.Cmd { return tea.Batch(m.home.reload(), m.list.reload(true)) }
 
 func (m *Model) mutateResult(msg resultMsg) tea.Cmd {
 	mu, _ := msg.val.(mutation)

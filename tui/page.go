@@ -21,6 +21,7 @@ const (
 	screenWebhooks
 	screenAutomations
 	screenRuns
+	screenSettings
 	screenCount
 )
 
@@ -68,6 +69,12 @@ type router interface {
 	// the home page.
 	openList(status string, f listFilter) tea.Cmd
 	openHome() tea.Cmd
+	// toggleMine switches between the key's trainer's trainees and all.
+	toggleMine() tea.Cmd
+	// openSettings shows the Settings page (admin keys).
+	openSettings() tea.Cmd
+	// ask opens a dialog over the page (dialog.go).
+	ask(d modal)
 	// openActions opens the : line with the bulk actions.
 	openActions()
 	// askDelete asks whether to delete t; restore restores t.
@@ -75,6 +82,9 @@ type router interface {
 	restore(t *api.Trainee) tea.Cmd
 	// traineeRead is a trainee read again: the list follows.
 	traineeRead(t *api.Trainee)
+	// traineesMoved reads the dashboard's counts and the list again after
+	// a change of many trainees at once (trainers, the time zone).
+	traineesMoved() tea.Cmd
 }
 
 // common is what the root model and every page share (soft-serve's
@@ -92,6 +102,11 @@ type common struct {
 
 	trainers    map[int64]string     // trainer names by id, escaped (nil until read)
 	trainerList []api.TrainerSummary // the company's trainers, as read
+
+	// mine is the trainer whose trainees the dashboard and the list show
+	// (0: all of the company's): a key bound to a trainer starts on its
+	// trainer's, m switches (whoami.go).
+	mine int64
 
 	nav router // the root model
 

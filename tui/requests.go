@@ -30,6 +30,10 @@ const (
 	slotBulk
 	slotForm
 	slotOpen // :open's read of the trainee
+	slotKeys // the Settings page's keys, trainers, company, and its changes
+	slotStaff
+	slotCompany
+	slotAdmin
 	slotCount
 )
 
@@ -64,7 +68,7 @@ func newRequests(ctx context.Context, timeout time.Duration) requests {
 // call starts a request of slot s; a previous request of the slot is
 // cancelled (reads) and its answer will be dropped.
 func (r *requests) call(s slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	if s != slotMutate && s != slotWebhookAction && r.cancels[s] != nil {
+	if s != slotMutate && s != slotWebhookAction && s != slotAdmin && r.cancels[s] != nil {
 		r.cancels[s]()
 	}
 	r.seq++

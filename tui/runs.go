@@ -151,7 +151,7 @@ func (rm *runsModel) view() (top, sub, body string) {
 	if rm.loaded {
 		count = fmt.Sprintf("%d of %s", len(rm.runs), plural(int(rm.total), "run"))
 	}
-	top = rm.titleBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.spinnerView()+" "+count+" ")
+	top = rm.topBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.spinnerView()+" "+count+" ")
 	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
 	if body, ok := rm.emptyBody(rm.loaded, len(rm.runs), "runs", "It has not fired yet."); ok {
 		return top, sub, body

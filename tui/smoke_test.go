@@ -127,7 +127,7 @@ func startDemoServer(t *testing.T, dir string) (baseURL, key string) {
 
 // The TUI in a real terminal at 80x24: tmux runs `traineectl tui`
 // against `traineed serve --demo`; the test visits every screen (home,
-// the list, a search, every tab of a trainee, the edit form, the key map,
+// the Settings page's sections, the list, a search, every tab of a trainee, the edit form, the key map,
 // webhooks, automations and runs, the command line, marks and the bulk
 // actions' line) and quits, reading the screen as a person would see it.
 // On every screen no line is cut mid-word without "…" and the footer is
@@ -173,7 +173,15 @@ func TestSmokeInTmux(t *testing.T) {
 		checkLines(t, what, screen, 80)
 		return screen
 	}
-	see("home", "Home", "active", "expired", "deleted", "Recent changes", "● auto-refresh", "enter open")
+	see("home", "Home", "active", "expired", "deleted", "Recent changes", "● auto-refresh", "enter open", "Demo Fitness · demo")
+	s.keys("S")
+	see("settings", "Settings", "[Keys]", "* demo", "admin", "n new key", "r rotate", "d revoke")
+	s.keys("2")
+	see("settings' trainers", "[Trainers]", "Maya Brooks", "TRAINEES", "d deactivate")
+	s.keys("3")
+	see("settings' company", "[Company]", "Europe/London", "e edit")
+	s.keys("Escape")
+	see("home again", "Home", "Recent changes")
 	s.keys("l")
 	see("first page", "Trainees", "[live]", " of ", "Ada Park", "Zoë Martin", "w webhooks", "a automations")
 	s.keys("/")

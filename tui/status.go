@@ -134,6 +134,14 @@ func (s *statusLine) paintStatus(th theme, line string) string {
 	return th.dim.Render(line)
 }
 
+// keyRefusals are the words of a route refused to the key in use (a 403
+// before anything changed), by error code.
+var keyRefusals = map[int]string{
+	api.CodeReadOnlyKey: "This API key is read-only: changes need a full key",
+	api.CodeAdminScope:  "This API key is not an admin key: the company's keys, trainers and settings need one",
+	api.CodeOwnTrainees: "This API key acts for its trainer's trainees only: this reaches beyond them",
+}
+
 // describe turns an error into the status line's words, what the server
 // or the network said escaped (api.EscapeText); a network failure's
 // request goes on a second line.
@@ -162,6 +170,9 @@ func describeParts(err error) (cause, request string) {
 		}
 		if rej.ErrorCode == 0 {
 			return rej.Error(), ""
+		}
+		if words, ok := keyRefusals[rej.ErrorCode]; ok {
+			return fmt.Sprintf("%s (%d %d).", words, rej.Status, rej.ErrorCode), ""
 		}
 		s := fmt.Sprintf("Rejected: %d", rej.ErrorCode)
 		if rej.Field != "" {

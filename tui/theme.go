@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -81,6 +82,18 @@ func (t theme) helpStyles() help.Styles {
 			FullKey: plain.Bold(true), FullDesc: plain, FullSeparator: plain}
 	}
 	return help.DefaultStyles(t.isDark)
+}
+
+// inputStyles are a text input's styles in the theme: a cursor that does
+// not blink, the prompt in the accent; no colour under NO_COLOR.
+func (t theme) inputStyles() textinput.Styles {
+	st := textinput.DefaultStyles(t.isDark)
+	if t.noColor {
+		st = textinput.Styles{}
+	}
+	st.Cursor.Blink = false
+	st.Focused.Prompt = t.accent
+	return st
 }
 
 // badge renders a status: active, expired or deleted.

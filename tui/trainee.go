@@ -274,7 +274,7 @@ func (tm *traineeModel) view() (top, sub, body string) {
 	th := tm.th
 	t := tm.t
 	left := th.title.Render(api.EscapeText(t.Name)) + th.dim.Render(fmt.Sprintf("  #%d  ", t.ID)) + th.badge(t.Status(tm.today()))
-	top = tm.titleBar(left, tm.spinnerView()+" ")
+	top = tm.topBar(left, tm.spinnerView()+" ")
 	var tabs []string
 	for i, n := range tabNames {
 		tabs = append(tabs, tabLabel(th, n, i == tm.tab))

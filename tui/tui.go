@@ -1,7 +1,9 @@
 // Package tui is traineectl's full-screen trainee browser: a searchable,
 // sortable, paged list of the company's trainees, and a trainee screen with
 // the profile and the tracked data (weight chart, measurements, nutrition,
-// steps), from which trainees are created, edited, deleted and restored.
+// steps), from which trainees are created, edited, deleted and restored;
+// for an admin key, the Settings page administers the company's keys,
+// trainers and time zone.
 //
 // It is a Bubble Tea v2 program. Every network call runs as a tea.Cmd, so
 // the screen never freezes; each call is tagged with a sequence number and
@@ -10,10 +12,10 @@
 // status line.
 //
 // The screens are pages (page.go; the pattern of soft-serve's ui/pages and
-// ui/components): one type per screen (listModel, traineeModel, formModel,
-// webhooksModel, automationsModel, runsModel) and two modals over them
-// (the key map, the delete question). The root Model routes messages to
-// them and draws the frame. What they share is common: the client and
+// ui/components): one type per screen (homeModel, listModel, traineeModel,
+// formModel, webhooksModel, automationsModel, runsModel, settingsModel) and
+// modals over them (the key map, the dialogs of dialog.go). The root Model
+// routes messages to them and draws the frame. What they share is common: the client and
 // options, the theme and key map, and the components every page writes
 // to: requests (slots, sequence numbers, the spinner), the status line;
 // layout.go holds the layout helpers (columns, padding, the title bar).
@@ -41,7 +43,9 @@ type Client interface {
 	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
 	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
 	TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error)
-	TraineeStats(ctx context.Context) (*api.TraineeStats, error)
+	// TrainerStats is the dashboard's counts, of one trainer's trainees
+	// (0: the company's).
+	TrainerStats(ctx context.Context, trainerID int64) (*api.TraineeStats, error)
 	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
 	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
 	UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error)
@@ -60,6 +64,17 @@ type Client interface {
 	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
 	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
 	Events(ctx context.Context, p client.EventParams) (*api.EventPage, error)
+
+	// Company administration: the Settings page (admin keys).
+	Keys(ctx context.Context, state string) ([]*api.APIKey, error)
+	CreateKey(ctx context.Context, k api.NewKey) (*api.KeyEnvelope, error)
+	RotateKey(ctx context.Context, id int64, overlap *time.Duration) (*api.KeyEnvelope, error)
+	RevokeKey(ctx context.Context, id int64) (*api.APIKey, error)
+	CreateTrainer(ctx context.Context, t api.NewTrainer) (*api.TrainerSummary, error)
+	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error)
+	ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error)
+	Company(ctx context.Context) (*api.Company, error)
+	UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error)
 }
 
 var _ Client = (*client.Client)(nil)
@@ -95,8 +110,15 @@ type Options struct {
 	NoAPIKey bool
 	// ReadOnly says the key may only read (scope read, from
 	// GET /public-api/keys/current at start): changes are hidden from the
-	// help and refused with a message instead of a 403.
+	// help and refused with a message instead of a 403. A Key of scope
+	// read sets it.
 	ReadOnly bool
+	// Key is the key in use as GET /public-api/keys/current answered at
+	// start (nil: not known, an older server or a refused key): the title
+	// bars name it, its scope decides whether the Settings page shows its
+	// tables, and a key bound to a trainer starts the dashboard and the
+	// list on that trainer's trainees.
+	Key *api.CurrentKey
 	// Start is a command of the : line run at the start (list, webhooks,
 	// automations...); empty: the home page.
 	Start string
@@ -124,6 +146,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.Key != nil && o.Key.Scope == api.KeyScopeRead {
+		o.ReadOnly = true
 	}
 	return o
 }

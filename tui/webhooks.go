@@ -200,7 +200,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 	if w.loaded {
 		count = plural(len(w.hooks), "webhook")
 	}
-	top = w.titleBar(th.title.Render("Webhooks"), w.spinnerView()+" "+count+" ")
+	top = w.topBar(th.title.Render("Webhooks"), w.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("tab switches between webhooks and deliveries • enter shows a delivery in full")
 	if w.opt.ReadOnly {
 		sub = th.warnText.Render("read-only key: t and r are off")

@@ -42,11 +42,20 @@ and a result panel (r retries the failures, each sent exactly once).
 
 : opens the command line on any screen (tab completes): home, list STATUS,
 expiring 7|30, inactive, new, search TEXT, open ID, create, webhooks,
-automations, live, mark-all, unmark, the bulk actions, help, quit.
+automations, settings, live, mine, mark-all, unmark, the bulk actions, help,
+quit.
 
 w opens the webhooks (their deliveries; t sends a test, r redelivers) and a
 the automations (enter shows an automation's runs). ? lists every key of the
 screen; q quits. A read-only key hides what would change data.
+
+The title names the key in use (its company, its name or its trainer's, its
+scope). A trainer's key starts the dashboard and the list on the trainer's
+own trainees; m shows all of the company's and back. S on the dashboard opens
+the Settings page of an admin key: the company's keys (n creates, r rotates,
+d revokes; a new secret shows once), its trainers with their trainee counts
+(r moves their trainees, d deactivates, u activates, n adds) and its name and
+time zone (e edits).
 
 It needs a terminal (stdin and stdout; 80x24 is enough). NO_COLOR turns colour
 off. Requests never freeze the screen; errors show in the status line.
@@ -78,13 +87,15 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 	if err != nil {
 		return err
 	}
-	// The key's scope decides which actions the TUI offers. When it cannot
-	// be read (a 401, an older server, the network) the TUI starts anyway
-	// and its first request reports the problem.
-	readOnly := false
+	// The key decides what the TUI offers (its scope), what its title
+	// says (whose key it is) and, for a trainer's key, which trainees it
+	// starts on. When it cannot be read (a 401, an older server, the
+	// network) the TUI starts anyway and its first request reports the
+	// problem.
+	var key *api.CurrentKey
 	if c.HasAPIKey() {
-		if k, err := c.CurrentKey(ctx); err == nil && k != nil {
-			readOnly = k.Scope == api.KeyScopeRead
+		if k, err := c.CurrentKey(ctx); err == nil {
+			key = k
 		}
 	}
 	err = tui.Run(ctx, c, tui.Options{
@@ -93,7 +104,7 @@ func runTUI(ctx context.Context, f *cmdutil.Factory, _ *TUIOptions) error {
 		Zone:     f.Zone(),
 		Server:   s.BaseURL,
 		NoAPIKey: !c.HasAPIKey(),
-		ReadOnly: readOnly,
+		Key:      key,
 	}, ios.In, ios.Out)
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return err

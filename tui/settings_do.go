@@ -1,0 +1,532 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// The changes of the Settings page: each asks first (a form, a question,
+// a picker), sends one request (slotAdmin), and its answer or refusal
+// says what happened in the status line; a new secret shows once.
+
+// adminChange is one change the Settings page sends, and its answer.
+type adminChange struct {
+	kind    changeKind
+	key     *api.APIKey         // the key it concerns
+	trainer *api.TrainerSummary // the trainer it concerns
+	to      *api.TrainerSummary // who takes the trainer's trainees
+	env     *api.KeyEnvelope    // a created or rotated key, with its secret
+	moved   int                 // trainees moved
+	company *api.Company        // the company saved
+	newName string              // the key or trainer created
+}
+
+type changeKind int
+
+const (
+	keyCreated changeKind = iota
+	keyRotated
+	keyRevoked
+	trainerCreated
+	traineesMoved
+	trainerDeactivated
+	trainerActivated
+	companySaved
+)
+
+// send runs one change (slotAdmin): do sends its request and fills in
+// the answer.
+func (s *settingsModel) send(a adminChange, do func(ctx context.Context, c Client, a *adminChange) error) tea.Cmd {
+	c := s.c
+	return s.call(slotAdmin, func(ctx context.Context) (any, error) {
+		err := do(ctx, c, &a)
+		return a, err
+	})
+}
+
+// add creates a key or a trainer, after a form.
+func (s *settingsModel) add() tea.Cmd {
+	if s.section == sectionKeys {
+		s.nav.ask(s.newKeyForm())
+		return nil
+	}
+	entries := []entry{s.textEntry("Name", "first and last name", ""), s.textEntry("E-mail", "name@example.com", "")}
+	check := func(v []string) verdicts {
+		return ruleVerdicts(api.NewTrainer{Name: v[0], Email: v[1]}, func(b []byte) error {
+			_, err := api.ParseNewTrainer(b)
+			return err
+		}, []string{"name", "email"}, verdicts{})
+	}
+	submit := func(v []string) tea.Cmd {
+		s.setStatus(statusInfo, "Adding trainer %s…", v[0])
+		return s.send(adminChange{kind: trainerCreated, newName: v[0]}, func(ctx context.Context, c Client, a *adminChange) error {
+			t, err := c.CreateTrainer(ctx, api.NewTrainer{Name: v[0], Email: v[1]})
+			a.trainer = t
+			return err
+		})
+	}
+	s.nav.ask(s.newEntryForm("New trainer", nil, entries, check, submit, "No trainer was added."))
+	return nil
+}
+
+// ruleVerdicts checks req, as the JSON a client sends, with the API's own
+// parser, and puts each problem by its entry (fields[i] is the API's name
+// of entry i) unless v has one there already.
+func ruleVerdicts(req any, parse func([]byte) error, fields []string, v verdicts) verdicts {
+	if v.errs == nil {
+		v.errs = map[int]error{}
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return v
+	}
+	var ve *api.ValidationError
+	if !errors.As(parse(body), &ve) {
+		return v
+	}
+	for _, fe := range ve.Errors {
+		for i, f := range fields {
+			if f == fe.Field && v.errs[i] == nil {
+				v.errs[i] = fmt.Errorf("%d %s", fe.ErrorCode, api.EscapeText(fe.Message))
+			}
+		}
+	}
+	return v
+}
+
+// Entries of the new key's form.
+const (
+	keyEntryName = iota
+	keyEntryScope
+	keyEntryTrainer
+	keyEntryOwn
+	keyEntryExpires
+)
+
+// newKeyForm is the form of a new key: its name, scope, the trainer it
+// acts as (by name), whether it is limited to that trainer's trainees,
+// and the last day it works.
+func (s *settingsModel) newKeyForm() *entryForm {
+	entries := []entry{
+		s.textEntry("Name", "who or what uses it: crm, sam-phone", ""),
+		choiceEntry("Scope", api.KeyScopeFull, api.KeyScopeRead, api.KeyScopeAdmin),
+		s.textEntry("Trainer", "name or id (empty: the company's)", ""),
+		choiceEntry("Own trainees only", "no", "yes"),
+		s.textEntry("Expires", "last day, dd-MM-yyyy (empty: never)", ""),
+	}
+	check := func(v []string) verdicts {
+		_, vs := s.keyRequest(v)
+		return vs
+	}
+	submit := func(v []string) tea.Cmd {
+		k, _ := s.keyRequest(v)
+		s.setStatus(statusInfo, "Creating key %s…", k.Name)
+		return s.send(adminChange{kind: keyCreated, newName: k.Name}, func(ctx context.Context, c Client, a *adminChange) error {
+			env, err := c.CreateKey(ctx, k)
+			a.env = env
+			return err
+		})
+	}
+	return s.newEntryForm("New API key", []string{"Its secret is shown once, when it is made."}, entries, check, submit, "No key was created.")
+}
+
+// keyRequest is the key the form's values describe, checked with the
+// API's rules (api.ParseNewKey): the trainer given by name, the expiry a
+// last day (the key works until that day ends where the TUI shows
+// instants).
+func (s *settingsModel) keyRequest(v []string) (api.NewKey, verdicts) {
+	vs := verdicts{said: map[int]string{}, errs: map[int]error{}}
+	k := api.NewKey{Name: v[keyEntryName], Scope: v[keyEntryScope], OwnTraineesOnly: v[keyEntryOwn] == "yes"}
+	if v[keyEntryTrainer] != "" {
+		if id, err := s.trainerByText(v[keyEntryTrainer]); err != nil {
+			vs.errs[keyEntryTrainer] = err
+		} else {
+			k.TrainerID = &id
+			vs.said[keyEntryTrainer] = trainerName(s.trainers, &id) + fmt.Sprintf(" (#%d)", id)
+		}
+	}
+	if v[keyEntryExpires] != "" {
+		if d, err := api.ParseDateInput(v[keyEntryExpires], s.today().Time()); err != nil {
+			vs.errs[keyEntryExpires] = fmt.Errorf("%d %v", api.CodeInvalidDate, err)
+		} else {
+			end := time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, s.zone())
+			k.ExpiresAt = &end
+			vs.said[keyEntryExpires] = "works through " + d.String() + ", refused from " + s.stamp(end)
+		}
+	}
+	now := s.today().Time()
+	return k, ruleVerdicts(k, func(b []byte) error {
+		_, err := api.ParseNewKey(b, now)
+		return err
+	}, []string{"name", "scope", "trainerId", "ownTraineesOnly", "expiresAt"}, vs)
+}
+
+// zone is where the TUI shows instants (Options.Zone, else local).
+func (c *common) zone() *time.Location {
+	if c.opt.Zone != nil {
+		return c.opt.Zone
+	}
+	return time.Local
+}
+
+// rotateOrReassign is r: rotate the selected key, or move the selected
+// trainer's trainees to another trainer.
+func (s *settingsModel) rotateOrReassign() tea.Cmd {
+	if s.section == sectionTrainers {
+		return s.reassign()
+	}
+	k := s.selectedKey()
+	if k == nil {
+		return nil
+	}
+	name := api.EscapeText(k.Name)
+	notes := []string{"It gets a new secret, shown once. The old secret keeps working for 24 hours, until " +
+		s.stamp(time.Now().Add(api.DefaultKeyOverlap)) + ", then is refused."}
+	if s.ownKey(k) {
+		notes = append(notes, "This TUI uses this key: it goes on with the old secret until then; save the new one in your profile.")
+	}
+	s.nav.ask(&question{common: s.common, text: "Rotate key " + name + "?", notes: notes, yes: "rotate", no: "keep",
+		noNote: "Not rotated.", onYes: func() tea.Cmd {
+			s.setStatus(statusInfo, "Rotating key %s…", k.Name)
+			return s.send(adminChange{kind: keyRotated, key: k}, func(ctx context.Context, c Client, a *adminChange) error {
+				env, err := c.RotateKey(ctx, k.ID, nil)
+				a.env = env
+				return err
+			})
+		}})
+	return nil
+}
+
+// revokeOrDeactivate is d: revoke the selected key (typing its name when
+// it is the key this TUI uses), or deactivate the selected trainer.
+func (s *settingsModel) revokeOrDeactivate() tea.Cmd {
+	if s.section == sectionTrainers {
+		return s.deactivate()
+	}
+	k := s.selectedKey()
+	if k == nil {
+		return nil
+	}
+	name := api.EscapeText(k.Name)
+	revoke := func() tea.Cmd {
+		s.setStatus(statusInfo, "Revoking key %s…", k.Name)
+		return s.send(adminChange{kind: keyRevoked, key: k}, func(ctx context.Context, c Client, a *adminChange) error {
+			_, err := c.RevokeKey(ctx, k.ID)
+			return err
+		})
+	}
+	if s.ownKey(k) {
+		s.nav.ask(s.newTypedQuestion("Revoke key "+name+", the key this TUI uses?",
+			[]string{"Every request with it is refused from then on, for good: this TUI's too.", "Type its name to revoke it:"},
+			name, revoke, "Not revoked."))
+		return nil
+	}
+	s.nav.ask(&question{common: s.common, text: "Revoke key " + name + "?",
+		notes: []string{"Every request with it is refused from the next one on, for good."},
+		yes:   "revoke", no: "keep", noNote: "Not revoked.", onYes: revoke})
+	return nil
+}
+
+// others are the active trainers but t, as a picker's choices.
+func (s *settingsModel) others(t *api.TrainerSummary) []choice {
+	var out []choice
+	for _, o := range s.staff {
+		if o.ID != t.ID && o.Active {
+			out = append(out, choice{label: fmt.Sprintf("%s (%s)", api.EscapeText(o.Name), plural(derefCount(o.Trainees), "trainee")), id: o.ID})
+		}
+	}
+	return out
+}
+
+func derefCount(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
+
+// trainerByID is the trainer of id among those read.
+func (s *settingsModel) trainerByID(id int64) *api.TrainerSummary {
+	for i := range s.staff {
+		if s.staff[i].ID == id {
+			return &s.staff[i]
+		}
+	}
+	return nil
+}
+
+// theirTrainees is "Maya Brooks's 12 trainees" (the count when known);
+// whose "their" gives "their 12 trainees".
+func theirTrainees(t *api.TrainerSummary, whose ...string) string {
+	owner := api.EscapeText(t.Name) + "'s"
+	if len(whose) > 0 {
+		owner = whose[0]
+	}
+	if t.Trainees == nil {
+		return owner + " trainees"
+	}
+	return owner + " " + plural(*t.Trainees, "trainee")
+}
+
+// pickTaker asks who takes t's trainees over (every active trainer but
+// t), then hands the choice to then.
+func (s *settingsModel) pickTaker(t *api.TrainerSummary, text string, then func(to *api.TrainerSummary) tea.Cmd, noNote string) tea.Cmd {
+	choices := s.others(t)
+	if len(choices) == 0 {
+		s.setStatus(statusError, "No other active trainer can take %s over: n adds one.", theirTrainees(t))
+		return nil
+	}
+	s.nav.ask(&picker{common: s.common, text: text, choices: choices, noNote: noNote,
+		onPick: func(c choice) tea.Cmd { return then(s.trainerByID(c.id)) }})
+	return nil
+}
+
+// reassign moves the selected trainer's trainees to a trainer picked,
+// after a question that counts them.
+func (s *settingsModel) reassign() tea.Cmd {
+	t := s.selectedTrainer()
+	if t == nil {
+		return nil
+	}
+	if t.Trainees != nil && *t.Trainees == 0 {
+		s.setStatus(statusInfo, "%s has no trainees to move.", t.Name)
+		return nil
+	}
+	return s.pickTaker(t, "Move "+theirTrainees(t)+" to:", func(to *api.TrainerSummary) tea.Cmd {
+		s.nav.ask(&question{common: s.common, text: fmt.Sprintf("Move %s to %s?", theirTrainees(t), api.EscapeText(to.Name)),
+			notes: []string{"All of them, deleted ones too, in one change: each gets its trainee.updated event. " +
+				api.EscapeText(t.Name) + " stays active."},
+			yes: "move", no: "keep", noNote: "Nothing was moved.", onYes: func() tea.Cmd {
+				s.setStatus(statusInfo, "Moving %s to %s…", theirTrainees(t), to.Name)
+				return s.send(adminChange{kind: traineesMoved, trainer: t, to: to}, func(ctx context.Context, c Client, a *adminChange) error {
+					r, err := c.ReassignTrainees(ctx, t.ID, to.ID)
+					if r != nil {
+						a.moved = r.Moved
+					}
+					return err
+				})
+			}})
+		return nil
+	}, "Nothing was moved.")
+}
+
+// deactivate deactivates the selected trainer: one with trainees hands
+// them to a trainer picked first.
+func (s *settingsModel) deactivate() tea.Cmd {
+	t := s.selectedTrainer()
+	switch {
+	case t == nil:
+		return nil
+	case !t.Active:
+		s.setStatus(statusInfo, "%s is inactive already: u activates them again.", t.Name)
+		return nil
+	case t.Trainees != nil && *t.Trainees > 0:
+		return s.handOver(t)
+	}
+	s.nav.ask(&question{common: s.common, text: "Deactivate " + api.EscapeText(t.Name) + "?",
+		notes: []string{"They take no new trainees; u activates them again."},
+		yes:   "deactivate", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.sendDeactivate(t, nil) }})
+	return nil
+}
+
+// handOver deactivates t after asking who takes t's trainees over.
+func (s *settingsModel) handOver(t *api.TrainerSummary) tea.Cmd {
+	return s.pickTaker(t, api.EscapeText(t.Name)+" has trainees: who takes them over?", func(to *api.TrainerSummary) tea.Cmd {
+		s.nav.ask(&question{common: s.common,
+			text:  fmt.Sprintf("Deactivate %s and move %s to %s?", api.EscapeText(t.Name), theirTrainees(t, "their"), api.EscapeText(to.Name)),
+			notes: []string{"In one change: the trainees first, each with its trainee.updated event. u activates " + api.EscapeText(t.Name) + " again."},
+			yes:   "deactivate", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.sendDeactivate(t, to) }})
+		return nil
+	}, "Nothing was changed.")
+}
+
+func (s *settingsModel) sendDeactivate(t, to *api.TrainerSummary) tea.Cmd {
+	off := false
+	p := api.TrainerPatch{Active: &off}
+	if to != nil {
+		p.ReassignTo = &to.ID
+	}
+	s.setStatus(statusInfo, "Deactivating %s…", t.Name)
+	return s.send(adminChange{kind: trainerDeactivated, trainer: t, to: to}, func(ctx context.Context, c Client, a *adminChange) error {
+		_, err := c.UpdateTrainer(ctx, t.ID, p)
+		if to != nil && t.Trainees != nil {
+			a.moved = *t.Trainees
+		}
+		return err
+	})
+}
+
+// activate activates the selected trainer again.
+func (s *settingsModel) activate() tea.Cmd {
+	t := s.selectedTrainer()
+	switch {
+	case t == nil:
+		return nil
+	case t.Active:
+		s.setStatus(statusInfo, "%s is active.", t.Name)
+		return nil
+	}
+	on := true
+	s.setStatus(statusInfo, "Activating %s…", t.Name)
+	return s.send(adminChange{kind: trainerActivated, trainer: t}, func(ctx context.Context, c Client, a *adminChange) error {
+		_, err := c.UpdateTrainer(ctx, t.ID, api.TrainerPatch{Active: &on})
+		return err
+	})
+}
+
+// editCompany edits the company's name and time zone; a new zone is
+// explained and confirmed first.
+func (s *settingsModel) editCompany() tea.Cmd {
+	co := s.company
+	if co == nil {
+		s.setStatus(statusInfo, "The company is not read yet: ctrl+r reads it.")
+		return nil
+	}
+	entries := []entry{s.textEntry("Name", "the company's name", co.Name), s.textEntry("Time zone", "an IANA name: Europe/London", co.TimeZone)}
+	patch := func(v []string) api.CompanyPatch {
+		var p api.CompanyPatch
+		if v[0] != co.Name {
+			p.Name = &v[0]
+		}
+		if v[1] != co.TimeZone {
+			p.TimeZone = &v[1]
+		}
+		return p
+	}
+	check := func(v []string) verdicts {
+		return ruleVerdicts(patch(v), func(b []byte) error {
+			_, err := api.ParseCompanyPatch(b)
+			return err
+		}, []string{"name", "timeZone"}, verdicts{})
+	}
+	submit := func(v []string) tea.Cmd {
+		p := patch(v)
+		switch {
+		case p.Name == nil && p.TimeZone == nil:
+			s.setStatus(statusInfo, "Nothing changed: nothing was sent.")
+			return nil
+		case p.TimeZone != nil:
+			s.nav.ask(s.zoneQuestion(co, p))
+			return nil
+		}
+		return s.saveCompany(p)
+	}
+	s.nav.ask(s.newEntryForm("The company", nil, entries, check, submit, "Nothing was changed."))
+	return nil
+}
+
+// zoneQuestion explains what a new time zone changes, and asks.
+func (s *settingsModel) zoneQuestion(co *api.Company, p api.CompanyPatch) *question {
+	from, to := api.EscapeText(co.TimeZone), api.EscapeText(*p.TimeZone)
+	notes := []string{"\"Who is expired today\" follows the new zone from then on: the company's day, its counts, " +
+		"its lists and its automations start and end at midnight in " + to + "."}
+	if loc, err := time.LoadLocation(*p.TimeZone); err == nil {
+		now := time.Now().In(loc)
+		notes = append(notes, "It is "+now.Format("15:04")+" on "+api.DateOf(now).String()+" there now.")
+	}
+	return &question{common: s.common, text: "Change the time zone from " + from + " to " + to + "?", notes: notes,
+		yes: "change", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.saveCompany(p) }}
+}
+
+func (s *settingsModel) saveCompany(p api.CompanyPatch) tea.Cmd {
+	s.setStatus(statusInfo, "Saving the company…")
+	return s.send(adminChange{kind: companySaved}, func(ctx context.Context, c Client, a *adminChange) error {
+		co, err := c.UpdateCompany(ctx, p)
+		a.company = co
+		return err
+	})
+}
+
+// changed takes the answer to a change: what happened in the status line
+// (and a new secret in a notice), what it changed read again.
+func (s *settingsModel) changed(r resultMsg) tea.Cmd {
+	a := r.val.(adminChange)
+	if r.err != nil {
+		return s.refusedChange(a, r.err)
+	}
+	switch a.kind {
+	case keyCreated, keyRotated:
+		s.showSecret(a)
+		return s.reloadKeys()
+	case keyRevoked:
+		if s.ownKey(a.key) {
+			s.setStatus(statusOK, "Revoked key %s, the key this TUI uses: its next requests are refused; start it again with another key.", a.key.Name)
+			return nil
+		}
+		s.setStatus(statusOK, "Revoked key %s: it is refused from now on.", a.key.Name)
+		return s.reloadKeys()
+	case trainerCreated:
+		s.setStatus(statusOK, "Added trainer %s (#%d).", a.trainer.Name, a.trainer.ID)
+		return s.reloadStaff()
+	case traineesMoved:
+		s.setStatus(statusOK, "Moved %s from %s to %s.", plural(a.moved, "trainee"), a.trainer.Name, a.to.Name)
+		return tea.Batch(s.reloadStaff(), s.nav.traineesMoved())
+	case trainerDeactivated:
+		if a.to != nil {
+			s.setStatus(statusOK, "Deactivated %s; their trainees went to %s.", a.trainer.Name, a.to.Name)
+			return tea.Batch(s.reloadStaff(), s.nav.traineesMoved())
+		}
+		s.setStatus(statusOK, "Deactivated %s.", a.trainer.Name)
+		return s.reloadStaff()
+	case trainerActivated:
+		s.setStatus(statusOK, "Activated %s.", a.trainer.Name)
+		return s.reloadStaff()
+	case companySaved:
+		s.company = a.company
+		s.setStatus(statusOK, "Saved the company: %s, time zone %s.", a.company.Name, a.company.TimeZone)
+		return s.nav.traineesMoved() // today may be another day
+	}
+	return nil
+}
+
+// showSecret shows a created or rotated key's secret, once.
+func (s *settingsModel) showSecret(a adminChange) {
+	k := a.env.Key
+	name := api.EscapeText(k.Name)
+	notes := []string{"Copy it now: it will not be shown again."}
+	title := "Key " + name + " (" + api.EscapeText(k.Scope) + ") was created. Its secret:"
+	s.setStatus(statusOK, "Created key %s.", k.Name)
+	if a.kind == keyRotated {
+		title = "Key " + name + " has a new secret:"
+		until := "now"
+		if p := k.PreviousSecretExpiresAt; p != nil {
+			until = s.stamp(*p)
+		}
+		notes = append(notes, "The old secret keeps working until "+until+", then is refused.")
+		if s.ownKey(k) {
+			notes = append(notes, "This TUI goes on with the old secret until then: save the new one in your profile.")
+		}
+		s.setStatus(statusOK, "Rotated key %s: the old secret works until %s.", k.Name, until)
+	}
+	s.nav.ask(&notice{common: s.common, title: title, value: api.EscapeText(a.env.Secret), notes: notes})
+}
+
+// refusedChange says why the server refused a change, in the page's
+// words where the refusal concerns the state of what it changes; a
+// trainer who still has trainees is handed over (the picker opens).
+func (s *settingsModel) refusedChange(a adminChange, err error) tea.Cmd {
+	switch errorCode(err) {
+	case api.CodeLastAdminKey:
+		s.setStatus(statusError, "%s is the company's last enabled admin key without an expiry: create another admin key "+
+			"first, so the company never locks itself out (409 1032).", a.key.Name)
+	case api.CodeKeyRevoked:
+		s.setStatus(statusError, "Key %s is revoked already: create a new key instead (409 1036).", a.key.Name)
+		return s.reloadKeys()
+	case api.CodeTrainerHasTrainees:
+		s.setStatus(statusError, "%s still has trainees: pick who takes them over (409 1033).", a.trainer.Name)
+		t := *a.trainer
+		t.Trainees = nil // more than was read
+		cmd := s.handOver(&t)
+		return tea.Batch(cmd, s.reloadStaff())
+	default:
+		s.setError(err)
+	}
+	return nil
+}

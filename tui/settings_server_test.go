@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
+)
+
+// secretShown is the secret the notice on screen shows ("" when none).
+func secretShown(d *driver) string {
+	if n, ok := d.m.modal.(*notice); ok {
+		return n.value
+	}
+	return ""
+}
+
+// The Settings page against the real server: a key created through the
+// page works with the trainer it was given, its rotation gives a secret
+// that works while the old one still does, its revocation is refused from
+// then on; a trainer's trainees moved through the page are the other
+// trainer's on the server. The requests are the contract's.
+func TestSettingsAgainstTheServer(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	office := s.addKey(t, "office", api.KeyScopeAdmin)
+	me, err := s.client(office).CurrentKey(ctx)
+	must(t, err)
+	d := newDriver(t, s.client(office), Options{NoColor: true, Start: "home", Key: me})
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	d.press("S")
+	d.expect(t, "Settings", "* office", "admin", "Demo Fitness · office (admin)")
+	s.rec.take()
+
+	// Create a coach's key bound to Maya Brooks.
+	d.press("n")
+	d.typeText("coach-sam")
+	d.press("tab", "tab")
+	d.typeText("Maya")
+	d.press("ctrl+s")
+	d.expect(t, "Key coach-sam (full) was created. Its secret:", "it will not be shown again")
+	first := secretShown(d)
+	sam, err := s.client(first).CurrentKey(ctx)
+	must(t, err)
+	if sam.Name != "coach-sam" || sam.Scope != api.KeyScopeFull || sam.TrainerName == nil || *sam.TrainerName != "Maya Brooks" {
+		t.Fatalf("the key made through the page: %+v", sam)
+	}
+	expectRequests(t, s, "POST "+api.PathKeys)
+	d.press("enter")
+	d.expect(t, "coach-sam", "Maya Brooks")
+
+	// Rotate it: both secrets work during the overlap.
+	d.press("G", "r", "y")
+	d.expect(t, "Key coach-sam has a new secret:", "The old secret keeps working until")
+	second := secretShown(d)
+	expectRequests(t, s, fmt.Sprintf("POST %s/%d/rotate", api.PathKeys, sam.ID))
+	for _, secret := range []string{first, second} {
+		if k, err := s.client(secret).CurrentKey(ctx); err != nil || k.ID != sam.ID {
+			t.Errorf("after the rotation, a secret: %v %v", k, err)
+		}
+	}
+	d.press("enter")
+
+	// Revoke it: refused from then on.
+	d.press("G", "d", "y")
+	d.expect(t, "Revoked key coach-sam: it is refused from now on.")
+	d.expectNot(t, "coach-sam ")
+	expectRequests(t, s, fmt.Sprintf("DELETE %s/%d", api.PathKeys, sam.ID), "GET "+api.PathKeys)
+	var refused *client.AuthRefusedError
+	if _, err := s.client(second).CurrentKey(ctx); !errors.As(err, &refused) {
+		t.Errorf("a revoked key: %v", err)
+	}
+	keys, err := s.client(office).Keys(ctx, "all")
+	must(t, err)
+	for _, k := range keys {
+		if k.ID == sam.ID && k.State != api.KeyRevoked {
+			t.Errorf("the server holds coach-sam as %s", k.State)
+		}
+	}
+
+	// Move Maya Brooks's trainees to Hannah Okoye.
+	direct := s.client(office)
+	ts, err := direct.Trainers(ctx)
+	must(t, err)
+	before := map[string]int{}
+	ids := map[string]int64{}
+	for _, tr := range ts {
+		before[tr.Name] = len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: tr.ID}))
+		ids[tr.Name] = tr.ID
+	}
+	d.press("2", "g", "r")
+	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s to:", plural(before["Maya Brooks"], "trainee")))
+	d.press("down", "enter") // Tomás Rivera, then Hannah Okoye
+	d.expect(t, "to Hannah Okoye?")
+	d.press("y")
+	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", plural(before["Maya Brooks"], "trainee")))
+	expectRequests(t, s, fmt.Sprintf("POST %s/%d/reassign", api.PathTrainers, ids["Maya Brooks"]))
+	if n := len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: ids["Maya Brooks"]})); n != 0 {
+		t.Errorf("Maya Brooks still has %d trainees", n)
+	}
+	if n := len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: ids["Hannah Okoye"]})); n != before["Hannah Okoye"]+before["Maya Brooks"] {
+		t.Errorf("Hannah Okoye has %d trainees, want %d", n, before["Hannah Okoye"]+before["Maya Brooks"])
+	}
+	ts, err = direct.Trainers(ctx)
+	must(t, err)
+	for _, tr := range ts {
+		if tr.ID == ids["Maya Brooks"] && (tr.Trainees == nil || *tr.Trainees != 0) {
+			t.Errorf("the server counts Maya Brooks's trainees as %v", countText(tr.Trainees))
+		}
+	}
+}
+
+// expectRequests fails unless the requests that changed something since
+// the last take are want ("METHOD path"), in order, and every one of
+// want's reads is among the rest.
+func expectRequests(t *testing.T, s *testServer, want ...string) {
+	t.Helper()
+	var changes, reads []string
+	for _, r := range s.rec.take() {
+		line := r.Method + " " + r.Path
+		if r.Method == "GET" {
+			reads = append(reads, line)
+		} else {
+			changes = append(changes, line)
+		}
+	}
+	var wantChanges []string
+	for _, w := range want {
+		if len(w) > 4 && w[:4] == "GET " {
+			found := false
+			for _, r := range reads {
+				found = found || r == w
+			}
+			if !found {
+				t.Errorf("no %s among %q", w, reads)
+			}
+			continue
+		}
+		wantChanges = append(wantChanges, w)
+	}
+	if fmt.Sprint(changes) != fmt.Sprint(wantChanges) {
+		t.Errorf("changes sent %q, want %q", changes, wantChanges)
+	}
+}
+
+// newKey makes a key through the API with the demo company's admin key
+// and returns its secret.
+func newKey(t *testing.T, s *testServer, k api.NewKey) string {
+	t.Helper()
+	env, err := s.direct().CreateKey(context.Background(), k)
+	must(t, err)
+	return env.Secret
+}
+
+// The server's refusals, each in the status line: a key that is not an
+// admin key (403 1029, the page then explains), a key limited to its
+// trainer's trainees on a company-wide screen (403 1030), the company's
+// last admin key (409 1032), a key revoked meanwhile (409 1036), a
+// trainer given a trainee meanwhile (409 1033: the hand-over opens).
+func TestSettingsRefusalsFromTheServer(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	maya := int64(1)
+	full := newKey(t, s, api.NewKey{Name: "front-desk", Scope: api.KeyScopeFull})
+	d := newDriver(t, s.client(full), Options{NoColor: true, Start: "settings"})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.expect(t, "✗ This API key is not an admin key: the company's keys, trainers and settings need one (403 1029).",
+		"Settings are for admin keys.")
+
+	limited := newKey(t, s, api.NewKey{Name: "maya-phone", Scope: api.KeyScopeFull, TrainerID: &maya, OwnTraineesOnly: true})
+	d = newDriver(t, s.client(limited), Options{NoColor: true, Start: "home"})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.press("w")
+	d.expect(t, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).")
+
+	// The demo key is the company's only admin key.
+	demo, err := s.direct().CurrentKey(ctx)
+	must(t, err)
+	d = newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "settings", Key: demo})
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.press("g", "d")
+	d.typeText(demo.Name)
+	d.press("enter")
+	d.expect(t, "is the company's last enabled admin key without an expiry: create another admin key first, so the company never locks itself out (409 1032).")
+
+	keys, err := s.direct().Keys(ctx, "")
+	must(t, err)
+	var desk *api.APIKey
+	for i, k := range keys {
+		if k.Name == "front-desk" {
+			desk = k
+			d.press("g")
+			for range i {
+				d.press("down")
+			}
+		}
+	}
+	_, err = s.direct().RevokeKey(ctx, desk.ID)
+	must(t, err)
+	d.press("r", "y")
+	d.expect(t, "✗ Key front-desk is revoked already: create a new key instead (409 1036).")
+	d.expectNot(t, "front-desk full")
+
+	leo, err := s.direct().CreateTrainer(ctx, api.NewTrainer{Name: "Leo Park", Email: "leo.park@demo-fitness.example"})
+	must(t, err)
+	d.press("2", "ctrl+r", "G")
+	d.expect(t, "Leo Park")
+	_, err = s.direct().UpdateTrainee(ctx, 1, api.TraineePatch{TrainerID: api.Val(leo.ID)})
+	must(t, err)
+	d.press("d")
+	d.expect(t, "Deactivate Leo Park?")
+	d.press("y")
+	d.expect(t, "✗ Leo Park still has trainees: pick who takes them over (409 1033).", "Leo Park has trainees: who takes them over?")
+	d.press("enter", "y")
+	d.expect(t, "✓ Deactivated Leo Park; their trainees went to Maya Brooks.")
+	if tr, err := s.direct().Trainee(ctx, 1); err != nil || tr.TrainerID == nil || *tr.TrainerID != maya {
+		t.Errorf("trainee 1 after the hand-over: %+v %v", tr, err)
+	}
+}
+
+// A trainer's key made on the server: the dashboard's counts are the
+// trainer's (GET /trainees/stats?trainerId=), the list holds the
+// trainer's trainees only, and m shows the company's.
+func TestTrainersKeyAgainstTheServer(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	hannah := int64(3)
+	secret := newKey(t, s, api.NewKey{Name: "hannah-phone", Scope: api.KeyScopeFull, TrainerID: &hannah})
+	c := s.client(secret)
+	me, err := c.CurrentKey(ctx)
+	must(t, err)
+	d := newDriver(t, c, Options{NoColor: true, Start: "home", Key: me})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.expect(t, "Home · my trainees", "Demo Fitness · Hannah Okoye (full)")
+	mine, err := s.direct().TrainerStats(ctx, hannah)
+	must(t, err)
+	all, err := s.direct().TrainerStats(ctx, 0)
+	must(t, err)
+	if mine.Active >= all.Active {
+		t.Fatalf("Hannah's %d active trainees are not fewer than the company's %d", mine.Active, all.Active)
+	}
+	if d.m.home.counts.Active != mine.Active || d.m.home.counts.Deleted != mine.Deleted {
+		t.Errorf("the dashboard counts %+v, Hannah's are %+v", d.m.home.counts, mine)
+	}
+	d.press("l")
+	live := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusLive, TrainerID: hannah})
+	if d.m.list.total != int64(len(live)) {
+		t.Errorf("the list has %d trainees, Hannah %d", d.m.list.total, len(live))
+	}
+	for _, tr := range d.m.list.items {
+		if tr.TrainerID == nil || *tr.TrainerID != hannah {
+			t.Errorf("%s (trainer %v) is not Hannah's", tr.Name, tr.TrainerID)
+		}
+	}
+	d.press("m", "H")
+	if d.m.home.counts.Active != all.Active {
+		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.counts.Active, all.Active)
+	}
+}

@@ -1,0 +1,398 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/traineed/traineed/api"
+)
+
+// adminKey is the demo company's admin key as GET /keys/current shows it:
+// key 1 of the fake.
+var adminKey = &api.CurrentKey{ID: 1, Name: "demo", Scope: api.KeyScopeAdmin, CompanyName: "Demo Fitness"}
+
+// settingsDriver opens the Settings page (S on the dashboard) over the
+// fake's administration, with key in use, at 80x24.
+func settingsDriver(t *testing.T, key *api.CurrentKey) (*driver, *adminFake) {
+	t.Helper()
+	s := newServer(t)
+	f := newAdminFake(s.client(s.Key))
+	d := newDriver(t, f, Options{NoColor: true, Start: "home", Key: key})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.press("S")
+	return d, f
+}
+
+// expectChanges fails unless the fake was asked for exactly these changes
+// since the last call.
+func expectChanges(t *testing.T, f *adminFake, seen *int, want ...string) {
+	t.Helper()
+	got := f.changes()[*seen:]
+	*seen += len(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("changes %q, want %q", got, want)
+	}
+}
+
+// S on the dashboard and :settings open the page; esc goes back.
+func TestSettingsOpensFromHomeAndTheCommandLine(t *testing.T) {
+	d, _ := settingsDriver(t, adminKey)
+	d.expect(t, "Settings", "[Keys]", "Trainers", "Company", "3 keys", "NAME", "SCOPE", "TRAINER", "LAST USED", "EXPIRES",
+		"STATE", "* demo", "crm-export", "maya-phone", "Maya Brooks", "2027-01-01 00:00", "never", "* this TUI uses it")
+	checkFits(t, d, 80, 24, "settings")
+	d.press("esc")
+	d.expect(t, "What needs attention")
+	d.send(kp(":"))
+	d.typeText("settings")
+	d.press("enter")
+	d.expect(t, "[Keys]", "crm-export")
+	d.press("2")
+	d.expect(t, "[Trainers]", "4 trainers", "TRAINEES", "Tomás Rivera", "18", "inactive")
+	d.press("tab")
+	d.expect(t, "[Company]", "Europe/London", "Demo Fitness")
+	d.press("shift+tab", "shift+tab")
+	d.expect(t, "[Keys]")
+	d.press("?")
+	d.expect(t, "new key", "rotate", "revoke", "previous section")
+}
+
+// n makes a key with a small form (the trainer by name, a last day); its
+// secret shows once, saying it will not be shown again.
+func TestSettingsCreatesAKey(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("n")
+	d.expect(t, "New API key", "Name", "Scope", "[full]", "Trainer", "Own trainees only", "Expires")
+	d.press("ctrl+s")
+	d.expect(t, "✗ Name is not right: fix it first. Nothing was sent.", "✗ 1007 name must be 1 to")
+	d.typeText("sam-phone")
+	d.press("tab", "right", "tab") // scope read
+	d.typeText("maya")
+	d.expect(t, "✓ Maya Brooks (#1)")
+	d.press("tab", "space", "tab") // own trainees only
+	d.typeText("31-12-2026")
+	d.expect(t, "✓ works through 31-12-2026")
+	checkFits(t, d, 80, 24, "the new key's form")
+	d.press("ctrl+s")
+	expectChanges(t, f, &seen, "CreateKey 11")
+	d.expect(t, "Key sam-phone (read) was created. Its secret:", "pk_secretOfKey11", "Copy it now: it will not be shown again.",
+		"✓ Created key sam-phone.")
+	k := f.key(11)
+	end := time.Date(2027, 1, 1, 0, 0, 0, 0, d.m.zone()) // the last day ends
+	if k.Scope != api.KeyScopeRead || k.TrainerID == nil || *k.TrainerID != 1 || !k.OwnTraineesOnly || k.ExpiresAt == nil || !k.ExpiresAt.Equal(end) {
+		t.Errorf("the key made: %+v", k)
+	}
+	d.press("enter")
+	d.expect(t, "4 keys", "sam-phone")
+	d.expectNot(t, "pk_secretOfKey11")
+	// esc leaves the form and sends nothing.
+	d.press("n")
+	d.typeText("x")
+	d.press("esc")
+	d.expect(t, "No key was created.")
+	expectChanges(t, f, &seen)
+}
+
+// The new key's form holds the API's rules before it sends: a key limited
+// to its trainer's trainees needs a trainer and is not an admin key; the
+// trainer is one of the company's; the last day is not past.
+func TestSettingsKeyFormChecksTheRules(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("n")
+	d.typeText("x")
+	d.press("tab", "left", "tab", "tab", "space", "ctrl+s") // admin, own trainees only, no trainer
+	d.expect(t, "ownTraineesOnly needs trainerId", "a key limited to its trainer's trainees", "✗ Scope is not right")
+	d.press("tab")
+	d.typeText("Nobody")
+	d.expect(t, "no trainer is named Nobody")
+	d.press("tab", "tab")
+	d.typeText("01-01-2020")
+	d.expect(t, "expiresAt must be in the future")
+	if len(f.changes()) != 0 {
+		t.Fatalf("sent %v", f.changes())
+	}
+}
+
+// r rotates after a question: the new secret shows once, with until when
+// the old one works.
+func TestSettingsRotatesAKey(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("down", "r")
+	d.expect(t, "Rotate key crm-export?", "The old secret keeps working for 24")
+	d.press("n")
+	d.expect(t, "Not rotated.")
+	expectChanges(t, f, &seen)
+	d.press("r", "y")
+	expectChanges(t, f, &seen, "RotateKey 2")
+	d.expect(t, "Key crm-export has a new secret:", "pk_rotatedSecret2", "it will not be shown again",
+		"The old secret keeps working until 2026-11-21 09:30, then is refused.",
+		"✓ Rotated key crm-export: the old secret works until 2026-11-21 09:30.")
+	d.expectNot(t, "This TUI goes on")
+	d.press("enter")
+	d.expect(t, "secret works until 2026-11-21 09:30")
+	// The key the TUI uses: the notice says the TUI goes on with the old one.
+	d.press("g", "r")
+	d.expect(t, "This TUI uses this key")
+	d.press("y")
+	d.expect(t, "This TUI goes on with the old secret until then")
+}
+
+// d revokes after y, or, for the key the TUI uses, after its name is
+// typed; revoked keys leave the table.
+func TestSettingsRevokesAKey(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("down", "d")
+	d.expect(t, "Revoke key crm-export?", "y revoke", "n keep")
+	d.press("esc")
+	d.expect(t, "Not revoked.")
+	d.press("d", "y")
+	expectChanges(t, f, &seen, "RevokeKey 2")
+	d.expect(t, "✓ Revoked key crm-export: it is refused from now on.", "2 keys")
+	d.expectNot(t, "crm-export ")
+	d.press("g", "d")
+	d.expect(t, "Revoke key demo, the key this TUI uses?", "Type its name to revoke it:")
+	d.press("y")
+	expectChanges(t, f, &seen)
+	d.press("ctrl+u")
+	d.typeText("dem")
+	d.press("enter")
+	d.expect(t, "That is not demo", "Revoke key demo")
+	expectChanges(t, f, &seen)
+	d.typeText("o")
+	d.press("enter")
+	expectChanges(t, f, &seen, "RevokeKey 1")
+	d.expect(t, "Revoked key demo, the key this TUI uses: its next requests are refused")
+}
+
+// r on a trainer moves their trainees to a trainer picked (active ones
+// only), after a question that counts them.
+func TestSettingsReassignsTrainees(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("2", "r")
+	d.expect(t, "Move Maya Brooks's 20 trainees to:", "Tomás Rivera (18 trainees)", "Hannah Okoye (17 trainees)")
+	d.expectNot(t, "Leo Park (")
+	d.press("down", "enter")
+	d.expect(t, "Move Maya Brooks's 20 trainees to Hannah Okoye?")
+	d.press("y")
+	expectChanges(t, f, &seen, "ReassignTrainees 1 to 3")
+	d.expect(t, "✓ Moved 20 trainees from Maya Brooks to Hannah Okoye.")
+	if got := *f.trainer(3).Trainees; got != 37 {
+		t.Errorf("Hannah has %d trainees", got)
+	}
+	d.press("r")
+	d.expect(t, "Maya Brooks has no trainees to move.")
+	d.press("down", "r", "esc")
+	d.expect(t, "Nothing was moved.")
+	expectChanges(t, f, &seen)
+}
+
+// d deactivates a trainer: one with trainees hands them over to a trainer
+// picked, in the same change; u activates again; n adds a trainer.
+func TestSettingsDeactivatesAndAddsTrainers(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("2", "down", "d")
+	d.expect(t, "Tomás Rivera has trainees: who takes them over?")
+	d.press("enter")
+	d.expect(t, "Deactivate Tomás Rivera and move their 18 trainees to Maya Brooks?")
+	d.press("y")
+	expectChanges(t, f, &seen, "UpdateTrainer 2 to 1 active false")
+	d.expect(t, "✓ Deactivated Tomás Rivera; their trainees went to Maya Brooks.", "inactive")
+	d.press("d")
+	d.expect(t, "Tomás Rivera is inactive already: u activates them again.")
+	d.press("u")
+	expectChanges(t, f, &seen, "UpdateTrainer 2 active true")
+	d.expect(t, "✓ Activated Tomás Rivera.")
+	d.press("d")
+	d.expect(t, "Deactivate Tomás Rivera?", "They take no new trainees")
+	d.press("y")
+	expectChanges(t, f, &seen, "UpdateTrainer 2 active false")
+	d.press("n")
+	d.expect(t, "New trainer", "E-mail")
+	d.typeText("Leo Tran")
+	d.press("tab")
+	d.typeText("not-an-email")
+	d.press("ctrl+s")
+	d.expect(t, "✗ 1002")
+	expectChanges(t, f, &seen)
+	for range len("not-an-email") {
+		d.send(kp("backspace"))
+	}
+	d.typeText("leo.tran@demo-fitness.example")
+	d.press("enter")
+	expectChanges(t, f, &seen, "CreateTrainer 11")
+	d.expect(t, "✓ Added trainer Leo Tran (#11).", "5 trainers", "leo.tran@demo-fitness.example")
+	// The trainers read are the TUI's: the forms know the new one.
+	if d.m.trainers[11] != "Leo Tran" {
+		t.Errorf("the TUI's trainers: %v", d.m.trainers)
+	}
+}
+
+// e edits the company: a new time zone is explained and confirmed first,
+// a new name alone is saved at once, an unknown zone is refused before
+// anything is sent.
+func TestSettingsEditsTheCompany(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("3", "e")
+	d.expect(t, "The company", "Demo Fitness", "Europe/London")
+	d.press("tab", "ctrl+u")
+	d.typeText("Mars/Olympus")
+	d.press("ctrl+s")
+	d.expect(t, "✗ Time zone is not right", "unknown time zone")
+	expectChanges(t, f, &seen)
+	d.press("ctrl+u")
+	d.typeText("America/New_York")
+	d.press("ctrl+s")
+	d.expect(t, "Change the time zone from Europe/London to America/New_York?", "Who is expired today",
+		"follows the new zone from then on", "there now")
+	checkFits(t, d, 80, 24, "the time zone question")
+	d.press("y")
+	expectChanges(t, f, &seen, "UpdateCompany 1 zone America/New_York")
+	d.expect(t, "✓ Saved the company: Demo Fitness, time zone America/New_York.", "America/New_York")
+	d.press("e")
+	for range len("Fitness") {
+		d.send(kp("backspace"))
+	}
+	d.typeText("Gym")
+	d.press("ctrl+s")
+	expectChanges(t, f, &seen, "UpdateCompany 1 name Demo Gym")
+	d.expect(t, "✓ Saved the company: Demo Gym, time zone America/New_York.")
+	d.press("e", "ctrl+s")
+	d.expect(t, "Nothing changed: nothing was sent.")
+	expectChanges(t, f, &seen)
+}
+
+// A key that is not an admin key sees why instead of the tables, and
+// sends nothing; the dashboard's S says it needs an admin key.
+func TestSettingsOfANonAdminKey(t *testing.T) {
+	d, f := settingsDriver(t, &api.CurrentKey{ID: 3, Name: "maya-phone", Scope: api.KeyScopeFull, CompanyName: "Demo Fitness"})
+	d.expect(t, "Settings are for admin keys.", "This key, maya-phone (full), may not see or change")
+	d.expectNot(t, "crm-export", "NAME")
+	for _, k := range []string{"n", "r", "d", "2", "n", "3", "e"} {
+		d.press(k)
+	}
+	d.expectNot(t, "New", "The company")
+	if len(f.changes()) != 0 {
+		t.Fatalf("sent %v", f.changes())
+	}
+	d.press("H", "?")
+	d.expect(t, "settings (needs an admin key)")
+}
+
+// Every refusal of the server shows in the status line in the page's
+// words: not an admin key (the page then explains), limited to its
+// trainer's trainees, read-only, the last admin key, a trainer who still
+// has trainees (the picker opens), a key revoked already.
+func TestSettingsRefusals(t *testing.T) {
+	s := newServer(t)
+	f := newAdminFake(s.client(s.Key))
+	f.failNext("Keys", errNotAdmin)
+	d := newDriver(t, f, Options{NoColor: true, Start: "settings"}) // the key's scope not known
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.expect(t, "✗ This API key is not an admin key: the company's keys, trainers and settings need one (403 1029).",
+		"Settings are for admin keys.")
+	d.expectNot(t, "crm-export")
+
+	d, f = settingsDriver(t, adminKey)
+	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	for _, c := range []struct {
+		method string
+		err    error
+		keys   []string
+		want   string
+	}{
+		{"CreateKey", errOwnTrainees, []string{"n", "x", "ctrl+s"}, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030)."},
+		{"RotateKey", errReadOnly, []string{"g", "r", "y"}, "✗ This API key is read-only: changes need a full key (403 1014)."},
+		{"RevokeKey", errLastAdmin, []string{"g", "d", "d", "e", "m", "o", "enter"},
+			"✗ demo is the company's last enabled admin key without an expiry: create another admin key first, so the company never locks itself out (409 1032)."},
+		{"RotateKey", errAlreadyRevoked, []string{"down", "r", "y"}, "✗ Key crm-export is revoked already: create a new key instead (409 1036)."},
+	} {
+		f.failNext(c.method, c.err)
+		d.press(c.keys...)
+		d.expect(t, c.want)
+		d.expectNot(t, "has a new secret")
+	}
+	// A count read before a colleague gave the trainer trainees: the 409
+	// opens the hand-over.
+	zero := 0
+	f.trainer(4).Active, f.trainer(4).Trainees = true, &zero
+	d.press("2", "ctrl+r", "G", "d")
+	d.expect(t, "Deactivate Leo Park?")
+	f.failNext("UpdateTrainer", errHasTrainees)
+	d.press("y")
+	d.expect(t, "✗ Leo Park still has trainees: pick who takes them over (409 1033).", "Leo Park has trainees: who takes them over?")
+	d.press("enter", "y")
+	d.expect(t, "✓ Deactivated Leo Park; their trainees went to Maya Brooks.")
+}
+
+// The Settings page at 80x24 and 120x35: its keys, its trainers, its
+// company, and a new key's secret.
+func TestGoldenSettings(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			d, _ := settingsDriver(t, adminKey)
+			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			shot := func(name string, keys ...string) {
+				t.Helper()
+				d.press(keys...)
+				golden(t, d, fmt.Sprintf("settings-%s-%dx%d", name, size[0], size[1]))
+				checkFits(t, d, size[0], size[1], name)
+			}
+			shot("keys")
+			d.press("n")
+			d.typeText("sam-phone")
+			d.press("tab", "tab")
+			d.typeText("Maya")
+			shot("secret", "ctrl+s")
+			shot("trainers", "enter", "2")
+			shot("company", "3")
+		})
+	}
+}
+
+// The footers of the Settings page fit 80 columns with their changes'
+// keys (the section switch gives way first).
+func TestSettingsFootersFit(t *testing.T) {
+	d, _ := settingsDriver(t, adminKey)
+	lastLine := func() string { l := strings.Split(d.screen(), "\n"); return l[len(l)-1] }
+	for _, c := range []struct{ key, want string }{
+		{"1", "n new key • r rotate • d revoke • tab section • esc back • ? help • q quit"},
+		{"2", "n new • r reassign • d deactivate • u activate • esc back • ? help • q quit"},
+		{"3", "e edit • tab section • esc back • ? help • q quit"},
+	} {
+		d.press(c.key)
+		if got := lastLine(); got != c.want {
+			t.Errorf("section %s: footer %q, want %q", c.key, got, c.want)
+		}
+	}
+}
+
+// The page and its dialogs fit every size, down to 60x16.
+func TestSettingsFitsEverySize(t *testing.T) {
+	d, _ := settingsDriver(t, adminKey)
+	for _, size := range [][2]int{{60, 16}, {80, 24}, {120, 35}, {200, 50}} {
+		w, h := size[0], size[1]
+		d.send(tea.WindowSizeMsg{Width: w, Height: h})
+		for _, st := range []struct {
+			name string
+			keys []string
+		}{
+			{"keys", []string{"1"}}, {"new key", []string{"n"}}, {"rotate", []string{"esc", "r"}}, {"revoke own key", []string{"n", "d"}},
+			{"trainers", []string{"esc", "2"}}, {"picker", []string{"r"}}, {"company", []string{"esc", "3"}}, {"edit", []string{"e"}},
+		} {
+			d.press(st.keys...)
+			checkFits(t, d, w, h, st.name)
+		}
+		d.press("esc")
+	}
+}
