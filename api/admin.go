@@ -363,10 +363,15 @@ func (f *fields) instant(name string, raw json.RawMessage, now time.Time) *time.
 	return nil
 }
 
-// TrainerEnvelope is the body of every single-trainer answer.
+// TrainerEnvelope is the body of every single-trainer answer. A
+// deactivation (PATCH with active false) also says what it did: Moved, the
+// trainees handed to reassignTo, and DisabledKeys, the keys bound to the
+// trainer that it disabled.
 type TrainerEnvelope struct {
-	Timestamp int64           `json:"timestamp"`
-	Trainer   *TrainerSummary `json:"trainer"`
+	Timestamp    int64           `json:"timestamp"`
+	Trainer      *TrainerSummary `json:"trainer"`
+	Moved        *int            `json:"moved,omitempty"`
+	DisabledKeys []int64         `json:"disabledKeys,omitempty"`
 }
 
 // NewTrainer is a trainer to create: POST /public-api/trainers.
@@ -649,7 +654,9 @@ type AdminStore interface {
 	CompanyTrainers(ctx context.Context, companyID int64) ([]*TrainerSummary, error)
 	CompanyTrainer(ctx context.Context, companyID, id int64) (*TrainerSummary, error)
 	CreateCompanyTrainer(ctx context.Context, companyID int64, t NewTrainer) (*TrainerSummary, error)
-	UpdateTrainer(ctx context.Context, companyID, id int64, p TrainerPatch) (*TrainerSummary, error)
+	// UpdateTrainer applies p; the envelope says, for a deactivation, how
+	// many trainees moved and which keys were disabled (Timestamp unset).
+	UpdateTrainer(ctx context.Context, companyID, id int64, p TrainerPatch) (*TrainerEnvelope, error)
 	// ReassignTrainees moves every trainee of from to to (an active
 	// trainer), one trainee.updated each, in one transaction.
 	ReassignTrainees(ctx context.Context, companyID, from, to int64) (*ReassignResult, error)

@@ -114,9 +114,10 @@ func withoutCount(t *api.TrainerSummary) *api.TrainerSummary {
 // (api.TrainerHasTrainees) when some are left without it, and disables
 // the keys bound to the trainer (api.LastAdminKey when one is the
 // company's last standing admin key).
-func (s *Store) UpdateTrainer(ctx context.Context, companyID, id int64, p api.TrainerPatch) (*api.TrainerSummary, error) {
-	var out *api.TrainerSummary
+func (s *Store) UpdateTrainer(ctx context.Context, companyID, id int64, p api.TrainerPatch) (*api.TrainerEnvelope, error) {
+	out := &api.TrainerEnvelope{}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		*out = api.TrainerEnvelope{}
 		before := new(trainerRow)
 		if err := s.forUpdate(s.trainerScope(tx, companyID).Where("tr.id = ?", id)).Scan(ctx, before); err != nil {
 			return dbError(err)
@@ -126,17 +127,20 @@ func (s *Store) UpdateTrainer(ctx context.Context, companyID, id int64, p api.Tr
 			return err
 		}
 		if p.Active != nil && *p.Active != before.Active {
-			if err := s.setTrainerActive(ctx, tx, before, *p.Active, p.ReassignTo); err != nil {
+			if err := s.setTrainerActive(ctx, tx, before, *p.Active, p.ReassignTo, out); err != nil {
 				return err
 			}
 			fields = append(fields, "active")
 		}
-		if out, err = s.companyTrainer(ctx, tx, companyID, id); err != nil || len(fields) == 0 {
+		if out.Trainer, err = s.companyTrainer(ctx, tx, companyID, id); err != nil || len(fields) == 0 {
 			return err
 		}
-		return s.recordAdminEvent(ctx, tx, companyID, api.EventTrainerUpdated, api.AdminData{Trainer: withoutCount(out), ChangedFields: fields})
+		return s.recordAdminEvent(ctx, tx, companyID, api.EventTrainerUpdated, api.AdminData{Trainer: withoutCount(out.Trainer), ChangedFields: fields})
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // writeTrainerUser writes a trainer's new name and e-mail into its user
@@ -159,13 +163,16 @@ func (s *Store) writeTrainerUser(ctx context.Context, tx bun.Tx, before *trainer
 	return fields, dbError(err)
 }
 
-// setTrainerActive activates or deactivates a trainer (see UpdateTrainer).
-func (s *Store) setTrainerActive(ctx context.Context, tx bun.Tx, t *trainerRow, active bool, reassignTo *int64) error {
+// setTrainerActive activates or deactivates a trainer (see UpdateTrainer),
+// recording in out what a deactivation did.
+func (s *Store) setTrainerActive(ctx context.Context, tx bun.Tx, t *trainerRow, active bool, reassignTo *int64, out *api.TrainerEnvelope) error {
 	if !active {
 		if reassignTo != nil {
-			if _, err := s.reassign(ctx, tx, t.CompanyID, t.ID, *reassignTo); err != nil {
+			moved, err := s.reassign(ctx, tx, t.CompanyID, t.ID, *reassignTo)
+			if err != nil {
 				return err
 			}
+			out.Moved = &moved
 		}
 		n, err := s.traineeScope(tx, t.CompanyID).Where("t.trainer_id = ?", t.ID).Count(ctx)
 		if err != nil {
@@ -174,32 +181,37 @@ func (s *Store) setTrainerActive(ctx context.Context, tx bun.Tx, t *trainerRow, 
 		if n > 0 {
 			return api.TrainerHasTrainees(t.ID, int(n))
 		}
-		if err := s.disableTrainerKeys(ctx, tx, t.CompanyID, t.ID); err != nil {
+		ids, err := s.disableTrainerKeys(ctx, tx, t.CompanyID, t.ID)
+		if err != nil {
 			return err
 		}
+		out.DisabledKeys = ids
 	}
 	_, err := tx.NewUpdate().Model((*trainerRow)(nil)).Set("active = ?", active).Where("tr.id = ?", t.ID).Exec(ctx)
 	return err
 }
 
 // disableTrainerKeys disables the enabled keys bound to a trainer who is
-// deactivated, keeping the company administrable (keepAdmin).
-func (s *Store) disableTrainerKeys(ctx context.Context, tx bun.Tx, companyID, trainerID int64) error {
+// deactivated, keeping the company administrable (keepAdmin), and returns
+// their ids.
+func (s *Store) disableTrainerKeys(ctx context.Context, tx bun.Tx, companyID, trainerID int64) ([]int64, error) {
 	var keys []apiKeyRow
-	if err := s.forUpdate(s.keyScope(tx, companyID).Where("k.trainer_id = ? AND NOT k.disabled", trainerID)).Scan(ctx, &keys); err != nil {
-		return err
+	if err := s.forUpdate(s.keyScope(tx, companyID).Where("k.trainer_id = ? AND NOT k.disabled", trainerID).OrderExpr("k.id")).Scan(ctx, &keys); err != nil {
+		return nil, err
 	}
+	ids := make([]int64, 0, len(keys))
 	for i := range keys {
 		after := keys[i]
 		after.Disabled = true
 		if err := s.keepAdmin(ctx, tx, &keys[i], &after); err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := tx.NewUpdate().Model(&after).Column("disabled").WherePK().Exec(ctx); err != nil {
-			return err
+			return nil, err
 		}
+		ids = append(ids, keys[i].ID)
 	}
-	return nil
+	return ids, nil
 }
 
 // ReassignTrainees moves every trainee of trainer from to trainer to (see

@@ -119,6 +119,19 @@ func (c *Client) UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch
 	return c.trainerCall(ctx, http.MethodPatch, trainerPath(id), p)
 }
 
+// DeactivateTrainer deactivates a trainer, handing its trainees to
+// reassignTo (nil: refused with 409 1033 while it has some); the envelope
+// says how many moved (Moved) and which of its keys were disabled
+// (DisabledKeys).
+func (c *Client) DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64) (*api.TrainerEnvelope, error) {
+	off := false
+	var out api.TrainerEnvelope
+	if err := c.call(ctx, http.MethodPatch, trainerPath(id), nil, api.TrainerPatch{Active: &off, ReassignTo: reassignTo}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // ReassignTrainees moves every trainee of trainer from to trainer to.
 func (c *Client) ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error) {
 	var out api.ReassignResult

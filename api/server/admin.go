@@ -296,11 +296,13 @@ func (h *Handler) updateTrainer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.store.UpdateTrainer(r.Context(), principal(r.Context()).CompanyID, id, *patch)
+	out, err := h.store.UpdateTrainer(r.Context(), principal(r.Context()).CompanyID, id, *patch)
 	if err != nil {
 		return reassignField(err, "reassignTo")
 	}
-	return h.writeTrainer(w, r, t)
+	out.Timestamp, out.Trainer = h.now().Unix(), shownTrainer(principal(r.Context()), out.Trainer)
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 func (h *Handler) reassignTrainees(w http.ResponseWriter, r *http.Request) error {

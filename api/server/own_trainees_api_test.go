@@ -222,9 +222,13 @@ func TestTrainerAdministration(t *testing.T) {
 		var feed api.EventPage
 		e.do("GET", api.PathEvents+"?order=desc&limit=1", f.admin, nil).expect(t, 200).JSON(t, &feed)
 		last := feed.Events[0].ID
+		var boundKey api.CurrentKeyEnvelope
+		e.do("GET", api.PathCurrentKey, f.bound, nil).expect(t, 200).JSON(t, &boundKey)
+		env = api.TrainerEnvelope{}
 		e.do("PATCH", trainerPath(e.trainerA[0], ""), f.admin, map[string]any{"active": false, "reassignTo": nia.ID}).expect(t, 200).JSON(t, &env)
-		if env.Trainer.Active || *env.Trainer.Trainees != 0 {
-			t.Fatalf("deactivated %+v", env.Trainer)
+		if env.Trainer.Active || *env.Trainer.Trainees != 0 || env.Moved == nil || *env.Moved != 2 ||
+			len(env.DisabledKeys) != 1 || env.DisabledKeys[0] != boundKey.Key.ID {
+			t.Fatalf("deactivated %+v, moved %v, disabled keys %v", env.Trainer, env.Moved, env.DisabledKeys)
 		}
 		for _, id := range []int64{f.ada.ID, f.cleo.ID} {
 			got := e.do("GET", "/public-api/trainees/"+strconv.FormatInt(id, 10), f.admin, nil).expect(t, 200).trainee(t)
