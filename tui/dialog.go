@@ -76,7 +76,9 @@ func (q *question) body(helpKeys) string {
 func (q *question) help(helpKeys) helpKeys { return q.keys.confirmHelp() }
 
 // typedQuestion is a question answered by typing a word (a key's name)
-// and enter: for what cannot be undone and concerns the TUI itself.
+// and enter: for what cannot be undone and concerns the TUI itself. What
+// is typed is compared trimmed and in any case (strings.EqualFold), as
+// traineectl keys revoke compares it.
 type typedQuestion struct {
 	*common
 	text   string
@@ -103,7 +105,7 @@ func (q *typedQuestion) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		q.setStatus(statusInfo, "%s", q.noNote)
 		return nil, true
 	case "enter":
-		if strings.TrimSpace(q.input.Value()) != q.want {
+		if !strings.EqualFold(strings.TrimSpace(q.input.Value()), strings.TrimSpace(q.want)) {
 			q.setStatus(statusError, "That is not %s: type the name as it is shown, or esc.", q.want)
 			return nil, false
 		}

@@ -396,3 +396,15 @@ func TestSettingsFitsEverySize(t *testing.T) {
 		d.press("esc")
 	}
 }
+
+// The name typed to revoke the TUI's own key is compared trimmed and in
+// any case, as traineectl keys revoke compares it.
+func TestSettingsTypedNameIgnoresCaseAndSpaces(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("g", "d")
+	d.typeText("  DeMo ")
+	d.press("enter")
+	expectChanges(t, f, &seen, "RevokeKey 1")
+	d.expect(t, "Revoked key demo, the key this TUI uses")
+}
