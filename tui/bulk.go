@@ -85,7 +85,7 @@ func cmdBulk(kind bulkKind) func(m *Model, arg string) tea.Cmd {
 			m.setStatus(statusError, "%s", err.Error())
 			return nil
 		}
-		m.modal = &bulkModal{common: m.common, m: m, a: a}
+		m.ask(&bulkModal{common: m.common, m: m, a: a})
 		return nil
 	}
 }

@@ -32,7 +32,7 @@ func (m *Model) askDelete(t *api.Trainee) {
 		return
 	}
 	c := m.c
-	m.modal = &question{common: m.common, text: fmt.Sprintf("Delete %s (#%d)?", api.EscapeText(t.Name), t.ID),
+	m.ask(&question{common: m.common, text: fmt.Sprintf("Delete %s (#%d)?", api.EscapeText(t.Name), t.ID),
 		notes: []string{"The trainee is soft-deleted: u restores it later."}, yes: "delete", no: "keep", noNote: "Not deleted.",
 		onYes: func() tea.Cmd {
 			m.setStatus(statusInfo, "Deleting %s…", t.Name)
@@ -40,7 +40,7 @@ func (m *Model) askDelete(t *api.Trainee) {
 				r, err := c.DeleteTrainee(ctx, t.ID)
 				return mutation{kind: "deleted", t: r}, err
 			})
-		}}
+		}})
 }
 
 // restore restores t when it is deleted.

@@ -60,8 +60,13 @@ func (m *Model) openSettings() tea.Cmd {
 	return m.settings.reload()
 }
 
-// ask opens a dialog over the page.
-func (m *Model) ask(d modal) { m.modal = d }
+// ask opens a dialog over the page; the status line of an earlier action
+// goes (a note the same key press wrote stays: it says why the dialog
+// opens).
+func (m *Model) ask(d modal) {
+	m.clearStale()
+	m.modal = d
+}
 
 // shown reports whether the page shows its tables: the key is an admin
 // key, or its scope is not known and the server has not refused it.
@@ -187,11 +192,11 @@ func (s *settingsModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
 	switch {
 	case key.Matches(msg, k.NextTab):
-		s.section = (s.section + 1) % sectionCount
+		s.openSection((s.section + 1) % sectionCount)
 	case key.Matches(msg, k.PrevTab):
-		s.section = (s.section + sectionCount - 1) % sectionCount
+		s.openSection((s.section + sectionCount - 1) % sectionCount)
 	case key.Matches(msg, hk.full[1][2]): // 1-3
-		s.section = int(msg.String()[0] - '1')
+		s.openSection(int(msg.String()[0] - '1'))
 	case !s.shown():
 	case s.section == sectionCompany:
 		if key.Matches(msg, k.Edit) {
@@ -209,6 +214,15 @@ func (s *settingsModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		s.move(msg)
 	}
 	return nil
+}
+
+// openSection shows section i; the status line of what was done in
+// another section goes.
+func (s *settingsModel) openSection(i int) {
+	if i != s.section {
+		s.section = i
+		s.clearStale()
+	}
 }
 
 // move moves the cursor of the section's table.

@@ -408,3 +408,35 @@ func TestSettingsTypedNameIgnoresCaseAndSpaces(t *testing.T) {
 	expectChanges(t, f, &seen, "RevokeKey 1")
 	d.expect(t, "Revoked key demo, the key this TUI uses")
 }
+
+// A status line belongs to the action that made it: it goes when the
+// next question or section opens.
+func TestSettingsStatusLineGoesWithItsAction(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	d.press("n")
+	d.typeText("crm-2")
+	d.press("ctrl+s", "c")
+	d.expect(t, "Copied to the clipboard")
+	d.press("enter", "r")
+	d.expect(t, "Rotate key")
+	d.expectNot(t, "Copied to the clipboard")
+	d.press("n", "3", "e", "tab", "ctrl+u")
+	d.typeText("Mars/Olympus")
+	d.press("ctrl+s")
+	d.expect(t, "✗ Time zone is not right")
+	d.press("ctrl+u")
+	d.typeText("America/New_York")
+	d.press("ctrl+s")
+	d.expect(t, "Change the time zone from Europe/London to America/New_York?")
+	d.expectNot(t, "Time zone is not right")
+	d.press("n", "1")
+	f.failNext("RevokeKey", errLastAdmin)
+	d.press("g", "d")
+	d.typeText("demo")
+	d.press("enter")
+	d.expect(t, "last enabled admin key")
+	for _, section := range []string{"2", "3", "tab"} {
+		d.press(section)
+		d.expectNot(t, "last enabled admin key")
+	}
+}

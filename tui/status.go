@@ -81,6 +81,15 @@ func (s *statusLine) showStatus(k statusKind, text string) {
 
 func (s *statusLine) setError(err error) { s.showStatus(statusError, describe(err)) }
 
+// clearStale clears a status set before the message being handled: it
+// belonged to an action done with (a question or a section opens next),
+// while one the same message set stays.
+func (s *statusLine) clearStale() {
+	if !s.statusFresh {
+		s.status, s.statusKind = "", statusInfo
+	}
+}
+
 // statusLines is the status line, on two lines of width w when it is
 // longer (an error's cause on the first, its URL on the second); what two
 // lines cannot hold is cut with "…".
