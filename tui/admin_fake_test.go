@@ -22,8 +22,11 @@ type adminFake struct {
 	mu       sync.Mutex
 	keys     []*api.APIKey
 	trainers []api.TrainerSummary
-	company  api.Company
-	nextID   int64
+	// deleted are the trainers' soft-deleted trainees, by trainer: not
+	// in their counts, moved with the live ones.
+	deleted map[int64]int
+	company api.Company
+	nextID  int64
 	// fail makes the next call of a method (by name) answer this error.
 	fail  map[string]error
 	calls []string // the changes made, "RotateKey 3"...
@@ -39,7 +42,7 @@ func newAdminFake(c Client) *adminFake {
 	used := fakeNow
 	expires := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	system := &api.Actor{Type: api.ActorSystem}
-	return &adminFake{Client: c, nextID: 10, fail: map[string]error{},
+	return &adminFake{Client: c, nextID: 10, fail: map[string]error{}, deleted: map[int64]int{1: 4},
 		company: api.Company{ID: 1, Name: "Demo Fitness", TimeZone: "Europe/London", CreatedAt: fakeNow},
 		keys: []*api.APIKey{
 			{ID: 1, Name: "demo", Prefix: "pk_demo1", Scope: api.KeyScopeAdmin, CreatedAt: fakeNow, CreatedBy: system, LastUsedAt: &used, State: api.KeyActive},
@@ -190,13 +193,63 @@ func (f *adminFake) trainer(id int64) *api.TrainerSummary {
 	return nil
 }
 
-// move gives from's trainees to to.
+// move gives from's trainees to to, soft-deleted ones too, and returns
+// how many moved.
 func (f *adminFake) move(from, to *api.TrainerSummary) int {
 	n := *from.Trainees
 	sum := *to.Trainees + n
 	zero := 0
 	to.Trainees, from.Trainees = &sum, &zero
-	return n
+	gone := f.deleted[from.ID]
+	f.deleted[to.ID] += gone
+	delete(f.deleted, from.ID)
+	return n + gone
+}
+
+// DeactivateTrainer moves the trainer's trainees to reassignTo and
+// disables the keys bound to the trainer, as the server does.
+func (f *adminFake) DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64) (*api.TrainerEnvelope, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.called("DeactivateTrainer", id); err != nil {
+		return nil, err
+	}
+	t := f.trainer(id)
+	env := &api.TrainerEnvelope{}
+	if reassignTo != nil {
+		n := f.move(t, f.trainer(*reassignTo))
+		env.Moved = &n
+		f.calls[len(f.calls)-1] += fmt.Sprintf(" to %d", *reassignTo)
+	}
+	for _, k := range f.keys {
+		if k.TrainerID != nil && *k.TrainerID == id && k.State != api.KeyRevoked && k.State != api.KeyDisabled {
+			k.State = api.KeyDisabled
+			env.DisabledKeys = append(env.DisabledKeys, k.ID)
+		}
+	}
+	t.Active = false
+	c := *t
+	env.Trainer = &c
+	return env, nil
+}
+
+// UpdateKey enables or disables a key.
+func (f *adminFake) UpdateKey(ctx context.Context, id int64, p api.KeyPatch) (*api.APIKey, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.called("UpdateKey", id); err != nil {
+		return nil, err
+	}
+	k := f.key(id)
+	if p.Enabled != nil {
+		f.calls[len(f.calls)-1] += fmt.Sprintf(" enabled %v", *p.Enabled)
+		k.State = api.KeyActive
+		if !*p.Enabled {
+			k.State = api.KeyDisabled
+		}
+	}
+	c := *k
+	return &c, nil
 }
 
 func (f *adminFake) UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,9 +24,12 @@ type adminChange struct {
 	trainer *api.TrainerSummary // the trainer it concerns
 	to      *api.TrainerSummary // who takes the trainer's trainees
 	env     *api.KeyEnvelope    // a created or rotated key, with its secret
-	moved   int                 // trainees moved
-	company *api.Company        // the company saved
-	newName string              // the key or trainer created
+	moved   int                 // trainees moved (soft-deleted ones too)
+	// disabled are the ids of the keys a deactivation disabled, as its
+	// answer says.
+	disabled []int64
+	company  *api.Company // the company saved
+	newName  string       // the key or trainer created
 }
 
 type changeKind int
@@ -262,8 +266,9 @@ func (s *settingsModel) trainerByID(id int64) *api.TrainerSummary {
 	return nil
 }
 
-// theirTrainees is "Maya Brooks's 12 trainees" (the count when known);
-// whose "their" gives "their 12 trainees".
+// theirTrainees is "Maya Brooks's 12 live trainees" (the count when
+// known: the server counts the live ones); whose "their" gives "their 12
+// live trainees".
 func theirTrainees(t *api.TrainerSummary, whose ...string) string {
 	owner := api.EscapeText(t.Name) + "'s"
 	if len(whose) > 0 {
@@ -272,7 +277,72 @@ func theirTrainees(t *api.TrainerSummary, whose ...string) string {
 	if t.Trainees == nil {
 		return owner + " trainees"
 	}
-	return owner + " " + plural(*t.Trainees, "trainee")
+	return owner + " " + plural(*t.Trainees, "live trainee")
+}
+
+// softDeletedToo is what a move takes besides the live trainees counted.
+const softDeletedToo = " and any soft-deleted ones"
+
+// boundKeys are the keys read that act as trainer id; live: only those a
+// deactivation disables (not disabled yet).
+func (s *settingsModel) boundKeys(id int64, live bool) []*api.APIKey {
+	var out []*api.APIKey
+	for _, k := range s.apiKeys {
+		if k.TrainerID != nil && *k.TrainerID == id && (k.State != api.KeyDisabled) == live {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// theirKeys is the keys a deactivation of t disables: "their key
+// sam-phone", "their 2 keys", "" for none, "any keys bound to them" while
+// the keys are not read.
+func (s *settingsModel) theirKeys(t *api.TrainerSummary) string {
+	if !s.keysRead {
+		return "any keys bound to them"
+	}
+	return keysPhrase(s.boundKeys(t.ID, true))
+}
+
+// keysPhrase is "their key sam-phone" for one key, "their 2 keys" for
+// more, "" for none.
+func keysPhrase(keys []*api.APIKey) string {
+	switch len(keys) {
+	case 0:
+		return ""
+	case 1:
+		return "their key " + api.EscapeText(keys[0].Name)
+	}
+	return "their " + plural(len(keys), "key")
+}
+
+// keyNames are the names of the keys of ids among those read, escaped
+// ("#id" for one not read).
+func (s *settingsModel) keyNames(ids []int64) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = fmt.Sprintf("#%d", id)
+		for _, k := range s.apiKeys {
+			if k.ID == id {
+				names[i] = api.EscapeText(k.Name)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// inSeries joins clauses as a sentence does: "a", "a and b", "a, b, and c".
+func inSeries(clauses ...string) string {
+	switch len(clauses) {
+	case 0:
+		return ""
+	case 1:
+		return clauses[0]
+	case 2:
+		return clauses[0] + " and " + clauses[1]
+	}
+	return strings.Join(clauses[:len(clauses)-1], ", ") + ", and " + clauses[len(clauses)-1]
 }
 
 // pickTaker asks who takes t's trainees over (every active trainer but
@@ -299,10 +369,10 @@ func (s *settingsModel) reassign() tea.Cmd {
 		s.setStatus(statusInfo, "%s has no trainees to move.", t.Name)
 		return nil
 	}
-	return s.pickTaker(t, "Move "+theirTrainees(t)+" to:", func(to *api.TrainerSummary) tea.Cmd {
-		s.nav.ask(&question{common: s.common, text: fmt.Sprintf("Move %s to %s?", theirTrainees(t), api.EscapeText(to.Name)),
-			notes: []string{"All of them, deleted ones too, in one change: each gets its trainee.updated event. " +
-				api.EscapeText(t.Name) + " stays active."},
+	return s.pickTaker(t, "Move "+theirTrainees(t)+softDeletedToo+" to:", func(to *api.TrainerSummary) tea.Cmd {
+		s.nav.ask(&question{common: s.common, text: fmt.Sprintf("Move %s%s to %s?", theirTrainees(t), softDeletedToo, api.EscapeText(to.Name)),
+			notes: []string{"In one change: each trainee gets its trainee.updated event. " +
+				api.EscapeText(t.Name) + " stays active, and so do their keys."},
 			yes: "move", no: "keep", noNote: "Nothing was moved.", onYes: func() tea.Cmd {
 				s.setStatus(statusInfo, "Moving %s to %s…", theirTrainees(t), to.Name)
 				return s.send(adminChange{kind: traineesMoved, trainer: t, to: to}, func(ctx context.Context, c Client, a *adminChange) error {
@@ -330,37 +400,77 @@ func (s *settingsModel) deactivate() tea.Cmd {
 	case t.Trainees != nil && *t.Trainees > 0:
 		return s.handOver(t)
 	}
-	s.nav.ask(&question{common: s.common, text: "Deactivate " + api.EscapeText(t.Name) + "?",
-		notes: []string{"They take no new trainees; u activates them again."},
-		yes:   "deactivate", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.sendDeactivate(t, nil) }})
+	s.askDeactivate(t, nil)
 	return nil
 }
 
 // handOver deactivates t after asking who takes t's trainees over.
 func (s *settingsModel) handOver(t *api.TrainerSummary) tea.Cmd {
 	return s.pickTaker(t, api.EscapeText(t.Name)+" has trainees: who takes them over?", func(to *api.TrainerSummary) tea.Cmd {
-		s.nav.ask(&question{common: s.common,
-			text:  fmt.Sprintf("Deactivate %s and move %s to %s?", api.EscapeText(t.Name), theirTrainees(t, "their"), api.EscapeText(to.Name)),
-			notes: []string{"In one change: the trainees first, each with its trainee.updated event. u activates " + api.EscapeText(t.Name) + " again."},
-			yes:   "deactivate", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.sendDeactivate(t, to) }})
+		s.askDeactivate(t, to)
 		return nil
 	}, "Nothing was changed.")
 }
 
-func (s *settingsModel) sendDeactivate(t, to *api.TrainerSummary) tea.Cmd {
-	off := false
-	p := api.TrainerPatch{Active: &off}
+// askDeactivate asks whether to deactivate t, saying all it does: to
+// takes t's trainees (nil: t has none), t's keys are disabled.
+func (s *settingsModel) askDeactivate(t, to *api.TrainerSummary) {
+	name := api.EscapeText(t.Name)
+	clauses := []string{"Deactivate " + name}
+	notes := []string{"They take no new trainees."}
 	if to != nil {
-		p.ReassignTo = &to.ID
+		clauses = append(clauses, fmt.Sprintf("move %s (%s) to %s", theirTrainees(t, "their"), strings.TrimPrefix(softDeletedToo, " "),
+			api.EscapeText(to.Name)))
+		notes[0] = "In one change: the trainees first, each with its trainee.updated event."
+	}
+	again := "u activates " + name + " again."
+	if keys := s.theirKeys(t); keys != "" {
+		clauses = append(clauses, "disable "+keys)
+		notes = append(notes, "A disabled key is refused until e on the Keys section enables it again.")
+		again = "u activates " + name + " again; their keys stay disabled."
+	}
+	notes = append(notes, again)
+	s.nav.ask(&question{common: s.common, text: inSeries(clauses...) + "?", notes: notes,
+		yes: "deactivate", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.sendDeactivate(t, to) }})
+}
+
+func (s *settingsModel) sendDeactivate(t, to *api.TrainerSummary) tea.Cmd {
+	var reassignTo *int64
+	if to != nil {
+		reassignTo = &to.ID
 	}
 	s.setStatus(statusInfo, "Deactivating %s…", t.Name)
 	return s.send(adminChange{kind: trainerDeactivated, trainer: t, to: to}, func(ctx context.Context, c Client, a *adminChange) error {
-		_, err := c.UpdateTrainer(ctx, t.ID, p)
-		if to != nil && t.Trainees != nil {
-			a.moved = *t.Trainees
+		env, err := c.DeactivateTrainer(ctx, t.ID, reassignTo)
+		if env != nil {
+			if env.Moved != nil {
+				a.moved = *env.Moved
+			}
+			a.disabled = env.DisabledKeys
 		}
 		return err
 	})
+}
+
+// deactivated says what a deactivation did, from its answer: the
+// trainees moved, the keys disabled.
+func (s *settingsModel) deactivated(a adminChange) {
+	var did []string
+	if a.to != nil {
+		did = append(did, fmt.Sprintf("moved %s to %s", plural(a.moved, "trainee"), api.EscapeText(a.to.Name)))
+	}
+	switch len(a.disabled) {
+	case 0:
+	case 1:
+		did = append(did, "disabled their key "+s.keyNames(a.disabled))
+	default:
+		did = append(did, fmt.Sprintf("disabled their %s (%s)", plural(len(a.disabled), "key"), s.keyNames(a.disabled)))
+	}
+	text := "Deactivated " + api.EscapeText(a.trainer.Name)
+	if len(did) > 0 {
+		text += ": " + inSeries(did...)
+	}
+	s.showStatus(statusOK, text+".")
 }
 
 // activate activates the selected trainer again.
@@ -445,43 +555,64 @@ func (s *settingsModel) saveCompany(p api.CompanyPatch) tea.Cmd {
 }
 
 // changed takes the answer to a change: what happened in the status line
-// (and a new secret in a notice), what it changed read again.
+// (and a new secret in a notice), what it changed read again, the keys
+// after every change (a deactivation disables some; a refusal may follow
+// a colleague's change).
 func (s *settingsModel) changed(r resultMsg) tea.Cmd {
 	a := r.val.(adminChange)
 	if r.err != nil {
-		return s.refusedChange(a, r.err)
+		return tea.Batch(s.refusedChange(a, r.err), s.reloadKeys())
 	}
 	switch a.kind {
-	case keyCreated, keyRotated:
-		s.showSecret(a)
-		return s.reloadKeys()
 	case keyRevoked:
 		if s.ownKey(a.key) {
 			s.setStatus(statusOK, "Revoked key %s, the key this TUI uses: its next requests are refused; start it again with another key.", a.key.Name)
 			return nil
 		}
+	case trainerCreated, traineesMoved, trainerDeactivated, trainerActivated:
+		return tea.Batch(s.trainerChanged(a), s.reloadStaff(), s.reloadKeys())
+	}
+	return tea.Batch(s.keyChanged(a), s.reloadKeys())
+}
+
+// keyChanged says what a change of a key or of the company did.
+func (s *settingsModel) keyChanged(a adminChange) tea.Cmd {
+	switch a.kind {
+	case keyCreated, keyRotated:
+		s.showSecret(a)
+	case keyRevoked:
 		s.setStatus(statusOK, "Revoked key %s: it is refused from now on.", a.key.Name)
-		return s.reloadKeys()
-	case trainerCreated:
-		s.setStatus(statusOK, "Added trainer %s (#%d).", a.trainer.Name, a.trainer.ID)
-		return s.reloadStaff()
-	case traineesMoved:
-		s.setStatus(statusOK, "Moved %s from %s to %s.", plural(a.moved, "trainee"), a.trainer.Name, a.to.Name)
-		return tea.Batch(s.reloadStaff(), s.nav.traineesMoved())
-	case trainerDeactivated:
-		if a.to != nil {
-			s.setStatus(statusOK, "Deactivated %s; their trainees went to %s.", a.trainer.Name, a.to.Name)
-			return tea.Batch(s.reloadStaff(), s.nav.traineesMoved())
-		}
-		s.setStatus(statusOK, "Deactivated %s.", a.trainer.Name)
-		return s.reloadStaff()
-	case trainerActivated:
-		s.setStatus(statusOK, "Activated %s.", a.trainer.Name)
-		return s.reloadStaff()
 	case companySaved:
 		s.company = a.company
 		s.setStatus(statusOK, "Saved the company: %s, time zone %s.", a.company.Name, a.company.TimeZone)
 		return s.nav.traineesMoved() // today may be another day
+	}
+	return nil
+}
+
+// trainerChanged says what a change of a trainer did; the dashboard and
+// the list follow trainees moved.
+func (s *settingsModel) trainerChanged(a adminChange) tea.Cmd {
+	switch a.kind {
+	case trainerCreated:
+		s.setStatus(statusOK, "Added trainer %s (#%d).", a.trainer.Name, a.trainer.ID)
+	case traineesMoved:
+		s.setStatus(statusOK, "Moved %s from %s to %s.", plural(a.moved, "trainee"), a.trainer.Name, a.to.Name)
+		return s.nav.traineesMoved()
+	case trainerDeactivated:
+		s.deactivated(a)
+		if a.to != nil {
+			return s.nav.traineesMoved()
+		}
+	case trainerActivated:
+		s.setStatus(statusOK, "Activated %s.", a.trainer.Name)
+		switch keys := s.boundKeys(a.trainer.ID, false); len(keys) {
+		case 0:
+		case 1:
+			s.showStatus(statusOK, "Activated "+api.EscapeText(a.trainer.Name)+"; "+keysPhrase(keys)+" stays disabled: e on the Keys section enables it.")
+		default:
+			s.showStatus(statusOK, "Activated "+api.EscapeText(a.trainer.Name)+"; "+keysPhrase(keys)+" stay disabled: e on the Keys section enables each.")
+		}
 	}
 	return nil
 }
@@ -514,8 +645,14 @@ func (s *settingsModel) showSecret(a adminChange) {
 func (s *settingsModel) refusedChange(a adminChange, err error) tea.Cmd {
 	switch errorCode(err) {
 	case api.CodeLastAdminKey:
-		s.setStatus(statusError, "%s is the company's last enabled admin key without an expiry: create another admin key "+
-			"first, so the company never locks itself out (409 1032).", a.key.Name)
+		what := ""
+		if a.key != nil {
+			what = api.EscapeText(a.key.Name) + " is"
+		} else { // a deactivation: one of the trainer's keys
+			what = api.EscapeText(a.trainer.Name) + " stays active: a key bound to them is"
+		}
+		s.showStatus(statusError, what+" the company's last enabled admin key without an expiry: create another admin key "+
+			"first, so the company never locks itself out (409 1032).")
 	case api.CodeKeyRevoked:
 		s.setStatus(statusError, "Key %s is revoked already: create a new key instead (409 1036).", a.key.Name)
 		return s.reloadKeys()

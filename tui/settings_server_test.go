@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -83,7 +84,9 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		}
 	}
 
-	// Move Maya Brooks's trainees to Hannah Okoye.
+	// Move Maya Brooks's trainees to Hannah Okoye: the question counts
+	// the live ones, the result what the server moved, soft-deleted
+	// ones too.
 	direct := s.client(office)
 	ts, err := direct.Trainers(ctx)
 	must(t, err)
@@ -93,12 +96,20 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		before[tr.Name] = len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: tr.ID}))
 		ids[tr.Name] = tr.ID
 	}
-	d.press("2", "g", "r")
-	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s to:", plural(before["Maya Brooks"], "trainee")))
+	mayas := searchAll(t, direct, client.SearchParams{Status: api.StatusLive, TrainerID: ids["Maya Brooks"]})
+	_, err = direct.DeleteTrainee(ctx, mayas[0].ID)
+	must(t, err)
+	live := len(mayas) - 1
+	s.rec.take()
+	d.press("2", "ctrl+r", "g", "r")
+	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s and any soft-deleted ones to:", plural(live, "live trainee")))
 	d.press("down", "enter") // Tomás Rivera, then Hannah Okoye
-	d.expect(t, "to Hannah Okoye?")
+	expectWrapped(t, d, "and any soft-deleted ones to Hannah Okoye?")
 	d.press("y")
 	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", plural(before["Maya Brooks"], "trainee")))
+	if live == before["Maya Brooks"] {
+		t.Fatalf("Maya Brooks has no soft-deleted trainee: the counts cannot differ")
+	}
 	expectRequests(t, s, fmt.Sprintf("POST %s/%d/reassign", api.PathTrainers, ids["Maya Brooks"]))
 	if n := len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: ids["Maya Brooks"]})); n != 0 {
 		t.Errorf("Maya Brooks still has %d trainees", n)
@@ -208,19 +219,45 @@ func TestSettingsRefusalsFromTheServer(t *testing.T) {
 
 	leo, err := s.direct().CreateTrainer(ctx, api.NewTrainer{Name: "Leo Park", Email: "leo.park@demo-fitness.example"})
 	must(t, err)
+	leosKey := newKey(t, s, api.NewKey{Name: "leo-phone", Scope: api.KeyScopeFull, TrainerID: &leo.ID})
 	d.press("2", "ctrl+r", "G")
 	d.expect(t, "Leo Park")
 	_, err = s.direct().UpdateTrainee(ctx, 1, api.TraineePatch{TrainerID: api.Val(leo.ID)})
 	must(t, err)
 	d.press("d")
-	d.expect(t, "Deactivate Leo Park?")
+	expectWrapped(t, d, "Deactivate Leo Park and disable their key leo-phone?")
 	d.press("y")
 	d.expect(t, "✗ Leo Park still has trainees: pick who takes them over (409 1033).", "Leo Park has trainees: who takes them over?")
-	d.press("enter", "y")
-	d.expect(t, "✓ Deactivated Leo Park; their trainees went to Maya Brooks.")
+	d.press("enter")
+	expectWrapped(t, d, "Deactivate Leo Park, move their trainees (and any soft-deleted ones) to Maya Brooks, and disable their key leo-phone?")
+	s.rec.take()
+	d.press("y")
+	expectWrapped(t, d, "✓ Deactivated Leo Park: moved 1 trainee to Maya Brooks and disabled their key leo-phone.")
+	expectRequests(t, s, fmt.Sprintf("PATCH %s/%d", api.PathTrainers, leo.ID), "GET "+api.PathKeys, "GET "+api.PathTrainers)
 	if tr, err := s.direct().Trainee(ctx, 1); err != nil || tr.TrainerID == nil || *tr.TrainerID != maya {
 		t.Errorf("trainee 1 after the hand-over: %+v %v", tr, err)
 	}
+	var refused *client.AuthRefusedError
+	if _, err := s.client(leosKey).CurrentKey(ctx); !errors.As(err, &refused) {
+		t.Errorf("the key of a deactivated trainer: %v", err)
+	}
+	d.press("1")
+	d.expect(t, "leo-phone")
+	if !strings.Contains(lineOf(d, "leo-phone"), "disabled") {
+		t.Errorf("leo-phone's row: %q", lineOf(d, "leo-phone"))
+	}
+	d.press("2", "G", "u")
+	expectWrapped(t, d, "✓ Activated Leo Park; their key leo-phone stays disabled: e on the Keys section enables it.")
+}
+
+// lineOf is the first line of the screen that holds text.
+func lineOf(d *driver, text string) string {
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(l, text) {
+			return l
+		}
+	}
+	return ""
 }
 
 // A trainer's key made on the server: the dashboard's counts are the

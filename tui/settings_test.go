@@ -39,6 +39,19 @@ func expectChanges(t *testing.T, f *adminFake, seen *int, want ...string) {
 	}
 }
 
+// expectWrapped fails unless the screen says each of parts, read as one
+// text: its lines joined, a dialog's box and the wrapping gone (a long
+// question, a status line on two lines).
+func expectWrapped(t *testing.T, d *driver, parts ...string) {
+	t.Helper()
+	text := strings.Join(strings.Fields(strings.ReplaceAll(d.screen(), "│", " ")), " ")
+	for _, p := range parts {
+		if !strings.Contains(text, p) {
+			t.Fatalf("the screen does not say %q:\n%s", p, d.screen())
+		}
+	}
+}
+
 // S on the dashboard and :settings open the page; esc goes back.
 func TestSettingsOpensFromHomeAndTheCommandLine(t *testing.T) {
 	d, _ := settingsDriver(t, adminKey)
@@ -173,18 +186,19 @@ func TestSettingsRevokesAKey(t *testing.T) {
 }
 
 // r on a trainer moves their trainees to a trainer picked (active ones
-// only), after a question that counts them.
+// only), after a question that counts the live ones and says the
+// soft-deleted ones go too; the result counts what the answer moved.
 func TestSettingsReassignsTrainees(t *testing.T) {
 	d, f := settingsDriver(t, adminKey)
 	seen := 0
 	d.press("2", "r")
-	d.expect(t, "Move Maya Brooks's 20 trainees to:", "Tomás Rivera (18 trainees)", "Hannah Okoye (17 trainees)")
+	d.expect(t, "Move Maya Brooks's 20 live trainees and any soft-deleted ones to:", "Tomás Rivera (18 trainees)", "Hannah Okoye (17 trainees)")
 	d.expectNot(t, "Leo Park (")
 	d.press("down", "enter")
-	d.expect(t, "Move Maya Brooks's 20 trainees to Hannah Okoye?")
+	expectWrapped(t, d, "Move Maya Brooks's 20 live trainees and any soft-deleted ones to Hannah Okoye?", "stays active, and so do their keys")
 	d.press("y")
 	expectChanges(t, f, &seen, "ReassignTrainees 1 to 3")
-	d.expect(t, "✓ Moved 20 trainees from Maya Brooks to Hannah Okoye.")
+	d.expect(t, "✓ Moved 24 trainees from Maya Brooks to Hannah Okoye.")
 	if got := *f.trainer(3).Trainees; got != 37 {
 		t.Errorf("Hannah has %d trainees", got)
 	}
@@ -203,10 +217,11 @@ func TestSettingsDeactivatesAndAddsTrainers(t *testing.T) {
 	d.press("2", "down", "d")
 	d.expect(t, "Tomás Rivera has trainees: who takes them over?")
 	d.press("enter")
-	d.expect(t, "Deactivate Tomás Rivera and move their 18 trainees to Maya Brooks?")
+	expectWrapped(t, d, "Deactivate Tomás Rivera and move their 18 live trainees (and any soft-deleted ones) to Maya Brooks?")
+	d.expectNot(t, "disable")
 	d.press("y")
-	expectChanges(t, f, &seen, "UpdateTrainer 2 to 1 active false")
-	d.expect(t, "✓ Deactivated Tomás Rivera; their trainees went to Maya Brooks.", "inactive")
+	expectChanges(t, f, &seen, "DeactivateTrainer 2 to 1")
+	d.expect(t, "✓ Deactivated Tomás Rivera: moved 18 trainees to Maya Brooks.", "inactive")
 	d.press("d")
 	d.expect(t, "Tomás Rivera is inactive already: u activates them again.")
 	d.press("u")
@@ -215,7 +230,8 @@ func TestSettingsDeactivatesAndAddsTrainers(t *testing.T) {
 	d.press("d")
 	d.expect(t, "Deactivate Tomás Rivera?", "They take no new trainees")
 	d.press("y")
-	expectChanges(t, f, &seen, "UpdateTrainer 2 active false")
+	expectChanges(t, f, &seen, "DeactivateTrainer 2")
+	d.expect(t, "✓ Deactivated Tomás Rivera.")
 	d.press("n")
 	d.expect(t, "New trainer", "E-mail")
 	d.typeText("Leo Tran")
@@ -328,11 +344,53 @@ func TestSettingsRefusals(t *testing.T) {
 	f.trainer(4).Active, f.trainer(4).Trainees = true, &zero
 	d.press("2", "ctrl+r", "G", "d")
 	d.expect(t, "Deactivate Leo Park?")
-	f.failNext("UpdateTrainer", errHasTrainees)
+	f.failNext("DeactivateTrainer", errHasTrainees)
 	d.press("y")
 	d.expect(t, "✗ Leo Park still has trainees: pick who takes them over (409 1033).", "Leo Park has trainees: who takes them over?")
 	d.press("enter", "y")
-	d.expect(t, "✓ Deactivated Leo Park; their trainees went to Maya Brooks.")
+	d.expect(t, "✓ Deactivated Leo Park: moved 0 trainees to Maya Brooks.")
+	// A key bound to the trainer is the company's last admin key: the
+	// trainer stays active.
+	d.press("2", "g", "d", "enter")
+	f.failNext("DeactivateTrainer", errLastAdmin)
+	d.press("y")
+	d.expect(t, "✗ Maya Brooks stays active: a key bound to them is the company's last enabled admin key without an expiry")
+}
+
+// Deactivating a trainer disables the keys bound to them: the question
+// says so, the result names the keys the answer says were disabled, and
+// the keys are read again; activating the trainer again says their keys
+// stay disabled.
+func TestSettingsDeactivationDisablesTheTrainersKeys(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	second := f.keys[2]
+	twin := *second
+	twin.ID, twin.Name, twin.Prefix = 4, "maya-tablet", "pk_maya4"
+	f.keys = append(f.keys, &twin)
+	d.press("ctrl+r", "2", "d")
+	d.expect(t, "Maya Brooks has trainees: who takes them over?")
+	d.press("down", "enter")
+	expectWrapped(t, d, "Deactivate Maya Brooks, move their 20 live trainees (and any soft-deleted ones) to Hannah Okoye, and disable their 2 keys?",
+		"A disabled key is refused until e on the Keys section enables it again.", "their keys stay disabled")
+	checkFits(t, d, 80, 24, "the deactivation's question")
+	d.press("y")
+	expectChanges(t, f, &seen, "DeactivateTrainer 1 to 3")
+	expectWrapped(t, d, "✓ Deactivated Maya Brooks: moved 24 trainees to Hannah Okoye and disabled their 2 keys (maya-phone, maya-tablet).")
+	d.press("1")
+	if got := strings.Count(d.screen(), "disabled"); got != 2 {
+		t.Errorf("%d keys show disabled:\n%s", got, d.screen())
+	}
+	d.press("2", "u")
+	expectChanges(t, f, &seen, "UpdateTrainer 1 active true")
+	expectWrapped(t, d, "✓ Activated Maya Brooks; their 2 keys stay disabled: e on the Keys section enables each.")
+	// One key, no trainees.
+	f.key(4).State = api.KeyActive
+	d.press("ctrl+r", "d")
+	expectWrapped(t, d, "Deactivate Maya Brooks and disable their key maya-tablet?")
+	d.press("y")
+	expectChanges(t, f, &seen, "DeactivateTrainer 1")
+	d.expect(t, "✓ Deactivated Maya Brooks: disabled their key maya-tablet.")
 }
 
 // The Settings page at 80x24 and 120x35: its keys, its trainers, its

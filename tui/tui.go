@@ -70,8 +70,12 @@ type Client interface {
 	CreateKey(ctx context.Context, k api.NewKey) (*api.KeyEnvelope, error)
 	RotateKey(ctx context.Context, id int64, overlap *time.Duration) (*api.KeyEnvelope, error)
 	RevokeKey(ctx context.Context, id int64) (*api.APIKey, error)
+	UpdateKey(ctx context.Context, id int64, p api.KeyPatch) (*api.APIKey, error)
 	CreateTrainer(ctx context.Context, t api.NewTrainer) (*api.TrainerSummary, error)
 	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error)
+	// DeactivateTrainer's answer says what it did: the trainees moved
+	// and the keys it disabled.
+	DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64) (*api.TrainerEnvelope, error)
 	ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error)
 	Company(ctx context.Context) (*api.Company, error)
 	UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error)
