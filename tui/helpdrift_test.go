@@ -125,6 +125,7 @@ func TestSettingsHelpNamesEveryKeyTheScreenUses(t *testing.T) {
 		{"trainer's home", coach, nil, true},
 		{"trainer's list", coach, []string{"l"}, true},
 		{"question", adminKey, []string{"S", "down", "r"}, true},
+		{"disabled key", adminKey, []string{"S", "down", "e", "y"}, true},
 		{"typed question", adminKey, []string{"S", "d"}, false},
 		{"picker", adminKey, []string{"S", "2", "r"}, true},
 		{"form", adminKey, []string{"S", "n"}, false},

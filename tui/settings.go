@@ -143,8 +143,9 @@ func (s *settingsModel) selectedTrainer() *api.TrainerSummary {
 func (s *settingsModel) ownKey(k *api.APIKey) bool { return s.opt.Key != nil && s.opt.Key.ID == k.ID }
 
 // settingsHelp is the page's key map in a section; shown says whether the
-// page shows its tables (the changes are off when it does not).
-func (k keyMap) settingsHelp(section int, shown bool) helpKeys {
+// page shows its tables (the changes are off when it does not), toggle
+// what e does to the selected key ("enable" or "disable").
+func (k keyMap) settingsHelp(section int, shown bool, toggle string) helpKeys {
 	sw, prev, num := k.NextTab, k.PrevTab, k.Status
 	sw.SetHelp("tab", "section")
 	prev.SetHelp("shift+tab", "previous section")
@@ -156,6 +157,7 @@ func (k keyMap) settingsHelp(section int, shown bool) helpKeys {
 		add.SetHelp("n", "new key")
 		rot.SetHelp("r", "rotate")
 		del.SetHelp("d", "revoke")
+		edit.SetHelp("e", toggle)
 	case sectionTrainers:
 		add.SetHelp("n", "new")
 		rot.SetHelp("r", "reassign")
@@ -166,7 +168,7 @@ func (k keyMap) settingsHelp(section int, shown bool) helpKeys {
 	rot.SetEnabled(shown && section != sectionCompany)
 	del.SetEnabled(shown && section != sectionCompany)
 	act.SetEnabled(shown && section == sectionTrainers)
-	edit.SetEnabled(shown && section == sectionCompany)
+	edit.SetEnabled(shown && (section == sectionCompany || section == sectionKeys && toggle != ""))
 	return helpKeys{
 		short: []key.Binding{add, rot, del, act, edit, sw, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
@@ -178,7 +180,21 @@ func (k keyMap) settingsHelp(section int, shown bool) helpKeys {
 	}
 }
 
-func (s *settingsModel) help() helpKeys { return s.keys.settingsHelp(s.section, s.shown()) }
+func (s *settingsModel) help() helpKeys {
+	return s.keys.settingsHelp(s.section, s.shown(), toggleWord(s.selectedKey()))
+}
+
+// toggleWord is what e does to k: "enable" a disabled key, "disable"
+// another; "" for none.
+func toggleWord(k *api.APIKey) string {
+	switch {
+	case k == nil:
+		return ""
+	case k.State == api.KeyDisabled:
+		return "enable"
+	}
+	return "disable"
+}
 
 func (s *settingsModel) takesKeys() bool { return false }
 
@@ -210,6 +226,8 @@ func (s *settingsModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return s.revokeOrDeactivate()
 	case key.Matches(msg, k.Restore) && s.section == sectionTrainers:
 		return s.activate()
+	case key.Matches(msg, k.Edit) && s.section == sectionKeys:
+		return s.toggleKey()
 	default:
 		s.move(msg)
 	}

@@ -38,6 +38,8 @@ const (
 	keyCreated changeKind = iota
 	keyRotated
 	keyRevoked
+	keyEnabled
+	keyDisabled
 	trainerCreated
 	traineesMoved
 	trainerDeactivated
@@ -235,6 +237,42 @@ func (s *settingsModel) revokeOrDeactivate() tea.Cmd {
 	s.nav.ask(&question{common: s.common, text: "Revoke key " + name + "?",
 		notes: []string{"Every request with it is refused from the next one on, for good."},
 		yes:   "revoke", no: "keep", noNote: "Not revoked.", onYes: revoke})
+	return nil
+}
+
+// toggleKey is e: enable the selected key when it is disabled, else
+// disable it after a question (typing its name when it is the key this
+// TUI uses).
+func (s *settingsModel) toggleKey() tea.Cmd {
+	k := s.selectedKey()
+	if k == nil {
+		return nil
+	}
+	on := k.State == api.KeyDisabled
+	kind, verb := keyDisabled, "Disabling"
+	if on {
+		kind, verb = keyEnabled, "Enabling"
+	}
+	toggle := func() tea.Cmd {
+		s.setStatus(statusInfo, "%s key %s…", verb, k.Name)
+		return s.send(adminChange{kind: kind, key: k}, func(ctx context.Context, c Client, a *adminChange) error {
+			_, err := c.UpdateKey(ctx, k.ID, api.KeyPatch{Enabled: &on})
+			return err
+		})
+	}
+	name := api.EscapeText(k.Name)
+	switch {
+	case on:
+		return toggle()
+	case s.ownKey(k):
+		s.nav.ask(s.newTypedQuestion("Disable key "+name+", the key this TUI uses?",
+			[]string{"Every request with it is refused until another admin key enables it again: this TUI's too.", "Type its name to disable it:"},
+			name, toggle, "Not disabled."))
+		return nil
+	}
+	s.nav.ask(&question{common: s.common, text: "Disable key " + name + "?",
+		notes: []string{"Every request with it is refused until e enables it again."},
+		yes:   "disable", no: "keep", noNote: "Not disabled.", onYes: toggle})
 	return nil
 }
 
@@ -582,6 +620,10 @@ func (s *settingsModel) keyChanged(a adminChange) tea.Cmd {
 		s.showSecret(a)
 	case keyRevoked:
 		s.setStatus(statusOK, "Revoked key %s: it is refused from now on.", a.key.Name)
+	case keyEnabled:
+		s.setStatus(statusOK, "Enabled key %s: it works again.", a.key.Name)
+	case keyDisabled:
+		s.setStatus(statusOK, "Disabled key %s: it is refused until e enables it again.", a.key.Name)
 	case companySaved:
 		s.company = a.company
 		s.setStatus(statusOK, "Saved the company: %s, time zone %s.", a.company.Name, a.company.TimeZone)
@@ -639,20 +681,32 @@ func (s *settingsModel) showSecret(a adminChange) {
 	s.nav.ask(&notice{common: s.common, title: title, value: api.EscapeText(a.env.Secret), notes: notes})
 }
 
+// lastAdminRefused says that a change was refused because it would leave
+// the company without an enabled admin key (409 1032), in two lines at 80
+// columns.
+func (s *settingsModel) lastAdminRefused(a adminChange) {
+	what, it := "", "it is"
+	switch {
+	case a.kind == keyRevoked:
+		what = "Key " + api.EscapeText(a.key.Name) + " is not revoked"
+	case a.kind == keyDisabled:
+		what = "Key " + api.EscapeText(a.key.Name) + " stays enabled"
+	case a.key != nil:
+		what = "Key " + api.EscapeText(a.key.Name) + " is unchanged"
+	default: // a deactivation: one of the trainer's keys
+		what, it = api.EscapeText(a.trainer.Name)+" stays active", "their key is"
+	}
+	s.showStatus(statusError, what+": "+it+" the company's last enabled admin key without an expiry, and a company keeps one "+
+		"(409 1032). Create another first.")
+}
+
 // refusedChange says why the server refused a change, in the page's
 // words where the refusal concerns the state of what it changes; a
 // trainer who still has trainees is handed over (the picker opens).
 func (s *settingsModel) refusedChange(a adminChange, err error) tea.Cmd {
 	switch errorCode(err) {
 	case api.CodeLastAdminKey:
-		what := ""
-		if a.key != nil {
-			what = api.EscapeText(a.key.Name) + " is"
-		} else { // a deactivation: one of the trainer's keys
-			what = api.EscapeText(a.trainer.Name) + " stays active: a key bound to them is"
-		}
-		s.showStatus(statusError, what+" the company's last enabled admin key without an expiry: create another admin key "+
-			"first, so the company never locks itself out (409 1032).")
+		s.lastAdminRefused(a)
 	case api.CodeKeyRevoked:
 		s.setStatus(statusError, "Key %s is revoked already: create a new key instead (409 1036).", a.key.Name)
 		return s.reloadKeys()

@@ -67,6 +67,24 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	}
 	d.press("enter")
 
+	// Disable it: refused until it is enabled again (PATCH enabled).
+	d.press("G", "e", "y")
+	d.expect(t, "✓ Disabled key coach-sam: it is refused until e enables it again.")
+	expectRequests(t, s, fmt.Sprintf("PATCH %s/%d", api.PathKeys, sam.ID), "GET "+api.PathKeys)
+	if !strings.Contains(lineOf(d, "coach-sam"), "disabled") {
+		t.Errorf("coach-sam's row: %q", lineOf(d, "coach-sam"))
+	}
+	var refusedKey *client.AuthRefusedError
+	if _, err := s.client(second).CurrentKey(ctx); !errors.As(err, &refusedKey) {
+		t.Errorf("a disabled key: %v", err)
+	}
+	d.press("e")
+	d.expect(t, "✓ Enabled key coach-sam: it works again.")
+	if _, err := s.client(second).CurrentKey(ctx); err != nil {
+		t.Errorf("a key enabled again: %v", err)
+	}
+	s.rec.take()
+
 	// Revoke it: refused from then on.
 	d.press("G", "d", "y")
 	d.expect(t, "Revoked key coach-sam: it is refused from now on.")
@@ -197,7 +215,11 @@ func TestSettingsRefusalsFromTheServer(t *testing.T) {
 	d.press("g", "d")
 	d.typeText(demo.Name)
 	d.press("enter")
-	d.expect(t, "is the company's last enabled admin key without an expiry: create another admin key first, so the company never locks itself out (409 1032).")
+	expectWrapped(t, d, "✗ Key demo is not revoked: it is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first.")
+	d.press("e")
+	d.typeText(demo.Name)
+	d.press("enter")
+	expectWrapped(t, d, "✗ Key demo stays enabled: it is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first.")
 
 	keys, err := s.direct().Keys(ctx, "")
 	must(t, err)

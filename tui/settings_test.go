@@ -330,7 +330,7 @@ func TestSettingsRefusals(t *testing.T) {
 		{"CreateKey", errOwnTrainees, []string{"n", "x", "ctrl+s"}, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030)."},
 		{"RotateKey", errReadOnly, []string{"g", "r", "y"}, "✗ This API key is read-only: changes need a full key (403 1014)."},
 		{"RevokeKey", errLastAdmin, []string{"g", "d", "d", "e", "m", "o", "enter"},
-			"✗ demo is the company's last enabled admin key without an expiry: create another admin key first, so the company never locks itself out (409 1032)."},
+			"✗ Key demo is not revoked: it is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first."},
 		{"RotateKey", errAlreadyRevoked, []string{"down", "r", "y"}, "✗ Key crm-export is revoked already: create a new key instead (409 1036)."},
 	} {
 		f.failNext(c.method, c.err)
@@ -350,11 +350,13 @@ func TestSettingsRefusals(t *testing.T) {
 	d.press("enter", "y")
 	d.expect(t, "✓ Deactivated Leo Park: moved 0 trainees to Maya Brooks.")
 	// A key bound to the trainer is the company's last admin key: the
-	// trainer stays active.
+	// trainer stays active (said whole at 80 columns).
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	d.press("2", "g", "d", "enter")
 	f.failNext("DeactivateTrainer", errLastAdmin)
 	d.press("y")
-	d.expect(t, "✗ Maya Brooks stays active: a key bound to them is the company's last enabled admin key without an expiry")
+	expectWrapped(t, d, "✗ Maya Brooks stays active: their key is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first.")
+	checkFits(t, d, 80, 24, "1032 on a deactivation")
 }
 
 // Deactivating a trainer disables the keys bound to them: the question
@@ -424,7 +426,7 @@ func TestSettingsFootersFit(t *testing.T) {
 	d, _ := settingsDriver(t, adminKey)
 	lastLine := func() string { l := strings.Split(d.screen(), "\n"); return l[len(l)-1] }
 	for _, c := range []struct{ key, want string }{
-		{"1", "n new key • r rotate • d revoke • tab section • esc back • ? help • q quit"},
+		{"1", "n new key • r rotate • d revoke • e disable • esc back • ? help • q quit"},
 		{"2", "n new • r reassign • d deactivate • u activate • esc back • ? help • q quit"},
 		{"3", "e edit • tab section • esc back • ? help • q quit"},
 	} {
@@ -497,4 +499,36 @@ func TestSettingsStatusLineGoesWithItsAction(t *testing.T) {
 		d.press(section)
 		d.expectNot(t, "last enabled admin key")
 	}
+}
+
+// e disables the selected key after a question (its name typed for the
+// key the TUI uses), and enables a disabled one at once; the company's
+// last admin key stays enabled (409 1032), and the status line says so.
+func TestSettingsEnablesAndDisablesKeys(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("down", "e")
+	d.expect(t, "Disable key crm-export?", "refused until e enables it again")
+	d.press("n")
+	d.expect(t, "Not disabled.")
+	expectChanges(t, f, &seen)
+	d.press("e", "y")
+	expectChanges(t, f, &seen, "UpdateKey 2 enabled false")
+	d.expect(t, "✓ Disabled key crm-export: it is refused until e enables it again.", "e enable")
+	if !strings.Contains(lineOf(d, "crm-export "), "disabled") {
+		t.Errorf("crm-export's row: %q", lineOf(d, "crm-export "))
+	}
+	d.press("e")
+	expectChanges(t, f, &seen, "UpdateKey 2 enabled true")
+	d.expect(t, "✓ Enabled key crm-export: it works again.", "e disable")
+	d.press("g", "e")
+	d.expect(t, "Disable key demo, the key this TUI uses?", "Type its name to disable it:")
+	d.typeText("demo")
+	f.failNext("UpdateKey", errLastAdmin)
+	d.press("enter")
+	expectChanges(t, f, &seen, "UpdateKey 1")
+	expectWrapped(t, d, "✗ Key demo stays enabled: it is the company's last enabled admin key without an expiry, "+
+		"and a company keeps one (409 1032). Create another first.")
+	d.press("?")
+	d.expect(t, "e disable")
 }
