@@ -93,9 +93,21 @@ func (f *adminFake) changes() []string {
 	return slices.Clone(f.calls)
 }
 
+// refused is the server's refusal of the key in use (key 1, the demo
+// key) once it is revoked or disabled: nil while it works.
+func (f *adminFake) refused() error {
+	if k := f.key(1); k.State == api.KeyRevoked || k.State == api.KeyDisabled {
+		return &client.AuthRefusedError{}
+	}
+	return nil
+}
+
 func (f *adminFake) Keys(ctx context.Context, state string) ([]*api.APIKey, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.refused(); err != nil {
+		return nil, err
+	}
 	if err := f.fail["Keys"]; err != nil {
 		return nil, err
 	}
@@ -165,6 +177,9 @@ func (f *adminFake) RevokeKey(ctx context.Context, id int64) (*api.APIKey, error
 func (f *adminFake) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.refused(); err != nil {
+		return nil, err
+	}
 	if err := f.fail["Trainers"]; err != nil {
 		return nil, err
 	}
@@ -286,6 +301,9 @@ func (f *adminFake) ReassignTrainees(ctx context.Context, from, to int64) (*api.
 func (f *adminFake) Company(ctx context.Context) (*api.Company, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.refused(); err != nil {
+		return nil, err
+	}
 	if err := f.fail["Company"]; err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -113,11 +112,13 @@ func (m *Model) feedResult(msg feedMsg) tea.Cmd {
 		f.fails++
 		wait := feedBackoff(f.fails)
 		cause, _ := describeParts(msg.err)
+		f.refused = isAuthRefused(msg.err)
 		f.problem = fmt.Sprintf("Live updates paused: the event feed is unreachable (%s); retrying in %s.",
 			strings.TrimSuffix(cause, "."), wait)
+		if f.refused && m.keyGone != "" {
+			f.problem = "Live updates paused. " + m.keyGone
+		}
 		m.background = f.problem
-		var auth *client.AuthRefusedError
-		f.refused = errors.As(msg.err, &auth)
 		gen := f.gen
 		return tea.Tick(wait, func(time.Time) tea.Msg { return feedRetryMsg{gen} })
 	}

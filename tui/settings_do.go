@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -601,16 +602,61 @@ func (s *settingsModel) changed(r resultMsg) tea.Cmd {
 	if r.err != nil {
 		return tea.Batch(s.refusedChange(a, r.err), s.reloadKeys())
 	}
+	if s.lostOwnKey(a) {
+		return nil // every read would be refused (401)
+	}
 	switch a.kind {
-	case keyRevoked:
-		if s.ownKey(a.key) {
-			s.setStatus(statusOK, "Revoked key %s, the key this TUI uses: its next requests are refused; start it again with another key.", a.key.Name)
-			return nil
-		}
 	case trainerCreated, traineesMoved, trainerDeactivated, trainerActivated:
 		return tea.Batch(s.trainerChanged(a), s.reloadStaff(), s.reloadKeys())
 	}
 	return tea.Batch(s.keyChanged(a), s.reloadKeys())
+}
+
+// lostOwnKey reports whether a change revoked or disabled the key this
+// TUI uses (a deactivation disables the trainer's keys): the table then
+// shows it as the server has it, the status line says plainly that this
+// TUI must start again with another key, and so does every refusal of
+// the key (401) from then on.
+func (s *settingsModel) lostOwnKey(a adminChange) bool {
+	own := s.opt.Key
+	if own == nil {
+		return false
+	}
+	state, did := api.KeyDisabled, "Disabled key "+api.EscapeText(own.Name)+", this TUI's own key"
+	switch {
+	case a.kind == keyRevoked && s.ownKey(a.key):
+		state, did = api.KeyRevoked, "Revoked key "+api.EscapeText(own.Name)+", this TUI's own key"
+	case a.kind == keyDisabled && s.ownKey(a.key):
+	case a.kind == trainerDeactivated && slices.Contains(a.disabled, own.ID):
+		did = "Deactivated " + api.EscapeText(a.trainer.Name) + ", and with them this TUI's key, " + api.EscapeText(own.Name)
+		if t := s.trainerByID(a.trainer.ID); t != nil {
+			t.Active = false
+		}
+	default:
+		return false
+	}
+	until := "from now on"
+	if state == api.KeyDisabled {
+		until = "until an admin key enables it"
+	}
+	then := "Quit (q) and start again with another key."
+	s.keyGone = fmt.Sprintf("This TUI's key, %s, is %s: every request is refused (401) %s. %s", api.EscapeText(own.Name), state, until, then)
+	s.showStatus(statusOK, did+": every request is refused "+until+". "+then)
+	keys := s.apiKeys[:0:0]
+	for _, k := range s.apiKeys {
+		if k.ID == own.ID {
+			if state == api.KeyRevoked {
+				continue // revoked keys are left out
+			}
+			c := *k
+			c.State = state
+			k = &c
+		}
+		keys = append(keys, k)
+	}
+	s.apiKeys = keys
+	s.cursor[sectionKeys] = clamp(s.cursor[sectionKeys], 0, len(keys)-1)
+	return true
 }
 
 // keyChanged says what a change of a key or of the company did.

@@ -142,6 +142,26 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 			t.Errorf("the server counts Maya Brooks's trainees as %v", countText(tr.Trainees))
 		}
 	}
+
+	// Revoke the key the TUI uses (the demo key stays the company's
+	// admin key): the table leaves it out, and the status line, then
+	// every 401, says the TUI must start again with another key.
+	d.press("1", "g")
+	for d.m.settings.selectedKey().ID != me.ID {
+		d.press("down")
+	}
+	d.press("d")
+	d.typeText("office")
+	d.press("enter")
+	expectWrapped(t, d, "✓ Revoked key office, this TUI's own key: every request is refused from now on. "+
+		"Quit (q) and start again with another key.")
+	d.expectNot(t, "* office")
+	if _, err := s.client(office).CurrentKey(ctx); !errors.As(err, &refused) {
+		t.Errorf("the revoked key of the TUI: %v", err)
+	}
+	d.press("ctrl+r")
+	expectWrapped(t, d, "✗ This TUI's key, office, is revoked: every request is refused (401) from now on. "+
+		"Quit (q) and start again with another key.")
 }
 
 // expectRequests fails unless the requests that changed something since

@@ -182,7 +182,38 @@ func TestSettingsRevokesAKey(t *testing.T) {
 	d.typeText("o")
 	d.press("enter")
 	expectChanges(t, f, &seen, "RevokeKey 1")
-	d.expect(t, "Revoked key demo, the key this TUI uses: its next requests are refused")
+	d.expect(t, "Revoked key demo, this TUI's own key")
+}
+
+// Once the TUI revoked its own key, the table leaves it out and counts
+// the keys left (a read would be refused), the status line says plainly
+// that the TUI must start again with another key, and so does every 401
+// after (ctrl+r); disabling it says the same, until it is enabled again.
+func TestSettingsRevokingItsOwnKey(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	d.press("g", "d")
+	d.typeText("demo")
+	d.press("enter")
+	expectWrapped(t, d, "✓ Revoked key demo, this TUI's own key: every request is refused from now on. "+
+		"Quit (q) and start again with another key.", "2 keys")
+	d.expectNot(t, "* demo", "3 keys")
+	d.press("ctrl+r")
+	expectWrapped(t, d, "✗ This TUI's key, demo, is revoked: every request is refused (401) from now on. "+
+		"Quit (q) and start again with another key.")
+
+	d, f = settingsDriver(t, adminKey)
+	d.press("g", "e")
+	d.typeText("demo")
+	d.press("enter")
+	expectChanges(t, f, new(int), "UpdateKey 1 enabled false")
+	expectWrapped(t, d, "✓ Disabled key demo, this TUI's own key: every request is refused until an admin key enables it. "+
+		"Quit (q) and start again with another key.", "3 keys")
+	if !strings.Contains(lineOf(d, "* demo"), "disabled") {
+		t.Errorf("demo's row: %q", lineOf(d, "* demo"))
+	}
+	d.press("ctrl+r")
+	expectWrapped(t, d, "✗ This TUI's key, demo, is disabled: every request is refused (401) until an admin key enables it. "+
+		"Quit (q) and start again with another key.")
 }
 
 // r on a trainer moves their trainees to a trainer picked (active ones
@@ -466,7 +497,7 @@ func TestSettingsTypedNameIgnoresCaseAndSpaces(t *testing.T) {
 	d.typeText("  DeMo ")
 	d.press("enter")
 	expectChanges(t, f, &seen, "RevokeKey 1")
-	d.expect(t, "Revoked key demo, the key this TUI uses")
+	d.expect(t, "Revoked key demo, this TUI's own key")
 }
 
 // A status line belongs to the action that made it: it goes when the

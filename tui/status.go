@@ -46,6 +46,9 @@ type statusLine struct {
 	// background is what the status line says while it has nothing else
 	// to say: a lasting state (the event feed is unreachable).
 	background string
+	// keyGone is what a refused key (401) means once this TUI revoked or
+	// disabled its own key: said instead of "check --api-key".
+	keyGone string
 }
 
 // settleStatus runs after each message: a fresh status belongs to where
@@ -79,7 +82,20 @@ func (s *statusLine) showStatus(k statusKind, text string) {
 	s.statusFresh = true
 }
 
-func (s *statusLine) setError(err error) { s.showStatus(statusError, describe(err)) }
+func (s *statusLine) setError(err error) {
+	if s.keyGone != "" && isAuthRefused(err) {
+		s.showStatus(statusError, s.keyGone)
+		return
+	}
+	s.showStatus(statusError, describe(err))
+}
+
+// isAuthRefused reports whether err is the server's refusal of the key
+// (401).
+func isAuthRefused(err error) bool {
+	var auth *client.AuthRefusedError
+	return errors.As(err, &auth)
+}
 
 // clearStale clears a status set before the message being handled: it
 // belonged to an action done with (a question or a section opens next),
@@ -165,11 +181,10 @@ func describe(err error) string {
 // describeParts is an error's words and, for a network failure, the
 // request that failed.
 func describeParts(err error) (cause, request string) {
-	var auth *client.AuthRefusedError
 	var rej *client.RejectedError
 	var nf *client.TraineeNotFoundError
 	switch {
-	case errors.As(err, &auth):
+	case isAuthRefused(err):
 		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile.", ""
 	case errors.As(err, &nf):
 		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID), ""
