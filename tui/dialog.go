@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/traineed/traineed/api"
 )
 
 // Dialogs: the modals a page opens to ask before it changes something (a
@@ -269,22 +272,30 @@ type verdicts struct {
 // entryForm is a small form in a dialog: a few entries, checked together
 // as they are typed (check, with the API's own rules); ctrl+s (or enter
 // on the last entry) sends when nothing is wrong, esc closes it and sends
-// nothing.
+// nothing. It stays open while its request is sent: the page closes it
+// on success (closeDialog) and hands it a refusal (refused), which shows
+// by the entry it concerns, what was typed kept.
 type entryForm struct {
 	*common
 	title   string
 	notes   []string
 	entries []entry
+	fields  []string // the API's name of each entry: a refusal's field lands on it
 	focus   int
 	tried   bool // a send was asked: every problem shows
+	sending bool // its request is on its way
+	server  map[int]string
 	check   func(values []string) verdicts
 	submit  func(values []string) tea.Cmd
 	noNote  string
 }
 
-func (c *common) newEntryForm(title string, notes []string, entries []entry, check func([]string) verdicts,
+// newEntryForm is a form of entries; fields are the API's names of the
+// entries, in order.
+func (c *common) newEntryForm(title string, notes []string, entries []entry, fields []string, check func([]string) verdicts,
 	submit func([]string) tea.Cmd, noNote string) *entryForm {
-	f := &entryForm{common: c, title: title, notes: notes, entries: entries, check: check, submit: submit, noNote: noNote}
+	f := &entryForm{common: c, title: title, notes: notes, entries: entries, fields: fields, check: check, submit: submit,
+		noNote: noNote, server: map[int]string{}}
 	f.focusOn(0)
 	return f
 }
@@ -310,6 +321,8 @@ func (f *entryForm) focusOn(i int) {
 func (f *entryForm) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, e := f.keys, &f.entries[f.focus]
 	switch {
+	case f.sending: // esc closes it; the answer shows in the status line
+		return nil, key.Matches(msg, k.Back)
 	case key.Matches(msg, k.Back):
 		f.setStatus(statusInfo, "%s", f.noNote)
 		return nil, true
@@ -331,7 +344,10 @@ func (f *entryForm) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		var cmd tea.Cmd
 		before := e.input.Value()
 		e.input, cmd = e.input.Update(msg)
-		e.touched = e.touched || e.input.Value() != before
+		if e.input.Value() != before {
+			e.touched = true
+			delete(f.server, f.focus)
+		}
 		return cmd, false
 	}
 	return nil, false
@@ -350,7 +366,33 @@ func (f *entryForm) send() (tea.Cmd, bool) {
 			return nil, false
 		}
 	}
-	return f.submit(values), true
+	cmd := f.submit(values)
+	if cmd == nil { // nothing to send, or another dialog asks first
+		return nil, true
+	}
+	f.sending = true
+	clear(f.server)
+	return cmd, false
+}
+
+// refused takes the server's refusal of what the form sent: each problem
+// by the entry it names, the first focused; the form can be sent again.
+func (f *entryForm) refused(err error) {
+	f.sending = false
+	first := -1
+	for _, fe := range refusalFields(err) {
+		for i, name := range f.fields {
+			if name == fe.Field && f.server[i] == "" {
+				f.server[i] = api.EscapeText(fmt.Sprintf("%d %s", fe.ErrorCode, fe.Message))
+				if first < 0 || i < first {
+					first = i
+				}
+			}
+		}
+	}
+	if first >= 0 {
+		f.focusOn(first)
+	}
 }
 
 func (f *entryForm) body(helpKeys) string {
@@ -369,11 +411,17 @@ func (f *entryForm) body(helpKeys) string {
 		}
 		b.WriteString("\n" + marker + label + f.entryView(e) + "\n" + strings.Repeat(" ", 20))
 		switch err := v.errs[i]; {
+		case f.server[i] != "":
+			b.WriteString(f.saying(th.errText, "✗ "+f.server[i]+" (server)"))
 		case err != nil && (e.touched || f.tried):
 			b.WriteString(f.saying(th.errText, "✗ "+err.Error()))
 		case err == nil && v.said[i] != "":
 			b.WriteString(f.saying(th.okText, "✓ "+v.said[i]))
 		}
+	}
+	if f.sending {
+		b.WriteString("\n\n" + f.spin.View() + " Sending…   " + th.accent.Render("esc") + " close")
+		return f.dialogBox(b.String())
 	}
 	b.WriteString("\n\n" + th.accent.Render("ctrl+s") + " save   " + th.accent.Render("tab") + " next   " +
 		th.accent.Render("esc") + " cancel")

@@ -253,21 +253,27 @@ func (f *formModel) changes() (api.TraineePatch, []string) {
 	return p, p.Names()
 }
 
+// refusalFields are the problems a refusal names, each with its field
+// (a 400's list, or the one error of another refusal); none for another
+// error.
+func refusalFields(err error) []api.FieldError {
+	var rej *client.RejectedError
+	if !errors.As(err, &rej) {
+		return nil
+	}
+	if len(rej.Errors) == 0 && rej.ErrorCode != 0 {
+		return []api.FieldError{{ErrorCode: rej.ErrorCode, Message: rej.Message, Field: rej.Field}}
+	}
+	return rej.Errors
+}
+
 // serverErrors puts a 400's problems by their fields.
 func (f *formModel) serverErrors(err error) {
 	for i := range f.fields {
 		f.fields[i].server = ""
 	}
-	var rej *client.RejectedError
-	if !errors.As(err, &rej) {
-		return
-	}
-	errs := rej.Errors
-	if len(errs) == 0 && rej.ErrorCode != 0 {
-		errs = []api.FieldError{{ErrorCode: rej.ErrorCode, Message: rej.Message, Field: rej.Field}}
-	}
 	first := -1
-	for _, e := range errs {
+	for _, e := range refusalFields(err) {
 		fl := f.field(e.Field)
 		if fl == nil {
 			continue

@@ -73,8 +73,11 @@ type router interface {
 	toggleMine() tea.Cmd
 	// openSettings shows the Settings page (admin keys).
 	openSettings() tea.Cmd
-	// ask opens a dialog over the page (dialog.go).
+	// ask opens a dialog over the page (dialog.go); dialog is the one
+	// open (nil: none), closeDialog closes d when it is still open.
 	ask(d modal)
+	dialog() modal
+	closeDialog(d modal)
 	// openActions opens the : line with the bulk actions.
 	openActions()
 	// askDelete asks whether to delete t; restore restores t.

@@ -68,6 +68,14 @@ func (m *Model) ask(d modal) {
 	m.modal = d
 }
 
+func (m *Model) dialog() modal { return m.modal }
+
+func (m *Model) closeDialog(d modal) {
+	if m.modal == d {
+		m.modal = nil
+	}
+}
+
 // shown reports whether the page shows its tables: the key is an admin
 // key, or its scope is not known and the server has not refused it.
 func (s *settingsModel) shown() bool {

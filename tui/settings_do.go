@@ -69,7 +69,7 @@ func (s *settingsModel) add() tea.Cmd {
 		return ruleVerdicts(api.NewTrainer{Name: v[0], Email: v[1]}, func(b []byte) error {
 			_, err := api.ParseNewTrainer(b)
 			return err
-		}, []string{"name", "email"}, verdicts{})
+		}, trainerFields, verdicts{})
 	}
 	submit := func(v []string) tea.Cmd {
 		s.setStatus(statusInfo, "Adding trainer %s…", v[0])
@@ -79,9 +79,17 @@ func (s *settingsModel) add() tea.Cmd {
 			return err
 		})
 	}
-	s.nav.ask(s.newEntryForm("New trainer", nil, entries, check, submit, "No trainer was added."))
+	s.nav.ask(s.newEntryForm("New trainer", nil, entries, trainerFields, check, submit, "No trainer was added."))
 	return nil
 }
+
+// The API's names of the forms' entries, in order: a refusal's field
+// lands by its entry.
+var (
+	trainerFields = []string{"name", "email"}
+	keyFields     = []string{"name", "scope", "trainerId", "ownTraineesOnly", "expiresAt"}
+	companyFields = []string{"name", "timeZone"}
+)
 
 // ruleVerdicts checks req, as the JSON a client sends, with the API's own
 // parser, and puts each problem by its entry (fields[i] is the API's name
@@ -141,7 +149,7 @@ func (s *settingsModel) newKeyForm() *entryForm {
 			return err
 		})
 	}
-	return s.newEntryForm("New API key", []string{"Its secret is shown once, when it is made."}, entries, check, submit, "No key was created.")
+	return s.newEntryForm("New API key", []string{"Its secret is shown once, when it is made."}, entries, keyFields, check, submit, "No key was created.")
 }
 
 // keyRequest is the key the form's values describe, checked with the
@@ -172,7 +180,7 @@ func (s *settingsModel) keyRequest(v []string) (api.NewKey, verdicts) {
 	return k, ruleVerdicts(k, func(b []byte) error {
 		_, err := api.ParseNewKey(b, now)
 		return err
-	}, []string{"name", "scope", "trainerId", "ownTraineesOnly", "expiresAt"}, vs)
+	}, keyFields, vs)
 }
 
 // zone is where the TUI shows instants (Options.Zone, else local).
@@ -553,8 +561,9 @@ func (s *settingsModel) editCompany() tea.Cmd {
 		return ruleVerdicts(patch(v), func(b []byte) error {
 			_, err := api.ParseCompanyPatch(b)
 			return err
-		}, []string{"name", "timeZone"}, verdicts{})
+		}, companyFields, verdicts{})
 	}
+	var form *entryForm
 	submit := func(v []string) tea.Cmd {
 		p := patch(v)
 		switch {
@@ -562,17 +571,19 @@ func (s *settingsModel) editCompany() tea.Cmd {
 			s.setStatus(statusInfo, "Nothing changed: nothing was sent.")
 			return nil
 		case p.TimeZone != nil:
-			s.nav.ask(s.zoneQuestion(co, p))
+			s.nav.ask(s.zoneQuestion(co, p, form))
 			return nil
 		}
 		return s.saveCompany(p)
 	}
-	s.nav.ask(s.newEntryForm("The company", nil, entries, check, submit, "Nothing was changed."))
+	form = s.newEntryForm("The company", nil, entries, companyFields, check, submit, "Nothing was changed.")
+	s.nav.ask(form)
 	return nil
 }
 
-// zoneQuestion explains what a new time zone changes, and asks.
-func (s *settingsModel) zoneQuestion(co *api.Company, p api.CompanyPatch) *question {
+// zoneQuestion explains what a new time zone changes, and asks; y sends
+// the form's change, the form open again until the answer.
+func (s *settingsModel) zoneQuestion(co *api.Company, p api.CompanyPatch, form *entryForm) *question {
 	from, to := api.EscapeText(co.TimeZone), api.EscapeText(*p.TimeZone)
 	notes := []string{"\"Who is expired today\" follows the new zone from then on: the company's day, its counts, " +
 		"its lists and its automations start and end at midnight in " + to + "."}
@@ -581,7 +592,11 @@ func (s *settingsModel) zoneQuestion(co *api.Company, p api.CompanyPatch) *quest
 		notes = append(notes, "It is "+now.Format("15:04")+" on "+api.DateOf(now).String()+" there now.")
 	}
 	return &question{common: s.common, text: "Change the time zone from " + from + " to " + to + "?", notes: notes,
-		yes: "change", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd { return s.saveCompany(p) }}
+		yes: "change", no: "keep", noNote: "Nothing was changed.", onYes: func() tea.Cmd {
+			s.nav.ask(form)
+			form.sending = true
+			return s.saveCompany(p)
+		}}
 }
 
 func (s *settingsModel) saveCompany(p api.CompanyPatch) tea.Cmd {
@@ -599,8 +614,18 @@ func (s *settingsModel) saveCompany(p api.CompanyPatch) tea.Cmd {
 // a colleague's change).
 func (s *settingsModel) changed(r resultMsg) tea.Cmd {
 	a := r.val.(adminChange)
+	form, _ := s.nav.dialog().(*entryForm)
+	if form != nil && !form.sending {
+		form = nil
+	}
 	if r.err != nil {
+		if form != nil {
+			form.refused(r.err) // what was typed stays, the problem by its entry
+		}
 		return tea.Batch(s.refusedChange(a, r.err), s.reloadKeys())
+	}
+	if form != nil {
+		s.nav.closeDialog(form)
 	}
 	if s.lostOwnKey(a) {
 		return nil // every read would be refused (401)

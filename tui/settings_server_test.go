@@ -341,3 +341,42 @@ func TestTrainersKeyAgainstTheServer(t *testing.T) {
 		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.counts.Active, all.Active)
 	}
 }
+
+// The server's refusals of a form keep it open, what was typed kept and
+// the problem by its entry: a trainer's e-mail in use (400 1008), a key
+// for a deactivated trainer (400 1035).
+func TestSettingsFormsAgainstTheServer(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	demo, err := s.direct().CurrentKey(ctx)
+	must(t, err)
+	leo, err := s.direct().CreateTrainer(ctx, api.NewTrainer{Name: "Leo Park", Email: "leo.park@demo-fitness.example"})
+	must(t, err)
+	_, err = s.direct().DeactivateTrainer(ctx, leo.ID, nil)
+	must(t, err)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "settings", Key: demo})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s.rec.take()
+	d.press("2", "n")
+	d.typeText("Leo Tran")
+	d.press("tab")
+	d.typeText("maya.brooks@demofitness.example")
+	d.press("ctrl+s")
+	expectRequests(t, s, "POST "+api.PathTrainers)
+	d.expect(t, "New trainer", "Leo Tran", "maya.brooks@demofitness.example", "✗ 1008 e-mail address is already in use", "(server)")
+	d.press("ctrl+u")
+	d.typeText("leo.tran@demo-fitness.example")
+	d.press("ctrl+s")
+	d.expect(t, "✓ Added trainer Leo Tran")
+	d.expectNot(t, "New trainer")
+
+	d.press("1", "n")
+	d.typeText("leo-phone")
+	d.press("tab", "tab")
+	d.typeText("Leo Park")
+	s.rec.take()
+	d.press("ctrl+s")
+	expectRequests(t, s, "POST "+api.PathKeys)
+	d.expect(t, "New API key", "leo-phone", "▸ Trainer", "✗ 1035", "is deactivated", "(server)")
+	checkFits(t, d, 80, 24, "the refused key")
+}

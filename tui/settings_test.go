@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // adminKey is the demo company's admin key as GET /keys/current shows it:
@@ -359,7 +360,8 @@ func TestSettingsRefusals(t *testing.T) {
 		want   string
 	}{
 		{"CreateKey", errOwnTrainees, []string{"n", "x", "ctrl+s"}, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030)."},
-		{"RotateKey", errReadOnly, []string{"g", "r", "y"}, "✗ This API key is read-only: changes need a full key (403 1014)."},
+		// The form stays open on a refusal: esc closes it.
+		{"RotateKey", errReadOnly, []string{"esc", "g", "r", "y"}, "✗ This API key is read-only: changes need a full key (403 1014)."},
 		{"RevokeKey", errLastAdmin, []string{"g", "d", "d", "e", "m", "o", "enter"},
 			"✗ Key demo is not revoked: it is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first."},
 		{"RotateKey", errAlreadyRevoked, []string{"down", "r", "y"}, "✗ Key crm-export is revoked already: create a new key instead (409 1036)."},
@@ -562,4 +564,61 @@ func TestSettingsEnablesAndDisablesKeys(t *testing.T) {
 		"and a company keeps one (409 1032). Create another first.")
 	d.press("?")
 	d.expect(t, "e disable")
+}
+
+// fieldRefusal is a 400 naming one field.
+func fieldRefusal(code int, field, msg string) error {
+	fe := api.FieldError{ErrorCode: code, Field: field, Message: msg}
+	return &client.RejectedError{CallInfo: client.CallInfo{Status: 400},
+		ErrorBody: api.ErrorBody{ErrorCode: code, Field: field, Message: msg, Errors: []api.FieldError{fe}}}
+}
+
+// A form stays open while its request is sent, and on the server's
+// refusal: what was typed stays, the problem shows by its entry until the
+// entry changes, and the form sends again. The new trainer's, the new
+// key's and the company's forms (after the time zone's question).
+func TestSettingsFormsStayOpenOnARefusal(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	seen := 0
+	d.press("2", "n")
+	d.typeText("Leo Tran")
+	d.press("tab")
+	d.typeText("maya.brooks@demo-fitness.example")
+	f.failNext("CreateTrainer", fieldRefusal(api.CodeEmailTaken, "email", "e-mail address is already in use"))
+	d.press("enter")
+	expectChanges(t, f, &seen, "CreateTrainer 11")
+	d.expect(t, "New trainer", "Leo Tran", "maya.brooks@demo-fitness.example", "✗ 1008 e-mail address is already in use",
+		"(server)", "✗ Rejected: 1008 email: e-mail address is already in use")
+	checkFits(t, d, 80, 24, "the refused trainer")
+	d.press("ctrl+u")
+	d.typeText("leo.tran@demo-fitness.example")
+	d.expectNot(t, "(server)")
+	d.press("ctrl+s")
+	expectChanges(t, f, &seen, "CreateTrainer 12")
+	d.expect(t, "✓ Added trainer Leo Tran (#12).")
+	d.expectNot(t, "New trainer")
+
+	d.press("1", "n")
+	d.typeText("leo-phone")
+	d.press("tab", "tab")
+	d.typeText("Leo Park")
+	f.failNext("CreateKey", fieldRefusal(api.CodeTrainerInactive, "trainerId", "trainer 4 is deactivated: choose an active trainer"))
+	d.press("ctrl+s")
+	expectChanges(t, f, &seen, "CreateKey 13")
+	d.expect(t, "New API key", "leo-phone", "✗ 1035 trainer 4 is deactivated", "▸ Trainer")
+	d.press("esc")
+	d.expect(t, "No key was created.")
+	d.expectNot(t, "New API key")
+
+	d.press("3", "e", "tab", "ctrl+u")
+	d.typeText("America/New_York")
+	d.press("ctrl+s")
+	f.failNext("UpdateCompany", fieldRefusal(api.CodeInvalidEnum, "timeZone", "timeZone is not a time zone this server knows"))
+	d.press("y")
+	expectChanges(t, f, &seen, "UpdateCompany 1")
+	d.expect(t, "The company", "America/New_York", "✗ 1004 timeZone is not a time zone this server knows", "(server)")
+	d.press("ctrl+s", "y")
+	expectChanges(t, f, &seen, "UpdateCompany 1 zone America/New_York")
+	d.expect(t, "✓ Saved the company: Demo Fitness, time zone America/New_York.")
+	d.expectNot(t, "(server)")
 }
