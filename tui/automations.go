@@ -24,6 +24,7 @@ type automationsModel struct {
 
 	items  []*api.Automation
 	loaded bool
+	failed error // the automations could not be read
 	cursor int
 	offset int
 }
@@ -37,7 +38,12 @@ func (k keyMap) automationsHelp() helpKeys {
 	}
 }
 
+// reload reads the automations (not for a key limited to its trainer's
+// trainees: the page says why).
 func (am *automationsModel) reload() tea.Cmd {
+	if am.limited() {
+		return nil
+	}
 	c := am.c
 	return am.call(slotAutomations, func(ctx context.Context) (any, error) {
 		return client.All(ctx, c.Automations, client.ListParams{})
@@ -47,6 +53,9 @@ func (am *automationsModel) reload() tea.Cmd {
 // update takes the automations read.
 func (am *automationsModel) update(msg tea.Msg) tea.Cmd {
 	r, ok := am.answer(msg)
+	if _, read := msg.(resultMsg); read {
+		am.failed = r.err
+	}
 	if !ok {
 		return nil
 	}
@@ -123,6 +132,9 @@ func (am *automationsModel) view() (top, sub, body string) {
 	}
 	top = am.topBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")
+	if body, ok := am.unreadBody(am.failed, "automations"); ok && !am.loaded && !am.loading(slotAutomations) {
+		return top, sub, body
+	}
 	if body, ok := am.emptyBody(am.loaded, len(am.items), "automations", "No automations yet: traineectl automations create."); ok {
 		return top, sub, body
 	}

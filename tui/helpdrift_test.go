@@ -124,6 +124,8 @@ func TestSettingsHelpNamesEveryKeyTheScreenUses(t *testing.T) {
 		{"not an admin key", coach, []string{"S"}, true},
 		{"trainer's home", coach, nil, true},
 		{"trainer's list", coach, []string{"l"}, true},
+		{"limited key's home", coachKey(1, "Maya Brooks", true), nil, true},
+		{"limited key's webhooks", coachKey(1, "Maya Brooks", true), []string{"w"}, true},
 		{"question", adminKey, []string{"S", "down", "r"}, true},
 		{"disabled key", adminKey, []string{"S", "down", "e", "y"}, true},
 		{"typed question", adminKey, []string{"S", "d"}, false},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,20 +107,23 @@ func (h *homeModel) update(msg tea.Msg) tea.Cmd {
 }
 
 // homeHelp is the dashboard's key map; whose is the trainees it counts
-// for a key bound to a trainer (m switches), admin whether the key may
-// see the Settings page's tables (S says when it needs an admin key).
-func (k keyMap) homeHelp(whose string, admin bool) helpKeys {
+// for a key bound to a trainer (m switches), limited whether the key is
+// limited to its trainer's trainees (w and a need a company-wide key),
+// admin whether the key may see the Settings page's tables (S says when
+// it needs an admin key).
+func (k keyMap) homeHelp(whose string, limited, admin bool) helpKeys {
 	open, list, cmd, settings := k.Open, k.List, k.Command, k.Settings
 	open.SetHelp("enter", "open")
 	cmd.SetHelp(":", "cmd")
 	if !admin {
 		settings.SetHelp("S", "settings (needs an admin key)")
 	}
+	pages, short := k.companyPages(limited)
 	return helpKeys{
-		short: []key.Binding{open, list, cmd, k.Webhooks, k.Automations, k.Help, k.Quit},
+		short: slices.Concat([]key.Binding{open, list, cmd}, short, []key.Binding{k.Help, k.Quit}),
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
-			{list, k.mine(whose), k.Webhooks, k.Automations, settings, k.Refresh},
+			slices.Concat([]key.Binding{list, k.mine(whose)}, pages, []key.Binding{settings, k.Refresh}),
 			{k.Help, k.Quit},
 		},
 	}
@@ -127,7 +131,7 @@ func (k keyMap) homeHelp(whose string, admin bool) helpKeys {
 
 func (h *homeModel) help() helpKeys {
 	admin, known := h.isAdmin()
-	return h.keys.homeHelp(h.whose(), admin || !known)
+	return h.keys.homeHelp(h.whose(), h.limited(), admin || !known)
 }
 
 func (h *homeModel) takesKeys() bool { return false }

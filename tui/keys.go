@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,15 +122,17 @@ func helpLineID(hk helpKeys, w int) string {
 // and marked the number of marked rows: the short line offers u restore
 // on a deleted trainee, and the marks' keys while rows are marked. whose
 // is the list's trainees for a key bound to a trainer (m switches), ""
-// for another key.
-func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose string) helpKeys {
+// for another key; limited says the key is limited to its trainer's
+// trainees (w and a need a company-wide key).
+func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose string, limited bool) helpKeys {
 	cmd := k.Command
 	cmd.SetHelp(":", "cmd")
 	fullNew, edit, del, restore, act := k.New, k.Edit, k.Delete, k.Restore, k.Act
 	for _, b := range []*key.Binding{&fullNew, &edit, &del, &restore, &act} {
 		b.SetEnabled(!readOnly)
 	}
-	short := []key.Binding{k.Open, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
+	pages, shortPages := k.companyPages(limited)
+	short := slices.Concat([]key.Binding{k.Open, k.Search, cmd}, shortPages, []key.Binding{k.Help, k.Quit})
 	switch {
 	case marked > 0:
 		unmark, all, actShort := k.Back, k.MarkAll, act
@@ -138,7 +141,7 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose stri
 		actShort.SetHelp("x", "act")
 		short = []key.Binding{k.Mark, all, actShort, unmark, k.Help, k.Quit}
 	case sel != nil && !sel.Enabled && !readOnly:
-		short = []key.Binding{k.Open, restore, k.Search, cmd, k.Webhooks, k.Automations, k.Help, k.Quit}
+		short = slices.Concat([]key.Binding{k.Open, restore, k.Search, cmd}, shortPages, []key.Binding{k.Help, k.Quit})
 	}
 	return helpKeys{
 		short: short,
@@ -146,9 +149,23 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose stri
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir, k.mine(whose)},
 			{fullNew, edit, del, restore, k.Refresh, k.Mark, k.MarkAll, act},
-			{k.Webhooks, k.Automations, k.Help, k.Back, k.Quit},
+			slices.Concat(pages, []key.Binding{k.Help, k.Back, k.Quit}),
 		},
 	}
+}
+
+// companyPages are w and a, the company's webhooks and automations, for
+// the full help and for the short line: a key limited to its trainer's
+// trainees is refused them, so the full help says they need a
+// company-wide key and the short line leaves them out.
+func (k keyMap) companyPages(limited bool) (full, short []key.Binding) {
+	w, a := k.Webhooks, k.Automations
+	if !limited {
+		return []key.Binding{w, a}, []key.Binding{w, a}
+	}
+	w.SetHelp("w", "webhooks (need a company-wide key)")
+	a.SetHelp("a", "automations (need a company-wide key)")
+	return []key.Binding{w, a}, nil
 }
 
 func (k keyMap) webhooksHelp(readOnly bool) helpKeys {

@@ -725,7 +725,7 @@ func (l *listModel) help() helpKeys {
 	if l.searching {
 		return l.keys.searchHelp()
 	}
-	return l.keys.listHelp(l.opt.ReadOnly, l.selected(), len(l.marks), l.whose())
+	return l.keys.listHelp(l.opt.ReadOnly, l.selected(), len(l.marks), l.whose(), l.limited())
 }
 
 func (l *listModel) takesKeys() bool { return l.searching }

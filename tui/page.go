@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -209,6 +210,32 @@ func (c *common) emptyBody(loaded bool, n int, what, none string) (string, bool)
 		return c.loadingLine(what), true
 	case n == 0:
 		return c.noteLine(none), true
+	}
+	return "", false
+}
+
+// unreadBody is the body of a page of the company's (the webhooks, the
+// automations) whose rows were not read: for a key limited to its
+// trainer's trainees (known at the start, or refused with 403 1030), why,
+// on the page; after another failure (said in the status line), that
+// ctrl+r reads again. It reports false while the rows are still to come.
+func (c *common) unreadBody(err error, what string) (string, bool) {
+	switch {
+	case c.limited() || errorCode(err) == api.CodeOwnTrainees:
+		whose := "its trainer's"
+		if _, name, _ := c.boundTrainer(); name != "" {
+			whose = name + "'s"
+		}
+		text := fmt.Sprintf("This key acts for %s trainees only (own trainees only), and the %s are the company's: "+
+			"a key of the company that is not limited to one trainer's trainees sees them, here or with traineectl %s.", whose, what, what)
+		var b strings.Builder
+		b.WriteString("\n  " + c.th.accent.Render(capitalized(what)+" need a company-wide key.") + "\n\n")
+		for _, l := range wrapWords(text, max(c.width-4, 20)) {
+			b.WriteString("  " + l + "\n")
+		}
+		return b.String(), true
+	case err != nil:
+		return c.noteLine(fmt.Sprintf("The %s could not be read: ctrl+r reads them again.", what)), true
 	}
 	return "", false
 }

@@ -225,7 +225,13 @@ func TestSettingsRefusalsFromTheServer(t *testing.T) {
 	d = newDriver(t, s.client(limited), Options{NoColor: true, Start: "home"})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
 	d.press("w")
-	d.expect(t, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).")
+	d.expect(t, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).",
+		"Webhooks need a company-wide key.", "This key acts for its trainer's trainees only (own trainees only), and the webhooks are the company's")
+	d.expectNot(t, "Loading")
+	d.press("esc", "a")
+	d.expect(t, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).",
+		"Automations need a company-wide key.")
+	d.expectNot(t, "Loading")
 
 	// The demo key is the company's only admin key.
 	demo, err := s.direct().CurrentKey(ctx)

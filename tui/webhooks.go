@@ -35,6 +35,7 @@ type webhooksModel struct {
 	focus      int   // 0: webhooks, 1: deliveries
 	detail     bool  // the selected delivery's detail is open (enter)
 	back       screen
+	failed     error // the webhooks could not be read
 }
 
 func (w *webhooksModel) selected() *api.Webhook {
@@ -58,7 +59,12 @@ type webhookAction struct {
 	scheduled int
 }
 
+// load reads the webhooks (not for a key limited to its trainer's
+// trainees: the page says why).
 func (w *webhooksModel) load() tea.Cmd {
+	if w.limited() {
+		return nil
+	}
 	c := w.c
 	return w.call(slotWebhooks, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) })
 }
@@ -204,6 +210,9 @@ func (w *webhooksModel) view() (top, sub, body string) {
 	sub = th.dim.Render("tab switches between webhooks and deliveries • enter shows a delivery in full")
 	if w.opt.ReadOnly {
 		sub = th.warnText.Render("read-only key: t and r are off")
+	}
+	if body, ok := w.unreadBody(w.failed, "webhooks"); ok && !w.loaded && !w.loading(slotWebhooks) {
+		return top, sub, body
 	}
 	if body, ok := w.emptyBody(w.loaded, len(w.hooks), "webhooks", "No webhooks: add one with `traineectl webhooks add --url URL`."); ok {
 		return top, sub, body
@@ -377,7 +386,11 @@ func (w *webhooksModel) deliveryDetail(a *api.WebhookAttempt) string {
 // update takes the answers of the webhooks, their deliveries, a test and
 // a redelivery.
 func (w *webhooksModel) update(msg tea.Msg) tea.Cmd {
-	if r, ok := w.answer(msg); ok {
+	r, ok := w.answer(msg)
+	if r.slot == slotWebhooks {
+		w.failed = r.err
+	}
+	if ok {
 		return w.result(r)
 	}
 	return nil

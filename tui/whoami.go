@@ -30,6 +30,14 @@ func (c *common) boundTrainer() (id int64, name string, only bool) {
 	return *k.TrainerID, name, k.OwnTraineesOnly
 }
 
+// limited reports whether the key in use is known to be limited to its
+// trainer's trainees (ownTraineesOnly): the company's webhooks and
+// automations are refused it.
+func (c *common) limited() bool {
+	_, _, only := c.boundTrainer()
+	return only
+}
+
 // isAdmin reports whether the key in use may administer the company;
 // known says whether its scope is known at all (a nil Key: the server is
 // asked, and says).

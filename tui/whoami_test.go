@@ -175,3 +175,30 @@ func TestMineListKeepsToTheTrainer(t *testing.T) {
 		t.Fatalf("all trainees: %v", names(l.items))
 	}
 }
+
+// A key limited to its trainer's trainees is refused the company's
+// webhooks and automations: their pages say why instead of loading (no
+// request is sent), and the key map says they need a company-wide key
+// (the footer leaves them out).
+func TestLimitedKeyOnTheCompanysPages(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home", Key: coachKey(1, "Maya Brooks", true)})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.expectNot(t, "w webhooks", "a automations")
+	d.press("?")
+	d.expect(t, "webhooks (need a company-wide key)", "automations (need a company-wide key)")
+	d.press("?")
+	s.rec.take()
+	for _, c := range []struct{ key, title string }{{"w", "Webhooks need a company-wide key."}, {"a", "Automations need a company-wide key."}} {
+		d.press(c.key)
+		d.expect(t, c.title, "This key acts for Maya Brooks's trainees only (own trainees only)")
+		d.expectNot(t, "Loading")
+		checkFits(t, d, 80, 24, c.key)
+		d.press("esc")
+	}
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Errorf("sent %v", reqs)
+	}
+	d.press("l", "?")
+	d.expect(t, "webhooks (need a company-wide key)")
+}
