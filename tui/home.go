@@ -123,7 +123,7 @@ func (k keyMap) homeHelp(whose string, limited, admin bool) helpKeys {
 		short: slices.Concat([]key.Binding{open, list, cmd}, short, []key.Binding{k.Help, k.Quit}),
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
-			slices.Concat([]key.Binding{list, k.mine(whose)}, pages, []key.Binding{settings, k.Refresh}),
+			slices.Concat([]key.Binding{list, k.mine(whose, limited)}, pages, []key.Binding{settings, k.Refresh}),
 			{k.Help, k.Quit},
 		},
 	}
@@ -156,7 +156,7 @@ func (h *homeModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		return h.nav.openAutomations()
 	case key.Matches(msg, k.Settings):
 		return h.nav.openSettings()
-	case key.Matches(msg, k.Mine) && h.whose() != "":
+	case key.Matches(msg, k.Mine) && h.widens():
 		return h.nav.toggleMine()
 	case key.Matches(msg, k.Refresh):
 		return h.reload()
@@ -191,11 +191,14 @@ func (h *homeModel) view() (top, sub, body string) {
 	sub = th.dim.Render("What needs attention · enter opens the list of a count · l all trainees")
 	if w := h.whose(); w != "" {
 		title += th.dim.Render(" · " + w)
-		other := "all"
-		if h.mine == 0 {
-			other = "mine"
+		other := " · m shows all"
+		switch {
+		case h.limited(): // m cannot show all: not offered
+			other = ""
+		case h.mine == 0:
+			other = " · m shows mine"
 		}
-		sub = th.dim.Render("What needs attention among " + w + " · enter opens a count · m shows " + other)
+		sub = th.dim.Render("What needs attention among " + w + " · enter opens a count" + other)
 	}
 	top = h.topBar(title, h.spinnerView()+" "+h.liveBadge()+" ")
 	var b strings.Builder

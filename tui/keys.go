@@ -147,7 +147,7 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose stri
 		short: short,
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
-			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir, k.mine(whose)},
+			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir, k.mine(whose, limited)},
 			{fullNew, edit, del, restore, k.Refresh, k.Mark, k.MarkAll, act},
 			slices.Concat(pages, []key.Binding{k.Help, k.Back, k.Quit}),
 		},
@@ -188,10 +188,10 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 }
 
 // mine is m for a key bound to a trainer (whose: the trainees shown), off
-// for another key.
-func (k keyMap) mine(whose string) key.Binding {
+// for another key and for one limited to its trainer's trainees.
+func (k keyMap) mine(whose string, limited bool) key.Binding {
 	b := k.Mine
-	b.SetEnabled(whose != "")
+	b.SetEnabled(whose != "" && !limited)
 	if whose == "my trainees" {
 		b.SetHelp("m", "show all trainees")
 	} else {

@@ -520,7 +520,7 @@ func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return l.nav.restore(l.selected())
 	case key.Matches(msg, k.Automations):
 		return l.nav.openAutomations()
-	case key.Matches(msg, k.Mine) && l.whose() != "":
+	case key.Matches(msg, k.Mine) && l.widens():
 		return l.nav.toggleMine()
 	}
 	cmd, _ := l.moveCursor(msg)

@@ -50,9 +50,10 @@ func (c *common) isAdmin() (admin, known bool) {
 
 // identity is whose key is in use, in at most room cells: "Demo Fitness ·
 // Sam Coach (full)" (the trainer's name for a key bound to one, else the
-// key's), without the company when that does not fit, the name cut with
-// "…" when even that does not; "" when the key is not known or too little
-// fits.
+// key's; "(full, own trainees)" for a key limited to its trainer's
+// trainees), without the company when that does not fit, the limit
+// shortened to "own" next, the name cut with "…" when even that does not
+// fit; "" when the key is not known or too little fits.
 func (c *common) identity(room int) string {
 	k := c.opt.Key
 	if k == nil {
@@ -62,19 +63,29 @@ func (c *common) identity(room int) string {
 	if _, name, _ := c.boundTrainer(); name != "" {
 		who = name
 	}
-	scope := ""
+	scopes := []string{""} // from the longest to the shortest
 	if k.Scope != "" {
-		scope = " (" + api.EscapeText(k.Scope) + ")"
+		scopes = []string{" (" + api.EscapeText(k.Scope) + ")"}
+	}
+	if k.OwnTraineesOnly {
+		scope := strings.TrimSuffix(strings.TrimPrefix(scopes[0], " ("), ")")
+		if scope != "" {
+			scope += ", "
+		}
+		scopes = []string{" (" + scope + "own trainees)", " (" + scope + "own)"}
 	}
 	if k.CompanyName != "" {
-		if full := api.EscapeText(k.CompanyName) + " · " + who + scope; ansi.StringWidth(full) <= room {
+		if full := api.EscapeText(k.CompanyName) + " · " + who + scopes[0]; ansi.StringWidth(full) <= room {
 			return full
 		}
 	}
-	if ansi.StringWidth(who+scope) <= room {
-		return who + scope
+	for _, scope := range scopes {
+		if ansi.StringWidth(who+scope) <= room {
+			return who + scope
+		}
 	}
 	const least = 6 // cells of the name worth showing
+	scope := scopes[len(scopes)-1]
 	if room-ansi.StringWidth(scope) < least {
 		return ""
 	}
@@ -103,6 +114,10 @@ func (c *common) whose() string {
 	}
 	return "all trainees"
 }
+
+// widens reports whether m switches between the key's trainer's trainees
+// and all: for a key bound to a trainer, not limited to its trainees.
+func (c *common) widens() bool { return c.whose() != "" && !c.limited() }
 
 // toggleMine switches the dashboard and the list between the trainees of
 // the key's trainer and all of the company's; a key limited to its

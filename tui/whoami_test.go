@@ -130,13 +130,16 @@ func checkTrainerParam(t *testing.T, when string, reqs []request, want string) {
 	}
 }
 
-// A key limited to its trainer's trainees cannot show all: m says so and
-// sends nothing. Another key has no m: :mine says why.
+// A key limited to its trainer's trainees cannot show all: :mine says so
+// and sends nothing (m is not offered). Another key has no m: :mine says
+// why.
 func TestMineCannotWidenALimitedKey(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home", Key: coachKey(2, "Tomás Rivera", true)})
 	s.rec.take()
-	d.press("m")
+	d.send(kp(":"))
+	d.typeText("mine")
+	d.press("enter")
 	d.expect(t, "This key is limited to Tomás Rivera's trainees (own trainees only): it cannot", "Home · my trainees")
 	if reqs := s.rec.take(); len(reqs) != 0 {
 		t.Errorf("m sent %v", reqs)
@@ -201,4 +204,51 @@ func TestLimitedKeyOnTheCompanysPages(t *testing.T) {
 	}
 	d.press("l", "?")
 	d.expect(t, "webhooks (need a company-wide key)")
+}
+
+// A key limited to its trainer's trainees says so in the title, shortened
+// as room shrinks: the company goes first, then "own trainees" becomes
+// "own", then the name is cut.
+func TestIdentityOfALimitedKey(t *testing.T) {
+	m := New(nil, Options{Key: coachKey(1, "Sam Coach", true)})
+	for _, c := range []struct {
+		room int
+		want string
+	}{
+		{80, "Demo Fitness · Sam Coach (full, own trainees)"},
+		{45, "Demo Fitness · Sam Coach (full, own trainees)"},
+		{44, "Sam Coach (full, own trainees)"},
+		{30, "Sam Coach (full, own trainees)"},
+		{29, "Sam Coach (full, own)"},
+		{21, "Sam Coach (full, own)"},
+		{20, "Sam Coa… (full, own)"},
+		{18, "Sam C… (full, own)"},
+		{17, ""},
+	} {
+		if got := m.identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
+			t.Errorf("identity(%d) = %q, want %q", c.room, got, c.want)
+		}
+	}
+}
+
+// A key limited to its trainer's trainees is not offered m (it cannot
+// show all): the dashboard's second line and the key maps leave it out,
+// and m does nothing; the title shows the limit.
+func TestLimitedKeyIsNotOfferedAll(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home", Key: coachKey(2, "Tomás Rivera", true)})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.expect(t, "Home · my trainees", "What needs attention among my trainees · enter opens a count",
+		"Demo Fitness · Tomás Rivera (full, own trainees)")
+	d.expectNot(t, "m shows")
+	s.rec.take()
+	d.press("m")
+	d.expectNot(t, "cannot show all")
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Errorf("m sent %v", reqs)
+	}
+	d.press("?")
+	d.expectNot(t, "show all trainees")
+	d.press("?", "l", "?")
+	d.expectNot(t, "show all trainees")
 }
