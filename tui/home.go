@@ -109,14 +109,14 @@ func (h *homeModel) update(msg tea.Msg) tea.Cmd {
 // homeHelp is the dashboard's key map; whose is the trainees it counts
 // for a key bound to a trainer (m switches), limited whether the key is
 // limited to its trainer's trainees (w and a need a company-wide key),
-// admin whether the key may see the Settings page's tables (S says when
-// it needs an admin key).
+// admin whether the key may administer the company (S says the Settings
+// page is read-only when it may not).
 func (k keyMap) homeHelp(whose string, limited, admin bool) helpKeys {
 	open, list, cmd, settings := k.Open, k.List, k.Command, k.Settings
 	open.SetHelp("enter", "open")
 	cmd.SetHelp(":", "cmd")
 	if !admin {
-		settings.SetHelp("S", "settings (needs an admin key)")
+		settings.SetHelp("S", "settings (read-only)")
 	}
 	pages, short := k.companyPages(limited)
 	return helpKeys{

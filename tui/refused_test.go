@@ -29,7 +29,7 @@ func TestRefusedKeyOnHome(t *testing.T) {
 func TestKeyRefusalsSayWhatTheKeyLacks(t *testing.T) {
 	for code, want := range map[int]string{
 		api.CodeReadOnlyKey: "This API key is read-only: changes need a full key (403 1014).",
-		api.CodeAdminScope:  "This API key is not an admin key: the company's keys, trainers and settings need one (403 1029).",
+		api.CodeAdminScope:  "This API key is not an admin key: the company's keys, and changes to its trainers and settings, need one (403 1029).",
 		api.CodeOwnTrainees: "This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).",
 	} {
 		err := &client.RejectedError{CallInfo: client.CallInfo{Status: http.StatusForbidden},

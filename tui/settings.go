@@ -13,13 +13,14 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// The Settings page (S on the dashboard, :settings), for admin keys: the
-// company's API keys, its trainers with their trainee counts, and its
-// name and time zone, in three sections (tab, 1-3). Keys are created,
-// rotated and revoked; trainers created, their trainees moved to another
-// trainer, deactivated (their trainees handed over first) and activated;
-// the company's name and time zone edited (settings_do.go). A key that is
-// not an admin key sees why instead of the tables.
+// The Settings page (S on the dashboard, :settings): the company's API
+// keys, its trainers with their trainee counts, and its name and time
+// zone, in three sections (tab, 1-3). With an admin key, keys are
+// created, rotated, enabled or disabled and revoked; trainers created,
+// their trainees moved to another trainer, deactivated (their trainees
+// handed over first) and activated; the company's name and time zone
+// edited (settings_do.go). Another key reads the trainers and the company
+// (GET needs no admin key) and sees why the keys are not shown.
 
 // Sections of the Settings page.
 const (
@@ -45,8 +46,8 @@ type settingsModel struct {
 	staff     []api.TrainerSummary // the trainers, with their counts
 	staffRead bool
 	company   *api.Company
-	// refused: the server refused the key the page (403 1029): the page
-	// says why instead of its tables.
+	// refused: the server refused the key the keys (403 1029): the Keys
+	// section says why, and nothing changes.
 	refused bool
 }
 
@@ -76,18 +77,19 @@ func (m *Model) closeDialog(d modal) {
 	}
 }
 
-// shown reports whether the page shows its tables: the key is an admin
-// key, or its scope is not known and the server has not refused it.
-func (s *settingsModel) shown() bool {
+// administers reports whether the page shows the keys and offers its
+// changes: the key is an admin key, or its scope is not known and the
+// server has not refused it.
+func (s *settingsModel) administers() bool {
 	admin, known := s.isAdmin()
 	return (admin || !known) && !s.refused
 }
 
-// reload reads the keys, the trainers and the company (nothing for a key
-// known not to be an admin key).
+// reload reads the keys (for a key that may administer the company), the
+// trainers and the company.
 func (s *settingsModel) reload() tea.Cmd {
-	if admin, known := s.isAdmin(); known && !admin {
-		return nil
+	if !s.administers() {
+		return tea.Batch(s.reloadStaff(), s.reloadCompany())
 	}
 	return tea.Batch(s.reloadKeys(), s.reloadStaff(), s.reloadCompany())
 }
@@ -150,10 +152,10 @@ func (s *settingsModel) selectedTrainer() *api.TrainerSummary {
 // ownKey reports whether k is the key this TUI uses.
 func (s *settingsModel) ownKey(k *api.APIKey) bool { return s.opt.Key != nil && s.opt.Key.ID == k.ID }
 
-// settingsHelp is the page's key map in a section; shown says whether the
-// page shows its tables (the changes are off when it does not), toggle
+// settingsHelp is the page's key map in a section; admin says whether the
+// key may change anything (the changes are off when it may not), toggle
 // what e does to the selected key ("enable" or "disable").
-func (k keyMap) settingsHelp(section int, shown bool, toggle string) helpKeys {
+func (k keyMap) settingsHelp(section int, admin bool, toggle string) helpKeys {
 	sw, prev, num := k.NextTab, k.PrevTab, k.Status
 	sw.SetHelp("tab", "section")
 	prev.SetHelp("shift+tab", "previous section")
@@ -172,11 +174,11 @@ func (k keyMap) settingsHelp(section int, shown bool, toggle string) helpKeys {
 		del.SetHelp("d", "deactivate")
 		act.SetHelp("u", "activate")
 	}
-	add.SetEnabled(shown && section != sectionCompany)
-	rot.SetEnabled(shown && section != sectionCompany)
-	del.SetEnabled(shown && section != sectionCompany)
-	act.SetEnabled(shown && section == sectionTrainers)
-	edit.SetEnabled(shown && (section == sectionCompany || section == sectionKeys && toggle != ""))
+	add.SetEnabled(admin && section != sectionCompany)
+	rot.SetEnabled(admin && section != sectionCompany)
+	del.SetEnabled(admin && section != sectionCompany)
+	act.SetEnabled(admin && section == sectionTrainers)
+	edit.SetEnabled(admin && (section == sectionCompany || section == sectionKeys && toggle != ""))
 	return helpKeys{
 		short: []key.Binding{add, rot, del, act, edit, sw, k.Back, k.Help, k.Quit},
 		full: [][]key.Binding{
@@ -189,7 +191,7 @@ func (k keyMap) settingsHelp(section int, shown bool, toggle string) helpKeys {
 }
 
 func (s *settingsModel) help() helpKeys {
-	return s.keys.settingsHelp(s.section, s.shown(), toggleWord(s.selectedKey()))
+	return s.keys.settingsHelp(s.section, s.administers(), toggleWord(s.selectedKey()))
 }
 
 // toggleWord is what e does to k: "enable" a disabled key, "disable"
@@ -221,7 +223,8 @@ func (s *settingsModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		s.openSection((s.section + sectionCount - 1) % sectionCount)
 	case key.Matches(msg, hk.full[1][2]): // 1-3
 		s.openSection(int(msg.String()[0] - '1'))
-	case !s.shown():
+	case !s.administers():
+		s.move(msg) // the trainers are read-only
 	case s.section == sectionCompany:
 		if key.Matches(msg, k.Edit) {
 			return s.editCompany()
@@ -278,9 +281,9 @@ func (s *settingsModel) view() (top, sub, body string) {
 	th := s.th
 	count := ""
 	switch {
-	case s.section == sectionKeys && s.keysRead && s.shown():
+	case s.section == sectionKeys && s.keysRead && s.administers():
 		count = plural(len(s.apiKeys), "key")
-	case s.section == sectionTrainers && s.staffRead && s.shown():
+	case s.section == sectionTrainers && s.staffRead:
 		count = plural(len(s.staff), "trainer")
 	}
 	top = s.topBar(th.title.Render("Settings"), s.spinnerView()+" "+count+" ")
@@ -290,7 +293,7 @@ func (s *settingsModel) view() (top, sub, body string) {
 	}
 	sub = strings.Join(tabs, " ")
 	switch {
-	case !s.shown():
+	case s.section == sectionKeys && !s.administers():
 		body = s.notAdminView()
 	case s.section == sectionKeys:
 		body = s.keysView()
@@ -302,19 +305,23 @@ func (s *settingsModel) view() (top, sub, body string) {
 	return top, sub, body
 }
 
-// notAdminView is the page of a key that is not an admin key: why it
-// shows nothing.
+// notAdminView is the Keys section of a key that is not an admin key:
+// why it shows no keys, and what the key can do on the page.
 func (s *settingsModel) notAdminView() string {
 	which := "This key"
 	if k := s.opt.Key; k != nil {
 		which = fmt.Sprintf("This key, %s (%s),", api.EscapeText(k.Name), api.EscapeText(k.Scope))
 	}
-	text := which + " may not see or change the company's keys, trainers or settings. An admin key of the company can, " +
-		"on this page or with traineectl keys, trainers and company."
+	texts := []string{which + " cannot see or change the company's keys: an admin key of the company can, " +
+		"on this page or with traineectl keys.",
+		"It can read the trainers (2) and the company (3) here; an admin key changes them."}
 	var b strings.Builder
-	b.WriteString("\n  " + s.th.accent.Render("Settings are for admin keys.") + "\n\n")
-	for _, l := range wrapWords(text, max(s.width-4, 20)) {
-		b.WriteString("  " + l + "\n")
+	b.WriteString("\n  " + s.th.accent.Render("Keys are for admin keys.") + "\n")
+	for _, text := range texts {
+		b.WriteString("\n")
+		for _, l := range wrapWords(text, max(s.width-4, 20)) {
+			b.WriteString("  " + l + "\n")
+		}
 	}
 	return b.String()
 }
@@ -427,6 +434,9 @@ func (s *settingsModel) trainersView() string {
 		rows[i] = []string{api.EscapeText(t.Name), api.EscapeText(t.Email), padLeft(countText(t.Trainees), 8), state}
 	}
 	note := "r moves a trainer's trainees · d deactivates (the trainees are moved first)"
+	if !s.administers() {
+		note = "Read-only: an admin key adds, moves and deactivates trainers."
+	}
 	return s.table(trainerCols, rows, func(int) string { return "  " }) + "\n" + s.th.dim.Render(trunc("  "+note, s.width))
 }
 
@@ -457,6 +467,9 @@ func (s *settingsModel) companyView() string {
 	b.WriteString("\n")
 	text := "The time zone is the company's day: who is expired today, who expires this week and who is new follow it, " +
 		"as do the automations' days. e edits the name and the time zone."
+	if !s.administers() {
+		text = strings.Replace(text, "e edits", "An admin key edits", 1)
+	}
 	for _, l := range wrapWords(text, max(s.width-4, 20)) {
 		b.WriteString("  " + th.dim.Render(l) + "\n")
 	}

@@ -218,12 +218,23 @@ func TestSettingsRefusalsFromTheServer(t *testing.T) {
 	full := newKey(t, s, api.NewKey{Name: "front-desk", Scope: api.KeyScopeFull})
 	d := newDriver(t, s.client(full), Options{NoColor: true, Start: "settings"})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
-	d.expect(t, "✗ This API key is not an admin key: the company's keys, trainers and settings need one (403 1029).",
-		"Settings are for admin keys.")
+	d.expect(t, "✗ This API key is not an admin key: the company's keys, and changes to its trainers and settings, need one (403 1029).",
+		"Keys are for admin keys.")
+	// It reads the trainers and the company (GET needs no admin key).
+	d.press("2")
+	d.expect(t, "[Trainers]", "Maya Brooks", "Hannah Okoye", "active", "Read-only: an admin key adds, moves and deactivates trainers.")
+	d.press("3")
+	d.expect(t, "[Company]", "Demo Fitness")
+	expectWrapped(t, d, "An admin key edits the name and the time zone.")
+	d.press("2", "d", "r", "n")
+	d.expectNot(t, "╭")
 
 	limited := newKey(t, s, api.NewKey{Name: "maya-phone", Scope: api.KeyScopeFull, TrainerID: &maya, OwnTraineesOnly: true})
-	d = newDriver(t, s.client(limited), Options{NoColor: true, Start: "home"})
+	d = newDriver(t, s.client(limited), Options{NoColor: true, Start: "settings"})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	d.press("2")
+	d.expect(t, "[Trainers]", "Maya Brooks", "Hannah Okoye")
+	d.press("H")
 	d.press("w")
 	d.expect(t, "✗ This API key acts for its trainer's trainees only: this reaches beyond them (403 1030).",
 		"Webhooks need a company-wide key.", "This key acts for its trainer's trainees only (own trainees only), and the webhooks are the company's")

@@ -320,21 +320,34 @@ func TestSettingsEditsTheCompany(t *testing.T) {
 	expectChanges(t, f, &seen)
 }
 
-// A key that is not an admin key sees why instead of the tables, and
-// sends nothing; the dashboard's S says it needs an admin key.
+// A key that is not an admin key sees why the keys are not shown, reads
+// the trainers and the company, and changes nothing (no key offers a
+// change); the dashboard's S says the page is read-only for it.
 func TestSettingsOfANonAdminKey(t *testing.T) {
 	d, f := settingsDriver(t, &api.CurrentKey{ID: 3, Name: "maya-phone", Scope: api.KeyScopeFull, CompanyName: "Demo Fitness"})
-	d.expect(t, "Settings are for admin keys.", "This key, maya-phone (full), may not see or change")
-	d.expectNot(t, "crm-export", "NAME")
-	for _, k := range []string{"n", "r", "d", "2", "n", "3", "e"} {
+	expectWrapped(t, d, "Keys are for admin keys.", "This key, maya-phone (full), cannot see or change the company's keys: "+
+		"an admin key of the company can", "It can read the trainers (2) and the company (3) here; an admin key changes them.")
+	d.expectNot(t, "crm-export", "NAME", "may not")
+	checkFits(t, d, 80, 24, "keys of a full key")
+	for _, k := range []string{"n", "r", "d", "e", "2", "n", "r", "d", "u", "3", "e"} {
 		d.press(k)
+		d.expectNot(t, "New", "Edit", "Deactivate", "Move", "╭")
 	}
-	d.expectNot(t, "New", "The company")
 	if len(f.changes()) != 0 {
 		t.Fatalf("sent %v", f.changes())
 	}
+	d.expect(t, "[Company]", "Demo Fitness", "Europe/London")
+	expectWrapped(t, d, "An admin key edits the name and the time zone.")
+	d.expectNot(t, "e edit")
+	d.press("2", "down")
+	d.expect(t, "[Trainers]", "4 trainers", "Tomás Rivera", "18", "Read-only: an admin key adds, moves and deactivates trainers.")
+	d.expectNot(t, "n new", "r reassign")
+	checkFits(t, d, 80, 24, "trainers of a full key")
+	if d.m.settings.cursor[sectionTrainers] != 1 {
+		t.Errorf("the trainers' cursor is at %d", d.m.settings.cursor[sectionTrainers])
+	}
 	d.press("H", "?")
-	d.expect(t, "settings (needs an admin key)")
+	d.expect(t, "settings (read-only)")
 }
 
 // Every refusal of the server shows in the status line in the page's
@@ -347,8 +360,8 @@ func TestSettingsRefusals(t *testing.T) {
 	f.failNext("Keys", errNotAdmin)
 	d := newDriver(t, f, Options{NoColor: true, Start: "settings"}) // the key's scope not known
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
-	d.expect(t, "✗ This API key is not an admin key: the company's keys, trainers and settings need one (403 1029).",
-		"Settings are for admin keys.")
+	expectWrapped(t, d, "✗ This API key is not an admin key: the company's keys, and changes to its trainers and settings, need one (403 1029).",
+		"Keys are for admin keys.")
 	d.expectNot(t, "crm-export")
 
 	d, f = settingsDriver(t, adminKey)

@@ -163,7 +163,7 @@ func (s *statusLine) paintStatus(th theme, line string) string {
 // before anything changed), by error code.
 var keyRefusals = map[int]string{
 	api.CodeReadOnlyKey: "This API key is read-only: changes need a full key",
-	api.CodeAdminScope:  "This API key is not an admin key: the company's keys, trainers and settings need one",
+	api.CodeAdminScope:  "This API key is not an admin key: the company's keys, and changes to its trainers and settings, need one",
 	api.CodeOwnTrainees: "This API key acts for its trainer's trainees only: this reaches beyond them",
 }
 
