@@ -169,7 +169,10 @@ func (s *settingsModel) keyRequest(v []string) (api.NewKey, verdicts) {
 	}
 	if v[keyEntryExpires] != "" {
 		if d, err := api.ParseDateInput(v[keyEntryExpires], s.today().Time()); err != nil {
-			vs.errs[keyEntryExpires] = fmt.Errorf("%d %v", api.CodeInvalidDate, err)
+			// ParseDateInput's words offer today or yesterday: not a
+			// key's last day.
+			vs.errs[keyEntryExpires] = fmt.Errorf("%d %q is not a day: give the last day it works, dd-MM-yyyy or yyyy-MM-dd, "+
+				"such as %s", api.CodeInvalidDate, v[keyEntryExpires], s.today().AddDays(365).String())
 		} else {
 			end := time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, s.zone())
 			k.ExpiresAt = &end

@@ -128,6 +128,13 @@ func TestSettingsKeyFormChecksTheRules(t *testing.T) {
 	d.press("tab", "tab")
 	d.typeText("01-01-2020")
 	d.expect(t, "expiresAt must be in the future")
+	// A word that is not a day is answered for an expiry: a future day.
+	for range len("01-01-2020") {
+		d.send(kp("backspace"))
+	}
+	d.typeText("soon")
+	expectWrapped(t, d, `✗ 1005 "soon" is not a day: give the last day it works, dd-MM-yyyy or yyyy-MM-dd, such as 21-11-2027`)
+	d.expectNot(t, "yesterday")
 	if len(f.changes()) != 0 {
 		t.Fatalf("sent %v", f.changes())
 	}
