@@ -119,8 +119,10 @@ func (k keyMap) homeHelp(whose string, limited, admin bool) helpKeys {
 		settings.SetHelp("S", "settings (read-only)")
 	}
 	pages, short := k.companyPages(limited)
+	// S settings is the last hint before ? help: the first to give way
+	// on a narrow terminal.
 	return helpKeys{
-		short: slices.Concat([]key.Binding{open, list, cmd}, short, []key.Binding{k.Help, k.Quit}),
+		short: slices.Concat([]key.Binding{open, list, cmd}, short, []key.Binding{k.Settings, k.Help, k.Quit}),
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, open},
 			slices.Concat([]key.Binding{list, k.mine(whose, limited)}, pages, []key.Binding{settings, k.Refresh}),

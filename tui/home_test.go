@@ -88,3 +88,23 @@ func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 		t.Errorf("at 45 columns the fields stay, or the maker goes: %q", line)
 	}
 }
+
+// The dashboard's footer names S settings where there is room for it: it
+// gives way first, before ? help, as the footers' hints do.
+func TestHomeFooterOffersSettingsWhereItFits(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home"})
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{120, "enter open • l list • : cmd • w webhooks • a automations • S settings • ? help • q quit"},
+		{80, "enter open • l list • : cmd • w webhooks • a automations • ? help • q quit"},
+	} {
+		d.send(tea.WindowSizeMsg{Width: c.width, Height: 30})
+		lines := strings.Split(d.screen(), "\n")
+		if got := strings.TrimSpace(lines[len(lines)-1]); got != c.want {
+			t.Errorf("at %d columns: %q, want %q", c.width, got, c.want)
+		}
+	}
+}
