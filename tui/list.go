@@ -136,11 +136,12 @@ func (l *listModel) restyle(th theme) {
 
 // resize lays the columns out for width w and h lines (header included);
 // the first cell of each line is the gutter, where a marked or changed row
-// shows its marker.
+// shows its marker. The list of one trainer's trainees (mine) has no
+// trainer column: every row would name the same one.
 func (l *listModel) resize(w, h int) {
 	w--
 	for i := range l.visible {
-		l.visible[i] = true
+		l.visible[i] = i != colTrainer || l.mine == 0
 	}
 	need := func() int {
 		n := 0

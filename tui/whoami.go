@@ -139,6 +139,7 @@ func (m *Model) toggleMine() tea.Cmd {
 		m.setStatus(statusInfo, "%s's trainees: m shows all of the company's.", name)
 	}
 	m.list.viewChanged()
+	m.list.resize(m.width, m.contentHeight()) // the trainer's column comes or goes
 	return tea.Batch(m.home.reload(), m.list.reload(false))
 }
 

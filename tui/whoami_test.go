@@ -252,3 +252,28 @@ func TestLimitedKeyIsNotOfferedAll(t *testing.T) {
 	d.press("?", "l", "?")
 	d.expectNot(t, "show all trainees")
 }
+
+// The list of my trainees spends no column on the trainer (every row's is
+// the same); all trainees show it again, and the room goes to the other
+// columns.
+func TestMyTraineesHaveNoTrainerColumn(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "list", Key: coachKey(1, "Maya Brooks", false)})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	header := func() string { return strings.Split(d.screen(), "\n")[2] }
+	d.expect(t, "My trainees")
+	if h := header(); strings.Contains(h, "Trainer") || !strings.Contains(h, "Phone") {
+		t.Errorf("my trainees' header: %q", h)
+	}
+	d.expectNot(t, "Maya B")
+	checkFits(t, d, 80, 24, "my trainees")
+	d.press("m")
+	d.expect(t, "All trainees")
+	if h := header(); !strings.Contains(h, "Trainer") {
+		t.Errorf("all trainees' header: %q", h)
+	}
+	d.press("m")
+	if h := header(); strings.Contains(h, "Trainer") {
+		t.Errorf("my trainees' header again: %q", h)
+	}
+}
