@@ -328,9 +328,10 @@ func (s *settingsModel) notAdminView() string {
 
 // Columns of the keys and of the trainers, each sized by its content; on
 // a narrow terminal the trainer's column goes first, then the last use,
-// then the e-mail.
+// then the e-mail. The prefix tells apart keys of one name.
 var (
-	keyCols     = []colSpec{{"NAME", 6, 24, 0}, {"SCOPE", 5, 5, 0}, {"TRAINER", 7, 20, 2}, {"LAST USED", 9, 16, 1}, {"EXPIRES", 7, 16, 0}, {"STATE", 6, 8, 0}}
+	keyCols = []colSpec{{"NAME", 6, 24, 0}, {"PREFIX", 8, 8, 0}, {"SCOPE", 5, 5, 0}, {"TRAINER", 7, 20, 2}, {"LAST USED", 9, 16, 1},
+		{"EXPIRES", 7, 16, 0}, {"STATE", 6, 8, 0}}
 	trainerCols = []colSpec{{"NAME", 8, 28, 0}, {"E-MAIL", 10, 36, 1}, {"TRAINEES", 8, 8, 0}, {"STATE", 8, 8, 0}}
 )
 
@@ -340,10 +341,9 @@ func (s *settingsModel) keysView() string {
 	if body, ok := s.emptyBody(s.keysRead, len(s.apiKeys), "keys", "No keys."); ok {
 		return body
 	}
-	rows := make([][]string, len(s.apiKeys))
-	for i, k := range s.apiKeys {
-		rows[i] = []string{api.EscapeText(k.Name), api.EscapeText(k.Scope), s.keyTrainer(k), s.when(k.LastUsedAt),
-			s.when(k.ExpiresAt), api.EscapeText(k.State)}
+	rows := s.keyRows(false)
+	if tableWidth(contentCols(keyCols, rows)) > s.width-2 {
+		rows = s.keyRows(true)
 	}
 	gutter := func(i int) string {
 		if s.ownKey(s.apiKeys[i]) {
@@ -363,11 +363,37 @@ func (s *settingsModel) keysView() string {
 	return b.String()
 }
 
+// keyRows are the cells of the keys' table; byDay shows the last use as
+// its day only (to the minute, it may not leave room for the rest).
+func (s *settingsModel) keyRows(byDay bool) [][]string {
+	rows := make([][]string, len(s.apiKeys))
+	for i, k := range s.apiKeys {
+		last := s.when(k.LastUsedAt)
+		if byDay && k.LastUsedAt != nil {
+			last = k.LastUsedAt.In(s.zone()).Format(time.DateOnly)
+		}
+		rows[i] = []string{api.EscapeText(k.Name), api.EscapeText(k.Prefix), api.EscapeText(k.Scope), s.keyTrainer(k), last,
+			s.when(k.ExpiresAt), api.EscapeText(k.State)}
+	}
+	return rows
+}
+
+// tableWidth is the width of a row of specs each at its widest.
+func tableWidth(specs []colSpec) int {
+	n := -1
+	for _, c := range specs {
+		n += c.max + 1
+	}
+	return n
+}
+
 // table lays rows out in cols sized by their content, after each row's
 // gutter, the selected row highlighted and the rows scrolled to it.
 func (s *settingsModel) table(cols []colSpec, rows [][]string, gutter func(i int) string) string {
 	th := s.th
-	t := fitCols(s.width-2, contentCols(cols, rows))
+	// fitCols counts a space after every column; a row has none after
+	// its last: the gutter's two cells leave width-1.
+	t := fitCols(s.width-1, contentCols(cols, rows))
 	n := s.tableRows()
 	cur := s.cursor[s.section]
 	s.offset[s.section] = clamp(s.offset[s.section], cur-n+1, cur)
@@ -400,11 +426,11 @@ func (s *settingsModel) when(t *time.Time) string {
 	return s.stamp(*t)
 }
 
-// keyDetails is what the table does not say of a key: its prefix, who
-// made it and when, whether it is limited to its trainer's trainees,
-// until when its previous secret works, and whether this TUI uses it.
+// keyDetails is what the table does not say of a key: who made it and
+// when, whether it is limited to its trainer's trainees, until when its
+// previous secret works, and whether this TUI uses it.
 func (s *settingsModel) keyDetails(k *api.APIKey) string {
-	parts := []string{fmt.Sprintf("%s: %s…, created %s", api.EscapeText(k.Name), api.EscapeText(k.Prefix), s.stamp(k.CreatedAt))}
+	parts := []string{fmt.Sprintf("%s: created %s", api.EscapeText(k.Name), s.stamp(k.CreatedAt))}
 	if by := k.CreatedBy.Label(); by != "" {
 		parts[0] += " by " + api.EscapeText(by)
 	}

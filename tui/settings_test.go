@@ -642,3 +642,19 @@ func TestSettingsFormsStayOpenOnARefusal(t *testing.T) {
 	d.expect(t, "✓ Saved the company: Demo Fitness, time zone America/New_York.")
 	d.expectNot(t, "(server)")
 }
+
+// The keys' table shows each key's prefix (keys may share a name) with
+// every column whole at 80 columns: when the last use to the minute
+// leaves no room, it shows its day.
+func TestSettingsKeysTableFits80Columns(t *testing.T) {
+	d, f := settingsDriver(t, adminKey)
+	tomas, name, used := int64(2), "Tomás Rivera", fakeNow
+	f.keys = append(f.keys, &api.APIKey{ID: 4, Name: "maya-phone", Prefix: "pk_maya4", Scope: api.KeyScopeFull, TrainerID: &tomas,
+		TrainerName: &name, CreatedAt: fakeNow, LastUsedAt: &used, State: api.KeyDisabled})
+	d.press("ctrl+r")
+	d.expect(t, "PREFIX", "pk_demo1", "pk_crm02", "pk_maya3", "pk_maya4", "Tomás Rivera", "2026-11-20 ", "disabled")
+	d.expectNot(t, "…", "09:30 never")
+	checkFits(t, d, 80, 24, "four keys")
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
+	d.expect(t, "2026-11-20 09:30 never")
+}
