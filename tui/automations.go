@@ -133,7 +133,7 @@ func (am *automationsModel) view() (top, sub, body string) {
 	top = am.topBar(th.title.Render("Automations"), am.spinnerView()+" "+count+" ")
 	sub = th.dim.Render("enter shows an automation's runs · esc back to the trainees")
 	if body, ok := am.unreadBody(am.failed, "automations"); ok && !am.loaded && !am.loading(slotAutomations) {
-		return top, sub, body
+		return top, th.dim.Render("esc goes back"), body
 	}
 	if body, ok := am.emptyBody(am.loaded, len(am.items), "automations", "No automations yet: traineectl automations create."); ok {
 		return top, sub, body

@@ -478,6 +478,9 @@ func (s *settingsModel) askDeactivate(t, to *api.TrainerSummary) {
 		clauses = append(clauses, "disable "+keys)
 		notes = append(notes, "A disabled key is refused until e on the Keys section enables it again.")
 		again = "u activates " + name + " again; their keys stay disabled."
+		if s.keysRead && len(s.boundKeys(t.ID, true)) == 1 {
+			again = "u activates " + name + " again; their key stays disabled."
+		}
 	}
 	notes = append(notes, again)
 	s.nav.ask(&question{common: s.common, text: inSeries(clauses...) + "?", notes: notes,

@@ -170,6 +170,8 @@ func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
 			return w.loadDeliveries()
 		}
 		return nil
+	case w.limited() && key.Matches(msg, k.Test, k.Redeliver): // no webhook to act on
+		return nil
 	case key.Matches(msg, k.Test):
 		s := w.selected()
 		if s == nil || w.readOnlyRefusal("sending a test") {
@@ -212,7 +214,7 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		sub = th.warnText.Render("read-only key: t and r are off")
 	}
 	if body, ok := w.unreadBody(w.failed, "webhooks"); ok && !w.loaded && !w.loading(slotWebhooks) {
-		return top, sub, body
+		return top, th.dim.Render("esc goes back"), body
 	}
 	if body, ok := w.emptyBody(w.loaded, len(w.hooks), "webhooks", "No webhooks: add one with `traineectl webhooks add --url URL`."); ok {
 		return top, sub, body
@@ -396,7 +398,9 @@ func (w *webhooksModel) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (w *webhooksModel) help() helpKeys { return w.keys.webhooksHelp(w.opt.ReadOnly) }
+// help is the page's key map: t and r are off for a read-only key, and for
+// a key limited to its trainer's trainees (it sees no webhook).
+func (w *webhooksModel) help() helpKeys { return w.keys.webhooksHelp(w.opt.ReadOnly || w.limited()) }
 
 func (w *webhooksModel) takesKeys() bool { return false }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -275,5 +276,27 @@ func TestMyTraineesHaveNoTrainerColumn(t *testing.T) {
 	d.press("m")
 	if h := header(); strings.Contains(h, "Trainer") {
 		t.Errorf("my trainees' header again: %q", h)
+	}
+}
+
+// A key limited to its trainer's trainees, at 80x24 and 120x35: the
+// dashboard (the limit in the title, no m), the list of my trainees (no
+// trainer column), the webhooks page (why it needs a company-wide key).
+func TestGoldenLimitedKey(t *testing.T) {
+	s := newServer(t)
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home", Key: coachKey(1, "Maya Brooks", true)})
+			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			shot := func(name string, keys ...string) {
+				t.Helper()
+				d.press(keys...)
+				golden(t, d, fmt.Sprintf("limited-%s-%dx%d", name, size[0], size[1]))
+				checkFits(t, d, size[0], size[1], name)
+			}
+			shot("home")
+			shot("list", "l")
+			shot("webhooks", "w")
+		})
 	}
 }
