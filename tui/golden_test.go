@@ -62,6 +62,18 @@ func golden(t *testing.T, d *driver, name string) {
 	}
 }
 
+// shooter is shot for the golden screens of d at size: press keys, then
+// compare the screen with testdata/prefix-name-WxH.golden and check that
+// it fits.
+func shooter(t *testing.T, d *driver, prefix string, size [2]int) func(name string, keys ...string) {
+	return func(name string, keys ...string) {
+		t.Helper()
+		d.press(keys...)
+		golden(t, d, fmt.Sprintf("%s-%s-%dx%d", prefix, name, size[0], size[1]))
+		checkFits(t, d, size[0], size[1], name)
+	}
+}
+
 // The screens at 80x24 and 120x35 over the demo data: what a person
 // sees, character for character, on every screen of the TUI. The demo data
 // is deterministic for the test's clock; event ids (random) are written

@@ -232,7 +232,6 @@ func (s *settingsModel) revokeOrDeactivate() tea.Cmd {
 	if k == nil {
 		return nil
 	}
-	name := api.EscapeText(k.Name)
 	revoke := func() tea.Cmd {
 		s.setStatus(statusInfo, "Revoking key %s…", k.Name)
 		return s.send(adminChange{kind: keyRevoked, key: k}, func(ctx context.Context, c Client, a *adminChange) error {
@@ -240,16 +239,23 @@ func (s *settingsModel) revokeOrDeactivate() tea.Cmd {
 			return err
 		})
 	}
-	if s.ownKey(k) {
-		s.nav.ask(s.newTypedQuestion("Revoke key "+name+", the key this TUI uses?",
-			[]string{"Every request with it is refused from then on, for good: this TUI's too.", "Type its name to revoke it:"},
-			name, revoke, "Not revoked."))
-		return nil
-	}
-	s.nav.ask(&question{common: s.common, text: "Revoke key " + name + "?",
-		notes: []string{"Every request with it is refused from the next one on, for good."},
-		yes:   "revoke", no: "keep", noNote: "Not revoked.", onYes: revoke})
+	s.confirmKeyChange(k, "revoke", "Every request with it is refused from the next one on, for good.",
+		"Every request with it is refused from then on, for good: this TUI's too.", revoke)
 	return nil
+}
+
+// confirmKeyChange asks before a change that stops key k working (verb:
+// revoke, disable): y for another key, its name typed for the key this
+// TUI uses (ownNote then says what it does to the TUI).
+func (s *settingsModel) confirmKeyChange(k *api.APIKey, verb, note, ownNote string, do func() tea.Cmd) {
+	name, noNote := api.EscapeText(k.Name), "Not "+verb+"d."
+	if s.ownKey(k) {
+		s.nav.ask(s.newTypedQuestion(capitalized(verb)+" key "+name+", the key this TUI uses?",
+			[]string{ownNote, "Type its name to " + verb + " it:"}, name, do, noNote))
+		return
+	}
+	s.nav.ask(&question{common: s.common, text: capitalized(verb) + " key " + name + "?", notes: []string{note},
+		yes: verb, no: "keep", noNote: noNote, onYes: do})
 }
 
 // toggleKey is e: enable the selected key when it is disabled, else
@@ -272,19 +278,11 @@ func (s *settingsModel) toggleKey() tea.Cmd {
 			return err
 		})
 	}
-	name := api.EscapeText(k.Name)
-	switch {
-	case on:
+	if on {
 		return toggle()
-	case s.ownKey(k):
-		s.nav.ask(s.newTypedQuestion("Disable key "+name+", the key this TUI uses?",
-			[]string{"Every request with it is refused until another admin key enables it again: this TUI's too.", "Type its name to disable it:"},
-			name, toggle, "Not disabled."))
-		return nil
 	}
-	s.nav.ask(&question{common: s.common, text: "Disable key " + name + "?",
-		notes: []string{"Every request with it is refused until e enables it again."},
-		yes:   "disable", no: "keep", noNote: "Not disabled.", onYes: toggle})
+	s.confirmKeyChange(k, "disable", "Every request with it is refused until e enables it again.",
+		"Every request with it is refused until another admin key enables it again: this TUI's too.", toggle)
 	return nil
 }
 

@@ -288,12 +288,7 @@ func TestGoldenLimitedKey(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home", Key: coachKey(1, "Maya Brooks", true)})
 			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			shot := func(name string, keys ...string) {
-				t.Helper()
-				d.press(keys...)
-				golden(t, d, fmt.Sprintf("limited-%s-%dx%d", name, size[0], size[1]))
-				checkFits(t, d, size[0], size[1], name)
-			}
+			shot := shooter(t, d, "limited", size)
 			shot("home")
 			shot("list", "l")
 			shot("webhooks", "w")
