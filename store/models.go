@@ -67,12 +67,12 @@ type apiKeyRow struct {
 	Disabled   bool       `bun:"disabled"`
 	Scope      string     `bun:"scope"`
 
-	TrainerID         *int64     `bun:"trainer_id"`
-	OwnTraineesOnly   bool       `bun:"own_trainees_only"`
-	ExpiresAt         *time.Time `bun:"expires_at"`
-	RevokedAt         *time.Time `bun:"revoked_at"`
-	CreatedByType     *string    `bun:"created_by_type"`
-	CreatedByID       *int64     `bun:"created_by_id"`
+	TrainerID       *int64     `bun:"trainer_id"`
+	OwnTraineesOnly bool       `bun:"own_trainees_only"`
+	ExpiresAt       *time.Time `bun:"expires_at"`
+	RevokedAt       *time.Time `bun:"revoked_at"`
+	CreatedByType   *string    `bun:"created_by_type"`
+	CreatedByID     *int64     `bun:"created_by_id"`
 
 	// Read by keyQuery: the bound trainer's name, the name of the key or
 	// trainer that made this key, and when the last of its rotated-out
