@@ -38,7 +38,10 @@ characters), scope, the trainer the key acts as ("(own only)" when it may
 reach that trainer's trainees only), when it was created and by whom, when it
 was last used, when it expires, and its state (active, disabled, expired or
 revoked). CREATED, LAST USED and EXPIRES are times (2026-11-25 19:00, your
-local time; --utc for UTC); JSON, YAML and CSV keep RFC 3339 in UTC.
+local time; --utc for UTC); JSON, YAML and CSV keep RFC 3339 in UTC. The
+table fits the terminal: on a narrow one CREATED BY goes first, then
+CREATED, then PREFIX (80 columns show ID NAME SCOPE TRAINER LAST USED
+EXPIRES STATE; --fields keeps the columns it names).
 
 Without --state every key but the revoked ones is listed; --state all lists
 them too. Without more one page is printed (20 keys); --limit N fetches up

@@ -21,11 +21,13 @@ func KeyCSVRow(k *api.APIKey) []string {
 }
 
 // KeyColumns are the table columns of keys; CREATED, LAST USED and
-// EXPIRES are instants (Stamp).
+// EXPIRES are instants (Stamp). On a narrow screen CREATED BY goes first,
+// then CREATED, then PREFIX (80 columns keep ID NAME SCOPE TRAINER LAST
+// USED EXPIRES STATE).
 func KeyColumns() []Column {
 	return []Column{{Header: "ID", Field: "id", Right: true}, {Header: "NAME", Field: "name", Flex: true, MinWidth: 10},
-		{Header: "PREFIX", Field: "prefix"}, {Header: "SCOPE", Field: "scope"}, {Header: "TRAINER", Field: "trainerName", Flex: true},
-		{Header: "CREATED", Field: "createdAt"}, {Header: "CREATED BY", Field: "createdBy", Flex: true},
+		{Header: "PREFIX", Field: "prefix", Drop: 3}, {Header: "SCOPE", Field: "scope"}, {Header: "TRAINER", Field: "trainerName", Flex: true},
+		{Header: "CREATED", Field: "createdAt", Drop: 2}, {Header: "CREATED BY", Field: "createdBy", Flex: true, Drop: 1},
 		{Header: "LAST USED", Field: "lastUsedAt"}, {Header: "EXPIRES", Field: "expiresAt"}, {Header: "STATE", Field: "state"}}
 }
 
