@@ -1,11 +1,13 @@
 package commands_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -62,5 +64,37 @@ func TestAdminTablesFitTheTerminal(t *testing.T) {
 	}
 	if r := hs.runWith(atWidth(160), "--profile", "sam", "whoami").expect(t, 0); !strings.Contains(r.out, "RATE LIMIT") {
 		t.Errorf("whoami at 160 columns lost the rate limit:\n%s", r.out)
+	}
+}
+
+// keys get shows until when the previous secret works (OLD SECRET UNTIL),
+// with the new prefix and the last use, at 80 columns too.
+func TestKeysGetShowsTheOldSecretsEnd(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	crm := strings.TrimSpace(h.run("keys", "create", "--name", "CRM sync", "--scope", "full", "--expires", "90d").expect(t, 0).out)
+	id := fmt.Sprint(decode[api.CurrentKey](t, newHarness(t, srv.url, crm).run("whoami", "-o", "json").expect(t, 0)).ID)
+	if r := h.run("keys", "get", id, "--utc").expect(t, 0); tableRows(r.out)[1][10] != "-" {
+		t.Errorf("OLD SECRET UNTIL before a rotation:\n%s", r.out)
+	}
+	fresh := strings.TrimSpace(h.run("keys", "rotate", id, "--overlap", "48h").expect(t, 0).out)
+	k := decode[api.APIKey](t, h.run("keys", "get", id, "-o", "json").expect(t, 0))
+	if k.PreviousSecretExpiresAt == nil {
+		t.Fatalf("no previousSecretExpiresAt after a rotation: %+v", k)
+	}
+	until := k.PreviousSecretExpiresAt.UTC().Format("2006-01-02 15:04")
+
+	r := h.run("keys", "get", id, "--utc").expect(t, 0)
+	rows := tableRows(r.out)
+	if rows[0][10] != "OLD SECRET UNTIL" || rows[1][10] != until || rows[1][2] != fresh[:8] {
+		t.Errorf("keys get after a rotation: %q", rows)
+	}
+	r = h.runWith(atWidth(80), "keys", "get", id, "--utc").expect(t, 0)
+	header := strings.Join(fitted(t, r, 80), "|")
+	if header != "ID|NAME|PREFIX|SCOPE|LAST USED|STATE|OLD SECRET UNTIL" || !strings.Contains(r.out, until) || !strings.Contains(r.out, fresh[:8]) {
+		t.Errorf("keys get at 80 columns: %s\n%s", header, r.out)
+	}
+	if r := h.runWith(atWidth(80), "keys", "get", id, "--fields", "name,previousSecretExpiresAt", "--utc").expect(t, 0); r.out != fmt.Sprintf("NAME      OLD SECRET UNTIL\nCRM sync  %s\n", until) {
+		t.Errorf("--fields previousSecretExpiresAt: %q", r.out)
 	}
 }

@@ -59,14 +59,12 @@ func keyArg(args []string) (int64, error) {
 	return id, nil
 }
 
-// keysView prints keys; single prints the one key as an object in JSON
-// and YAML.
-func keysView(ks []*api.APIKey, single bool) output.View {
-	v := output.KeyRows.View(ks)
-	if single && len(ks) == 1 {
-		v.Value = ks[0]
-	}
-	return v
+// keyView prints one key (an object in JSON and YAML); its table has
+// OLD SECRET UNTIL, until when the secret before its last rotation works
+// at now.
+func keyView(k *api.APIKey, now time.Time) output.View {
+	return output.View{Value: k, CSVHeader: output.KeyCSVHeader, CSVRows: [][]string{output.KeyCSVRow(k)},
+		Columns: output.KeyDetailColumns(), Rows: [][]string{output.KeyDetailRow(k, now)}}
 }
 
 // scopeValues are the scopes, for help and completion.
@@ -143,7 +141,7 @@ func keyText(k *api.APIKey) string {
 func keySecretView(env *api.KeyEnvelope, saved bool) output.View {
 	k := env.Key
 	if saved {
-		v := keysView([]*api.APIKey{k}, true)
+		v := keyView(k, time.Time{})
 		v.Columns, v.Rows = nil, nil
 		return v
 	}

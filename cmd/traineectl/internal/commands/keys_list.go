@@ -81,9 +81,12 @@ func newKeysGetCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show an API key (never its secret)",
-		Long: `Show one key as "keys list" does. JSON and YAML show every member of the key,
-previousSecretExpiresAt (after a rotation, until when the previous secret
-works) and revokedAt included.`,
+		Long: `Show one key as "keys list" does, and OLD SECRET UNTIL: after a rotation,
+until when the previous secret works ("-" once it no longer does). On a
+narrow terminal CREATED BY, CREATED, TRAINER and EXPIRES go first: the
+prefix, the last use and the old secret's end, which tell whether a
+rotation took, stay. JSON and YAML show every member of the key,
+previousSecretExpiresAt and revokedAt included.`,
 		Example: `  traineectl keys get 5
   traineectl keys get 5 -o yaml`,
 		Args:              cmdutil.ExactArgs(1, "a key id"),
@@ -107,5 +110,5 @@ func runKeysGet(ctx context.Context, f *cmdutil.Factory, o *KeysGetOptions) erro
 	if err != nil {
 		return err
 	}
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	return f.Print(keyView(k, f.Now()))
 }

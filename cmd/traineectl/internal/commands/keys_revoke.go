@@ -89,7 +89,7 @@ func runKeysRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 	if own {
 		fmt.Fprintf(f.IOStreams.ErrOut, "That was the key in use (%s): use another one from now on.\n", keySource(f))
 	}
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	return f.Print(keyView(k, f.Now()))
 }
 
 // keySource is where the key in use comes from: "profile prod",

@@ -110,5 +110,5 @@ func runKeysUpdate(ctx context.Context, f *cmdutil.Factory, o *KeysUpdateOptions
 		return err
 	}
 	noteDone(f, "Updated", "key", k.ID, k.Name)
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	return f.Print(keyView(k, f.Now()))
 }
