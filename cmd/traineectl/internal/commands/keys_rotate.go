@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -23,8 +22,9 @@ type KeysRotateOptions struct {
 const keysRotateLong = `Give a key a new secret and print it alone on stdout, once (as "keys create"
 does; --save-profile NAME stores it into profile NAME instead, replacing the
 key that profile holds). The previous secret keeps working for --overlap
-(default 24h, at most 7 days; 0 stops it at once), so that whatever uses the
-key can switch without downtime: a line on stderr says until when.
+(default 24h, at most 7d; whole hours, days or weeks; 0 stops it at once),
+so that whatever uses the key can switch without downtime: a line on stderr
+says until when.
 
 A revoked key cannot be rotated (exit status 5, errorCode 1036). Needs an
 admin key: another key exits 7 (errorCode 1029).`
@@ -46,9 +46,9 @@ func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
 				return err
 			}
 			if cmd.Flags().Changed("overlap") {
-				d, err := parseSpan(overlap)
-				if err != nil || d < 0 || d > api.MaxKeyOverlap || d%time.Second != 0 {
-					return cmdutil.Usagef("--overlap %q: give a span from 0 to 7d in whole seconds, like 24h, 2d or 0", overlap)
+				d, err := parseOverlap(overlap)
+				if err != nil {
+					return err
 				}
 				o.Overlap = &d
 			}
@@ -63,7 +63,7 @@ func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
 			return runKeysRotate(cmd.Context(), f, &o)
 		},
 	}
-	cmd.Flags().StringVar(&overlap, "overlap", "", "how long the previous secret keeps working: 0 to 7d, like 48h (default 24h)")
+	cmd.Flags().StringVar(&overlap, "overlap", "", "how long the previous secret keeps working: 0 to 7d, like 48h or 2d (default 24h)")
 	cmd.Flags().StringVar(&o.SaveProfile, "save-profile", "", "store the new secret into this profile (with the address in use) instead of printing it")
 	_ = cmd.RegisterFlagCompletionFunc("overlap", fixedValues("0\tthe old secret stops at once", "24h\tthe default", "7d\tthe most"))
 	_ = cmd.RegisterFlagCompletionFunc("save-profile", completeProfiles(f, false))
