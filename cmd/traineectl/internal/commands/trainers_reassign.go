@@ -29,8 +29,8 @@ event, as a bulk update gives. FROM stays active. Both take an id or a
 trainer's whole name.
 
 On a terminal you are asked to confirm, with the number of trainees;
-elsewhere --yes is required, and without it nothing is moved and the exit
-status is 2. A --to trainer who is deactivated is refused (exit status 5,
+elsewhere --yes is required. Answered no, or without --yes off a terminal,
+nothing is moved and the exit status is 2. A --to trainer who is deactivated is refused (exit status 5,
 errorCode 1035). Needs an admin key: another key exits 7 (errorCode 1029).`,
 		Example: `  traineectl trainers reassign "Maya Brooks" --to "Sam Coach"
   traineectl trainers reassign 7 --to 9 --yes -o json`,
@@ -107,7 +107,7 @@ func confirmReassign(ctx context.Context, f *cmdutil.Factory, from, to int64) er
 		return err
 	}
 	if !ok {
-		return cmdutil.Usagef("not confirmed; nothing was moved")
+		return cmdutil.Declinedf("not confirmed; nothing was moved")
 	}
 	return nil
 }
