@@ -33,11 +33,11 @@ refused: nothing is created). -o json and yaml print the key with its
 "secret"; -o csv adds a secret column.
 
 --scope is required: admin, full or read; a key never gets a scope above
-the one of the key that creates it. --trainer (an id or a trainer's whole
-name) makes the key act as that trainer: its changes carry the trainer's
-name in the feed, and "search --mine" lists their trainees.
---own-trainees-only (with --trainer, scope full or read) keeps it from every
-other trainee. --expires is a span from now, a whole number and h (hours),
+the one of the key that creates it. --trainer (the id or whole name of one
+of the company's trainers: another exits 2) makes the key act as that
+trainer: its changes carry the trainer's name in the feed, and "search
+--mine" lists their trainees. --own-trainees-only (with --trainer, scope
+full or read) keeps it from every other trainee. --expires is a span from now, a whole number and h (hours),
 d (days), w (weeks), m (calendar months) or y (years): 36h, 90d, 6w, 3m,
 1y (no fractions: 1.5h is refused; 3m is three months, never minutes); a
 date (31-12-2026 or 2026-12-31: the key works through that day and is
@@ -102,7 +102,7 @@ func (o *KeysCreateOptions) check(ctx context.Context, f *cmdutil.Factory) error
 	}
 	body := o.Key
 	if strings.TrimSpace(o.Trainer) != "" {
-		one := int64(1) // a stand-in: the trainer is checked by the server
+		one := int64(1) // a stand-in: the trainer is looked up below
 		body.TrainerID = &one
 	}
 	parse := func(b []byte) error { _, err := api.ParseNewKey(b, f.Now().Add(-time.Second)); return err }
@@ -110,11 +110,11 @@ func (o *KeysCreateOptions) check(ctx context.Context, f *cmdutil.Factory) error
 		return err
 	}
 	if strings.TrimSpace(o.Trainer) != "" {
-		id, err := trainerArg(ctx, f, "--trainer", o.Trainer)
+		t, err := (&trainerBook{f: f}).find(ctx, "--trainer", o.Trainer)
 		if err != nil {
 			return err
 		}
-		o.Key.TrainerID = &id
+		o.Key.TrainerID = &t.ID
 	}
 	return nil
 }

@@ -29,7 +29,9 @@ take no trainees ("traineectl trainers update ID --activate" undoes it).
 A trainer who still has trainees (soft-deleted ones count) is refused
 (exit status 5, errorCode 1033) unless --reassign-to names the trainer who
 takes them over: the trainees move and the trainer is deactivated in one
-step. Needs an admin key: another key exits 7 (errorCode 1029).`,
+step. Both take an id or a whole name of the company's trainers (another
+exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
+1029).`,
 		Example: `  traineectl trainers deactivate 7
   traineectl trainers deactivate "Maya Brooks" --reassign-to "Sam Coach"`,
 		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
@@ -48,16 +50,21 @@ step. Needs an admin key: another key exits 7 (errorCode 1029).`,
 }
 
 func runTrainersDeactivate(ctx context.Context, f *cmdutil.Factory, o *TrainersDeactivateOptions) error {
+	book := &trainerBook{f: f}
+	t, err := book.find(ctx, "trainer", o.Trainer)
+	if err != nil {
+		return err
+	}
 	off := false
 	p := api.TrainerPatch{Active: &off}
 	if o.ReassignTo != "" {
-		to, err := trainerArg(ctx, f, "--reassign-to", o.ReassignTo)
+		to, err := book.find(ctx, "--reassign-to", o.ReassignTo)
 		if err != nil {
 			return err
 		}
-		p.ReassignTo = &to
+		p.ReassignTo = &to.ID
 	}
-	err := patchTrainer(ctx, f, o.Trainer, p, "Deactivated")
+	err = patchTrainer(ctx, f, t.ID, p, "Deactivated")
 	var rej *client.RejectedError
 	if errors.As(err, &rej) && rej.ErrorCode == api.CodeTrainerHasTrainees {
 		return &cmdutil.HintError{Err: err, Hint: "give --reassign-to ID|NAME, the trainer who takes the trainees over (`traineectl trainers` lists them); nothing was changed"}

@@ -24,8 +24,9 @@ func newTrainersUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Change a trainer's name or e-mail, or activate a trainer again (admin key)",
 		Long: `Change a trainer: sends only the flags given. --activate makes a deactivated
 trainer active again (able to take trainees); "traineectl trainers
-deactivate" deactivates one. Needs an admin key: another key exits 7
-(errorCode 1029); a trainer id of another company exits 4.`,
+deactivate" deactivates one. The trainer is an id or a whole name of the
+company's trainers (another exits 2, listing them). Needs an admin key:
+another key exits 7 (errorCode 1029).`,
 		Example: `  traineectl trainers update 7 --email maya.brooks@example.com
   traineectl trainers update "Maya Brooks" --activate`,
 		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
@@ -56,16 +57,15 @@ func runTrainersUpdate(ctx context.Context, f *cmdutil.Factory, o *TrainersUpdat
 	if err := checkBody(o.Patch, func(b []byte) error { _, err := api.ParseTrainerPatch(b); return err }, nil); err != nil {
 		return err
 	}
-	return patchTrainer(ctx, f, o.Trainer, o.Patch, "Updated")
-}
-
-// patchTrainer sends a change to the trainer named by text (an id or a
-// name) and prints the trainer.
-func patchTrainer(ctx context.Context, f *cmdutil.Factory, text string, p api.TrainerPatch, done string) error {
-	id, err := trainerArg(ctx, f, "trainer", text)
+	t, err := (&trainerBook{f: f}).find(ctx, "trainer", o.Trainer)
 	if err != nil {
 		return err
 	}
+	return patchTrainer(ctx, f, t.ID, o.Patch, "Updated")
+}
+
+// patchTrainer sends a change to trainer id and prints the trainer.
+func patchTrainer(ctx context.Context, f *cmdutil.Factory, id int64, p api.TrainerPatch, done string) error {
 	c, err := f.Client()
 	if err != nil {
 		return err
