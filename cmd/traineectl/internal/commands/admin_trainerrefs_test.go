@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -49,5 +50,63 @@ func TestTrainerReferencesResolveAlike(t *testing.T) {
 	}
 	if srv.keyCount(t, h) != n {
 		t.Errorf("a refused keys create made a key")
+	}
+}
+
+// trainers deactivate says how many trainees moved to whom and which keys
+// it disabled; an inactive trainer is left as is; --activate says the
+// keys stay disabled and how to enable them.
+func TestTrainersDeactivateSaysWhatItDid(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	leo := decode[api.TrainerSummary](t, h.run("trainers", "create", "--name", "Leo Coach", "--email", "leo@acme.example", "-o", "json").expect(t, 0))
+	hannah := decode[api.TrainerSummary](t, h.run("trainers", "create", "--name", "Hannah Okoye", "--email", "hannah@acme.example", "-o", "json").expect(t, 0))
+	srv.addTrainees(t, leo.ID, "Leo", 3)
+	keyID := func(name string) string {
+		t.Helper()
+		return strings.TrimSpace(h.run("keys", "list", "--jq", `.[] | select(.name == "`+name+`") | .id`).expect(t, 0).out)
+	}
+	h.run("keys", "create", "--name", "Leo tablet", "--scope", "full", "--trainer", "Leo Coach", "--save-profile", "leo-tab").expect(t, 0)
+	h.run("keys", "create", "--name", "Leo phone", "--scope", "read", "--trainer", "Leo Coach", "--save-profile", "leo-phone").expect(t, 0)
+	tablet, phone := keyID("Leo tablet"), keyID("Leo phone")
+	leoText, hannahText := fmt.Sprintf("Leo Coach (%d)", leo.ID), fmt.Sprintf("Hannah Okoye (%d)", hannah.ID)
+
+	r := h.run("trainers", "deactivate", "leo coach", "--reassign-to", "Hannah Okoye", "-o", "json").expect(t, 0)
+	want := fmt.Sprintf("Deactivated trainer %s: moved 3 trainees to %s; disabled keys %s (Leo tablet), %s (Leo phone)\n", leoText, hannahText, tablet, phone)
+	if r.err != want {
+		t.Errorf("deactivate's note:\n got %q\nwant %q", r.err, want)
+	}
+	got := decode[map[string]any](t, r)
+	if got["active"] != false || got["moved"] != float64(3) || fmt.Sprint(got["disabledKeys"]) != "["+tablet+" "+phone+"]" {
+		t.Errorf("deactivate -o json: %v", got)
+	}
+	withoutKey(h).run("--profile", "leo-tab", "whoami").expect(t, cmdutil.ExitAuth)
+
+	// Already inactive: said, nothing sent, exit 0.
+	r = h.run("trainers", "deactivate", fmt.Sprint(leo.ID)).expect(t, 0)
+	if r.err != "Trainer "+leoText+" was already inactive; nothing was changed.\n" {
+		t.Errorf("deactivate again: %q", r.err)
+	}
+
+	// --activate: the keys stay disabled, named, with how to enable them.
+	r = h.run("trainers", "update", "Leo Coach", "--activate").expect(t, 0)
+	want = fmt.Sprintf("Trainer %s is active again; their keys stay disabled: keys %s (Leo tablet), %s (Leo phone). Enable each that should work again with `traineectl keys update ID --enable`.\n", leoText, tablet, phone)
+	if r.err != want {
+		t.Errorf("--activate's note:\n got %q\nwant %q", r.err, want)
+	}
+	h.run("keys", "update", tablet, "--enable").expect(t, 0)
+	withoutKey(h).run("--profile", "leo-tab", "whoami").expect(t, 0)
+
+	// Without trainees or enabled keys: nothing moved, no key to disable.
+	h.run("keys", "update", tablet, "--disable").expect(t, 0)
+	r = h.run("trainers", "deactivate", "Leo Coach").expect(t, 0)
+	if r.err != "Deactivated trainer "+leoText+": no key of theirs to disable\n" {
+		t.Errorf("deactivate without trainees or keys: %q", r.err)
+	}
+	if r := h.run("trainers", "update", "Leo Coach", "--activate").expect(t, 0); !strings.Contains(r.err, "keys "+tablet+" (Leo tablet), "+phone+" (Leo phone)") {
+		t.Errorf("--activate again: %q", r.err)
+	}
+	if r := h.run("trainers", "update", "Leo Coach", "--activate").expect(t, 0); r.err != "" {
+		t.Errorf("--activate of an active trainer: %q", r.err)
 	}
 }
