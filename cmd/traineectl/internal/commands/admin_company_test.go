@@ -40,3 +40,22 @@ func TestCompanyCommands(t *testing.T) {
 		}
 	}
 }
+
+// A time zone given in another case is refused with the zone to give.
+func TestCompanyTimeZoneSuggestion(t *testing.T) {
+	if _, err := os.Stat("/usr/share/zoneinfo/zone1970.tab"); err != nil {
+		t.Skip("no zone list on this system")
+	}
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	r := h.run("company", "update", "--time-zone", "europe/dublin").expect(t, cmdutil.ExitUsage)
+	if !strings.Contains(r.err, `unknown time zone "europe/dublin"`) || !strings.Contains(r.err, "(did you mean Europe/Dublin?)") {
+		t.Errorf("europe/dublin: %s", r)
+	}
+	if r := h.run("company", "update", "--time-zone", "Mars/Olympus").expect(t, cmdutil.ExitUsage); strings.Contains(r.err, "did you mean") {
+		t.Errorf("Mars/Olympus: %s", r)
+	}
+	if co, err := srv.store.Company(context.Background(), srv.companyID); err != nil || co.TimeZone != "UTC" {
+		t.Errorf("a refused zone changed the company: %+v %v", co, err)
+	}
+}
