@@ -45,7 +45,8 @@ EXPIRES STATE; --fields keeps the columns it names).
 
 Without --state every key but the revoked ones is listed; --state all lists
 them too. Without more one page is printed (20 keys); --limit N fetches up
-to N across pages, --all every one.`,
+to N across pages, --all every one. No key found is said on stderr ("No
+expired keys found").`,
 		Example: `  traineectl keys list
   traineectl keys list --state all -o json
   traineectl keys list --state expired --jq '.[].name'`,
@@ -70,6 +71,9 @@ func runKeysList(ctx context.Context, f *cmdutil.Factory, o *KeysListOptions) er
 	c, err := f.Client()
 	if err != nil {
 		return err
+	}
+	if o.State != "" && o.State != "all" {
+		o.what = o.State + " keys"
 	}
 	return runList(ctx, f, &o.listFlags, c.KeyPageFunc(o.State), client.ListParams{}, output.KeyRows)
 }
