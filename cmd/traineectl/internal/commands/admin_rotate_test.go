@@ -95,3 +95,28 @@ func TestKeysRotateTheKeyInUse(t *testing.T) {
 	ha.run("--profile", "admin", "whoami").expect(t, cmdutil.ExitAuth)
 	newHarness(t, srv.url, strings.TrimSpace(r.out)).run("whoami").expect(t, 0)
 }
+
+// Each rotated-out secret works to its own overlap's end: keys rotate says
+// when the one it took out stops, and until when older ones may work.
+func TestKeysRotateSaysWhenTheSecretItTookOutStops(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	crm := strings.TrimSpace(h.run("keys", "create", "--name", "CRM sync", "--scope", "full").expect(t, 0).out)
+	id := decode[api.CurrentKey](t, newHarness(t, srv.url, crm).run("whoami", "-o", "json").expect(t, 0)).ID
+	h.run("keys", "rotate", fmt.Sprint(id), "--overlap", "7d").expect(t, 0)
+	week := srv.storedKey(t, id).PreviousSecretExpiresAt.UTC().Format("2006-01-02 15:04")
+
+	// The test server answers with its handler's clock (testNow); the
+	// store keeps its own: the secret taken out ends an hour after the
+	// answer's time.
+	r := h.run("keys", "rotate", fmt.Sprint(id), "--overlap", "1h", "--utc").expect(t, 0)
+	if !strings.Contains(r.err, "the previous secret works until "+testNow.Add(3600e9).Format("2006-01-02 15:04")+
+		"; secrets rotated out before it, until "+week+" at the latest\n") {
+		t.Errorf("a second rotation within the first's overlap: %s", r)
+	}
+	r = h.run("keys", "rotate", fmt.Sprint(id), "--overlap", "0", "--utc").expect(t, 0)
+	if !strings.Contains(r.err, "the previous secret no longer works; secrets rotated out before it, until "+week+" at the latest\n") {
+		t.Errorf("--overlap 0 within an overlap: %s", r)
+	}
+	newHarness(t, srv.url, crm).run("whoami").expect(t, 0) // the first secret, within its week
+}

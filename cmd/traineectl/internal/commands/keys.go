@@ -58,8 +58,8 @@ func keyArg(args []string) (int64, error) {
 }
 
 // keyView prints one key (an object in JSON and YAML); its table has
-// OLD SECRET UNTIL, until when the secret before its last rotation works
-// at now.
+// OLD SECRET UNTIL, until when its rotated-out secrets work (the last of
+// them) at now.
 func keyView(k *api.APIKey, now time.Time) output.View {
 	return output.View{Value: k, CSVHeader: output.KeyCSVHeader, CSVRows: [][]string{output.KeyCSVRow(k)},
 		Columns: output.KeyDetailColumns(), Rows: [][]string{output.KeyDetailRow(k, now)}}

@@ -86,7 +86,8 @@ func newKeysGetCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "get ID",
 		Short: "Show an API key (never its secret)",
 		Long: `Show one key as "keys list" does, and OLD SECRET UNTIL: after a rotation,
-until when the previous secret works ("-" once it no longer does). On a
+until when the secrets rotated out work (the last of them to stop; "-" once
+none does). On a
 narrow terminal CREATED BY, CREATED, TRAINER and EXPIRES go first: the
 prefix, the last use and the old secret's end, which tell whether a
 rotation took, stay. JSON and YAML show every member of the key,

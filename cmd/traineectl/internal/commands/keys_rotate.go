@@ -110,15 +110,44 @@ func runKeysRotate(ctx context.Context, f *cmdutil.Factory, o *KeysRotateOptions
 	if err != nil {
 		return err
 	}
+	end, works := rotatedOutEnd(f, k.PreviousSecretExpiresAt, env, o.Overlap)
 	until := "the previous secret no longer works"
-	if at := env.Key.PreviousSecretExpiresAt; at != nil && at.After(f.Now()) {
-		until = "the previous secret works until " + output.Stamp(*at)
+	if works {
+		until = "the previous secret works until " + output.Stamp(end)
+	}
+	if at := k.PreviousSecretExpiresAt; at != nil && at.After(end) && at.After(f.Now()) {
+		until += "; secrets rotated out before it, until " + output.Stamp(*at) + " at the latest"
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Rotated key %s: %s\n", keyText(env.Key), until)
 	if own && o.SaveProfile == "" {
-		warnRotatedInUse(f, env.Key)
+		usedCurrent := true
+		if s := f.UsedSettings(); s != nil {
+			usedCurrent = api.KeyDisplayPrefix(s.APIKey) == k.Prefix
+		}
+		warnRotatedInUse(f, env.Key, usedCurrent, end, works)
 	}
 	return deliverSecret(f, env, o.SaveProfile)
+}
+
+// rotatedOutEnd is when the secret a rotation took out stops working
+// (works is false for an overlap of 0: at once). Secrets rotated out
+// before keep their own ends, and the key's previousSecretExpiresAt is the
+// last of them: after the rotation it is this secret's end when it moved
+// past what it was before (before), else the end is the rotation's time
+// (the answer's timestamp) and the overlap.
+func rotatedOutEnd(f *cmdutil.Factory, before *time.Time, env *api.KeyEnvelope, overlap *time.Duration) (end time.Time, works bool) {
+	d := api.DefaultKeyOverlap
+	if overlap != nil {
+		d = *overlap
+	}
+	if after := env.Key.PreviousSecretExpiresAt; after != nil && (before == nil || after.After(*before)) {
+		return *after, d > 0
+	}
+	at := f.Now()
+	if env.Timestamp > 0 {
+		at = time.Unix(env.Timestamp, 0)
+	}
+	return at.Add(d), d > 0
 }
 
 // checkRotateProfile refuses, before rotating, a --save-profile whose
@@ -141,15 +170,23 @@ func checkRotateProfile(f *cmdutil.Factory, name string, k *api.APIKey) error {
 }
 
 // warnRotatedInUse tells, on stderr, that the rotated key is the one this
-// command used: until when its secret works, and how to save the new one.
-func warnRotatedInUse(f *cmdutil.Factory, k *api.APIKey) {
+// command used: until when the secret it used works (the one the rotation
+// took out, usedCurrent, until end, or not at all; else one rotated out
+// before, until its own end), and how to save the new one.
+func warnRotatedInUse(f *cmdutil.Factory, k *api.APIKey, usedCurrent bool, end time.Time, works bool) {
 	name := "NAME"
 	if from := keySource(f); strings.HasPrefix(from, "profile ") {
 		name = strings.TrimPrefix(from, "profile ")
 	}
 	until := "stopped working: your next command is refused until you save the new one"
-	if at := k.PreviousSecretExpiresAt; at != nil && at.After(f.Now()) {
-		until = "works until " + output.Stamp(*at) + ", then your commands are refused (exit 3)"
+	switch {
+	case !usedCurrent:
+		until = "was rotated out before: it works until its own overlap ends"
+		if at := k.PreviousSecretExpiresAt; at != nil {
+			until += ", " + output.Stamp(*at) + " at the latest"
+		}
+	case works:
+		until = "works until " + output.Stamp(end) + ", then your commands are refused (exit 3)"
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Warning: this is the key in use (%s): the secret you use %s. Save the new secret below now: "+
 		"`traineectl config set-profile %s --api-key-stdin`, then paste it (next time, `keys rotate %d --save-profile %s` saves it without showing it).\n",

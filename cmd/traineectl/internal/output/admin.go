@@ -34,8 +34,8 @@ func KeyColumns() []Column {
 }
 
 // KeyDetailColumns are the table columns of one key (keys get, update,
-// revoke): KeyColumns and OLD SECRET UNTIL, until when the secret before
-// the last rotation works. What a rotation is checked by (the prefix,
+// revoke): KeyColumns and OLD SECRET UNTIL, until when the secrets rotated
+// out work (previousSecretExpiresAt: the last of them). What a rotation is checked by (the prefix,
 // the last use, the old secret's end) stays on a narrow screen; CREATED
 // BY, CREATED, TRAINER and EXPIRES go first, in that order.
 func KeyDetailColumns() []Column {
