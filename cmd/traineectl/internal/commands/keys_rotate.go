@@ -24,12 +24,14 @@ type KeysRotateOptions struct {
 const keysRotateLong = `Give a key a new secret and print it alone on stdout, once (as "keys create"
 does). The previous secret keeps working for --overlap (default 24h, at most
 7d; whole hours, days or weeks; 0 stops it at once), so that whatever uses
-the key can switch without downtime: a line on stderr says until when.
+the key can switch without downtime: a line on stderr says until when (and
+until when secrets rotated out before, each working to its own overlap's
+end, may still work).
 
 --save-profile NAME stores the new secret into profile NAME instead of
 printing it: a new profile, or one that holds this key (its first 8
 characters are the key's prefix before the rotation). A profile that holds
-another key is refused before anything is sent (exit status 2, nothing
+another key is refused before the key is rotated (exit status 2, nothing
 rotated): choose another name, or delete that profile first.
 
 Rotating the key this command uses (your profile's, --api-key's or
