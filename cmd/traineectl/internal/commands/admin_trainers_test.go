@@ -25,7 +25,7 @@ func TestTrainersAdminCommands(t *testing.T) {
 	for _, args := range [][]string{{"--name", "x"}, {"--name", "x", "--email", "not-an-address"}, {"--name", "", "--email", "x@example.com"}, {"--name", "a\x1b", "--email", "x@example.com"}} {
 		h.run(append([]string{"trainers", "create"}, args...)...).expect(t, cmdutil.ExitUsage)
 	}
-	if ts, err := srv.store.CompanyTrainers(ctx, srv.companyID); err != nil || len(ts) != 2 {
+	if ts, err := srv.store.CompanyTrainers(ctx, srv.companyID, false); err != nil || len(ts) != 2 {
 		t.Fatalf("trainers stored: %d, %v", len(ts), err)
 	}
 	hf := newHarness(t, srv.url, srv.key)

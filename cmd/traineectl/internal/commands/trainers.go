@@ -79,7 +79,7 @@ func runTrainersList(ctx context.Context, f *cmdutil.Factory, _ *TrainersListOpt
 	if err != nil {
 		return err
 	}
-	ts, err := c.Trainers(ctx)
+	ts, err := c.TrainersCounted(ctx)
 	if err != nil {
 		return err
 	}

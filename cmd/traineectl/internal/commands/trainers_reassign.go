@@ -86,8 +86,15 @@ func runTrainersReassign(ctx context.Context, f *cmdutil.Factory, o *TrainersRea
 }
 
 // confirmReassign asks, naming both trainers and how many trainees move
-// (as the company's list counts them).
+// (the live ones, as GET /trainers/{id} counts them).
 func confirmReassign(ctx context.Context, f *cmdutil.Factory, from, to *api.TrainerSummary) error {
+	if from.Trainees == nil {
+		if c, err := f.Client(); err == nil {
+			if counted, err := c.Trainer(ctx, from.ID); err == nil {
+				from = counted
+			}
+		}
+	}
 	q := fmt.Sprintf("Move every trainee of trainer %s to trainer %s?", api.EscapeText(trainerText(from, from.ID)), api.EscapeText(trainerText(to, to.ID)))
 	if from.Trainees != nil {
 		q = fmt.Sprintf("Move the %s of trainer %s, and any soft-deleted ones, to trainer %s?", trainees(int64(*from.Trainees)),
