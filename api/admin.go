@@ -406,6 +406,19 @@ type ReassignResult struct {
 	Moved     int             `json:"moved"`
 }
 
+// ParseTrainerList reads GET /public-api/trainers: counts=true asks for
+// each trainer's live trainees (a pass over the company's trainees; a
+// client that only names trainers leaves it out).
+func ParseTrainerList(q url.Values) (counts bool, err error) {
+	switch q.Get("counts") {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, Invalid(CodeInvalidParameter, "counts", "counts must be true or false")
+}
+
 // ParseNewTrainer reads POST /public-api/trainers: name and email, by the
 // trainee's rules (1001, 1002, 1007, 1016).
 func ParseNewTrainer(body []byte) (*NewTrainer, error) {
@@ -650,8 +663,9 @@ type AdminStore interface {
 	RevokeCompanyKey(ctx context.Context, companyID, id int64) (*APIKey, error)
 
 	// CompanyTrainers lists the trainers, lowest id first, with their
-	// live trainees' counts.
-	CompanyTrainers(ctx context.Context, companyID int64) ([]*TrainerSummary, error)
+	// live trainees' counts when counts is set (a pass over the company's
+	// trainees), else without (Trainees nil).
+	CompanyTrainers(ctx context.Context, companyID int64, counts bool) ([]*TrainerSummary, error)
 	CompanyTrainer(ctx context.Context, companyID, id int64) (*TrainerSummary, error)
 	CreateCompanyTrainer(ctx context.Context, companyID int64, t NewTrainer) (*TrainerSummary, error)
 	// UpdateTrainer applies p; the envelope says, for a deactivation, how

@@ -38,15 +38,16 @@ var authQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 		Where(enabledKey, placeholder(1))
 }}
 
-// previousKeyQuery finds an enabled key by the hash ($1) of its previous
-// secret, while that secret works (after $2): asked only when authQuery
-// found no key, so a rotation costs the current secret nothing.
+// previousKeyQuery finds an enabled key by the hash ($1) of one of its
+// rotated-out secrets, while that secret works (after $2): asked only when
+// authQuery found no key, so a rotation costs the current secret nothing.
 var previousKeyQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.db.NewSelect().
 		Model((*apiKeyRow)(nil)).
 		ColumnExpr(keyLookupColumns).
+		Join("JOIN api_key_secrets AS s ON s.key_id = k.id").
 		Join("JOIN companies AS c ON c.id = k.company_id").
-		Where("k.previous_key_hash = ? AND NOT k.disabled AND k.previous_expires_at > ?", placeholder(1), placeholder(2))
+		Where("s.key_hash = ? AND s.expires_at > ? AND NOT k.disabled", placeholder(1), placeholder(2))
 }}
 
 var _ api.KeyTraineeReader = (*Store)(nil)
@@ -63,14 +64,18 @@ type keyTraineeRow struct {
 
 // keyTraineeByID is traineeByID for the company of the enabled key whose
 // hash is $1, and trainee id $2: the trainee scope of the key's company,
-// the key and its company joined.
+// the key and its company joined. A key limited to its trainer's trainees
+// finds that trainer's trainees only: another trainer's takes the same
+// way as another company's (the key and the trainee looked up apart), so
+// not even the work done tells them apart.
 var keyTraineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.traineeQuery(s.db, bun.Safe("k.company_id")).
 		Join("JOIN api_keys AS k ON "+enabledKey, placeholder(1)).
 		Join("JOIN companies AS c ON c.id = k.company_id").
 		ColumnExpr("k.id AS key_id, k.company_id AS key_company_id, k.last_used_at AS key_last_used_at, c.time_zone AS key_time_zone, k.scope AS key_scope, "+
 			"k.expires_at AS key_expires_at, k.trainer_id AS key_trainer_id, k.own_trainees_only AS key_own_trainees_only").
-		Where("t.id = ?", placeholder(2))
+		Where("t.id = ?", placeholder(2)).
+		Where("(NOT k.own_trainees_only OR t.trainer_id = k.trainer_id)")
 }}
 
 // AuthenticateTrainee is Authenticate and Trainee in one round trip (see

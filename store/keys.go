@@ -25,11 +25,13 @@ func (s *Store) keyScope(db bun.IDB, companyID int64) *bun.SelectQuery {
 // keyColumns are what a key shows (never a hash), with the names keyQuery
 // joins.
 const keyColumns = `k.id, k.company_id, k.name, k.prefix, k.created_at, k.last_used_at, k.disabled, k.scope,
-	k.trainer_id, k.own_trainees_only, k.expires_at, k.revoked_at, k.created_by_type, k.created_by_id, k.previous_expires_at,
-	tu.name AS trainer_name, COALESCE(cbu.name, cbk.name) AS created_by_name`
+	k.trainer_id, k.own_trainees_only, k.expires_at, k.revoked_at, k.created_by_type, k.created_by_id,
+	tu.name AS trainer_name, COALESCE(cbu.name, cbk.name) AS created_by_name,
+	(SELECT MAX(s.expires_at) FROM api_key_secrets AS s WHERE s.key_id = k.id) AS previous_expires_at`
 
-// keyQuery is keyScope with keyColumns: the bound trainer's name, and the
-// name of the key (or the trainer that key acts as) that made it.
+// keyQuery is keyScope with keyColumns: the bound trainer's name, the
+// name of the key (or the trainer that key acts as) that made it, and the
+// end of its rotated-out secrets' overlap.
 func (s *Store) keyQuery(db bun.IDB, companyID int64) *bun.SelectQuery {
 	return s.keyScope(db, companyID).
 		ColumnExpr(keyColumns).
@@ -126,10 +128,14 @@ func (s *Store) CreateCompanyKey(ctx context.Context, companyID int64, nk api.Ne
 }
 
 // standing reports whether a key keeps its company administrable: an
-// enabled admin key, not revoked, without an expiry.
+// enabled admin key, not revoked, without an expiry, reaching the whole
+// company.
 func (k *apiKeyRow) standing() bool {
-	return k.Scope == api.KeyScopeAdmin && !k.Disabled && k.RevokedAt == nil && k.ExpiresAt == nil
+	return k.Scope == api.KeyScopeAdmin && !k.Disabled && k.RevokedAt == nil && k.ExpiresAt == nil && !k.OwnTraineesOnly
 }
+
+// standingWhere is standing as SQL over api_keys k.
+const standingWhere = "k.scope = ? AND NOT k.disabled AND k.revoked_at IS NULL AND k.expires_at IS NULL AND NOT k.own_trainees_only"
 
 // keepAdmin refuses (api.LastAdminKey) a change that takes before, the
 // company's last standing key, out of standing (after). The company's row
@@ -142,7 +148,7 @@ func (s *Store) keepAdmin(ctx context.Context, tx bun.Tx, before, after *apiKeyR
 		return err
 	}
 	n, err := s.keyScope(tx, before.CompanyID).
-		Where("k.id <> ? AND k.scope = ? AND NOT k.disabled AND k.revoked_at IS NULL AND k.expires_at IS NULL", before.ID, api.KeyScopeAdmin).
+		Where("k.id <> ?", before.ID).Where(standingWhere, api.KeyScopeAdmin).
 		Count(ctx)
 	if err != nil {
 		return err
@@ -169,6 +175,9 @@ func (s *Store) UpdateCompanyKey(ctx context.Context, companyID, id int64, p api
 		if len(fields) == 0 {
 			out, err = s.companyKey(ctx, tx, companyID, id)
 			return err
+		}
+		if after.Scope == api.KeyScopeAdmin && after.OwnTraineesOnly {
+			return api.Invalid(api.CodeInvalidEnum, "scope", "a key limited to its trainer's trainees (ownTraineesOnly) has scope full or read: administration reaches the whole company")
 		}
 		if err := s.keepAdmin(ctx, tx, before, after); err != nil {
 			return err
@@ -212,8 +221,14 @@ func patchedKey(before *apiKeyRow, p api.KeyPatch) (*apiKeyRow, []string) {
 	return &after, fields
 }
 
+// maxPreviousSecrets bounds the rotated-out secrets of a key that work at
+// once: the oldest goes first.
+const maxPreviousSecrets = 10
+
 // RotateCompanyKey gives a key a new secret; the previous one keeps
-// working for overlap (see api.AdminStore).
+// working for overlap (see api.AdminStore), on its own: a second rotation
+// within an overlap, a retried one included, never cuts an earlier
+// secret's overlap short.
 func (s *Store) RotateCompanyKey(ctx context.Context, companyID, id int64, hash [32]byte, prefix string, overlap time.Duration) (*api.APIKey, error) {
 	var out *api.APIKey
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -224,29 +239,43 @@ func (s *Store) RotateCompanyKey(ctx context.Context, companyID, id int64, hash 
 		if row.RevokedAt != nil {
 			return api.RevokedKey(id)
 		}
-		row.PreviousKeyHash, row.PreviousExpiresAt = row.KeyHash, nil
+		now := s.utcNow()
+		var until *time.Time
 		if overlap > 0 {
-			until := s.utcNow().Add(overlap)
-			row.PreviousExpiresAt = &until
-		} else {
-			row.PreviousKeyHash = nil
+			t := now.Add(overlap)
+			until = &t
+			if err := s.keepSecret(ctx, tx, row, t, now); err != nil {
+				return err
+			}
 		}
 		row.KeyHash, row.Prefix = hash[:], prefix
-		if _, err := tx.NewUpdate().Model(row).Column("key_hash", "prefix", "previous_key_hash", "previous_expires_at").WherePK().Exec(ctx); err != nil {
+		if _, err := tx.NewUpdate().Model(row).Column("key_hash", "prefix").WherePK().Exec(ctx); err != nil {
 			return dbError(err)
 		}
 		if out, err = s.companyKey(ctx, tx, companyID, id); err != nil {
 			return err
 		}
-		ev := out
-		if out.PreviousSecretExpiresAt == nil && row.PreviousExpiresAt != nil {
-			ev = &api.APIKey{}
-			*ev = *out
-			ev.PreviousSecretExpiresAt = utcPtr(row.PreviousExpiresAt)
-		}
-		return s.recordKeyEvent(ctx, tx, companyID, api.EventKeyRotated, ev, nil)
+		ev := *out
+		ev.PreviousSecretExpiresAt = utcPtr(until)
+		return s.recordKeyEvent(ctx, tx, companyID, api.EventKeyRotated, &ev, nil)
 	})
 	return out, err
+}
+
+// keepSecret keeps row's current secret working until until, beside its
+// other rotated-out secrets that still work (expired ones are dropped, and
+// the oldest beyond maxPreviousSecrets).
+func (s *Store) keepSecret(ctx context.Context, tx bun.Tx, row *apiKeyRow, until, now time.Time) error {
+	if _, err := tx.NewDelete().Model((*apiKeySecretRow)(nil)).Where("s.key_id = ? AND s.expires_at <= ?", row.ID, now).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.NewInsert().Model(&apiKeySecretRow{KeyID: row.ID, KeyHash: row.KeyHash, ExpiresAt: until}).Exec(ctx); err != nil {
+		return dbError(err)
+	}
+	keep := tx.NewSelect().Model((*apiKeySecretRow)(nil)).Column("s.id").Where("s.key_id = ?", row.ID).
+		OrderExpr("s.expires_at DESC, s.id DESC").Limit(maxPreviousSecrets)
+	_, err := tx.NewDelete().Model((*apiKeySecretRow)(nil)).Where("s.key_id = ? AND s.id NOT IN (?)", row.ID, keep).Exec(ctx)
+	return err
 }
 
 // RevokeCompanyKey refuses a key for good, from the next request on, on
@@ -265,12 +294,15 @@ func (s *Store) RevokeCompanyKey(ctx context.Context, companyID, id int64) (*api
 		}
 		now := s.utcNow()
 		after := *before
-		after.RevokedAt, after.Disabled, after.PreviousKeyHash, after.PreviousExpiresAt = &now, true, nil, nil
+		after.RevokedAt, after.Disabled = &now, true
 		if err := s.keepAdmin(ctx, tx, before, &after); err != nil {
 			return err
 		}
-		if _, err := tx.NewUpdate().Model(&after).Column("revoked_at", "disabled", "previous_key_hash", "previous_expires_at").WherePK().Exec(ctx); err != nil {
+		if _, err := tx.NewUpdate().Model(&after).Column("revoked_at", "disabled").WherePK().Exec(ctx); err != nil {
 			return dbError(err)
+		}
+		if _, err := tx.NewDelete().Model((*apiKeySecretRow)(nil)).Where("s.key_id = ?", id).Exec(ctx); err != nil {
+			return err
 		}
 		if out, err = s.companyKey(ctx, tx, companyID, id); err != nil {
 			return err

@@ -67,19 +67,30 @@ type apiKeyRow struct {
 	Disabled   bool       `bun:"disabled"`
 	Scope      string     `bun:"scope"`
 
-	TrainerID         *int64     `bun:"trainer_id"`
-	OwnTraineesOnly   bool       `bun:"own_trainees_only"`
-	ExpiresAt         *time.Time `bun:"expires_at"`
-	RevokedAt         *time.Time `bun:"revoked_at"`
-	CreatedByType     *string    `bun:"created_by_type"`
-	CreatedByID       *int64     `bun:"created_by_id"`
-	PreviousKeyHash   []byte     `bun:"previous_key_hash"`
-	PreviousExpiresAt *time.Time `bun:"previous_expires_at"`
+	TrainerID       *int64     `bun:"trainer_id"`
+	OwnTraineesOnly bool       `bun:"own_trainees_only"`
+	ExpiresAt       *time.Time `bun:"expires_at"`
+	RevokedAt       *time.Time `bun:"revoked_at"`
+	CreatedByType   *string    `bun:"created_by_type"`
+	CreatedByID     *int64     `bun:"created_by_id"`
 
-	// Read by keyQuery's joins: the bound trainer's name, and the name of
-	// the key or trainer that made this key.
-	TrainerName   *string `bun:"trainer_name,scanonly"`
-	CreatedByName *string `bun:"created_by_name,scanonly"`
+	// Read by keyQuery: the bound trainer's name, the name of the key or
+	// trainer that made this key, and when the last of its rotated-out
+	// secrets stops working.
+	TrainerName       *string    `bun:"trainer_name,scanonly"`
+	CreatedByName     *string    `bun:"created_by_name,scanonly"`
+	PreviousExpiresAt *time.Time `bun:"previous_expires_at,scanonly"`
+}
+
+// apiKeySecretRow is a rotated-out secret of a key: its hash works until
+// ExpiresAt.
+type apiKeySecretRow struct {
+	bun.BaseModel `bun:"table:api_key_secrets,alias:s"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	KeyID     int64     `bun:"key_id"`
+	KeyHash   []byte    `bun:"key_hash"`
+	ExpiresAt time.Time `bun:"expires_at"`
 }
 
 // toAPI is the key as the API shows it at now: its state, and the

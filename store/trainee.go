@@ -138,11 +138,17 @@ func (s *Store) isTrainer(ctx context.Context, db bun.IDB, companyID, trainerID 
 
 // checkTrainer refuses a trainer id that is not a trainer of the company
 // (1010), or a deactivated one (1035): trainees and keys go to active
-// trainers only.
+// trainers only. On PostgreSQL the trainer's row is read FOR SHARE: a
+// deactivation under way (its row FOR UPDATE) is waited for, and its
+// result read, so no trainee or key slips to a trainer being deactivated.
 func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
 	var active []bool
-	err := db.NewSelect().Model((*trainerRow)(nil)).Column("tr.active").
-		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID).Scan(ctx, &active)
+	q := db.NewSelect().Model((*trainerRow)(nil)).Column("tr.active").
+		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID)
+	if s.dialect == DialectPostgres {
+		q = q.For("SHARE")
+	}
+	err := q.Scan(ctx, &active)
 	switch {
 	case err != nil:
 		return dbError(err)
@@ -155,14 +161,18 @@ func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainer
 }
 
 // firstTrainerQuery is the id of company $1's active trainer with the
-// lowest id.
+// lowest id, held FOR SHARE on PostgreSQL as checkTrainer holds it.
 var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
-	return s.db.NewSelect().
+	q := s.db.NewSelect().
 		Model((*trainerRow)(nil)).
 		Column("tr.id").
 		Where("tr.company_id = ? AND tr.active", placeholder(1)).
 		OrderExpr("tr.id ASC").
 		Limit(1)
+	if s.dialect == DialectPostgres {
+		q = q.For("SHARE")
+	}
+	return q
 }}
 
 // firstTrainer is the company's active trainer with the lowest id: the

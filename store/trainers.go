@@ -50,20 +50,27 @@ func (s *Store) trainerCounts(ctx context.Context, db bun.IDB, companyID int64, 
 }
 
 // CompanyTrainers lists the company's trainers, lowest id first, each with
-// its live trainees' count (see api.AdminStore).
-func (s *Store) CompanyTrainers(ctx context.Context, companyID int64) ([]*api.TrainerSummary, error) {
+// its live trainees' count when counts is set (see api.AdminStore).
+func (s *Store) CompanyTrainers(ctx context.Context, companyID int64, counts bool) ([]*api.TrainerSummary, error) {
 	var rows []trainerRow
 	if err := s.trainerScope(s.db, companyID).OrderExpr("tr.id ASC").Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
-	counts, err := s.trainerCounts(ctx, s.db, companyID, nil)
-	if err != nil {
-		return nil, err
+	var byTrainer map[int64]int
+	if counts {
+		var err error
+		if byTrainer, err = s.trainerCounts(ctx, s.db, companyID, nil); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]*api.TrainerSummary, len(rows))
 	for i := range rows {
-		n := counts[rows[i].ID]
-		out[i] = summaryOf(&rows[i], &n)
+		var n *int
+		if counts {
+			c := byTrainer[rows[i].ID]
+			n = &c
+		}
+		out[i] = summaryOf(&rows[i], n)
 	}
 	return out, nil
 }

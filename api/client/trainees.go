@@ -439,10 +439,21 @@ func (c *Client) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps,
 }
 
 // Trainers lists the company's trainers, lowest id first (GET
-// /public-api/trainers): their ids, names and e-mail addresses.
+// /public-api/trainers): their ids, names, e-mail addresses and whether
+// they are active; TrainersCounted adds their trainee counts.
 func (c *Client) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
+	return c.trainers(ctx, nil)
+}
+
+// TrainersCounted is Trainers with each trainer's live trainees
+// (counts=true: the server reads the company's trainees for it).
+func (c *Client) TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error) {
+	return c.trainers(ctx, url.Values{"counts": {"true"}})
+}
+
+func (c *Client) trainers(ctx context.Context, q url.Values) ([]api.TrainerSummary, error) {
 	var out api.TrainerList
-	if err := c.getJSON(ctx, api.PathTrainers, nil, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathTrainers, q, 0, &out); err != nil {
 		return nil, err
 	}
 	if out.Trainers == nil {

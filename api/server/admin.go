@@ -223,11 +223,16 @@ func (h *Handler) revokeKey(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listTrainers answers GET /public-api/trainers: the caller's company's
-// trainers, lowest id first, with their live trainees' counts (a key
-// limited to its trainer's trainees sees its trainer's count only).
+// trainers, lowest id first, with their live trainees' counts when asked
+// (counts=true; a key limited to its trainer's trainees sees its trainer's
+// count only).
 func (h *Handler) listTrainers(w http.ResponseWriter, r *http.Request) error {
 	p := principal(r.Context())
-	ts, err := h.store.CompanyTrainers(r.Context(), p.CompanyID)
+	counts, err := api.ParseTrainerList(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	ts, err := h.store.CompanyTrainers(r.Context(), p.CompanyID, counts)
 	if err != nil {
 		return err
 	}

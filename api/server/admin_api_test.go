@@ -100,6 +100,17 @@ func TestKeyLifecycle(t *testing.T) {
 		e.do("GET", api.PathSearch, secret, nil).expect(t, 200)
 		e.do("GET", api.PathSearch, rot.Secret, nil).expect(t, 200)
 		e.do("POST", keyPath(k.ID, "/rotate"), admin, map[string]any{"overlapSeconds": 604801}).expectError(t, api.CodeInvalidParameter, "overlapSeconds")
+		// A second rotation (a retried one, say) never cuts the first
+		// one's overlap short: every secret rotated out works until its
+		// own overlap ends.
+		again := e.do("POST", keyPath(k.ID, "/rotate"), admin, map[string]any{"overlapSeconds": 60}).expect(t, 200).key(t)
+		for _, s := range []string{secret, rot.Secret, again.Secret} {
+			e.do("GET", api.PathSearch, s, nil).expect(t, 200)
+		}
+		if again.Key.PreviousSecretExpiresAt == nil || !again.Key.PreviousSecretExpiresAt.Equal(*rot.Key.PreviousSecretExpiresAt) {
+			t.Fatalf("after a second rotation the previous secrets work until %v, want the first overlap's end %v", again.Key.PreviousSecretExpiresAt, rot.Key.PreviousSecretExpiresAt)
+		}
+		rot = again
 
 		// Revoked: refused at once, both secrets; kept for the feed.
 		rv := e.do("DELETE", keyPath(k.ID, ""), admin, nil).expect(t, 200).key(t).Key
@@ -158,7 +169,7 @@ func TestKeyExpiryAndOverlapEnd(t *testing.T) {
 			t.Fatalf("default overlap ends in %s", d)
 		}
 		e.do("GET", api.PathSearch, r.Secret, nil).expect(t, 200)
-		_, err = db.NewRaw("UPDATE api_keys SET previous_expires_at = ? WHERE id = ?", past, r.Key.ID).Exec(context.Background())
+		_, err = db.NewRaw("UPDATE api_key_secrets SET expires_at = ? WHERE key_id = ?", past, r.Key.ID).Exec(context.Background())
 		must(t, err)
 		e.do("GET", api.PathSearch, r.Secret, nil).expect(t, 401)
 		e.do("GET", api.PathSearch, rot.Secret, nil).expect(t, 200)

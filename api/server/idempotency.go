@@ -21,6 +21,13 @@ import (
 // for it: on this instance on an in-memory lock per company and key, from
 // another instance on the database row (at most 30 s on PostgreSQL, the
 // busy timeout on SQLite), then answers 409 with errorCode 1017.
+//
+// The key is the API key's own (stored as "<API key id>:<key>"): another
+// API key of the company sending the same Idempotency-Key runs its own
+// request, and never gets, nor learns of, this one's answer (a key
+// limited to its trainer's trainees would otherwise replay a colleague's
+// answer past the checks of its own request). A rotated key keeps its id,
+// so a retry with its new secret is replayed.
 func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Principal, values []string) error {
 	if len(values) != 1 || !api.ValidIdempotencyKey(values[0]) {
 		return api.Invalid(api.CodeInvalidParameter, api.HeaderIdempotencyKey,
@@ -29,7 +36,7 @@ func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Prin
 	if _, pattern := h.public.Handler(r); pattern == "" {
 		return h.dispatch(h.public, w, r) // a 404 or 405: nothing to keep
 	}
-	key := values[0]
+	key := strconv.FormatInt(p.KeyID, 10) + ":" + values[0]
 	body, err := readBody(w, r)
 	if err != nil {
 		return err

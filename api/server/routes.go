@@ -133,6 +133,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 		rec.companyID = p.CompanyID
 	}
 	ctx := context.WithValue(r.Context(), principalKey, p)
+	ctx = context.WithValue(ctx, keyHashKey, api.HashKey(key))
 	// The key is who makes the changes the request's store writes record
 	// (the feed's actor).
 	ctx = api.WithActor(ctx, api.Actor{Type: api.ActorKey, ID: p.KeyID})

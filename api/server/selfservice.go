@@ -300,6 +300,14 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		// The key may have been revoked, disabled or have expired while
+		// the request waited: it is checked again before every read after
+		// the first, as a new request would be.
+		if hash, ok := ctx.Value(keyHashKey).([32]byte); ok {
+			if _, err := h.store.Authenticate(ctx, hash); err != nil {
+				return err
+			}
+		}
 	}
 }
 

@@ -233,7 +233,8 @@ func snapshot(t *testing.T, e *env) string {
 		"SELECT id, event_id, webhook_id, status, attempts FROM webhook_deliveries ORDER BY id",
 		"SELECT id, public_id, company_id, type FROM webhook_events ORDER BY id",
 		"SELECT id, company_id, name, scope, disabled, prefix, key_hash, COALESCE(trainer_id, 0), own_trainees_only, " +
-			"COALESCE(expires_at, created_at) = created_at, revoked_at IS NULL, COALESCE(previous_key_hash, key_hash) FROM api_keys ORDER BY id",
+			"COALESCE(expires_at, created_at) = created_at, revoked_at IS NULL FROM api_keys ORDER BY id",
+		"SELECT id, key_id, key_hash FROM api_key_secrets ORDER BY id",
 		"SELECT id, company_id, user_id, active FROM trainers ORDER BY id",
 		"SELECT id, name, time_zone FROM companies ORDER BY id",
 		"SELECT id, company_id, user_id, enabled, COALESCE(expiration_date, 0), COALESCE(trainer_id, 0) FROM trainees ORDER BY id",

@@ -23,16 +23,23 @@ CREATE TABLE api_keys_new (
     revoked_at          TIMESTAMP,
     created_by_type     TEXT,
     created_by_id       INTEGER,
-    previous_key_hash   BLOB,
-    previous_expires_at TIMESTAMP,
     CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash),
-    CONSTRAINT api_keys_trainer_fkey FOREIGN KEY (company_id, trainer_id) REFERENCES trainers (company_id, id)
+    CONSTRAINT api_keys_trainer_fkey FOREIGN KEY (company_id, trainer_id) REFERENCES trainers (company_id, id),
+    CONSTRAINT api_keys_own_trainees_check CHECK (NOT own_trainees_only OR (trainer_id IS NOT NULL AND scope <> 'admin'))
 );
 INSERT INTO api_keys_new (id, company_id, name, key_hash, prefix, created_at, last_used_at, disabled, scope)
     SELECT id, company_id, name, key_hash, prefix, created_at, last_used_at, disabled, scope FROM api_keys;
 DROP TABLE api_keys;
 ALTER TABLE api_keys_new RENAME TO api_keys;
 CREATE INDEX api_keys_company_idx ON api_keys (company_id, id);
-CREATE UNIQUE INDEX api_keys_previous_hash_key ON api_keys (previous_key_hash);
+
+CREATE TABLE api_key_secrets (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_id     INTEGER NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+    key_hash   BLOB NOT NULL,
+    expires_at TIMESTAMP NOT NULL,
+    CONSTRAINT api_key_secrets_key_hash_key UNIQUE (key_hash)
+);
+CREATE INDEX api_key_secrets_key_idx ON api_key_secrets (key_id);
 
 ALTER TABLE trainers ADD COLUMN active BOOLEAN NOT NULL DEFAULT TRUE;

@@ -104,6 +104,12 @@ func TestSettingsPrecedence(t *testing.T) {
 		{"env key, profile url", map[string]string{EnvAPIKey: "pk_env"}, GlobalOptions{}, Settings{BaseURL: "https://prod.example", APIKey: "pk_env", Profile: "prod"}, 0},
 		{"--profile, default url", map[string]string{}, GlobalOptions{Profile: "stage", ProfileSet: true}, Settings{BaseURL: "https://stage.example", APIKey: "", Profile: "stage"}, 0},
 		{"unknown --profile", map[string]string{}, GlobalOptions{Profile: "nope", ProfileSet: true}, Settings{}, ExitUsage},
+		{"--profile over env", map[string]string{EnvBaseURL: "http://env", EnvAPIKey: "pk_env"}, GlobalOptions{Profile: "prod", ProfileSet: true},
+			Settings{BaseURL: "https://prod.example", APIKey: "pk_prod", Profile: "prod"}, 0},
+		{"--profile without a key, env key", map[string]string{EnvAPIKey: "pk_env"}, GlobalOptions{Profile: "stage", ProfileSet: true},
+			Settings{BaseURL: "https://stage.example", APIKey: "pk_env", Profile: "stage"}, 0},
+		{"flag over --profile", map[string]string{}, GlobalOptions{Profile: "prod", ProfileSet: true, APIKey: "pk_flag", APIKeySet: true},
+			Settings{BaseURL: "https://prod.example", APIKey: "pk_flag", Profile: "prod"}, 0},
 		{"empty flag is a value", map[string]string{EnvAPIKey: "pk_env"}, GlobalOptions{APIKey: "", APIKeySet: true}, Settings{BaseURL: "https://prod.example", APIKey: "pk_prod", Profile: "prod"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

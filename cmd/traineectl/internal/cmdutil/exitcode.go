@@ -49,6 +49,13 @@ type StatusError struct {
 func (e *StatusError) Error() string { return e.Err.Error() }
 func (e *StatusError) Unwrap() error { return e.Err }
 
+// Declinedf is the error of a confirmation answered no (or not as asked):
+// exit status 2, a refused confirmation, printed without the "Run with
+// --help" line of a usage error, since nothing was misused.
+func Declinedf(format string, args ...any) error {
+	return &StatusError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
 // HintError is an error with advice for people: PrintError writes Hint
 // after the error, as a "hint:" line (not in -o json). Its exit status is
 // Err's.

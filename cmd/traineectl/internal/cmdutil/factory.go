@@ -142,15 +142,32 @@ type Settings struct {
 	BaseURLFrom, APIKeyFrom string
 }
 
+// fromEnv fills the settings that no flag (nor --profile) gave from the
+// environment.
+func (f *Factory) fromEnv(s *Settings) {
+	if s.BaseURL == "" && !f.Global.BaseURLSet {
+		s.BaseURL, s.BaseURLFrom = f.Getenv(EnvBaseURL), EnvBaseURL
+	}
+	if s.APIKey == "" && !f.Global.APIKeySet {
+		s.APIKey, s.APIKeyFrom = f.Getenv(EnvAPIKey), EnvAPIKey
+	}
+}
+
 // Settings resolves each setting: flag, else environment, else profile,
-// else default.
+// else default. A profile named by --profile is a flag: its settings come
+// before the environment's (`--profile sam` is Sam's key even where
+// TRAINEECTL_API_KEY holds another), the --base-url and --api-key flags
+// before both.
 func (f *Factory) Settings() (Settings, error) {
 	s := Settings{BaseURL: f.Global.BaseURL, APIKey: f.Global.APIKey, BaseURLFrom: "--base-url", APIKeyFrom: "--api-key"}
 	if !f.Global.BaseURLSet {
-		s.BaseURL, s.BaseURLFrom = f.Getenv(EnvBaseURL), EnvBaseURL
+		s.BaseURL, s.BaseURLFrom = "", ""
 	}
 	if !f.Global.APIKeySet {
-		s.APIKey, s.APIKeyFrom = f.Getenv(EnvAPIKey), EnvAPIKey
+		s.APIKey, s.APIKeyFrom = "", ""
+	}
+	if !f.Global.ProfileSet {
+		f.fromEnv(&s)
 	}
 	if f.Global.ProfileSet || s.BaseURL == "" || s.APIKey == "" {
 		cfg, err := f.Config()
@@ -176,6 +193,9 @@ func (f *Factory) Settings() (Settings, error) {
 				return s, Usagef("no profile %q: see `traineectl config list`", name)
 			}
 		}
+	}
+	if f.Global.ProfileSet {
+		f.fromEnv(&s) // what the profile does not set
 	}
 	if s.APIKey == "" {
 		s.APIKeyFrom = ""

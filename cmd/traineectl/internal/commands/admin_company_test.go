@@ -40,3 +40,45 @@ func TestCompanyCommands(t *testing.T) {
 		}
 	}
 }
+
+// A time zone given in another case is refused with the zone to give.
+func TestCompanyTimeZoneSuggestion(t *testing.T) {
+	if _, err := os.Stat("/usr/share/zoneinfo/zone1970.tab"); err != nil {
+		t.Skip("no zone list on this system")
+	}
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	r := h.run("company", "update", "--time-zone", "europe/dublin").expect(t, cmdutil.ExitUsage)
+	if !strings.Contains(r.err, `unknown time zone "europe/dublin"`) || !strings.Contains(r.err, "(did you mean Europe/Dublin?)") {
+		t.Errorf("europe/dublin: %s", r)
+	}
+	if r := h.run("company", "update", "--time-zone", "Mars/Olympus").expect(t, cmdutil.ExitUsage); strings.Contains(r.err, "did you mean") {
+		t.Errorf("Mars/Olympus: %s", r)
+	}
+	if co, err := srv.store.Company(context.Background(), srv.companyID); err != nil || co.TimeZone != "UTC" {
+		t.Errorf("a refused zone changed the company: %+v %v", co, err)
+	}
+}
+
+// An empty list says so on stderr ("No expired keys found"): on a terminal
+// instead of a bare header, elsewhere after the header scripts read.
+func TestEmptyListsSaySo(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	r := h.runWith(runOpts{tty: true}, "keys", "list", "--state", "expired").expect(t, 0)
+	if r.out != "" || r.err != "No expired keys found\n" {
+		t.Errorf("keys list --state expired on a terminal: %s", r)
+	}
+	r = h.run("keys", "list", "--state", "revoked").expect(t, 0)
+	if !strings.HasPrefix(r.out, "ID\tNAME\t") || r.err != "No revoked keys found\n" {
+		t.Errorf("keys list --state revoked off a terminal: %s", r)
+	}
+	if r := h.runWith(runOpts{tty: true}, "automations", "list").expect(t, 0); r.out != "" || r.err != "No automations found\n" {
+		t.Errorf("automations list: %s", r)
+	}
+	for _, args := range [][]string{{"-o", "json"}, {"--jq", ".[]"}, {"-q"}} {
+		if r := h.run(append([]string{"keys", "list", "--state", "expired"}, args...)...).expect(t, 0); r.err != "" {
+			t.Errorf("keys list %v: %s", args, r)
+		}
+	}
+}

@@ -47,10 +47,10 @@ func TestKeysCreate(t *testing.T) {
 	if k := srv.storedKey(t, c.ID); k.Name != "BI" || k.Scope != api.KeyScopeRead || k.CreatedBy == nil || k.CreatedBy.Name != "Laptop" {
 		t.Errorf("stored: %+v", k)
 	}
-	// A date is the start of that day.
-	c = decode[created](t, h.run("keys", "create", "--name", "Till new year", "--scope", "read", "--expires", "01-01-2027", "-o", "json").expect(t, 0))
+	// A date is the last day the key works: it is refused from the next midnight.
+	c = decode[created](t, h.run("keys", "create", "--name", "Till new year", "--scope", "read", "--expires", "31-12-2026", "--utc", "-o", "json").expect(t, 0))
 	if c.ExpiresAt == nil || !c.ExpiresAt.Equal(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("--expires 01-01-2027: %v", c.ExpiresAt)
+		t.Errorf("--expires 31-12-2026: %v", c.ExpiresAt)
 	}
 	// -o csv: the key's columns and the secret.
 	rows := readCSV(t, h.run("keys", "create", "--name", "Sheet", "--scope", "read", "-o", "csv").expect(t, 0))

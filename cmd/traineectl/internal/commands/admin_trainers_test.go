@@ -25,7 +25,7 @@ func TestTrainersAdminCommands(t *testing.T) {
 	for _, args := range [][]string{{"--name", "x"}, {"--name", "x", "--email", "not-an-address"}, {"--name", "", "--email", "x@example.com"}, {"--name", "a\x1b", "--email", "x@example.com"}} {
 		h.run(append([]string{"trainers", "create"}, args...)...).expect(t, cmdutil.ExitUsage)
 	}
-	if ts, err := srv.store.CompanyTrainers(ctx, srv.companyID); err != nil || len(ts) != 2 {
+	if ts, err := srv.store.CompanyTrainers(ctx, srv.companyID, false); err != nil || len(ts) != 2 {
 		t.Fatalf("trainers stored: %d, %v", len(ts), err)
 	}
 	hf := newHarness(t, srv.url, srv.key)
@@ -45,11 +45,11 @@ func TestTrainersAdminCommands(t *testing.T) {
 		t.Errorf("csv: %v", rows)
 	}
 
-	// get: by id or name; unknown ids exit 4, unknown names 2.
+	// get: by id or name; unknown ids and names exit 2.
 	if got := decode[api.TrainerSummary](t, h.run("trainers", "get", "sam coach", "-o", "json").expect(t, 0)); got.ID != sam.ID {
 		t.Errorf("get by name: %+v", got)
 	}
-	if r := h.run("trainers", "get", "999").expect(t, cmdutil.ExitNotFound); !strings.Contains(r.err, "trainer 999 not found") {
+	if r := h.run("trainers", "get", "999").expect(t, cmdutil.ExitUsage); !strings.Contains(r.err, "trainer: no trainer has id 999") {
 		t.Errorf("get 999: %s", r)
 	}
 	if r := h.run("trainers", "get", "Sam").expect(t, cmdutil.ExitUsage); !strings.Contains(r.err, `did you mean "Sam Coach"`) {
@@ -57,12 +57,12 @@ func TestTrainersAdminCommands(t *testing.T) {
 	}
 	h.run("trainers", "get", "-3").expect(t, cmdutil.ExitUsage)
 
-	// Another company's trainer: exit 4, as an unknown one.
+	// Another company's trainer: exit 2, as an unknown one, sending nothing.
 	other, err := srv.store.CreateCompany(ctx, "Other Gym", "UTC")
 	must(t, err)
 	ho := newHarness(t, srv.url, srv.newAdminKey(t, other.ID))
 	for _, args := range [][]string{{"get", samID}, {"update", samID, "--name", "x"}, {"deactivate", samID}, {"reassign", samID, "--to", samID, "--yes"}} {
-		if r := ho.run(append([]string{"trainers"}, args...)...).expect(t, cmdutil.ExitNotFound); !strings.Contains(r.err, "trainer "+samID+" not found") {
+		if r := ho.run(append([]string{"trainers"}, args...)...).expect(t, cmdutil.ExitUsage); !strings.Contains(r.err, "no trainer has id "+samID+": your company has no trainers") {
 			t.Errorf("another company's trainer, %v: %s", args, r)
 		}
 	}

@@ -3,6 +3,7 @@ package commands
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,9 +83,10 @@ func newCompanyUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Rename your company or change its time zone (admin key)",
 		Long: `Change the company's name or time zone; sends only the flags given. The zone is
 an IANA name (Europe/London, America/New_York, UTC), checked before anything
-is sent. From the change on, the company's "today" (who has expired) is the
-day in the new zone. Needs an admin key: another key exits 7 (errorCode
-1029).`,
+is sent; a zone the system lists in another case ("europe/dublin") is
+refused with the name to give ("did you mean Europe/Dublin?"). From the
+change on, the company's "today" (who has expired) is the day in the new
+zone. Needs an admin key: another key exits 7 (errorCode 1029).`,
 		Example: `  traineectl company update --name "Demo Fitness Ltd"
   traineectl company update --time-zone Europe/Dublin`,
 		Args: cmdutil.ExactArgs(0, "none"),
@@ -105,6 +107,11 @@ day in the new zone. Needs an admin key: another key exits 7 (errorCode
 }
 
 func runCompanyUpdate(ctx context.Context, f *cmdutil.Factory, o *CompanyUpdateOptions) error {
+	if z := o.Patch.TimeZone; z != nil && api.CheckTimeZone(*z) != nil {
+		if hint := zoneSuggestion(*z); hint != "" {
+			return cmdutil.Usagef("--time-zone: %v%s", api.CheckTimeZone(*z), hint)
+		}
+	}
 	parse := func(b []byte) error { _, err := api.ParseCompanyPatch(b); return err }
 	if err := checkBody(o.Patch, parse, map[string]string{"timeZone": "time-zone"}); err != nil {
 		return err
@@ -121,10 +128,22 @@ func runCompanyUpdate(ctx context.Context, f *cmdutil.Factory, o *CompanyUpdateO
 	return f.Print(companyView(co))
 }
 
-// completeTimeZones offers the IANA zones the system lists (zone1970.tab
-// of $ZONEINFO or /usr/share/zoneinfo) that start with what was typed,
-// and UTC; nothing when the system has no list.
+// completeTimeZones offers the zones of systemZones that start with what
+// was typed.
 func completeTimeZones(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, z := range systemZones() {
+		if strings.HasPrefix(z, toComplete) {
+			out = append(out, z)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// systemZones are the IANA zones the system lists (zone1970.tab of
+// $ZONEINFO or /usr/share/zoneinfo), sorted, and UTC; UTC alone when the
+// system has no list.
+func systemZones() []string {
 	zones := []string{"UTC"}
 	for _, dir := range []string{os.Getenv("ZONEINFO"), "/usr/share/zoneinfo"} {
 		if dir == "" {
@@ -144,11 +163,17 @@ func completeTimeZones(_ *cobra.Command, _ []string, toComplete string) ([]cobra
 		break
 	}
 	slices.Sort(zones)
-	var out []cobra.Completion
-	for _, z := range slices.Compact(zones) {
-		if strings.HasPrefix(z, toComplete) {
-			out = append(out, z)
+	return slices.Compact(zones)
+}
+
+// zoneSuggestion is " (did you mean Europe/Dublin?)" for a zone that is
+// one of systemZones in another case ("europe/dublin"), else "".
+func zoneSuggestion(zone string) string {
+	zone = strings.TrimSpace(zone)
+	for _, z := range systemZones() {
+		if strings.EqualFold(z, zone) {
+			return fmt.Sprintf(" (did you mean %s?)", z)
 		}
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return ""
 }

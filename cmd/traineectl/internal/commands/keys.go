@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,14 +57,12 @@ func keyArg(args []string) (int64, error) {
 	return id, nil
 }
 
-// keysView prints keys; single prints the one key as an object in JSON
-// and YAML.
-func keysView(ks []*api.APIKey, single bool) output.View {
-	v := output.KeyRows.View(ks)
-	if single && len(ks) == 1 {
-		v.Value = ks[0]
-	}
-	return v
+// keyView prints one key (an object in JSON and YAML); its table has
+// OLD SECRET UNTIL, until when its rotated-out secrets work (the last of
+// them) at now.
+func keyView(k *api.APIKey, now time.Time) output.View {
+	return output.View{Value: k, CSVHeader: output.KeyCSVHeader, CSVRows: [][]string{output.KeyCSVRow(k)},
+		Columns: output.KeyDetailColumns(), Rows: [][]string{output.KeyDetailRow(k, now)}}
 }
 
 // scopeValues are the scopes, for help and completion.
@@ -84,50 +80,55 @@ func checkScope(s string) error {
 	return nil
 }
 
-// spanPattern is a span of days ("90d") or weeks ("2w").
-var spanPattern = regexp.MustCompile(`^([0-9]+)([dw])$`)
-
-// parseSpan reads a span of time: days (90d), weeks (2w) or a Go duration
-// (36h, 90m, 1h30m).
-func parseSpan(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if m := spanPattern.FindStringSubmatch(s); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n > 100*365 {
-			return 0, fmt.Errorf("%q is too long", s)
-		}
-		days := time.Duration(n)
-		if m[2] == "w" {
-			days *= 7
-		}
-		return days * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a span of time like 90d, 2w, 36h or 90m", s)
-	}
-	return d, nil
-}
-
-// parseExpiry reads --expires: a span from now (90d, 2w, 36h), a date
-// (dd-MM-yyyy, yyyy-MM-dd: the start of that day, local time) or an RFC
-// 3339 instant. It must be in the future.
+// parseExpiry reads --expires at now (in the zone the command shows
+// times in): a span from now (spanUnits), a date (dd-MM-yyyy, yyyy-MM-dd,
+// today: the key works through that day and is refused from the next
+// midnight) or an RFC 3339 instant. It must be in the future and within
+// a hundred years.
 func parseExpiry(s string, now time.Time) (*time.Time, error) {
 	var at time.Time
-	if d, err := parseSpan(s); err == nil {
-		at = now.Add(d)
-	} else if t, err := time.Parse(time.RFC3339, strings.TrimSpace(s)); err == nil {
-		at = t
-	} else if day, err := api.ParseDateInput(s, now); err == nil {
-		at = time.Date(day.Year, day.Month, day.Day, 0, 0, 0, 0, now.Location())
-	} else {
-		return nil, cmdutil.Usagef("--expires %q: give a span (90d, 2w, 36h), a date (dd-MM-yyyy or yyyy-MM-dd) or an RFC 3339 time (2027-01-31T18:00:00Z)", s)
+	text := strings.TrimSpace(s)
+	sp, isSpan, err := parseSpan(text)
+	switch {
+	case err != nil:
+		return nil, cmdutil.Usagef("--expires: %v", err)
+	case isSpan:
+		at = sp.after(now)
+	default:
+		if t, err := time.Parse(time.RFC3339, text); err == nil {
+			at = t
+		} else if day, err := api.ParseDateInput(text, now); err == nil {
+			at = time.Date(day.Year, day.Month, day.Day+1, 0, 0, 0, 0, now.Location())
+		} else {
+			return nil, cmdutil.Usagef("--expires %q: give a span (%s), a date (dd-MM-yyyy or yyyy-MM-dd: the key works through that day) or an RFC 3339 time (2027-01-31T18:00:00Z)", s, spanUnits)
+		}
 	}
-	if !at.After(now) {
+	switch {
+	case !at.After(now):
 		return nil, cmdutil.Usagef("--expires %q: %s is not in the future", s, output.Stamp(at))
+	case at.After(now.AddDate(100, 0, 0)):
+		return nil, cmdutil.Usagef("--expires %q: %s is more than a hundred years away", s, output.Stamp(at))
 	}
 	at = at.UTC().Truncate(time.Second)
 	return &at, nil
+}
+
+// parseOverlap reads --overlap: 0, or a span of hours, days or weeks up
+// to api.MaxKeyOverlap.
+func parseOverlap(s string) (time.Duration, error) {
+	refused := cmdutil.Usagef("--overlap %q: give 0 or a span of up to 7d in whole hours, days or weeks, like 24h, 2d or 0 (m is months)", s)
+	if strings.TrimSpace(s) == "0" {
+		return 0, nil
+	}
+	sp, isSpan, err := parseSpan(s)
+	if err != nil || !isSpan {
+		return 0, refused
+	}
+	d, ok := sp.duration()
+	if !ok || d > api.MaxKeyOverlap {
+		return 0, refused
+	}
+	return d, nil
 }
 
 // keyText is a key in a few words: "5 (Sam's phone, pk_3f9a…)".
@@ -143,7 +144,7 @@ func keyText(k *api.APIKey) string {
 func keySecretView(env *api.KeyEnvelope, saved bool) output.View {
 	k := env.Key
 	if saved {
-		v := keysView([]*api.APIKey{k}, true)
+		v := keyView(k, time.Time{})
 		v.Columns, v.Rows = nil, nil
 		return v
 	}

@@ -33,12 +33,17 @@ refused: nothing is created). -o json and yaml print the key with its
 "secret"; -o csv adds a secret column.
 
 --scope is required: admin, full or read; a key never gets a scope above
-the one of the key that creates it. --trainer (an id or a trainer's whole
-name) makes the key act as that trainer: its changes carry the trainer's
-name in the feed, and "search --mine" lists their trainees.
---own-trainees-only (with --trainer, scope full or read) keeps it from every
-other trainee. --expires is a span (90d, 2w, 36h), a date (the start of that
-day, your local time) or an RFC 3339 time; without it the key never expires.
+the one of the key that creates it. --trainer (the id or whole name of one
+of the company's trainers: another exits 2) makes the key act as that
+trainer: its changes carry the trainer's name in the feed, and "search
+--mine" lists their trainees. --own-trainees-only (with --trainer, scope
+full or read) keeps it from every other trainee. --expires is a span from now, a whole number and h (hours),
+d (days), w (weeks), m (calendar months) or y (years): 36h, 90d, 6w, 3m,
+1y (no fractions: 1.5h is refused; 3m is three months, never minutes); a
+date (31-12-2026 or 2026-12-31: the key works through that day and is
+refused from the next midnight, your local time, or UTC with --utc; stderr
+says "expires 2027-01-01 00:00 (works through 31-12-2026)"); or an RFC
+3339 time. Without it the key never expires.
 
 Needs an admin key: another key exits 7 (errorCode 1029).`
 
@@ -65,13 +70,13 @@ func newKeysCreateCmd(f *cmdutil.Factory) *cobra.Command {
 	fl.StringVar(&o.Key.Scope, "scope", "", "admin, full or read (required)")
 	fl.StringVar(&o.Trainer, "trainer", "", "the trainer the key acts as: an id or a whole name")
 	fl.BoolVar(&o.Key.OwnTraineesOnly, "own-trainees-only", false, "with --trainer: the key reaches that trainer's trainees only")
-	fl.StringVar(&o.Expires, "expires", "", "when the key stops working: a span (90d, 2w, 36h), a date or an RFC 3339 time (default: never)")
+	fl.StringVar(&o.Expires, "expires", "", "when the key stops working: a span (36h, 90d, 6w, 3m = months, 1y), a date (works through that day) or an RFC 3339 time (default: never)")
 	fl.StringVar(&o.SaveProfile, "save-profile", "", "store the secret into this profile (with the address in use) instead of printing it")
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagRequired("scope")
 	_ = cmd.RegisterFlagCompletionFunc("scope", fixedValues(scopeValues...))
 	_ = cmd.RegisterFlagCompletionFunc("trainer", completeTrainerIDs(f))
-	_ = cmd.RegisterFlagCompletionFunc("expires", fixedValues("30d\t30 days from now", "90d\t90 days from now", "365d\ta year from now"))
+	_ = cmd.RegisterFlagCompletionFunc("expires", fixedValues("30d\t30 days from now", "90d\t90 days from now", "3m\tthree months from now", "1y\ta year from now"))
 	_ = cmd.RegisterFlagCompletionFunc("save-profile", completeProfiles(f, false))
 	_ = cmd.RegisterFlagCompletionFunc("name", cobra.NoFileCompletions)
 	return cmd
@@ -84,7 +89,7 @@ func (o *KeysCreateOptions) check(ctx context.Context, f *cmdutil.Factory) error
 		return err
 	}
 	if o.Expires != "" {
-		at, err := parseExpiry(o.Expires, f.Now())
+		at, err := parseExpiry(o.Expires, f.Now().In(f.Zone()))
 		if err != nil {
 			return err
 		}
@@ -97,7 +102,7 @@ func (o *KeysCreateOptions) check(ctx context.Context, f *cmdutil.Factory) error
 	}
 	body := o.Key
 	if strings.TrimSpace(o.Trainer) != "" {
-		one := int64(1) // a stand-in: the trainer is checked by the server
+		one := int64(1) // a stand-in: the trainer is looked up below
 		body.TrainerID = &one
 	}
 	parse := func(b []byte) error { _, err := api.ParseNewKey(b, f.Now().Add(-time.Second)); return err }
@@ -105,11 +110,11 @@ func (o *KeysCreateOptions) check(ctx context.Context, f *cmdutil.Factory) error
 		return err
 	}
 	if strings.TrimSpace(o.Trainer) != "" {
-		id, err := trainerArg(ctx, f, "--trainer", o.Trainer)
+		t, err := (&trainerBook{f: f}).find(ctx, "--trainer", o.Trainer)
 		if err != nil {
 			return err
 		}
-		o.Key.TrainerID = &id
+		o.Key.TrainerID = &t.ID
 	}
 	return nil
 }
@@ -127,7 +132,7 @@ func runKeysCreate(ctx context.Context, f *cmdutil.Factory, o *KeysCreateOptions
 		return err
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Created key %s: scope %s%s, %s\n", keyText(env.Key), api.EscapeText(env.Key.Scope),
-		keyTrainerNote(env.Key), expiryNote(env.Key.ExpiresAt))
+		keyTrainerNote(env.Key), expiryNote(f, env.Key.ExpiresAt))
 	return deliverSecret(f, env, o.SaveProfile)
 }
 
@@ -143,10 +148,16 @@ func keyTrainerNote(k *api.APIKey) string {
 	return note
 }
 
-// expiryNote is "expires 2027-02-19 10:00" or "never expires".
-func expiryNote(at *time.Time) string {
+// expiryNote is "expires 2027-02-19 10:00", "expires 2027-01-01 00:00
+// (works through 31-12-2026)" for an expiry at a midnight where times are
+// shown (the end of the day a date gave), or "never expires".
+func expiryNote(f *cmdutil.Factory, at *time.Time) string {
 	if at == nil {
 		return "never expires"
 	}
-	return "expires " + output.Stamp(*at)
+	note := "expires " + output.Stamp(*at)
+	if t := at.In(f.Zone()); t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+		note += " (works through " + api.DateOf(t.AddDate(0, 0, -1)).String() + ")"
+	}
+	return note
 }

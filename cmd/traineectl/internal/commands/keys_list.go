@@ -38,11 +38,15 @@ characters), scope, the trainer the key acts as ("(own only)" when it may
 reach that trainer's trainees only), when it was created and by whom, when it
 was last used, when it expires, and its state (active, disabled, expired or
 revoked). CREATED, LAST USED and EXPIRES are times (2026-11-25 19:00, your
-local time; --utc for UTC); JSON, YAML and CSV keep RFC 3339 in UTC.
+local time; --utc for UTC); JSON, YAML and CSV keep RFC 3339 in UTC. The
+table fits the terminal: on a narrow one CREATED BY goes first, then
+CREATED, then PREFIX (80 columns show ID NAME SCOPE TRAINER LAST USED
+EXPIRES STATE; --fields keeps the columns it names).
 
 Without --state every key but the revoked ones is listed; --state all lists
 them too. Without more one page is printed (20 keys); --limit N fetches up
-to N across pages, --all every one.`,
+to N across pages, --all every one. No key found is said on stderr ("No
+expired keys found").`,
 		Example: `  traineectl keys list
   traineectl keys list --state all -o json
   traineectl keys list --state expired --jq '.[].name'`,
@@ -68,6 +72,9 @@ func runKeysList(ctx context.Context, f *cmdutil.Factory, o *KeysListOptions) er
 	if err != nil {
 		return err
 	}
+	if o.State != "" && o.State != "all" {
+		o.what = o.State + " keys"
+	}
 	return runList(ctx, f, &o.listFlags, c.KeyPageFunc(o.State), client.ListParams{}, output.KeyRows)
 }
 
@@ -78,9 +85,13 @@ func newKeysGetCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show an API key (never its secret)",
-		Long: `Show one key as "keys list" does. JSON and YAML show every member of the key,
-previousSecretExpiresAt (after a rotation, until when the previous secret
-works) and revokedAt included.`,
+		Long: `Show one key as "keys list" does, and OLD SECRET UNTIL: after a rotation,
+until when the secrets rotated out work (the last of them to stop; "-" once
+none does). On a
+narrow terminal CREATED BY, CREATED, TRAINER and EXPIRES go first: the
+prefix, the last use and the old secret's end, which tell whether a
+rotation took, stay. JSON and YAML show every member of the key,
+previousSecretExpiresAt and revokedAt included.`,
 		Example: `  traineectl keys get 5
   traineectl keys get 5 -o yaml`,
 		Args:              cmdutil.ExactArgs(1, "a key id"),
@@ -104,5 +115,5 @@ func runKeysGet(ctx context.Context, f *cmdutil.Factory, o *KeysGetOptions) erro
 	if err != nil {
 		return err
 	}
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	return f.Print(keyView(k, f.Now()))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
 // KeysRevokeOptions are the inputs of `traineectl keys revoke`.
@@ -28,7 +29,12 @@ Revoking the key this command uses (your profile's, --api-key's or
 TRAINEECTL_API_KEY's) asks you to type the key's name, as "erase" asks for
 an e-mail address; elsewhere --confirm NAME is required (--yes is not
 enough), and without it nothing is revoked and the exit status is 2.
---confirm NAME confirms any key whose name it is.
+--confirm NAME confirms any key whose name it is. The name is compared as
+the TUI compares it: blanks around it and case do not count. Answering no
+(or another name) revokes nothing: exit status 2.
+
+Revoking a key that is revoked already changes nothing: stderr says when it
+was revoked, the key is printed, and the exit status is 0.
 
 The company's last enabled admin key without an expiry cannot be revoked
 (exit status 5, errorCode 1032): create another admin key first. Needs an
@@ -73,6 +79,14 @@ func runKeysRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 	if err != nil {
 		return err
 	}
+	if k.State == api.KeyRevoked {
+		at := ""
+		if k.RevokedAt != nil {
+			at = " at " + output.Stamp(*k.RevokedAt)
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "Key %s was already revoked%s; nothing was changed.\n", keyText(k), at)
+		return f.Print(keyView(k, f.Now()))
+	}
 	cur, err := c.CurrentKey(ctx)
 	if err != nil {
 		return err
@@ -89,7 +103,7 @@ func runKeysRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 	if own {
 		fmt.Fprintf(f.IOStreams.ErrOut, "That was the key in use (%s): use another one from now on.\n", keySource(f))
 	}
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	return f.Print(keyView(k, f.Now()))
 }
 
 // keySource is where the key in use comes from: "profile prod",
@@ -108,7 +122,7 @@ func confirmRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 	ios := f.IOStreams
 	switch {
 	case o.Confirm != "":
-		if !strings.EqualFold(strings.TrimSpace(o.Confirm), strings.TrimSpace(k.Name)) {
+		if !sameKeyName(o.Confirm, k.Name) {
 			return cmdutil.Usagef("--confirm %q is not the name of key %d; nothing was revoked", o.Confirm, k.ID)
 		}
 		return nil
@@ -121,8 +135,11 @@ func confirmRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 		if err != nil {
 			return err
 		}
-		if line == "" || !strings.EqualFold(line, strings.TrimSpace(k.Name)) {
-			return cmdutil.Usagef("not confirmed; nothing was revoked")
+		if line == "" {
+			return cmdutil.Declinedf("not confirmed; nothing was revoked")
+		}
+		if !sameKeyName(line, k.Name) {
+			return cmdutil.Declinedf("%q is not the name of key %d; not confirmed, nothing was revoked", line, k.ID)
 		}
 		return nil
 	case o.Yes:
@@ -133,7 +150,13 @@ func confirmRevoke(ctx context.Context, f *cmdutil.Factory, o *KeysRevokeOptions
 		return err
 	}
 	if !ok {
-		return cmdutil.Usagef("not confirmed; nothing was revoked")
+		return cmdutil.Declinedf("not confirmed; nothing was revoked")
 	}
 	return nil
+}
+
+// sameKeyName reports whether typed is the key's name, as the TUI
+// compares it too: blanks around either do not count, nor does case.
+func sameKeyName(typed, name string) bool {
+	return strings.EqualFold(strings.TrimSpace(typed), strings.TrimSpace(name))
 }

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -18,7 +19,9 @@ type KeysUpdateOptions struct {
 }
 
 const keysUpdateLong = `Change a key: sends only the flags given. --expires takes what "keys create
---expires" takes, or none to remove the expiry. --disable stops the key
+--expires" takes (36h, 90d, 6w, 3m = months, 1y from now; a date: the key
+works through that day; an RFC 3339 time), or none to remove the expiry;
+stderr says when the key expires. --disable stops the key
 until --enable; "keys revoke" stops it for good. --scope changes its scope
 (never above your own key's, and never your own key's: exit 7, errorCode
 1031).
@@ -66,7 +69,7 @@ func newKeysUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&name, "name", "", "the key's new name")
-	fl.StringVar(&expires, "expires", "", "a new expiry: a span (90d, 2w, 36h), a date, an RFC 3339 time, or none")
+	fl.StringVar(&expires, "expires", "", "a new expiry: a span (36h, 90d, 6w, 3m = months, 1y), a date (works through that day), an RFC 3339 time, or none")
 	fl.BoolVar(&enable, "enable", false, "let a disabled key work again")
 	fl.BoolVar(&disable, "disable", false, "stop the key until --enable")
 	fl.StringVar(&scope, "scope", "", "the new scope: admin, full or read")
@@ -83,7 +86,7 @@ func (o *KeysUpdateOptions) expiry(f *cmdutil.Factory, given bool, text string) 
 	case strings.EqualFold(strings.TrimSpace(text), none):
 		o.Patch.ClearExpiry = true
 	default:
-		at, err := parseExpiry(text, f.Now())
+		at, err := parseExpiry(text, f.Now().In(f.Zone()))
 		if err != nil {
 			return err
 		}
@@ -109,6 +112,10 @@ func runKeysUpdate(ctx context.Context, f *cmdutil.Factory, o *KeysUpdateOptions
 	if err != nil {
 		return err
 	}
-	noteDone(f, "Updated", "key", k.ID, k.Name)
-	return f.Print(keysView([]*api.APIKey{k}, true))
+	if p.ExpiresAt != nil {
+		fmt.Fprintf(f.IOStreams.ErrOut, "Updated key %s: %s\n", keyText(k), expiryNote(f, k.ExpiresAt))
+	} else {
+		noteDone(f, "Updated", "key", k.ID, k.Name)
+	}
+	return f.Print(keyView(k, f.Now()))
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // Every list command (search, events list, webhooks deliveries,
-// automations list, automations runs) pages the same way: one page
-// without more, --limit N rows across pages, --all every row; the pages
-// follow the server's cursors, and a line on stderr says when fewer rows
-// were printed than the list has.
+// automations list, automations runs, keys list) pages the same way: one
+// page without more, --limit N rows across pages, --all every row; the
+// pages follow the server's cursors, and a line on stderr says when fewer
+// rows were printed than the list has, or that there were none.
 
 // listFlags are the flags every list command shares.
 type listFlags struct {
@@ -24,6 +24,9 @@ type listFlags struct {
 	All   bool // every page
 	Quiet bool // no note on stderr
 	noun  string
+	// what is what the list holds, for the note of an empty list ("No
+	// expired keys found"); "": the noun's plural.
+	what string
 }
 
 // register adds --limit, --all and -q to cmd, whose rows are nouns (noun
@@ -94,6 +97,17 @@ func (p *pagingFlags) params() client.ListParams {
 	return client.ListParams{Page: p.Page, Limit: p.Size}
 }
 
+// emptyLine is the note of an empty list, on stderr in the table format
+// (a terminal then shows no header): "No events found", "No expired keys
+// found".
+func (l *listFlags) emptyLine() string {
+	what := l.what
+	if what == "" {
+		what = l.noun + "s"
+	}
+	return "No " + what + " found"
+}
+
 // moreLine is the note when fewer rows were printed than the list has:
 // "Showing 20 of 144 trainees; use --limit N or --all for more" (of is
 // what the list has: "144 trainees", "at least 10001 trainees", "more
@@ -144,7 +158,13 @@ func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *
 		last = pg
 		return pg, err
 	}
-	pr := &listPrinter[T]{whole: func(ts []T) error { return f.Print(rows.View(ts)) }}
+	table := f.OutputOptions().NeedsTable()
+	pr := &listPrinter[T]{whole: func(ts []T) error {
+		if len(ts) == 0 && table && f.IOStreams.StdoutTTY {
+			return nil // a bare header tells a person nothing: the note below does
+		}
+		return f.Print(rows.View(ts))
+	}}
 	var (
 		more bool
 		err  error
@@ -169,6 +189,9 @@ func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *
 	}
 	if err := pr.close(); err != nil {
 		return err
+	}
+	if pr.n == 0 && table {
+		l.note(f, l.emptyLine())
 	}
 	if more {
 		of := "more " + l.noun + "s"

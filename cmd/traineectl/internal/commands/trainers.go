@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,10 @@ them, as "trainers list" does.
 Every key may list and show them. Adding, changing, deactivating a trainer
 and moving a trainer's trainees to another need an admin key (another key
 exits 7, errorCode 1029). Wherever a command takes a trainer (an argument,
---to, --reassign-to), it takes the trainer's id or whole name.`,
+--to, --reassign-to, keys create --trainer), it takes the trainer's id or
+whole name, looked up in the company's trainers before anything is sent: an
+id or a name that is not one of them exits 2, naming the flag and listing
+the trainers.`,
 		Example: `  traineectl trainers
   traineectl trainers list --jq '.[] | select(.name == "Coach Carter") | .id'
   traineectl trainers create --name "Sam Coach" --email sam@example.com
@@ -75,7 +79,7 @@ func runTrainersList(ctx context.Context, f *cmdutil.Factory, _ *TrainersListOpt
 	if err != nil {
 		return err
 	}
-	ts, err := c.Trainers(ctx)
+	ts, err := c.TrainersCounted(ctx)
 	if err != nil {
 		return err
 	}
@@ -119,40 +123,92 @@ func resolveTrainerAs(ctx context.Context, f *cmdutil.Factory, label, text strin
 	if err != nil {
 		return "", fmt.Errorf("%s %q: reading the trainers to find that name: %w", label, text, err)
 	}
-	var named []api.TrainerSummary
-	for _, t := range ts {
+	t, err := trainerNamed(ts, label, text)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(t.ID, 10), nil
+}
+
+// trainerNamed is the one trainer of ts whose whole name is text, in any
+// case; none, or several, is a usage error that lists the trainers.
+func trainerNamed(ts []api.TrainerSummary, label, text string) (*api.TrainerSummary, error) {
+	var named []*api.TrainerSummary
+	for i, t := range ts {
 		if strings.EqualFold(strings.TrimSpace(t.Name), text) {
-			named = append(named, t)
+			named = append(named, &ts[i])
 		}
 	}
 	switch {
 	case len(named) == 1:
-		return strconv.FormatInt(named[0].ID, 10), nil
+		return named[0], nil
 	case len(named) > 1:
-		return "", cmdutil.Usagef("%s: %d trainers are named %q: %s; give the id", label, len(named), text, trainerListText(named))
+		list := make([]api.TrainerSummary, len(named))
+		for i, t := range named {
+			list[i] = *t
+		}
+		return nil, cmdutil.Usagef("%s: %d trainers are named %q: %s; give the id", label, len(named), text, trainerListText(list))
 	case len(ts) == 0:
-		return "", cmdutil.Usagef("%s: no trainer is named %q: your company has no trainers", label, text)
+		return nil, cmdutil.Usagef("%s: no trainer is named %q: your company has no trainers", label, text)
 	}
-	return "", cmdutil.Usagef("%s: no trainer is named %q%s; your company's trainers (id name): %s",
+	return nil, cmdutil.Usagef("%s: no trainer is named %q%s; your company's trainers (id name): %s",
 		label, text, didYouMean(ts, text), trainerListText(ts))
 }
 
-// trainerArg reads a trainer given as an argument or a flag of the
-// trainers and keys commands: an id (digits, as the API writes it) or a
-// trainer's whole name (resolveTrainerAs).
-func trainerArg(ctx context.Context, f *cmdutil.Factory, label, text string) (int64, error) {
-	if isWholeNumber(text) {
-		id, ok := api.ParseID(strings.TrimSpace(text))
-		if !ok {
-			return 0, cmdutil.Usagef("%s: invalid trainer id %q: ids are positive integers", label, text)
-		}
-		return id, nil
+// trainerBook is the company's trainers, read once by a command of
+// company administration (GET /public-api/trainers) to resolve each
+// trainer it is given (an argument, --to, --reassign-to, --trainer) the
+// same way before anything is changed: by id or by whole name, an
+// unknown one being a usage error (exit 2) that names the flag and lists
+// the trainers.
+type trainerBook struct {
+	f  *cmdutil.Factory
+	ts []api.TrainerSummary // nil until read
+}
+
+// trainers are the company's trainers, read on the first call.
+func (b *trainerBook) trainers(ctx context.Context) ([]api.TrainerSummary, error) {
+	if b.ts != nil {
+		return b.ts, nil
 	}
-	s, err := resolveTrainerAs(ctx, f, label, text)
+	c, err := b.f.Client()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return strconv.ParseInt(s, 10, 64)
+	ts, err := c.Trainers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the company's trainers: %w", err)
+	}
+	b.ts = ts
+	return ts, nil
+}
+
+// find is the trainer text names, an id (digits, as the API writes it)
+// or a whole name, for label ("trainer", "--to"). A malformed id is
+// refused before the trainers are read.
+func (b *trainerBook) find(ctx context.Context, label, text string) (*api.TrainerSummary, error) {
+	text = strings.TrimSpace(text)
+	var id int64
+	if isWholeNumber(text) {
+		var ok bool
+		if id, ok = api.ParseID(text); !ok {
+			return nil, cmdutil.Usagef("%s: invalid trainer id %q: ids are positive integers", label, text)
+		}
+	}
+	ts, err := b.trainers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if id == 0 {
+		return trainerNamed(ts, label, text)
+	}
+	if i := slices.IndexFunc(ts, func(t api.TrainerSummary) bool { return t.ID == id }); i >= 0 {
+		return &ts[i], nil
+	}
+	if len(ts) == 0 {
+		return nil, cmdutil.Usagef("%s: no trainer has id %d: your company has no trainers", label, id)
+	}
+	return nil, cmdutil.Usagef("%s: no trainer has id %d; your company's trainers (id name): %s", label, id, trainerListText(ts))
 }
 
 // isWholeNumber reports whether a --trainer value is an id rather than a

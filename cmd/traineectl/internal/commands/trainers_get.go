@@ -20,8 +20,9 @@ func newTrainersGetCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "get ID|NAME",
 		Short: "Show a trainer",
 		Long: `Show one trainer: id, name, e-mail, whether active and how many live
-trainees. The trainer is its id or its whole name, in any case. A trainer
-id of another company exits with status 4.`,
+trainees. The trainer is its id or its whole name, in any case, looked up
+in the company's trainers: one that is not among them exits with status 2,
+listing them.`,
 		Example: `  traineectl trainers get 7
   traineectl trainers get "maya brooks" -o json`,
 		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
@@ -34,15 +35,7 @@ id of another company exits with status 4.`,
 }
 
 func runTrainersGet(ctx context.Context, f *cmdutil.Factory, o *TrainersGetOptions) error {
-	id, err := trainerArg(ctx, f, "trainer", o.Trainer)
-	if err != nil {
-		return err
-	}
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	t, err := c.Trainer(ctx, id)
+	t, err := (&trainerBook{f: f}).find(ctx, "trainer", o.Trainer)
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,12 @@ func newTrainersReassignCmd(f *cmdutil.Factory) *cobra.Command {
 		Long: `Move every trainee of trainer FROM (soft-deleted ones included) to the trainer
 --to, in one step on the server: each moved trainee gets a trainee.updated
 event, as a bulk update gives. FROM stays active. Both take an id or a
-trainer's whole name.
+trainer's whole name of the company's trainers (another exits 2, listing
+them).
 
 On a terminal you are asked to confirm, with the number of trainees;
-elsewhere --yes is required, and without it nothing is moved and the exit
-status is 2. A --to trainer who is deactivated is refused (exit status 5,
+elsewhere --yes is required. Answered no, or without --yes off a terminal,
+nothing is moved and the exit status is 2. A --to trainer who is deactivated is refused (exit status 5,
 errorCode 1035). Needs an admin key: another key exits 7 (errorCode 1029).`,
 		Example: `  traineectl trainers reassign "Maya Brooks" --to "Sam Coach"
   traineectl trainers reassign 7 --to 9 --yes -o json`,
@@ -52,11 +53,12 @@ func runTrainersReassign(ctx context.Context, f *cmdutil.Factory, o *TrainersRea
 	if !o.Yes && !f.IOStreams.CanPrompt() {
 		return cmdutil.Usagef("refusing to move trainees without --yes when stdin is not a terminal; nothing was moved")
 	}
-	from, err := trainerArg(ctx, f, "trainer", o.From)
+	book := &trainerBook{f: f}
+	from, err := book.find(ctx, "trainer", o.From)
 	if err != nil {
 		return err
 	}
-	to, err := trainerArg(ctx, f, "--to", o.To)
+	to, err := book.find(ctx, "--to", o.To)
 	if err != nil {
 		return err
 	}
@@ -69,45 +71,41 @@ func runTrainersReassign(ctx context.Context, f *cmdutil.Factory, o *TrainersRea
 			return err
 		}
 	}
-	r, err := c.ReassignTrainees(ctx, from, to)
+	r, err := c.ReassignTrainees(ctx, from.ID, to.ID)
 	if err != nil {
 		return err
 	}
-	fromText, toText := trainerText(r.From, from), trainerText(r.To, to)
+	fromText, toText := trainerText(r.From, from.ID), trainerText(r.To, to.ID)
 	if f.IOStreams.StdoutTTY {
 		fmt.Fprintf(f.IOStreams.ErrOut, "Moved %s from %s to %s\n", trainees(int64(r.Moved)), api.EscapeText(fromText), api.EscapeText(toText))
 	}
 	return f.Print(output.View{Value: output.Omit(r, "timestamp"),
-		CSVHeader: []string{"from", "to", "moved"}, CSVRows: [][]string{{id(from), id(to), fmt.Sprint(r.Moved)}},
+		CSVHeader: []string{"from", "to", "moved"}, CSVRows: [][]string{{id(from.ID), id(to.ID), fmt.Sprint(r.Moved)}},
 		Columns: []output.Column{{Header: "FROM", Field: "from", Flex: true}, {Header: "TO", Field: "to", Flex: true}, {Header: "MOVED", Field: "moved", Right: true}},
 		Rows:    [][]string{{fromText, toText, fmt.Sprint(r.Moved)}}})
 }
 
-// confirmReassign asks, naming both trainers and how many trainees move.
-func confirmReassign(ctx context.Context, f *cmdutil.Factory, from, to int64) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
+// confirmReassign asks, naming both trainers and how many trainees move
+// (the live ones, as GET /trainers/{id} counts them).
+func confirmReassign(ctx context.Context, f *cmdutil.Factory, from, to *api.TrainerSummary) error {
+	if from.Trainees == nil {
+		if c, err := f.Client(); err == nil {
+			if counted, err := c.Trainer(ctx, from.ID); err == nil {
+				from = counted
+			}
+		}
 	}
-	ft, err := c.Trainer(ctx, from)
-	if err != nil {
-		return err
-	}
-	tt, err := c.Trainer(ctx, to)
-	if err != nil {
-		return err
-	}
-	q := fmt.Sprintf("Move every trainee of trainer %s to trainer %s?", api.EscapeText(trainerText(ft, from)), api.EscapeText(trainerText(tt, to)))
-	if ft.Trainees != nil {
-		q = fmt.Sprintf("Move the %s of trainer %s, and any soft-deleted ones, to trainer %s?", trainees(int64(*ft.Trainees)),
-			api.EscapeText(trainerText(ft, from)), api.EscapeText(trainerText(tt, to)))
+	q := fmt.Sprintf("Move every trainee of trainer %s to trainer %s?", api.EscapeText(trainerText(from, from.ID)), api.EscapeText(trainerText(to, to.ID)))
+	if from.Trainees != nil {
+		q = fmt.Sprintf("Move the %s of trainer %s, and any soft-deleted ones, to trainer %s?", trainees(int64(*from.Trainees)),
+			api.EscapeText(trainerText(from, from.ID)), api.EscapeText(trainerText(to, to.ID)))
 	}
 	ok, err := f.Confirm(ctx, q)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return cmdutil.Usagef("not confirmed; nothing was moved")
+		return cmdutil.Declinedf("not confirmed; nothing was moved")
 	}
 	return nil
 }

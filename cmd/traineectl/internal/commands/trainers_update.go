@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -24,8 +25,13 @@ func newTrainersUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 		Short: "Change a trainer's name or e-mail, or activate a trainer again (admin key)",
 		Long: `Change a trainer: sends only the flags given. --activate makes a deactivated
 trainer active again (able to take trainees); "traineectl trainers
-deactivate" deactivates one. Needs an admin key: another key exits 7
-(errorCode 1029); a trainer id of another company exits 4.`,
+deactivate" deactivates one. The keys bound to the trainer, disabled by the
+deactivation, stay disabled: stderr names them, and "traineectl keys update
+ID --enable" enables each that should work again.
+
+The trainer is an id or a whole name of the company's trainers (another
+exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
+1029).`,
 		Example: `  traineectl trainers update 7 --email maya.brooks@example.com
   traineectl trainers update "Maya Brooks" --activate`,
 		Args:              cmdutil.ExactArgs(1, "a trainer's id or name"),
@@ -56,13 +62,7 @@ func runTrainersUpdate(ctx context.Context, f *cmdutil.Factory, o *TrainersUpdat
 	if err := checkBody(o.Patch, func(b []byte) error { _, err := api.ParseTrainerPatch(b); return err }, nil); err != nil {
 		return err
 	}
-	return patchTrainer(ctx, f, o.Trainer, o.Patch, "Updated")
-}
-
-// patchTrainer sends a change to the trainer named by text (an id or a
-// name) and prints the trainer.
-func patchTrainer(ctx context.Context, f *cmdutil.Factory, text string, p api.TrainerPatch, done string) error {
-	id, err := trainerArg(ctx, f, "trainer", text)
+	before, err := (&trainerBook{f: f}).find(ctx, "trainer", o.Trainer)
 	if err != nil {
 		return err
 	}
@@ -70,10 +70,43 @@ func patchTrainer(ctx context.Context, f *cmdutil.Factory, text string, p api.Tr
 	if err != nil {
 		return err
 	}
-	t, err := c.UpdateTrainer(ctx, id, p)
+	t, err := c.UpdateTrainer(ctx, before.ID, o.Patch)
 	if err != nil {
 		return err
 	}
-	noteDone(f, done, "trainer", t.ID, t.Name)
+	noteDone(f, "Updated", "trainer", t.ID, t.Name)
+	if !before.Active && t.Active {
+		fmt.Fprintln(f.IOStreams.ErrOut, activatedNote(ctx, f, t))
+	}
 	return f.Print(trainersView([]api.TrainerSummary{*t}, true))
+}
+
+// activatedNote says that an activated trainer's keys stay disabled (the
+// deactivation disabled them), naming those the company's list shows,
+// and how to enable them.
+func activatedNote(ctx context.Context, f *cmdutil.Factory, t *api.TrainerSummary) string {
+	note := fmt.Sprintf("Trainer %s is active again; their keys stay disabled", api.EscapeText(trainerText(t, t.ID)))
+	c, err := f.Client()
+	var ks []*api.APIKey
+	if err == nil {
+		ks, err = c.Keys(ctx, api.KeyDisabled)
+	}
+	if err != nil {
+		return note + " (`traineectl keys list --state disabled` lists them). Enable each that should work again with `traineectl keys update ID --enable`."
+	}
+	var ids []int64
+	for _, k := range ks {
+		if k.TrainerID != nil && *k.TrainerID == t.ID {
+			ids = append(ids, k.ID)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return fmt.Sprintf("Trainer %s is active again; no disabled key is bound to them", api.EscapeText(trainerText(t, t.ID)))
+	case 1:
+		note += ": key " + keyNames(ctx, f, ids)
+	default:
+		note += ": keys " + keyNames(ctx, f, ids)
+	}
+	return note + ". Enable each that should work again with `traineectl keys update ID --enable`."
 }

@@ -25,7 +25,8 @@ characters), its scope (admin: every command, keys, trainers and the
 company's settings included; full: every other command; read: reading only,
 any change exits 7), the trainer it acts as ("(own only)" when it may reach
 that trainer's trainees only; "-" for a company key), when it expires and
-the rate limit.`,
+the rate limit. The table fits the terminal: on a narrow one the rate limit
+goes first, then the prefix (-o json has everything).`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWhoami(cmd.Context(), f, &WhoamiOptions{})
@@ -59,8 +60,10 @@ func runWhoami(ctx context.Context, f *cmdutil.Factory, _ *WhoamiOptions) error 
 			"trainerId", "trainerName", "ownTraineesOnly", "expiresAt"},
 		CSVRows: [][]string{{id(k.CompanyID), k.CompanyName, id(k.ID), k.Name, k.Prefix, k.Scope, quota, remaining,
 			output.IDOr(k.TrainerID, ""), output.StrOr(k.TrainerName, ""), strconv.FormatBool(k.OwnTraineesOnly), output.InstantOr(k.ExpiresAt, "")}},
-		Columns: []output.Column{{Header: "COMPANY", Flex: true}, {Header: "KEY", Flex: true}, {Header: "PREFIX"}, {Header: "SCOPE"},
-			{Header: "TRAINER", Flex: true}, {Header: "EXPIRES"}, {Header: "RATE LIMIT"}},
+		// On a narrow screen the rate limit goes first, then the prefix:
+		// the trainer stays whole.
+		Columns: []output.Column{{Header: "COMPANY", Flex: true}, {Header: "KEY", Flex: true}, {Header: "PREFIX", Drop: 2}, {Header: "SCOPE"},
+			{Header: "TRAINER"}, {Header: "EXPIRES"}, {Header: "RATE LIMIT", Drop: 1}},
 		Rows: [][]string{{fmt.Sprintf("%s (%d)", k.CompanyName, k.CompanyID), k.Name, k.Prefix, k.Scope,
 			output.KeyTrainerText(k.TrainerName, k.TrainerID, k.OwnTraineesOnly), output.StampOr(k.ExpiresAt, "never"), limit}}})
 }

@@ -1,7 +1,9 @@
 package output
 
 import (
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/traineed/traineed/api"
 )
@@ -21,12 +23,37 @@ func KeyCSVRow(k *api.APIKey) []string {
 }
 
 // KeyColumns are the table columns of keys; CREATED, LAST USED and
-// EXPIRES are instants (Stamp).
+// EXPIRES are instants (Stamp). On a narrow screen CREATED BY goes first,
+// then CREATED, then PREFIX (80 columns keep ID NAME SCOPE TRAINER LAST
+// USED EXPIRES STATE).
 func KeyColumns() []Column {
 	return []Column{{Header: "ID", Field: "id", Right: true}, {Header: "NAME", Field: "name", Flex: true, MinWidth: 10},
-		{Header: "PREFIX", Field: "prefix"}, {Header: "SCOPE", Field: "scope"}, {Header: "TRAINER", Field: "trainerName", Flex: true},
-		{Header: "CREATED", Field: "createdAt"}, {Header: "CREATED BY", Field: "createdBy", Flex: true},
+		{Header: "PREFIX", Field: "prefix", Drop: 3}, {Header: "SCOPE", Field: "scope"}, {Header: "TRAINER", Field: "trainerName", Flex: true},
+		{Header: "CREATED", Field: "createdAt", Drop: 2}, {Header: "CREATED BY", Field: "createdBy", Flex: true, Drop: 1},
 		{Header: "LAST USED", Field: "lastUsedAt"}, {Header: "EXPIRES", Field: "expiresAt"}, {Header: "STATE", Field: "state"}}
+}
+
+// KeyDetailColumns are the table columns of one key (keys get, update,
+// revoke): KeyColumns and OLD SECRET UNTIL, until when the secrets rotated
+// out work (previousSecretExpiresAt: the last of them). What a rotation is checked by (the prefix,
+// the last use, the old secret's end) stays on a narrow screen; CREATED
+// BY, CREATED, TRAINER and EXPIRES go first, in that order.
+func KeyDetailColumns() []Column {
+	cols := append(KeyColumns(), Column{Header: "OLD SECRET UNTIL", Field: "previousSecretExpiresAt"})
+	for header, drop := range map[string]int{"PREFIX": 0, "TRAINER": 3, "EXPIRES": 4} {
+		cols[slices.IndexFunc(cols, func(c Column) bool { return c.Header == header })].Drop = drop
+	}
+	return cols
+}
+
+// KeyDetailRow is one key in KeyDetailColumns: OLD SECRET UNTIL is "-"
+// when no previous secret works at now.
+func KeyDetailRow(k *api.APIKey, now time.Time) []string {
+	old := "-"
+	if at := k.PreviousSecretExpiresAt; at != nil && at.After(now) {
+		old = Stamp(*at)
+	}
+	return append(KeyRow(k), old)
 }
 
 // KeyTrainerText is a key's trainer as tables show it: the name ("-" for

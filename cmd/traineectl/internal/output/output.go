@@ -152,6 +152,10 @@ type Column struct {
 	Flex bool
 	// MinWidth is the narrowest a flex column gets (default 8).
 	MinWidth int
+	// Drop marks a column that goes when the table, every column whole,
+	// is wider than the screen: the lowest Drop first, before any flex
+	// column is shortened (0: never; --fields keeps what it names).
+	Drop int
 	// Right aligns numbers.
 	Right bool
 	// Paint colours a cell after it is fitted (nil: none).
@@ -181,9 +185,8 @@ func Truncate(s string, w int) string {
 	return b.String() + "…"
 }
 
-// fit returns the column widths, shrinking flex columns until the table
-// fits in width.
-func fit(cols []Column, rows [][]string, width int) []int {
+// wholeWidths are the widths of the columns with every cell whole.
+func wholeWidths(cols []Column, rows [][]string) []int {
 	ws := make([]int, len(cols))
 	for i, c := range cols {
 		ws[i] = twwidth.Width(c.Header)
@@ -193,14 +196,49 @@ func fit(cols []Column, rows [][]string, width int) []int {
 			}
 		}
 	}
-	total := func() int {
-		t := columnGap * (len(ws) - 1)
-		for _, w := range ws {
-			t += w
-		}
-		return t
+	return ws
+}
+
+// tableWidth is the width of a table of columns this wide.
+func tableWidth(ws []int) int {
+	t := columnGap * (len(ws) - 1)
+	for _, w := range ws {
+		t += w
 	}
-	for total() > width {
+	return t
+}
+
+// dropToFit leaves out the columns that may go (Drop), the lowest Drop
+// first, while the table with every cell whole is wider than width.
+func dropToFit(cols []Column, rows [][]string, width int) ([]Column, [][]string) {
+	for tableWidth(wholeWidths(cols, rows)) > width {
+		gone := -1
+		for i, c := range cols {
+			if c.Drop > 0 && (gone < 0 || c.Drop < cols[gone].Drop) {
+				gone = i
+			}
+		}
+		if gone < 0 {
+			break
+		}
+		cols = slices.Delete(slices.Clone(cols), gone, gone+1)
+		cut := make([][]string, len(rows))
+		for i, r := range rows {
+			cut[i] = r
+			if gone < len(r) {
+				cut[i] = slices.Delete(slices.Clone(r), gone, gone+1)
+			}
+		}
+		rows = cut
+	}
+	return cols, rows
+}
+
+// fit returns the column widths, shrinking flex columns until the table
+// fits in width.
+func fit(cols []Column, rows [][]string, width int) []int {
+	ws := wholeWidths(cols, rows)
+	for tableWidth(ws) > width {
 		widest := -1
 		for i, c := range cols {
 			minw := c.MinWidth
@@ -227,7 +265,8 @@ var (
 )
 
 // WriteTable writes a borderless table fitted to width columns: a header
-// row and the rows, columns two spaces apart. A width of 0 or less (not a
+// row and the rows, columns two spaces apart; the columns that may go
+// (Drop) go first, then flex columns are shortened. A width of 0 or less (not a
 // terminal) writes whole values instead, tab-separated, header first and
 // never painted, for grep, cut and awk. Cells are escaped (escapeRows), so
 // a tab or a newline of the data shows as \u0009 or \u000a.
@@ -237,6 +276,7 @@ func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
 		return writeTSV(w, cols, rows)
 	}
 	rows = escapeRows(rows)
+	cols, rows = dropToFit(cols, rows, width)
 	ws := fit(cols, rows, width)
 	header := make([]any, len(cols))
 	for i, c := range cols {

@@ -114,6 +114,9 @@ func Print(ios *iostreams.IOStreams, o Options, v View) error {
 		}
 		cols = pick(cols, idx)
 		rows = pickRows(rows, idx)
+		for i := range cols {
+			cols[i].Drop = 0 // named: kept
+		}
 	}
 	if ios.StdoutTTY && v.Note != "" {
 		fmt.Fprintln(ios.ErrOut, api.EscapeText(v.Note))
