@@ -174,7 +174,17 @@ func (f *adminFake) RevokeKey(ctx context.Context, id int64) (*api.APIKey, error
 	return k, nil
 }
 
+// Trainers are the trainers without their counts, as the server answers
+// GET /trainers; TrainersCounted with them (counts=true).
 func (f *adminFake) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
+	ts, err := f.TrainersCounted(ctx)
+	for i := range ts {
+		ts[i].Trainees = nil
+	}
+	return ts, err
+}
+
+func (f *adminFake) TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refused(); err != nil {

@@ -101,7 +101,7 @@ func (s *settingsModel) reloadKeys() tea.Cmd {
 
 func (s *settingsModel) reloadStaff() tea.Cmd {
 	c := s.c
-	return s.call(slotStaff, func(ctx context.Context) (any, error) { return c.Trainers(ctx) })
+	return s.call(slotStaff, func(ctx context.Context) (any, error) { return c.TrainersCounted(ctx) })
 }
 
 func (s *settingsModel) reloadCompany() tea.Cmd {

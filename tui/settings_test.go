@@ -671,4 +671,3 @@ func TestSettingsKeysTableFits80Columns(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.expect(t, "2026-11-20 09:30 never")
 }
-

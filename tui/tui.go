@@ -56,6 +56,9 @@ type Client interface {
 	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
 	Trainers(ctx context.Context) ([]api.TrainerSummary, error)
+	// TrainersCounted is Trainers with their trainee counts (the Settings
+	// page's table): a pass over the company's trainees on the server.
+	TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error)
 
 	Webhooks(ctx context.Context) ([]*api.Webhook, error)
 	WebhookDeliveries(ctx context.Context, id int64, p client.ListParams) (*api.WebhookDeliveries, error)
