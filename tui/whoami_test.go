@@ -57,24 +57,35 @@ func TestTitleNamesTheKeyInUse(t *testing.T) {
 	d.expectNot(t, "sam-phone")
 }
 
-// Whose key it is gives way: the company first, then the name is cut,
-// then nothing shows.
+// Whose key it is gives way: the company first, then (for a key limited
+// to its trainer's trainees) "own trainees" becomes "own", then the name
+// is cut, then nothing shows.
 func TestIdentityFitsItsRoom(t *testing.T) {
-	m := New(nil, Options{Key: coachKey(1, "Sam Coach", false)})
+	key, limited := New(nil, Options{Key: coachKey(1, "Sam Coach", false)}), New(nil, Options{Key: coachKey(1, "Sam Coach", true)})
 	for _, c := range []struct {
+		m    *Model
 		room int
 		want string
 	}{
-		{80, "Demo Fitness · Sam Coach (full)"},
-		{31, "Demo Fitness · Sam Coach (full)"},
-		{30, "Sam Coach (full)"},
-		{16, "Sam Coach (full)"},
-		{14, "Sam Co… (full)"},
-		{13, "Sam C… (full)"},
-		{12, ""},
-		{0, ""},
+		{key, 80, "Demo Fitness · Sam Coach (full)"},
+		{key, 31, "Demo Fitness · Sam Coach (full)"},
+		{key, 30, "Sam Coach (full)"},
+		{key, 16, "Sam Coach (full)"},
+		{key, 14, "Sam Co… (full)"},
+		{key, 13, "Sam C… (full)"},
+		{key, 12, ""},
+		{key, 0, ""},
+		{limited, 80, "Demo Fitness · Sam Coach (full, own trainees)"},
+		{limited, 45, "Demo Fitness · Sam Coach (full, own trainees)"},
+		{limited, 44, "Sam Coach (full, own trainees)"},
+		{limited, 30, "Sam Coach (full, own trainees)"},
+		{limited, 29, "Sam Coach (full, own)"},
+		{limited, 21, "Sam Coach (full, own)"},
+		{limited, 20, "Sam Coa… (full, own)"},
+		{limited, 18, "Sam C… (full, own)"},
+		{limited, 17, ""},
 	} {
-		if got := m.identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
+		if got := c.m.identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
 			t.Errorf("identity(%d) = %q, want %q", c.room, got, c.want)
 		}
 	}
@@ -205,31 +216,6 @@ func TestLimitedKeyOnTheCompanysPages(t *testing.T) {
 	}
 	d.press("l", "?")
 	d.expect(t, "webhooks (need a company-wide key)")
-}
-
-// A key limited to its trainer's trainees says so in the title, shortened
-// as room shrinks: the company goes first, then "own trainees" becomes
-// "own", then the name is cut.
-func TestIdentityOfALimitedKey(t *testing.T) {
-	m := New(nil, Options{Key: coachKey(1, "Sam Coach", true)})
-	for _, c := range []struct {
-		room int
-		want string
-	}{
-		{80, "Demo Fitness · Sam Coach (full, own trainees)"},
-		{45, "Demo Fitness · Sam Coach (full, own trainees)"},
-		{44, "Sam Coach (full, own trainees)"},
-		{30, "Sam Coach (full, own trainees)"},
-		{29, "Sam Coach (full, own)"},
-		{21, "Sam Coach (full, own)"},
-		{20, "Sam Coa… (full, own)"},
-		{18, "Sam C… (full, own)"},
-		{17, ""},
-	} {
-		if got := m.identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
-			t.Errorf("identity(%d) = %q, want %q", c.room, got, c.want)
-		}
-	}
 }
 
 // A key limited to its trainer's trainees is not offered m (it cannot
