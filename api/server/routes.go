@@ -133,7 +133,6 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 		rec.companyID = p.CompanyID
 	}
 	ctx := context.WithValue(r.Context(), principalKey, p)
-	ctx = context.WithValue(ctx, keyHashKey, api.HashKey(key))
 	// The key is who makes the changes the request's store writes record
 	// (the feed's actor).
 	ctx = api.WithActor(ctx, api.Actor{Type: api.ActorKey, ID: p.KeyID})
@@ -154,7 +153,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if !api.WritesAllowed(p.Scope, r.Method) {
 		return api.ErrReadOnlyKey
 	}
-	_, pattern := h.public.Handler(r)
+	next, pattern := h.public.Handler(r)
 	rt, known := h.table[pattern]
 	if known {
 		if err := h.admit(r, p, rt); err != nil {
@@ -166,7 +165,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) error {
 			return h.idempotent(w, r, p, values)
 		}
 	}
-	return h.dispatch(h.public, w, r)
+	return h.serve(h.public, w, r, next, pattern)
 }
 
 // idempotentTraineeWrite reports whether r is a PUT or DELETE of one
@@ -231,6 +230,11 @@ var literalPaths = map[string]string{
 // returns the *routeError (404, or 405 with Allow) the mux would answer.
 func (h *Handler) dispatch(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) error {
 	next, pattern := mux.Handler(r)
+	return h.serve(mux, w, r, next, pattern)
+}
+
+// serve is dispatch once mux.Handler has answered next and pattern.
+func (h *Handler) serve(mux *http.ServeMux, w http.ResponseWriter, r *http.Request, next http.Handler, pattern string) error {
 	if rec, ok := w.(*recorder); ok {
 		rec.pattern = pattern // "" (no route) is counted as unmatched
 	}

@@ -303,10 +303,8 @@ func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 		// The key may have been revoked, disabled or have expired while
 		// the request waited: it is checked again before every read after
 		// the first, as a new request would be.
-		if hash, ok := ctx.Value(keyHashKey).([32]byte); ok {
-			if _, err := h.store.Authenticate(ctx, hash); err != nil {
-				return err
-			}
+		if _, err := h.store.Authenticate(ctx, api.HashKey(r.Header.Get(api.HeaderAPIKey))); err != nil {
+			return err
 		}
 	}
 }

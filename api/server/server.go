@@ -117,7 +117,6 @@ const (
 	principalKey ctxKey = iota
 	requestIDKey
 	traineeReadKey // *versionedTrainee read with the key (authenticateRead)
-	keyHashKey     // [32]byte: the SHA-256 of the request's key, to check it again
 )
 
 // principal returns the authenticated caller; handlers under /public-api
