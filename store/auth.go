@@ -84,7 +84,7 @@ type keyTraineeRow struct {
 // way as another company's (the key and the trainee looked up apart), so
 // not even the work done tells them apart.
 var keyTraineeByID = &hotQuery{build: func(s *Store) *bun.SelectQuery {
-	return s.traineeQuery(s.db, bun.Safe("k.company_id")).
+	return s.byRowID(s.traineeQuery(s.db, bun.Safe("k.company_id"))).
 		Join("JOIN api_keys AS k ON "+enabledKey, placeholder(1)).
 		Join("JOIN companies AS c ON c.id = k.company_id").
 		// The key's company is the trainee's (t.company_id): not read twice.
