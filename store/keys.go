@@ -61,6 +61,16 @@ func (s *Store) lockKey(ctx context.Context, tx bun.Tx, companyID, id int64) (*a
 	return row, nil
 }
 
+// lockLiveKey is lockKey for a change a revoked key refuses
+// (api.RevokedKey).
+func (s *Store) lockLiveKey(ctx context.Context, tx bun.Tx, companyID, id int64) (*apiKeyRow, error) {
+	row, err := s.lockKey(ctx, tx, companyID, id)
+	if err == nil && row.RevokedAt != nil {
+		err = api.RevokedKey(id)
+	}
+	return row, err
+}
+
 // CompanyKey returns one key of the company (see api.AdminStore).
 func (s *Store) CompanyKey(ctx context.Context, companyID, id int64) (*api.APIKey, error) {
 	return s.companyKey(ctx, s.db, companyID, id)
@@ -164,12 +174,9 @@ func (s *Store) keepAdmin(ctx context.Context, tx bun.Tx, before, after *apiKeyR
 func (s *Store) UpdateCompanyKey(ctx context.Context, companyID, id int64, p api.KeyPatch) (*api.APIKey, error) {
 	var out *api.APIKey
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		before, err := s.lockKey(ctx, tx, companyID, id)
+		before, err := s.lockLiveKey(ctx, tx, companyID, id)
 		if err != nil {
 			return err
-		}
-		if before.RevokedAt != nil {
-			return api.RevokedKey(id)
 		}
 		after, fields := patchedKey(before, p)
 		if len(fields) == 0 {
@@ -232,12 +239,9 @@ const maxPreviousSecrets = 10
 func (s *Store) RotateCompanyKey(ctx context.Context, companyID, id int64, hash [32]byte, prefix string, overlap time.Duration) (*api.APIKey, error) {
 	var out *api.APIKey
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		row, err := s.lockKey(ctx, tx, companyID, id)
+		row, err := s.lockLiveKey(ctx, tx, companyID, id)
 		if err != nil {
 			return err
-		}
-		if row.RevokedAt != nil {
-			return api.RevokedKey(id)
 		}
 		now := s.utcNow()
 		var until *time.Time
