@@ -94,43 +94,77 @@ func controlName(c rune) string {
 }
 
 // EscapeText returns s as a terminal may show it: every character that
-// text may not hold, and tab, written \u and four lower-case hexadecimal
-// digits (ESC as \u001b, the 8-bit CSI as \u009b, the right-to-left
-// override as \u202e), and every byte that is not UTF-8 as \x and two
-// digits (\xff). Everything else, backslashes included, is left as it is,
-// and s itself is returned when nothing needs escaping. traineectl and the
-// TUI show text that comes from the server through it (tables, CSV,
-// messages, errors), whatever the server sends.
-func EscapeText(s string) string { return escape(s, false) }
+// text may not hold, tab, and the line and paragraph separators U+2028 and
+// U+2029 (a line break to some viewers: a row of a table would end there)
+// written \u and four lower-case hexadecimal digits (ESC as \u001b, the
+// 8-bit CSI as \u009b, the right-to-left override as \u202e), and every
+// byte that is not UTF-8 as \x and two digits (\xff). Everything else,
+// backslashes and the implicit direction marks included, is left as it is,
+// and s itself is returned when nothing needs escaping. traineectl, the
+// TUI and traineed's administration commands show text that comes from the
+// server or the database through it (tables, CSV, messages, errors),
+// whatever it holds.
+func EscapeText(s string) string { return escape(s, escText) }
 
 // EscapeFramed is EscapeText for text whose C0 control characters are its
 // own framing, not data: it leaves them (and bytes that are not UTF-8)
-// alone and escapes DEL, the C1 controls and the bidirectional formatting
-// characters as \u and four digits. A JSON document (whose encoder escapes
-// C0 characters in strings but writes these raw), a double-quoted YAML
-// scalar, and a screen styled with ESC sequences of its own keep their
-// meaning: JSON and YAML read \u009b back as U+009B.
-func EscapeFramed(s string) string { return escape(s, true) }
+// alone and escapes DEL, the C1 controls, the bidirectional formatting
+// characters and U+2028 and U+2029 as \u and four digits. A JSON document
+// (whose encoder escapes C0 characters in strings but writes DEL, C1 and
+// bidirectional characters raw), a double-quoted YAML scalar, and a screen
+// styled with ESC sequences of its own keep their meaning: JSON and YAML
+// read \u009b back as U+009B.
+func EscapeFramed(s string) string { return escape(s, escFramed) }
+
+// EscapeDocument is EscapeFramed for a JSON document or the double-quoted
+// scalars of a YAML one, which read every \u escape back as its character:
+// it escapes the implicit direction marks U+200E, U+200F and U+061C too.
+// Text shows them as they are (a right-to-left name needs them), but a
+// document is data, which its reader gets back exactly either way.
+func EscapeDocument(s string) string { return escape(s, escDocument) }
+
+// The sets of characters escape writes as escapes.
+const (
+	escText     = iota // EscapeText
+	escFramed          // EscapeFramed
+	escDocument        // EscapeDocument
+)
 
 const lowerHex = "0123456789abcdef"
 
-// lookText and lookFramed mark the bytes escape must look at: for
-// EscapeText the controls and every byte beyond ASCII (it may not be
-// UTF-8), for EscapeFramed DEL and the two lead bytes of the characters
-// it escapes.
-var lookText, lookFramed = func() (t, f [256]bool) {
+// look marks, for each set, the bytes escape must look at: for EscapeText
+// the controls and every byte beyond ASCII (it may not be UTF-8), for
+// EscapeFramed DEL and the two lead bytes of the characters it escapes,
+// for EscapeDocument those and the lead byte of U+061C.
+var look = func() (l [3][256]bool) {
 	for c := range 256 {
-		t[c] = c < 0x20 || c >= 0x7f
-		f[c] = c == 0x7f || c == 0xc2 || c == 0xe2
+		l[escText][c] = c < 0x20 || c >= 0x7f
+		l[escFramed][c] = c == 0x7f || c == 0xc2 || c == 0xe2
+		l[escDocument][c] = l[escFramed][c] || c == 0xd8
 	}
-	return t, f
+	return l
 }()
 
-func escape(s string, framed bool) string {
-	look := &lookText
-	if framed {
-		look = &lookFramed
+// shownAt is unsafeAt for escape: the characters text may not hold, and
+// the separators U+2028 and U+2029 (E2 80 A8-A9), and for EscapeDocument
+// the marks U+200E, U+200F (E2 80 8E-8F) and U+061C (D8 9C).
+func shownAt(s string, i, set int) (r rune, n int) {
+	if r, n = unsafeAt(s, i); n > 0 {
+		return r, n
 	}
+	switch c := s[i]; {
+	case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80:
+		if d := s[i+2]; d == 0xa8 || d == 0xa9 || set == escDocument && (d == 0x8e || d == 0x8f) {
+			return 0x2000 | rune(d&0x3f), 3
+		}
+	case c == 0xd8 && set == escDocument && i+1 < len(s) && s[i+1] == 0x9c:
+		return 0x061c, 2
+	}
+	return 0, 0
+}
+
+func escape(s string, set int) string {
+	look := &look[set]
 	var b []byte // nil until something is escaped
 	done := 0    // s[:done] is in b
 	for i := 0; i < len(s); {
@@ -139,9 +173,9 @@ func escape(s string, framed bool) string {
 			i++
 			continue
 		}
-		r, n := unsafeAt(s, i)
+		r, n := shownAt(s, i, set)
 		switch {
-		case n == 0 && framed: // a lead byte of another character
+		case n == 0 && set != escText: // a lead byte of another character
 			i++
 			continue
 		case n == 0: // beyond ASCII: escaped only when it is not UTF-8

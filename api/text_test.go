@@ -183,14 +183,16 @@ func TestAutomationStoredText(t *testing.T) {
 	}
 }
 
-// TestEscapeText: every refused character and tab is written \uXXXX (lower
-// case), bytes that are not UTF-8 \xNN, and nothing else changes.
+// TestEscapeText: every refused character, tab and the line and paragraph
+// separators are written \uXXXX (lower case), bytes that are not UTF-8
+// \xNN, and nothing else changes.
 func TestEscapeText(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                               "",
 		"Ada Park":                       "Ada Park",
 		`back\slash \u0041`:              `back\slash \u0041`,
 		"Zoë 漢字 \u200f":                  "Zoë 漢字 \u200f",
+		"line\u2028para\u2029":           `line\u2028para\u2029`,
 		"a\tb\nc\r":                      `a\u0009b\u000ac\u000d`,
 		"\x1b[31mred\x1b]0;pwn\x07":      `\u001b[31mred\u001b]0;pwn\u0007`,
 		"C1 \u009b31mRed\u0085\u0080":    `C1 \u009b31mRed\u0085\u0080`,
@@ -208,7 +210,7 @@ func TestEscapeText(t *testing.T) {
 		if _, bad := ControlChar(got); bad || strings.ContainsRune(got, '\t') {
 			t.Fatalf("EscapeText(%U) = %q", r, got)
 		}
-		if refusedForTest(r) || r == '\t' {
+		if refusedForTest(r) || r == '\t' || r == 0x2028 || r == 0x2029 {
 			if want := fmt.Sprintf(`x\u%04xy`, r); got != want {
 				t.Fatalf("EscapeText(%U) = %q, want %q", r, got, want)
 			}
@@ -233,6 +235,36 @@ func TestEscapeFramed(t *testing.T) {
 		t.Errorf("JSON %s read back as %q: %v", esc, back, err)
 	}
 	if s := "plain"; EscapeFramed(s) != s {
+		t.Error("plain text changed")
+	}
+}
+
+// TestEscapeDocument: every rune of the framed set and the implicit marks
+// is escaped, C0 and every other rune kept, and a JSON document holding
+// them all reads back as the same data.
+func TestEscapeDocument(t *testing.T) {
+	for r := rune(0); r <= 0x3000; r++ {
+		in := "x" + string(r) + "y"
+		framed := r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
+		want := in
+		if framed || r == 0x200e || r == 0x200f || r == 0x061c {
+			want = fmt.Sprintf(`x\u%04xy`, r)
+		}
+		if got := EscapeDocument(in); got != want && utf8.ValidRune(r) && (r < 0xd800 || r > 0xdfff) {
+			t.Fatalf("EscapeDocument(%U) = %q, want %q", r, got, want)
+		}
+		if got, f := EscapeFramed(in), EscapeDocument(in) != in && !(r == 0x200e || r == 0x200f || r == 0x061c); (got != in) != f {
+			t.Fatalf("EscapeFramed(%U) = %q", r, got)
+		}
+	}
+	v := map[string]string{"name": "\u200f(2)\u200e \u061c \u2028 \u009b \x7f \u202e \x1b"}
+	doc, _ := json.Marshal(v)
+	esc := EscapeDocument(string(doc))
+	var back map[string]string
+	if err := json.Unmarshal([]byte(esc), &back); err != nil || back["name"] != v["name"] || strings.ContainsAny(esc, "\u200f\u200e\u061c\u2028\u009b\x7f\u202e\x1b") {
+		t.Errorf("JSON %s read back as %q: %v", esc, back, err)
+	}
+	if s := "plain é 漢字"; EscapeDocument(s) != s {
 		t.Error("plain text changed")
 	}
 }

@@ -18,12 +18,22 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// Hostile commands or reorders a terminal that shows it raw: an OSC that
-// sets the window title ended by BEL, ESC [2J (clear the screen), the 8-bit
-// CSI U+009B, DEL, a right-to-left override, an isolate, a vertical tab and
-// a backspace. It holds no SGR sequence, so that a check may let the
-// output's own colours through (see TerminalSafe).
-const Hostile = "Eve\x1b]0;pwned\x07\x1b[2J\u009b31mRed\x7fDel \u202egnp.exe \u2066iso\u2069\x0b\x08end"
+// Hostile commands, reorders or breaks the lines of a terminal that shows
+// it raw: an OSC that sets the window title ended by BEL, ESC [2J (clear
+// the screen), the 8-bit CSI U+009B, DEL, a right-to-left override, an
+// isolate, the line and paragraph separators U+2028 and U+2029, a vertical
+// tab and a backspace. It holds no SGR sequence, so that a check may let
+// the output's own colours through (see TerminalSafe).
+const Hostile = "Eve\x1b]0;pwned\x07\x1b[2J\u009b31mRed\x7fDel \u202egnp.exe \u2066iso\u2069 \u2028ls\u2029ps\x0b\x08end"
+
+// HostileStored is Hostile and the rest of what a database may hold (text
+// stored before the text rules, a receiver's response body) and a client
+// must show escaped or keep exact: a newline, a tab, a carriage return,
+// the C1 next line U+0085, every bidirectional embedding and override, and
+// the implicit direction marks U+200E, U+200F and U+061C, which text shows
+// as they are and JSON and YAML write as escapes. It holds no NUL, which
+// neither database stores, and is UTF-8, as PostgreSQL requires.
+const HostileStored = Hostile + "\nline\ttab\rret\u0085nel \u202a\u202b\u202c\u202d\u2067\u2068 \u200emark\u200f \u061calm"
 
 // HostileEscaped is Hostile as clients show it.
 var HostileEscaped = api.EscapeText(Hostile)
@@ -123,6 +133,30 @@ func TerminalSafe(out string) error {
 		case c < 0x20 && c != '\n' && c != '\t' && c != '\r',
 			r == utf8.RuneError && n == 1,
 			api.EscapeFramed(out[i:i+n]) != out[i:i+n]:
+			return fmt.Errorf("%U at byte %d: %q", r, i, around(out, i))
+		}
+		i += n
+	}
+	return nil
+}
+
+// Unescaped returns an error naming the first character of out that is
+// neither the format's own framing (the C0 controls in framing: "\n" for
+// JSON, YAML, CSV and a table on a terminal, "\n\t" for tab-separated
+// lines) nor safe to show: any other C0 control, DEL, a C1 control, a
+// bidirectional formatting character, U+2028 or U+2029, a byte that is not
+// UTF-8, and with marks the implicit direction marks (which JSON and YAML
+// escape, text shows). Unlike TerminalSafe it lets no escape sequence
+// through: it is for output that paints nothing.
+func Unescaped(out, framing string, marks bool) error {
+	for i := 0; i < len(out); {
+		r, n := utf8.DecodeRuneInString(out[i:])
+		c := out[i : i+n]
+		switch {
+		case r < 0x20 && !strings.ContainsRune(framing, r),
+			r == utf8.RuneError && n == 1,
+			api.EscapeFramed(c) != c,
+			marks && api.EscapeDocument(c) != c:
 			return fmt.Errorf("%U at byte %d: %q", r, i, around(out, i))
 		}
 		i += n

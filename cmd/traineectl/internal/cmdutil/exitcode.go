@@ -2,13 +2,13 @@ package cmdutil
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
@@ -204,8 +204,8 @@ func Detail(err error) ErrorDetail {
 
 // PrintError writes err to stderr: one JSON object when jsonOut, else a line
 // "error: ..." (and, for a 400, one line per problem found). What the
-// server said is shown escaped (api.EscapeText in text, api.EscapeFramed
-// in JSON): a message never commands the terminal.
+// server said is shown escaped (api.EscapeText in text, textout's JSON
+// writer in JSON): a message never commands the terminal.
 func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
 	if err == nil || errors.As(err, new(*ReportedError)) {
 		return
@@ -215,8 +215,7 @@ func PrintError(ios *iostreams.IOStreams, err error, jsonOut bool) {
 	}
 	d := Detail(err)
 	if jsonOut {
-		b, _ := json.Marshal(ErrorObject{d})
-		fmt.Fprintf(ios.ErrOut, "%s\n", api.EscapeFramed(string(b)))
+		_ = textout.WriteJSONLine(ios.ErrOut, ErrorObject{d})
 		return
 	}
 	printText(ios.ErrOut, ios.ErrColorEnabled(), err, d)

@@ -21,6 +21,7 @@ import (
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/api/outbound"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -339,12 +340,12 @@ var listenCSVHeader = []string{"id", "type", "createdAt", "forwardOk", "forwardS
 func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLine) error {
 	switch format {
 	case output.JSON:
-		return output.WriteJSONLine(ios.Out, l)
+		return textout.WriteJSONLine(ios.Out, l)
 	case output.YAML:
 		if _, err := fmt.Fprintln(ios.Out, "---"); err != nil {
 			return err
 		}
-		return output.WriteYAML(ios.Out, l)
+		return textout.WriteYAML(ios.Out, l)
 	case output.CSV:
 		row := []string{l.ID, l.Type, output.Instant(l.CreatedAt), "", "", "", ""}
 		if fr := l.Forward; fr != nil {
@@ -362,7 +363,7 @@ func printListenLine(ios *iostreams.IOStreams, format output.Format, l listenLin
 // csvLine writes one CSV record at once (the stream is read as it comes),
 // escaped as every CSV is.
 func csvLine(ios *iostreams.IOStreams, rec []string) error {
-	return output.WriteCSV(ios.Out, rec, nil)
+	return textout.WriteCSV(ios.Out, rec, nil)
 }
 
 func orNone(s string) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/bulkexport"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -140,13 +141,13 @@ func runExportOne(ctx context.Context, f *cmdutil.Factory, o *ExportOptions) err
 		if f.OutputFormat() == output.CSV {
 			return cmdutil.Usagef("one trainee's export is a document: use -o json or -o yaml")
 		}
-		return f.Print(output.View{Value: doc, Text: func(w io.Writer) error { return output.WriteJSON(w, doc) }})
+		return f.Print(output.View{Value: doc, Text: func(w io.Writer) error { return textout.WriteJSON(w, doc) }})
 	}
 	return writeFileAtomically(o.File, func(w io.Writer) error {
 		if ext := filepath.Ext(o.File); ext == ".yaml" || ext == ".yml" {
-			return output.WriteYAML(w, doc)
+			return textout.WriteYAML(w, doc)
 		}
-		return output.WriteJSON(w, doc)
+		return textout.WriteJSON(w, doc)
 	})
 }
 

@@ -3,11 +3,9 @@ package output
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"slices"
-	"strings"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/textout"
 )
 
 // Omit returns v as JSON (and so YAML) without the named members of its
@@ -21,7 +19,7 @@ type omitted struct {
 }
 
 func (o omitted) MarshalJSON() ([]byte, error) {
-	b, err := marshal(o.v)
+	b, err := textout.Marshal(o.v)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +41,7 @@ func (o omitted) MarshalJSON() ([]byte, error) {
 		if slices.Contains(o.members, key) {
 			continue
 		}
-		k, err := marshal(key)
+		k, err := textout.Marshal(key)
 		if err != nil {
 			return nil, err
 		}
@@ -53,27 +51,4 @@ func (o omitted) MarshalJSON() ([]byte, error) {
 		out = append(append(append(out, k...), ':'), raw...)
 	}
 	return append(out, '}'), nil
-}
-
-// marshal is json.Marshal without HTML escaping and with the characters
-// a terminal acts on escaped, as WriteJSON writes.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return []byte(api.EscapeFramed(strings.TrimSuffix(b.String(), "\n"))), nil
-}
-
-// WriteJSONLine writes v as compact JSON on one line, as marshal writes it
-// (events listen -o json).
-func WriteJSONLine(w io.Writer, v any) error {
-	b, err := marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }

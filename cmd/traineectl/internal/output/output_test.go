@@ -2,16 +2,14 @@ package output
 
 import (
 	"bytes"
-	"maps"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-	"gopkg.in/yaml.v3"
 
 	"github.com/traineed/traineed/api"
-	"github.com/traineed/traineed/api/apitest"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -231,18 +229,6 @@ lastTrained: null
 	}
 }
 
-func TestTruncate(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		w    int
-		want string
-	}{{"abcdef", 6, "abcdef"}, {"abcdef", 5, "abcd…"}, {"héllo wörld", 6, "héllo…"}, {"abc", 1, "…"}, {"abc", 0, ""}} {
-		if got := Truncate(tc.in, tc.w); got != tc.want {
-			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.in, tc.w, got, tc.want)
-		}
-	}
-}
-
 func TestParseFormat(t *testing.T) {
 	for _, s := range []string{"table", "JSON", "yaml", "csv"} {
 		if _, err := ParseFormat(s); err != nil {
@@ -253,7 +239,7 @@ func TestParseFormat(t *testing.T) {
 		t.Error("xml accepted")
 	}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, map[string]string{"a": "<b>"}); err != nil || b.String() != "{\n  \"a\": \"<b>\"\n}\n" {
+	if err := textout.WriteJSON(&b, map[string]string{"a": "<b>"}); err != nil || b.String() != "{\n  \"a\": \"<b>\"\n}\n" {
 		t.Errorf("json escapes HTML: %q", b.String())
 	}
 }
@@ -267,7 +253,7 @@ func TestOmit(t *testing.T) {
 		Missing   *string `json:"missing"`
 	}{1700000000, "M&Ms <b>", []int{1, 2}, map[string]int{"timestamp": 3}, nil}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, Omit(v, "timestamp")); err != nil {
+	if err := textout.WriteJSON(&b, Omit(v, "timestamp")); err != nil {
 		t.Fatal(err)
 	}
 	want := "{\n  \"name\": \"M&Ms <b>\",\n  \"items\": [\n    1,\n    2\n  ],\n  \"nested\": {\n    \"timestamp\": 3\n  },\n  \"missing\": null\n}\n"
@@ -275,40 +261,15 @@ func TestOmit(t *testing.T) {
 		t.Errorf("JSON:\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	if err := WriteYAML(&b, Omit(v, "timestamp")); err != nil {
+	if err := textout.WriteYAML(&b, Omit(v, "timestamp")); err != nil {
 		t.Fatal(err)
 	}
 	if want := "name: M&Ms <b>\nitems:\n  - 1\n  - 2\nnested:\n  timestamp: 3\nmissing: null\n"; b.String() != want {
 		t.Errorf("YAML:\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	if err := WriteJSON(&b, Omit([]int{1}, "timestamp")); err != nil || b.String() != "[\n  1\n]\n" {
+	if err := textout.WriteJSON(&b, Omit([]int{1}, "timestamp")); err != nil || b.String() != "[\n  1\n]\n" {
 		t.Errorf("not an object: %q, %v", b.String(), err)
-	}
-}
-
-// JSON and YAML keep every string exactly, and write none of the
-// characters a terminal acts on: a string with only a bidirectional
-// override (which YAML counts as printable, and would write plain) or only
-// DEL or a C1 control (which encoding/json writes raw) included.
-func TestJSONAndYAMLEscapeExactly(t *testing.T) {
-	v := map[string]string{"bidi": "Bidi \u202egnp.exe", "isolate": "a\u2066b\u2069", "del": "x\x7fy", "csi": "\u009b31m",
-		"esc": "\x1b[2J", "mark": "\u200fok", "plain": "Ada Park"}
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"json": func(b *bytes.Buffer) error { return WriteJSON(b, v) },
-		"yaml": func(b *bytes.Buffer) error { return WriteYAML(b, v) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			t.Fatal(err)
-		}
-		if err := apitest.TerminalSafe(b.String()); err != nil {
-			t.Errorf("%s: %v\n%s", name, err, b.String())
-		}
-		var back map[string]string
-		if err := yaml.Unmarshal(b.Bytes(), &back); err != nil || !maps.Equal(back, v) {
-			t.Errorf("%s read back as %q (%v):\n%s", name, back, err, b.String())
-		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/itchyny/gojq"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -82,15 +83,15 @@ func Print(ios *iostreams.IOStreams, o Options, v View) error {
 	}
 	switch o.Format {
 	case JSON:
-		return WriteJSON(ios.Out, v.Value)
+		return textout.WriteJSON(ios.Out, v.Value)
 	case YAML:
-		return WriteYAML(ios.Out, v.Value)
+		return textout.WriteYAML(ios.Out, v.Value)
 	case CSV:
 		header, rows, err := selectFields(o.Fields, v.CSVHeader, v.CSVRows, v.CSVHeader)
 		if err != nil {
 			return err
 		}
-		return WriteCSV(ios.Out, header, rows)
+		return textout.WriteCSV(ios.Out, header, rows)
 	}
 	if v.Columns == nil {
 		if len(o.Fields) > 0 {
@@ -121,7 +122,7 @@ func Print(ios *iostreams.IOStreams, o Options, v View) error {
 	if ios.StdoutTTY && v.Note != "" {
 		fmt.Fprintln(ios.ErrOut, api.EscapeText(v.Note))
 	}
-	return WriteTable(ios.Out, ios.TableWidth(), cols, rows)
+	return textout.WriteTable(ios.Out, ios.TableWidth(), cols, rows)
 }
 
 // FieldsError is a --fields that names no column of the result: a usage
@@ -213,7 +214,7 @@ func pickRows(rows [][]string, idx []int) [][]string {
 // generic is v as JSON decodes it: maps, slices, strings, float64s, bools
 // and nils, what jq and templates read.
 func generic(v any) (any, error) {
-	b, err := marshal(v)
+	b, err := textout.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +240,7 @@ func compileJQ(expr string) (*gojq.Code, error) {
 
 // writeJQ prints each result of expr over v on a line: strings raw (as jq
 // -r does) but escaped like a table's cells (api.EscapeText), other values
-// as compact JSON (jq -c) escaped like WriteJSON's.
+// as compact JSON (jq -c) escaped like textout.WriteJSON's.
 func writeJQ(w io.Writer, expr string, v any) error {
 	code, err := compileJQ(expr)
 	if err != nil {
@@ -266,7 +267,7 @@ func writeJQ(w io.Writer, expr string, v any) error {
 		if s, ok := r.(string); ok {
 			line = api.EscapeText(s)
 		} else {
-			b, err := marshal(r)
+			b, err := textout.Marshal(r)
 			if err != nil {
 				return err
 			}
@@ -282,7 +283,7 @@ func writeJQ(w io.Writer, expr string, v any) error {
 // (gh's cheap ones).
 var templateFuncs = template.FuncMap{
 	"json": func(v any) (string, error) {
-		b, err := marshal(v)
+		b, err := textout.Marshal(v)
 		return string(b), err
 	},
 	"join": func(sep string, v any) string {
@@ -307,7 +308,7 @@ var templateFuncs = template.FuncMap{
 	},
 	"upper":    strings.ToUpper,
 	"lower":    strings.ToLower,
-	"truncate": func(n int, s string) string { return Truncate(s, n) },
+	"truncate": func(n int, s string) string { return textout.Truncate(s, n) },
 	// tab is a tab, for tab-separated rows: {{.id}}{{tab}}{{.name}}
 	"tab": func() string { return "\t" },
 }

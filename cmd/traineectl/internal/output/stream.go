@@ -2,12 +2,10 @@ package output
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
-	"strings"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 )
 
@@ -130,13 +128,9 @@ func (s *Stream[T]) Write(ts []T) error {
 	}
 	switch s.o.Format {
 	case JSON:
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("  ", "  ")
 		for _, t := range ts {
-			b.Reset()
-			if err := enc.Encode(t); err != nil {
+			b, err := textout.MarshalIndent(t, "  ", "  ")
+			if err != nil {
 				return err
 			}
 			sep := ",\n  "
@@ -144,21 +138,21 @@ func (s *Stream[T]) Write(ts []T) error {
 				sep = "[\n  "
 			}
 			s.w.WriteString(sep)
-			s.w.WriteString(api.EscapeFramed(strings.TrimSuffix(b.String(), "\n")))
+			s.w.Write(b)
 			s.n++
 		}
 	case YAML:
 		if len(ts) > 0 {
 			// A block sequence of the page: the pages' sequences put
 			// together are the whole list's.
-			if err := WriteYAML(s.w, ts); err != nil {
+			if err := textout.WriteYAML(s.w, ts); err != nil {
 				return err
 			}
 			s.n += len(ts)
 		}
 	case CSV:
 		for _, t := range ts {
-			if err := s.csv.Write(escapeRows([][]string{s.pick(s.rows.CSVRow(t))})[0]); err != nil {
+			if err := s.csv.Write(textout.EscapeRow(s.pick(s.rows.CSVRow(t)))); err != nil {
 				return err
 			}
 			s.n++
@@ -172,7 +166,7 @@ func (s *Stream[T]) Write(ts []T) error {
 		for i, t := range ts {
 			rows[i] = s.pick(s.rows.Row(t))
 		}
-		if err := writeTSVRows(s.w, len(s.cols), rows); err != nil {
+		if err := textout.WriteTSVRows(s.w, len(s.cols), rows); err != nil {
 			return err
 		}
 		s.n += len(ts)
@@ -195,7 +189,7 @@ func (s *Stream[T]) begin() error {
 		for i, c := range s.cols {
 			header[i] = c.Header
 		}
-		return writeTSVRows(s.w, len(header), [][]string{header})
+		return textout.WriteTSVRows(s.w, len(header), [][]string{header})
 	}
 	return nil
 }
@@ -215,7 +209,7 @@ func (s *Stream[T]) Close() error {
 		}
 	case YAML:
 		if s.n == 0 {
-			if err := WriteYAML(s.w, []T{}); err != nil {
+			if err := textout.WriteYAML(s.w, []T{}); err != nil {
 				return err
 			}
 		}
