@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/store"
 )
 
@@ -59,7 +57,7 @@ func newCompanyCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(cos, []string{"ID", "NAME", "TIME ZONE", "CREATED"}, func(row func(...any)) {
+				return e.print(cos, []textout.Column{idColumn, {Header: "NAME", Flex: true}, {Header: "TIME ZONE"}, {Header: "CREATED"}}, func(row func(...any)) {
 					for _, co := range cos {
 						row(co.ID, co.Name, co.TimeZone, stamp(co.CreatedAt))
 					}
@@ -111,7 +109,7 @@ func newTrainerCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(ts, []string{"ID", "NAME", "EMAIL", "CREATED"}, func(row func(...any)) {
+				return e.print(ts, []textout.Column{idColumn, {Header: "NAME", Flex: true}, {Header: "EMAIL", Flex: true}, {Header: "CREATED"}}, func(row func(...any)) {
 					for _, t := range ts {
 						row(t.ID, t.Name, t.Email, stamp(t.CreatedAt))
 					}
@@ -189,7 +187,7 @@ func newKeyListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(operatorKeys(ks), []string{"ID", "NAME", "PREFIX", "SCOPE", "TRAINER", "CREATED", "LAST USED", "EXPIRES", "STATE"}, func(row func(...any)) {
+				return e.print(operatorKeys(ks), keyColumns, func(row func(...any)) {
 					for _, k := range ks {
 						used, expires, trainer := "never", "", ""
 						if k.LastUsedAt != nil {
@@ -238,36 +236,35 @@ func operatorKeys(ks []*api.APIKey) []operatorKey {
 	return out
 }
 
-// print writes v as JSON with -o json, else a table of the rows fill adds.
-// A table shows every cell escaped (api.EscapeText): a company's text (a
-// name, a URL) or a receiver's (a delivery's error) never commands the
-// operator's terminal. JSON escapes such characters itself.
-func (e *env) print(v any, header []string, fill func(row func(...any))) error {
-	if e.output == "json" {
-		return writeJSON(e.out, v)
-	}
-	t := tablewriter.NewTable(e.out)
-	t.Header(header)
-	var err error
-	fill(func(cells ...any) {
-		shown := make([]any, len(cells))
-		for i, c := range cells {
-			shown[i] = api.EscapeText(fmt.Sprint(c))
-		}
-		if aerr := t.Append(shown...); aerr != nil && err == nil {
-			err = aerr
-		}
-	})
-	if err != nil {
-		return err
-	}
-	return t.Render()
-}
+// idColumn is the first column of the operator's tables.
+var idColumn = textout.Column{Header: "ID", Right: true}
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// keyColumns are the columns of `key list`: on a narrow terminal the
+// creation and expiry go first, then the names are shortened.
+var keyColumns = []textout.Column{idColumn, {Header: "NAME", Flex: true}, {Header: "PREFIX"}, {Header: "SCOPE"},
+	{Header: "TRAINER", Flex: true}, {Header: "CREATED", Drop: 1}, {Header: "LAST USED"}, {Header: "EXPIRES", Drop: 2}, {Header: "STATE"}}
+
+// print writes v as JSON with -o json, else a table of the rows fill
+// adds, through the writer traineectl prints with (cmd/internal/textout):
+// fitted to the terminal, tab-separated lines off one. Whatever a
+// company's text (a name, a URL) or a receiver's (a delivery's error or
+// response) holds, nothing of it commands the operator's terminal or
+// breaks a row: a table shows every cell escaped (api.EscapeText: a
+// newline as \u000a), JSON writes such characters as \u escapes, which
+// read back as the stored text.
+func (e *env) print(v any, cols []textout.Column, fill func(row func(...any))) error {
+	if e.output == "json" {
+		return textout.WriteJSON(e.out, v)
+	}
+	var rows [][]string
+	fill(func(cells ...any) {
+		row := make([]string, len(cells))
+		for i, c := range cells {
+			row[i] = fmt.Sprint(c)
+		}
+		rows = append(rows, row)
+	})
+	return textout.WriteTable(e.out, e.width, cols, rows)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04Z") }

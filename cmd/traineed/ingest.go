@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
 )
 
@@ -71,7 +72,7 @@ func runIngest(e *env, company int64, path string) error {
 		errOut := bufio.NewWriter(e.errOut)
 		defer errOut.Flush()
 		sum, err := s.Ingest(e.ctx, company, in, func(l store.IngestLine) {
-			fmt.Fprintf(errOut, "line %d: %s\n", l.Line, l.Reason)
+			fmt.Fprintf(errOut, "line %d: %s\n", l.Line, api.EscapeText(l.Reason))
 		})
 		if ferr := errOut.Flush(); err == nil {
 			err = ferr

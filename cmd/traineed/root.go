@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/store"
+	"golang.org/x/term"
 )
 
 // Exit statuses.
@@ -27,6 +30,9 @@ type env struct {
 	in     io.Reader
 	out    io.Writer
 	errOut io.Writer
+	// width is the width of the terminal tables are fitted to, 0 when
+	// stdout is not a terminal (tab-separated lines; see textout.WriteTable).
+	width  int
 	db     string
 	output string
 }
@@ -49,26 +55,33 @@ func (e *env) withStore(fn func(*store.Store) error) error {
 type usageError struct{ error }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	e := &env{ctx: ctx, in: in, out: out, errOut: errOut}
+	return runEnv(&env{ctx: ctx, in: in, out: out, errOut: errOut, width: terminalWidth(out)}, args)
+}
+
+// runEnv runs the command args over e's streams and returns its exit
+// status. An error is shown escaped (api.EscapeText): it may quote stored
+// text.
+func runEnv(e *env, args []string) int {
+	errOut := e.errOut
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	root.SetIn(in)
-	root.SetOut(out)
+	root.SetIn(e.in)
+	root.SetOut(e.out)
 	root.SetErr(errOut)
-	err := root.ExecuteContext(ctx)
+	err := root.ExecuteContext(e.ctx)
 	if err == nil {
 		return exitOK
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(errOut, "error: %v\nRun 'traineed --help' for usage.\n", err)
+		fmt.Fprintf(errOut, "error: %s\nRun 'traineed --help' for usage.\n", api.EscapeText(err.Error()))
 		return exitUsage
 	}
 	switch {
 	case errors.Is(err, api.ErrNotFound):
 		fmt.Fprintln(errOut, "error: not found")
 	default:
-		fmt.Fprintf(errOut, "error: %v\n", err)
+		fmt.Fprintf(errOut, "error: %s\n", api.EscapeText(err.Error()))
 	}
 	return exitError
 }
@@ -133,14 +146,35 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
+// outputFormats are the values of a listing command's -o, the first the
+// default: each prints through cmd/internal/textout, as traineectl's do.
+var outputFormats = []string{"table", "json"}
+
 // addOutputFlag adds -o table|json to a listing command.
 func addOutputFlag(c *cobra.Command, e *env) {
-	c.Flags().StringVarP(&e.output, "output", "o", "table", "output format: table or json")
+	c.Flags().StringVarP(&e.output, "output", "o", outputFormats[0], "output format: "+strings.Join(outputFormats, " or "))
 }
 
 func checkOutput(e *env) error {
-	if e.output != "table" && e.output != "json" {
-		return usageError{fmt.Errorf("--output must be table or json, not %q", e.output)}
+	if !slices.Contains(outputFormats, e.output) {
+		return usageError{fmt.Errorf("--output must be %s, not %q", strings.Join(outputFormats, " or "), e.output)}
 	}
 	return nil
+}
+
+// terminalWidth is the width a table on out is fitted to: 0 when out is
+// not a terminal, else COLUMNS when it is a positive number, else the
+// terminal's width (80 when it cannot be read), as traineectl's.
+func terminalWidth(out io.Writer) int {
+	f, ok := out.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 80
 }

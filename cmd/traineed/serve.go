@@ -293,7 +293,7 @@ func (o *serveOptions) startBackground(e *env, s *store.Store, cfg jobs.Dispatch
 			return fail(err)
 		}
 		for _, k := range disabled {
-			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", k.Prefix, k.Name)
+			fmt.Fprintf(e.errOut, "Disabled the demo key of an earlier start: %s… (%s)\n", api.EscapeText(k.Prefix), api.EscapeText(k.Name))
 		}
 		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
 	}

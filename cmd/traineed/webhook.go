@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/textout"
 	"github.com/traineed/traineed/store"
 )
 
@@ -93,7 +94,7 @@ func newWebhookListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return e.print(adminWebhooks(ws), []string{"ID", "URL", "EVENTS", "STATE", "CREATED", "REASON"}, func(row func(...any)) {
+				return e.print(adminWebhooks(ws), webhookColumns, func(row func(...any)) {
 					for _, w := range ws {
 						evs := api.EventsLabel(w.Events)
 						reason := ""
@@ -111,6 +112,10 @@ func newWebhookListCmd(e *env) *cobra.Command {
 	addOutputFlag(list, e)
 	return list
 }
+
+// webhookColumns are the columns of `webhook list`.
+var webhookColumns = []textout.Column{idColumn, {Header: "URL", Flex: true, MinWidth: 20}, {Header: "EVENTS", Flex: true},
+	{Header: "STATE"}, {Header: "CREATED", Drop: 1}, {Header: "REASON", Flex: true}}
 
 // adminWebhook is a row of `webhook list -o json`: the documented members,
 // and disabledReason only when the server disabled the endpoint, so that
@@ -160,7 +165,7 @@ attempt 0. -o json adds the first KiB of each response body and the next attempt
 				if err != nil {
 					return err
 				}
-				return e.print(as, []string{"EVENT", "TYPE", "ATTEMPT", "STATUS", "LATENCY", "ERROR", "TIME", "STATE"}, attemptRows(as))
+				return e.print(as, attemptColumns, attemptRows(as))
 			})
 		},
 	}
@@ -168,6 +173,13 @@ attempt 0. -o json adds the first KiB of each response body and the next attempt
 	addOutputFlag(deliveries, e)
 	return deliveries
 }
+
+// attemptColumns are the columns of `webhook deliveries`: on a narrow
+// terminal the latency and the attempt number go first, then the error
+// is shortened.
+var attemptColumns = []textout.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "ATTEMPT", Right: true, Drop: 2},
+	{Header: "STATUS", Right: true}, {Header: "LATENCY", Right: true, Drop: 1}, {Header: "ERROR", Flex: true},
+	{Header: "TIME"}, {Header: "STATE"}}
 
 // attemptRows are the table rows of `webhook deliveries`.
 func attemptRows(as []*api.WebhookAttempt) func(row func(...any)) {
