@@ -490,8 +490,21 @@ func ParseReassignment(body []byte) (*Reassignment, error) {
 }
 
 // trainerName and trainerEmail normalise and check a trainer's name and
-// e-mail by the trainee's rules.
+// e-mail by the trainee's rules (checkName: a person's name, and
+// checkEmail).
 func (f *fields) trainerName(raw json.RawMessage, dst *string) bool {
+	if !f.str("name", raw, dst) {
+		return false
+	}
+	n := len(f.v.Errors)
+	checkName(f.v, dst)
+	return len(f.v.Errors) == n
+}
+
+// companyName normalises and checks a company's name: trimmed, 1 to 100
+// characters of text (ControlChar's rule only: it names no person, so the
+// rule of a person's invisible characters is not its).
+func (f *fields) companyName(raw json.RawMessage, dst *string) bool {
 	if !f.str("name", raw, dst) {
 		return false
 	}
@@ -536,7 +549,7 @@ func ParseCompanyPatch(body []byte) (*CompanyPatch, error) {
 	p := &CompanyPatch{}
 	if raw, ok := f.present("name", false, false); ok {
 		var s string
-		if f.trainerName(raw, &s) {
+		if f.companyName(raw, &s) {
 			p.Name = &s
 		}
 	}

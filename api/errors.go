@@ -24,7 +24,10 @@ const (
 	// CodeControlChar: a text field or query parameter holds a control
 	// character (U+0000 to U+001F other than tab, U+007F to U+009F) or a
 	// bidirectional formatting character (U+202A to U+202E, U+2066 to
-	// U+2069); see ControlChar.
+	// U+2069), see ControlChar; or a person's name holds a format
+	// character (Cf) or a line or paragraph separator (Zl, Zp), see
+	// nameInvisibleChar. The same characters are a CodeInvalidEmail in an
+	// e-mail address and a CodeInvalidPhone in a phone number.
 	CodeControlChar = 1016
 	// CodeDestinationNotAllowed: a webhook's or automation's URL points
 	// where the server does not send requests (an internal address,

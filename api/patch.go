@@ -261,10 +261,36 @@ func (f *PatchField) ParseText(text string, now time.Time) (any, error) {
 		}
 		return nil, fmt.Errorf("%s must be %s, not %q", f.Name, strings.Join(f.Enum, " or "), text)
 	}
-	if err := CheckText(f.Name, text); err != nil {
+	if err := f.CheckText(text); err != nil {
 		return nil, err
 	}
 	return text, nil
+}
+
+// CheckText checks the characters of a text value of the field, as the
+// server does before anything else: no character that text may not hold
+// (CheckText, 1016), then, for a person's name, an e-mail address and a
+// phone number, no invisible character (see invisibleChar: 1016, 1002,
+// 1006). traineectl's flags and ParseText check a field's text with it
+// before sending anything; the field's other rules (length, format) are
+// the server's.
+func (f *PatchField) CheckText(text string) error {
+	v := &ValidationError{}
+	if checkText(v, f.Name, text) {
+		if rule := charRules[f.Name]; rule != nil {
+			rule(v, text)
+		}
+	}
+	return v.Err()
+}
+
+// charRules are the fields of TraineePatch whose text may not hold
+// invisible characters, with the check of each (the first part of its
+// rule in patchRules).
+var charRules = map[string]func(v *ValidationError, s string) bool{
+	"name":        func(v *ValidationError, s string) bool { return checkNameChars(v, "name", s) },
+	"email":       checkEmailChars,
+	"phoneNumber": checkPhoneChars,
 }
 
 // Names lists the API names of the fields p sets, in order.

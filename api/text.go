@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,10 +20,11 @@ import (
 //     displayed ("Bidi \u202egnp.exe" shows as "Bidi exe.png").
 //
 // Such text is a 400 with errorCode 1016 naming the field. The implicit
-// direction marks U+200E, U+200F and U+061C are allowed: they only set the
-// direction of the neutral characters (spaces, punctuation, digits) next to
-// them, never reorder letters, open nothing that must be closed, and
-// right-to-left names written with Latin digits or punctuation need them.
+// direction marks U+200E, U+200F and U+061C are allowed in text: they only
+// set the direction of the neutral characters (spaces, punctuation,
+// digits) next to them, never reorder letters and open nothing that must
+// be closed. A person's name, an e-mail address and a phone number refuse
+// them, with every other invisible character (see invisibleChar below).
 //
 // Text stored before a rule keeps its text; clients show any text from the
 // server through EscapeText, whatever it holds.
@@ -91,6 +93,151 @@ func controlName(c rune) string {
 		return fmt.Sprintf("bidirectional formatting characters (U+%04X)", c)
 	}
 	return fmt.Sprintf("control characters (U+%04X)", c)
+}
+
+// Invisible characters. A person's name, an e-mail address and a phone
+// number, which people compare by eye, hold none of the characters that
+// show as nothing (or, at most, as a space): the format characters
+// (Unicode category Cf: zero-width space U+200B, the joiners U+200C and
+// U+200D, the direction marks U+200E, U+200F and U+061C, the
+// bidirectional embeddings and isolates, the byte order mark U+FEFF, the
+// soft hyphen U+00AD, the word joiner U+2060, the tags U+E0000 and after,
+// ...) and the line and paragraph separators (Zl U+2028, Zp U+2029).
+// Otherwise "twin@alpha.example", "tw\u200bin@alpha.example" and
+// "twin\ufeff@alpha.example" are three people who look the same
+// everywhere. The refusal is the field's own code: 1002 for an e-mail
+// address, 1006 for a phone number, 1016 for a name. The characters that
+// no text may hold (ControlChar: the bidirectional embeddings, overrides
+// and isolates among them) are checked first, and stay a 1016 in every
+// field.
+//
+// One exception, for names: a zero-width joiner or non-joiner (U+200D,
+// U+200C) between two letters (or combining marks) of one script that
+// writes words with them (joinerScripts: the Indic scripts and the
+// Arabic script, for Persian and Urdu) is part of the spelling, as in
+// Devanagari "क्‍ष" or Persian "می‌خواهم". A mark of the inherited
+// script (an Arabic vowel sign) belongs to the letter before it.
+//
+// Other text (automation, company and key names, nutrition items, query
+// parameters) keeps the rule of ControlChar alone: the zero-width joiner
+// builds emoji sequences (👨‍👩‍👧), tags build subdivision flags, and
+// neither an automation's nor a food's name identifies a person.
+
+// Zero-width joiner and non-joiner.
+const (
+	zwj  = '\u200d'
+	zwnj = '\u200c'
+)
+
+// invisibleTables are the categories a name, an e-mail address or a phone
+// number may not hold: Cf, Zl and Zp.
+var invisibleTables = []*unicode.RangeTable{unicode.Cf, unicode.Zl, unicode.Zp}
+
+// joinerScripts are the scripts whose words use a joiner or non-joiner
+// between two of their letters.
+var joinerScripts = []*unicode.RangeTable{
+	unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya,
+	unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala,
+	unicode.Arabic,
+}
+
+// invisibleChar returns the first format character (Cf), line separator
+// (Zl) or paragraph separator (Zp) of s, and whether there is one. Every
+// such character is beyond ASCII.
+func invisibleChar(s string) (rune, bool) {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && unicode.In(r, invisibleTables...) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// nameInvisibleChar is invisibleChar for a person's name: a joiner or a
+// non-joiner between two letters of a script of joinerScripts is part of
+// the name (see above).
+func nameInvisibleChar(s string) (rune, bool) {
+	for i, r := range s {
+		if r < utf8.RuneSelf || !unicode.In(r, invisibleTables...) {
+			continue
+		}
+		if (r == zwj || r == zwnj) && joinsLetters(s[:i], s[i+utf8.RuneLen(r):]) {
+			continue
+		}
+		return r, true
+	}
+	return 0, false
+}
+
+// joinsLetters reports whether a joiner between before and after sits
+// between two letters or marks of one script of joinerScripts. The
+// character before it is the base of any inherited marks that end
+// before.
+func joinsLetters(before, after string) bool {
+	next, _ := utf8.DecodeRuneInString(after)
+	prev, n := utf8.DecodeLastRuneInString(before)
+	for n > 0 && unicode.Is(unicode.Mn, prev) && unicode.Is(unicode.Inherited, prev) {
+		before = before[:len(before)-n]
+		prev, n = utf8.DecodeLastRuneInString(before)
+	}
+	if n == 0 || !unicode.In(prev, unicode.L, unicode.M) || !unicode.In(next, unicode.L, unicode.M) {
+		return false
+	}
+	for _, script := range joinerScripts {
+		if unicode.Is(script, prev) && unicode.Is(script, next) {
+			return true
+		}
+	}
+	return false
+}
+
+// invisibleName names a refused invisible character in a message:
+// "format characters (U+200B)", "line separators (U+2028)", "paragraph
+// separators (U+2029)".
+func invisibleName(c rune) string {
+	switch {
+	case unicode.Is(unicode.Zl, c):
+		return fmt.Sprintf("line separators (U+%04X)", c)
+	case unicode.Is(unicode.Zp, c):
+		return fmt.Sprintf("paragraph separators (U+%04X)", c)
+	}
+	return fmt.Sprintf("format characters (U+%04X)", c)
+}
+
+// checkNameChars records a 1016 on field when the person's name s holds
+// an invisible character (nameInvisibleChar), and reports whether s is
+// clean of them.
+func checkNameChars(v *ValidationError, field, s string) bool {
+	c, bad := nameInvisibleChar(s)
+	switch {
+	case !bad:
+		return true
+	case c == zwj || c == zwnj:
+		v.Add(CodeControlChar, field, "%s must not contain %s outside a word of an Indic or Arabic script", field, invisibleName(c))
+	default:
+		v.Add(CodeControlChar, field, "%s must not contain %s", field, invisibleName(c))
+	}
+	return false
+}
+
+// checkEmailChars records a 1002 when the e-mail address s holds an
+// invisible character, and reports whether s is clean of them.
+func checkEmailChars(v *ValidationError, s string) bool {
+	c, bad := invisibleChar(s)
+	if bad {
+		v.Add(CodeInvalidEmail, "email", "e-mail address must not contain %s", invisibleName(c))
+	}
+	return !bad
+}
+
+// checkPhoneChars records a 1006 when the phone number s holds an
+// invisible character, and reports whether s is clean of them.
+func checkPhoneChars(v *ValidationError, s string) bool {
+	c, bad := invisibleChar(s)
+	if bad {
+		v.Add(CodeInvalidPhone, "phoneNumber", "phone number must not contain %s", invisibleName(c))
+	}
+	return !bad
 }
 
 // EscapeText returns s as a terminal may show it: every character that

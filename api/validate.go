@@ -66,16 +66,27 @@ func PhoneDigits(q string) string {
 	return d
 }
 
+// checkName checks a person's name (a trainee's, a trainer's): no
+// invisible character but a joiner inside an Indic or Arabic-script word
+// (1016, see nameInvisibleChar; looked for before trimming, as a control
+// character is), then trimmed, 1 to 100 characters (1007).
 func checkName(v *ValidationError, name *string) {
+	if !checkNameChars(v, "name", *name) {
+		return
+	}
 	*name = strings.TrimSpace(*name)
 	if n := utf8.RuneCountInString(*name); n == 0 || n > MaxNameLength {
 		v.Add(CodeTextLength, "name", "name must be 1 to %d characters", MaxNameLength)
 	}
 }
 
+// checkEmail normalises an address and checks it: no invisible character
+// anywhere, the trimmed part included (invisibleChar), then the pattern
+// and the length; each is a 1002.
 func checkEmail(v *ValidationError, email *string) {
+	clean := checkEmailChars(v, *email)
 	*email = NormalizeEmail(*email)
-	if len(*email) > MaxEmailLength || !emailPattern.MatchString(*email) {
+	if clean && (len(*email) > MaxEmailLength || !emailPattern.MatchString(*email)) {
 		v.Add(CodeInvalidEmail, "email", "e-mail address is not valid")
 	}
 }
@@ -86,9 +97,13 @@ func checkPassword(v *ValidationError, p string) {
 	}
 }
 
+// checkPhone normalises a phone number and checks it: no invisible
+// character anywhere, the trimmed part included (invisibleChar), then
+// E.164; each is a 1006.
 func checkPhone(v *ValidationError, p *string) {
+	clean := checkPhoneChars(v, *p)
 	*p = NormalizePhone(*p)
-	if !phonePattern.MatchString(*p) {
+	if clean && !phonePattern.MatchString(*p) {
 		v.Add(CodeInvalidPhone, "phoneNumber", "phone number must be in international format, like +447700900123")
 	}
 }

@@ -158,6 +158,16 @@ func TestAdminNamesRefuseHostileText(t *testing.T) {
 			_, err = s.CreateTrainer(ctx, tn.A, bad, "hostile@example.com")
 			wantCode(t, err, api.CodeControlChar, "name")
 		}
+		// A trainer is a person: an invisible character is refused in the
+		// name (1016) and the e-mail (1002), as for a trainee
+		// (`traineed trainer create`).
+		_, err := s.CreateTrainer(ctx, tn.A, "Sam\u200bCoach", "sam@example.com")
+		wantCode(t, err, api.CodeControlChar, "name")
+		_, err = s.CreateTrainer(ctx, tn.A, "Sam Coach", "sam\ufeff@example.com")
+		wantCode(t, err, api.CodeInvalidEmail, "email")
+		if n := storetest.Count(t, s, "trainers", "company_id = ?", tn.A); n != 2 {
+			t.Errorf("%d trainers in company A, want its 2", n)
+		}
 		if n := storetest.Count(t, s, "companies", "1 = 1"); n != 2 {
 			t.Errorf("%d companies, want the 2 tenants", n)
 		}

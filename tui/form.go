@@ -24,9 +24,12 @@ type formField struct {
 	label   string
 	input   textinput.Model
 	initial string // the value the form opened with
-	// stored: the value the form opened with is stored text shown escaped
-	// (api.EscapeText: it holds a character the rules refuse today, kept
-	// from before them). Left as it is, it is neither checked nor sent.
+	// stored: the value the form opened with is stored text that the
+	// rules refuse today, kept from before them: shown escaped
+	// (api.EscapeText) when it holds a control character, as it is when
+	// the field's own characters refuse it (an invisible character in a
+	// name, an e-mail address or a phone number: api.PatchField.CheckText).
+	// Left as it is, it is neither checked nor sent.
 	stored  bool
 	touched bool
 	err     string // the API's rule, checked here before sending
@@ -69,7 +72,11 @@ func (m *Model) openForm(t *api.Trainee, back screen) tea.Cmd {
 		shown := api.EscapeText(value)
 		in.CharLimit = max(254, len([]rune(shown)))
 		in.SetValue(shown)
-		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: shown != value})
+		stored := shown != value
+		if pf := api.PatchFieldNamed(name); value != "" && pf != nil && pf.Kind == api.KindString && len(pf.Enum) == 0 && pf.CheckText(value) != nil {
+			stored = true
+		}
+		f.fields = append(f.fields, formField{name: name, label: label, input: in, initial: shown, stored: stored})
 	}
 	for _, pf := range api.FormFields {
 		switch {

@@ -443,3 +443,58 @@ func TestFormAcceptsTheCLIsDates(t *testing.T) {
 		t.Errorf("bad date line %q", l)
 	}
 }
+
+// An invisible character in a name, an e-mail address or a phone number
+// (api.PatchField.CheckText) is refused by the form with the API's code
+// before anything is sent. A trainee stored with one before the rule can
+// still be edited: the untouched field is neither checked nor sent.
+func TestFormRefusesInvisibleCharacters(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	d.press("n")
+	fill(d, "Tw\u200bin")
+	fill(d, "twin\ufeff@alpha.example")
+	fill(d, "Sup3r-secret")
+	fill(d, "+44\u00ad7700900123")
+	for _, c := range []struct{ label, field, shown, err string }{
+		{"Name", "name", "✗ 1016 name must not contain", "1016 name must not contain format characters (U+200B)"},
+		{"E-mail", fEmail, "✗ 1002 e-mail address must not", "1002 e-mail address must not contain format characters (U+FEFF)"},
+		{"Phone", "phoneNumber", "✗ 1006 phone number must not", "1006 phone number must not contain format characters (U+00AD)"},
+	} {
+		if l := lineAfter(t, d, c.label); !strings.Contains(l, c.shown) {
+			t.Errorf("%s: %q, want %q", c.label, l, c.shown)
+		}
+		if got := d.m.form.field(c.field).err; got != c.err {
+			t.Errorf("%s: %q, want %q", c.field, got, c.err)
+		}
+	}
+	s.rec.take()
+	d.press("ctrl+s")
+	if reqs := s.rec.take(); len(reqs) != 0 {
+		t.Fatalf("an invalid form was sent: %+v", reqs)
+	}
+
+	tr := d.m.list.selected()
+	legacy := api.TraineePatch{Name: api.Val("Leg\u200bacy"), Email: api.Val("leg\u200bacy@alpha.example")}
+	if _, err := s.st.UpdateTrainee(t.Context(), tr.CompanyID, tr.ID, legacy); err != nil {
+		t.Fatal(err)
+	}
+	d = newDriver(t, s.client(s.Key), Options{})
+	if got := d.m.list.selected(); got.ID != tr.ID || got.Name != "Leg\u200bacy" {
+		t.Fatalf("first trainee %+v", got)
+	}
+	d.press("e", "tab", "tab", "tab") // the phone
+	fill(d, "+1 (202) 555-0199")
+	s.rec.take()
+	d.press("ctrl+s")
+	if puts := sent(s.rec.take(), "PUT"); len(puts) != 1 || puts[0].Body != `{"phoneNumber":"+12025550199"}` {
+		t.Fatalf("puts %+v\n%s", puts, d.screen())
+	}
+	got, err := s.direct().Trainee(t.Context(), tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Leg\u200bacy" || got.Email != "leg\u200bacy@alpha.example" || *got.PhoneNumber != "+12025550199" {
+		t.Fatalf("stored %+v", got)
+	}
+}

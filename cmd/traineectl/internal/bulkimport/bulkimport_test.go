@@ -262,6 +262,42 @@ func TestRunSettlesLateCommit(t *testing.T) {
 	}
 }
 
+// Look-alike e-mail addresses, names and phone numbers (an invisible
+// character: Unicode Cf, Zl, Zp) are refused locally with the server's
+// codes (1002, 1016, 1006), before anything is sent, in CSV and JSONL, on
+// create; a joiner inside a Persian word is part of the name. (A cell is
+// trimmed of Unicode spaces first, U+2028 and U+2029 included, as of a
+// trailing newline: what is sent holds none.)
+func TestReadInvisibleCharacters(t *testing.T) {
+	in := "name,email,password,phone\n" +
+		"Twin,twin@alpha.example,S3cret-pass,\n" +
+		"Twin,tw\u200bin@alpha.example,S3cret-pass,\n" +
+		"Twin,twin\ufeff@alpha.example,S3cret-pass,\n" +
+		"Tw\u200din,twin2@alpha.example,S3cret-pass,\n" +
+		"Twin,twin3@alpha.example,S3cret-pass,+4477009\u202900123\n" +
+		"می\u200cخواهم,twin4@alpha.example,S3cret-pass,\n"
+	rows, err := Read(strings.NewReader(in), ReadOptions{Format: CSV, Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "2 twin@alpha.example\n" +
+		"3 tw\u200bin@alpha.example [1002 email]\n" +
+		"4 twin\ufeff@alpha.example [1002 email]\n" +
+		"5 twin2@alpha.example [1016 name]\n" +
+		"6 twin3@alpha.example [1006 phoneNumber]\n" +
+		"7 twin4@alpha.example\n"
+	if got := summary(rows); got != want {
+		t.Errorf("rows:\n%s\nwant\n%s", got, want)
+	}
+	rows, err = Read(strings.NewReader(`{"name":"Twin","email":"twin\u2060@alpha.example","password":"S3cret-pass"}`), ReadOptions{Format: JSONL, Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(rows); got != "1 twin\u2060@alpha.example [1002 email]\n" {
+		t.Errorf("jsonl: %s", got)
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

@@ -223,7 +223,9 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 
 // request is the create body: the password read (flag, stdin or prompt),
 // then every create field's flag in the order of api.TraineePatch (text
-// checked for control characters, dates read, an enum upper-cased). An
+// checked by its field's characters, api.PatchField.CheckText: control
+// characters, and invisible ones in a name, an e-mail address or a phone
+// number; dates read, an enum upper-cased). An
 // empty value (or "none" for a nullable field) leaves an optional field
 // out.
 func (o *CreateOptions) request(f *cmdutil.Factory) (api.CreateRequest, error) {
@@ -269,12 +271,9 @@ func createValue(f *cmdutil.Factory, pf *api.PatchField, text string) (any, erro
 		return n, nil
 	case len(pf.Enum) > 0:
 		return strings.ToUpper(text), nil // the server checks it
-	case pf.Kind == api.KindString:
-		if err := api.CheckText(pf.Flag, text); err != nil {
-			return nil, cmdutil.Usagef("--%s: %v", pf.Flag, err)
-		}
-		return text, nil
 	}
+	// Text is checked by its field's characters (pf.CheckText); the rest is
+	// the server's.
 	v, err := pf.ParseText(text, f.Now())
 	if err != nil {
 		return nil, cmdutil.Usagef("--%s: %v", pf.Flag, err)
