@@ -411,8 +411,8 @@ func parseAction(v *ValidationError, in AutomationInput, sent, bad map[string]bo
 		case u == nil:
 			v.Add(CodeRequired, "action.url", "action.url is required for WEBHOOK")
 		case bad["action.url"], !sent["action.url"]: // a stored URL was checked when it was stored
-		case ValidateWebhookURL(*u) != nil || len(*u) > 2048:
-			v.Add(CodeInvalidParameter, "action.url", "action.url must be an absolute http or https URL of at most 2048 characters")
+		default:
+			v.merge(ValidateURL("action.url", *u))
 		}
 		s.URL = u
 	case s.ActionType == ActionDisableTrainee:

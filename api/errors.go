@@ -67,6 +67,14 @@ func (e *ValidationError) Add(code int, field, format string, args ...any) {
 	e.Errors = append(e.Errors, FieldError{ErrorCode: code, Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// merge records the problems of err, a *ValidationError or nil.
+func (e *ValidationError) merge(err error) {
+	var o *ValidationError
+	if errors.As(err, &o) {
+		e.Errors = append(e.Errors, o.Errors...)
+	}
+}
+
 // Err returns e when it holds a problem, else nil.
 func (e *ValidationError) Err() error {
 	if e == nil || len(e.Errors) == 0 {

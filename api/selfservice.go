@@ -216,12 +216,7 @@ func parseWebhookBody(body []byte, create bool) (*WebhookPatch, error) {
 	if raw, ok := f.present("url", create, false); ok {
 		var s string
 		if f.str("url", raw, &s) {
-			s = strings.TrimSpace(s)
-			if err := ValidateWebhookURL(s); err != nil {
-				f.v.Add(CodeInvalidParameter, "url", "%s", err.Error())
-			} else if len(s) > 2048 {
-				f.v.Add(CodeTextLength, "url", "url must be at most 2048 characters")
-			}
+			f.v.merge(ValidateURL("url", s))
 			p.URL = &s
 		}
 	}

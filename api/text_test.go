@@ -114,8 +114,8 @@ func TestHostileTextEverywhere(t *testing.T) {
 		if _, _, _, err := ParseWebhookCreate(raw); first(err).ErrorCode != CodeControlChar || first(err).Field != "url" {
 			t.Errorf("ParseWebhookCreate %q: %v", u, err)
 		}
-		if err := ValidateWebhookURL(u); err == nil || !strings.Contains(err.Error(), "must not contain") {
-			t.Errorf("ValidateWebhookURL %q: %v", u, err)
+		if fe := first(ValidateURL("url", u)); fe.ErrorCode != CodeControlChar || fe.Field != "url" || !strings.Contains(fe.Message, "must not contain") {
+			t.Errorf("ValidateURL %q: %+v", u, fe)
 		}
 		for _, field := range []string{"name", "trigger.type", "conditions.status", "actionType", "action.url"} {
 			body := automationBody(field, bad)

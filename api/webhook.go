@@ -189,28 +189,6 @@ func parseEventTypes(list string, types, defaults []string) ([]string, error) {
 	return out, nil
 }
 
-// ValidateWebhookURL accepts an absolute http or https URL with a host and
-// no character that text may not hold (see ControlChar).
-func ValidateWebhookURL(raw string) error {
-	if c, bad := ControlChar(raw); bad {
-		return fmt.Errorf("webhook URL must not contain %s", controlName(c))
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("webhook URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("webhook URL %q: want an http:// or https:// URL", raw)
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return fmt.Errorf("webhook URL %q has no host", raw)
-	}
-	if u.Fragment != "" {
-		return fmt.Errorf("webhook URL %q has a fragment", raw)
-	}
-	return nil
-}
-
 // WebhookSecretPrefix starts every webhook secret.
 const WebhookSecretPrefix = "whsec_"
 

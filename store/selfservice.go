@@ -82,8 +82,8 @@ func (s *Store) webhook(ctx context.Context, db bun.IDB, companyID, id int64) (*
 // wakes the dispatcher: its waiting deliveries go at once.
 func (s *Store) UpdateWebhook(ctx context.Context, companyID, id int64, p api.WebhookPatch) (*api.Webhook, error) {
 	if p.URL != nil {
-		if err := api.ValidateWebhookURL(*p.URL); err != nil {
-			return nil, api.Invalid(api.CodeInvalidParameter, "url", "%s", err.Error())
+		if err := api.ValidateURL("url", *p.URL); err != nil {
+			return nil, err
 		}
 	}
 	if p.Events != nil {

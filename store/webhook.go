@@ -220,7 +220,7 @@ const (
 	RETURNING id`
 )
 
-// CreateWebhook adds an endpoint to a company: url must be http or https,
+// CreateWebhook adds an endpoint to a company: url must pass api.ValidateURL,
 // events a non-empty list of known types, secret a whsec_ secret.
 // api.ErrNotFound when the company does not exist. It is the operator's
 // (traineed webhook add): no cap applies.
@@ -232,7 +232,7 @@ func (s *Store) CreateWebhook(ctx context.Context, companyID int64, url string, 
 // disabled endpoint's deliveries wait until it is enabled) and a cap: a
 // company with max endpoints already (max > 0) gets api.LimitReached.
 func (s *Store) CreateWebhookEnabled(ctx context.Context, companyID int64, nw api.NewWebhook, max int) (*api.Webhook, error) {
-	if err := api.ValidateWebhookURL(nw.URL); err != nil {
+	if err := api.ValidateURL("url", nw.URL); err != nil {
 		return nil, err
 	}
 	list, err := api.ParseWebhookEvents(strings.Join(nw.Events, ","))

@@ -371,3 +371,44 @@ func (d dnsFails) LookupNetIP(ctx context.Context, network, host string) ([]neti
 	}
 	return as, nil
 }
+
+// The IPv4-translated form (::ffff:0:a.b.c.d, RFC 2765) of loopback is
+// refused like every other form that carries an IPv4 address: at
+// registration, when a request is sent to it (as a literal, or as what a
+// name resolves to), and by the dialer's hook on the socket's address. A
+// listener on 127.0.0.1 counts no connection; the operator's loopback
+// allow list is the only way in, and it opens the IPv4 address itself.
+func TestTranslatedLoopbackIsRefused(t *testing.T) {
+	ln := newCountingListener(t, "127.0.0.1")
+	res := &fakeResolver{}
+	res.set("translated.test", "::ffff:0:7f00:1")
+	c := outbound.New(outbound.Config{Resolver: res})
+	literal := "http://[::ffff:0:7f00:1]:" + ln.Port + "/hook"
+	if err := c.CheckURL(literal); !outbound.IsDenied(err) || err.Error() != "destination not allowed (loopback address ::ffff:0:7f00:1)" {
+		t.Errorf("registration: %v", err)
+	}
+	if got := send(c, literal); got.Err != "destination not allowed (loopback address ::ffff:0:7f00:1)" || got.StatusCode != 0 || got.Latency != 0 {
+		t.Errorf("sent to the literal: %+v", got)
+	}
+	if got := send(c, "http://translated.test:"+ln.Port+"/hook"); got.Err != "destination not allowed (no public address for translated.test)" {
+		t.Errorf("sent to a name of it: %+v", got)
+	}
+	if err := c.DialCheck("tcp6", "[::ffff:0:7f00:1]:"+ln.Port); !outbound.IsDenied(err) {
+		t.Errorf("the dialer's hook let [::ffff:0:7f00:1]:%s through: %v", ln.Port, err)
+	}
+	if n := ln.accepted.Load(); n != 0 {
+		t.Fatalf("the loopback listener accepted %d connections", n)
+	}
+	// The operator's deny list closes every form of its addresses too.
+	deny := outbound.Policy{Deny: []netip.Prefix{netip.MustParsePrefix("93.184.216.34/32")}}
+	for _, a := range []string{"93.184.216.34", "::ffff:93.184.216.34", "::ffff:0:5db8:d822", "64:ff9b::5db8:d822", "2002:5db8:d822::1"} {
+		if err := deny.Check(netip.MustParseAddr(a)); err == nil || !strings.Contains(err.Error(), "closed by the operator") {
+			t.Errorf("denied 93.184.216.34, %s: %v", a, err)
+		}
+	}
+	// Opened, the IPv4 address connects.
+	allowed := outbound.New(outbound.Config{Policy: outbound.Policy{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
+	if got := send(allowed, ln.URL+"/hook"); !got.OK() {
+		t.Fatalf("allowed loopback: %+v", got)
+	}
+}

@@ -73,56 +73,93 @@ func IsDenied(err error) bool {
 }
 
 // deniedRanges are refused unless allowed, each with the reason named in
-// errors. IPv4-mapped and -compatible, NAT64 and 6to4 forms of IPv6 are
-// judged on the IPv4 address they carry (embeddedIPv4).
+// errors; the first that holds an address names it, so a block of a
+// larger one comes first. They are IANA's special-purpose registries
+// (IPv4 and IPv6), every entry, those IANA calls globally reachable
+// included: those are anycasts of protocols that are not HTTP, answered
+// by the nearest instance (often the operator's own gateway or resolver),
+// or identifiers that are not locators; no receiver lives there. The
+// IPv6 forms that carry an IPv4 address (mapped ::ffff:0:0/96, translated
+// ::ffff:0:0:0/96, compatible ::/96, NAT64 64:ff9b::/96, 6to4 2002::/16)
+// are judged on that address (embeddedIPv4), and an IPv6 address outside
+// the global unicast space (2000::/3) that none of them names is refused
+// as reserved. registry_test.go holds every entry to a table of the
+// registries.
 var deniedRanges = []struct {
 	prefix netip.Prefix
 	reason string
 }{
 	{netip.MustParsePrefix("0.0.0.0/8"), "unspecified"},
-	{netip.MustParsePrefix("127.0.0.0/8"), "loopback"},
 	{netip.MustParsePrefix("10.0.0.0/8"), "private"},
-	{netip.MustParsePrefix("172.16.0.0/12"), "private"},
-	{netip.MustParsePrefix("192.168.0.0/16"), "private"},
-	{netip.MustParsePrefix("169.254.0.0/16"), "link-local"},
 	{netip.MustParsePrefix("100.64.0.0/10"), "carrier-grade NAT"},
-	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"},
-	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("127.0.0.0/8"), "loopback"},
+	{netip.MustParsePrefix("169.254.0.0/16"), "link-local"},
+	{netip.MustParsePrefix("172.16.0.0/12"), "private"},
+	{netip.MustParsePrefix("192.0.0.9/32"), "PCP anycast"},
+	{netip.MustParsePrefix("192.0.0.10/32"), "TURN anycast"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"}, // DS-Lite /29, dummy .8, NAT64 discovery .170 and .171
 	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},
+	{netip.MustParsePrefix("192.31.196.0/24"), "AS112 DNS anycast"},
+	{netip.MustParsePrefix("192.52.193.0/24"), "AMT relay anycast"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay"},
+	{netip.MustParsePrefix("192.168.0.0/16"), "private"},
+	{netip.MustParsePrefix("192.175.48.0/24"), "AS112 DNS anycast"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
 	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
 	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
-	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay"},
 	{netip.MustParsePrefix("224.0.0.0/4"), "multicast"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"}, // 255.255.255.255 (broadcast) included
+	{netip.MustParsePrefix("255.255.255.255/32"), "broadcast"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 	{netip.MustParsePrefix("::/128"), "unspecified"},
 	{netip.MustParsePrefix("::1/128"), "loopback"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("100:0:0:1::/64"), "dummy IPv6 prefix"},
+	{netip.MustParsePrefix("2001::/32"), "Teredo"}, // its IPv4 is obfuscated: refused whole
+	{netip.MustParsePrefix("2001:1::1/128"), "PCP anycast"},
+	{netip.MustParsePrefix("2001:1::2/128"), "TURN anycast"},
+	{netip.MustParsePrefix("2001:1::3/128"), "DNS-SD SRP anycast"},
+	{netip.MustParsePrefix("2001:2::/48"), "benchmarking"},
+	{netip.MustParsePrefix("2001:3::/32"), "AMT relay anycast"},
+	{netip.MustParsePrefix("2001:4:112::/48"), "AS112 DNS anycast"},
+	{netip.MustParsePrefix("2001:10::/28"), "ORCHID"},
+	{netip.MustParsePrefix("2001:20::/28"), "ORCHID"},
+	{netip.MustParsePrefix("2001:30::/28"), "drone remote ID tags"},
+	{netip.MustParsePrefix("2001::/23"), "IETF protocol assignments"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("2620:4f:8000::/48"), "AS112 DNS anycast"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	{netip.MustParsePrefix("5f00::/16"), "segment routing SIDs"},
 	{netip.MustParsePrefix("fc00::/7"), "private"},
 	{netip.MustParsePrefix("fe80::/10"), "link-local"},
 	{netip.MustParsePrefix("fec0::/10"), "site-local"},
 	{netip.MustParsePrefix("ff00::/8"), "multicast"},
-	{netip.MustParsePrefix("100::/64"), "discard-only"},
-	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
-	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
-	{netip.MustParsePrefix("2001::/32"), "Teredo"}, // its IPv4 is obfuscated: refused whole
-	{netip.MustParsePrefix("2001:10::/28"), "ORCHID"},
-	{netip.MustParsePrefix("2001:20::/28"), "ORCHID"},
 }
+
+// globalUnicast is the only IPv6 space IANA allocates for unicast: an
+// address outside it is reserved (or one of deniedRanges).
+var globalUnicast = netip.MustParsePrefix("2000::/3")
 
 // Check returns a *DeniedError when addr may not be reached, else nil.
 func (p *Policy) Check(addr netip.Addr) error {
 	addr = addr.WithZone("")
-	in := func(list []netip.Prefix) bool {
+	v4, carries := embeddedIPv4(addr)
+	// The deny list closes every form that carries its addresses; the
+	// allow list opens what it names and its mapped spelling (which a
+	// dual-stack socket dials as the IPv4 address), not the forms a
+	// translator or a relay would carry elsewhere.
+	in := func(list []netip.Prefix, everyForm bool) bool {
 		for _, a := range list {
-			if a.Contains(addr) || a.Contains(addr.Unmap()) {
+			if a.Contains(addr) || a.Contains(addr.Unmap()) || everyForm && carries && a.Contains(v4) {
 				return true
 			}
 		}
 		return false
 	}
 	switch {
-	case in(p.Deny):
+	case in(p.Deny, true):
 		return &DeniedError{Reason: "closed by the operator", Addr: addr}
-	case in(p.Allow):
+	case in(p.Allow, false):
 		return nil
 	}
 	if reason := deniedReason(addr); reason != "" {
@@ -139,7 +176,9 @@ func (p *Policy) isSelf(addr netip.Addr) bool {
 	if p.Self == nil {
 		return false
 	}
-	addr = addr.Unmap()
+	if v4, ok := embeddedIPv4(addr); ok {
+		addr = v4
+	}
 	for _, a := range p.Self() {
 		if a.Unmap() == addr {
 			return true
@@ -154,20 +193,21 @@ func deniedReason(addr netip.Addr) string {
 	if v4, ok := embeddedIPv4(addr); ok {
 		addr = v4
 	}
-	if addr.Is4() && addr == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
-		return "broadcast"
-	}
 	for _, r := range deniedRanges {
 		if r.prefix.Contains(addr) {
 			return r.reason
 		}
 	}
+	if addr.Is6() && !globalUnicast.Contains(addr) {
+		return "reserved"
+	}
 	return ""
 }
 
 // embeddedIPv4 returns the IPv4 address an IPv6 address stands for: mapped
-// (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) or
-// 6to4 (2002:aabb:ccdd::).
+// (::ffff:a.b.c.d, RFC 4291), translated (::ffff:0:a.b.c.d, RFC 2765's
+// SIIT, which a stateless translator turns into a.b.c.d), compatible
+// (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) or 6to4 (2002:aabb:ccdd::).
 func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
 	if addr.Is4() {
 		return addr, false
@@ -185,6 +225,8 @@ func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
 	}
 	switch {
 	case zero12 && (b[12] != 0 || b[13] != 0 || b[14] != 0 || b[15] > 1): // not :: or ::1
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case allZero(b[:8]) && b[8] == 0xff && b[9] == 0xff && b[10] == 0 && b[11] == 0: // translated
 		return netip.AddrFrom4([4]byte(b[12:16])), true
 	case b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b && allZero(b[4:12]):
 		return netip.AddrFrom4([4]byte(b[12:16])), true

@@ -44,7 +44,7 @@ func newWebhookAddCmd(e *env) *cobra.Command {
   traineed webhook add --company 1 --url https://audit.example/in --events trainee.deleted,trainee.restored`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if err := api.ValidateWebhookURL(url); err != nil {
+			if err := api.ValidateURLFlag("--url", url); err != nil {
 				return usageError{err}
 			}
 			oc, err := ob.client(0)
@@ -52,7 +52,7 @@ func newWebhookAddCmd(e *env) *cobra.Command {
 				return err
 			}
 			if err := oc.CheckURL(url); err != nil {
-				return usageError{fmt.Errorf("--url: %w; the server would never send to it (see --webhook-allow)", err)}
+				return usageError{fmt.Errorf("--url: %w; the server would never send to it (see --webhook-allow) (%d)", err, api.CodeDestinationNotAllowed)}
 			}
 			list, err := api.ParseWebhookEvents(events)
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/apitest"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
 )
@@ -317,4 +318,31 @@ func TestServeDisablesRefusedEndpoints(t *testing.T) {
 			t.Errorf("serve %v: exit %d (%s)", bad, code, errOut)
 		}
 	}
+}
+
+// traineed webhook add judges a URL as the API does (apitest.URLCases, the
+// cases of TestOneURLRuleOverTheAPI): by the same rule and the same
+// policy, each refusal a usage error (exit 2) naming the API's errorCode,
+// and nothing refused is stored.
+func TestWebhookAddJudgesURLsLikeTheAPI(t *testing.T) {
+	storetest.EachURL(t, func(t *testing.T, db string) {
+		cid := strings.TrimSpace(ok(t, db, "company", "create", "--name", "Rule Gym"))
+		added := 0
+		for _, c := range apitest.URLCases() {
+			out, errOut, code := traineed(t, db, "webhook", "add", "--company", cid, "--url", c.URL)
+			switch {
+			case c.Code == 0 && code != 0:
+				t.Errorf("%s: exit %d, want accepted: %s", c.Name, code, errOut)
+			case c.Code == 0:
+				added++
+			case code != 2 || out != "" || !strings.Contains(errOut, fmt.Sprintf("(%d)", c.Code)) || len(errOut) > 500:
+				t.Errorf("%s: exit %d, want 2 with errorCode %d: %.500s", c.Name, code, c.Code, errOut)
+			}
+		}
+		var hooks []api.Webhook
+		must(t, json.Unmarshal([]byte(ok(t, db, "webhook", "list", "--company", cid, "-o", "json")), &hooks))
+		if len(hooks) != added || added == 0 {
+			t.Fatalf("%d webhooks stored, want %d", len(hooks), added)
+		}
+	})
 }

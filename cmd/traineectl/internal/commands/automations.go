@@ -168,6 +168,12 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 			return nil, cmdutil.Usagef("%v", err)
 		}
 	}
+	// So is a URL the server's one rule refuses (api.ValidateURL).
+	if changed("url") {
+		if err := api.ValidateURLFlag("--url", a.URL); err != nil {
+			return nil, cmdutil.Usagef("%v", err)
+		}
+	}
 	return m, nil
 }
 

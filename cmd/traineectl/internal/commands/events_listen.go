@@ -78,8 +78,8 @@ every 30 s).`,
 				return err
 			}
 			if o.ForwardTo != "" {
-				if err := api.ValidateWebhookURL(o.ForwardTo); err != nil {
-					return cmdutil.Usagef("--forward-to: %v", err)
+				if err := api.ValidateURLFlag("--forward-to", o.ForwardTo); err != nil {
+					return cmdutil.Usagef("%v", err)
 				}
 			}
 			switch {

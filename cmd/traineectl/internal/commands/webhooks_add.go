@@ -31,8 +31,8 @@ func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
 			if o.Events, err = parseEventsFlag(events); err != nil {
 				return err
 			}
-			if err := api.ValidateWebhookURL(o.URL); err != nil {
-				return cmdutil.Usagef("--url: %v", err)
+			if err := api.ValidateURLFlag("--url", o.URL); err != nil {
+				return cmdutil.Usagef("%v", err)
 			}
 			return runWebhooksAdd(cmd.Context(), f, &o)
 		},

@@ -34,8 +34,8 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 				return err
 			}
 			if cmd.Flags().Changed("url") {
-				if err := api.ValidateWebhookURL(url); err != nil {
-					return cmdutil.Usagef("--url: %v", err)
+				if err := api.ValidateURLFlag("--url", url); err != nil {
+					return cmdutil.Usagef("%v", err)
 				}
 				o.URL = &url
 			}
