@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	_ "time/tzdata" // company time zones must load on machines without tzdata
 
@@ -67,6 +68,9 @@ type Store struct {
 
 	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
 
+	maxIdle   int          // the pool's idle connections (flushIdle restores it)
+	lastFlush atomic.Int64 // when flushIdle last dropped them (Unix ns)
+
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
 }
@@ -111,6 +115,10 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		touchPeriod: time.Minute,
 		outbox:      true,
 		wake:        make(chan struct{}, 1),
+		maxIdle:     db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
+	}
+	if dialect == DialectPostgres {
+		db.AddQueryHook(&lostHook{s})
 	}
 	if err := s.Migrate(ctx); err != nil {
 		_ = db.Close()
@@ -125,8 +133,12 @@ func openSQLite(path string) (*sql.DB, error) {
 	// switching to WAL waits for other connections. _txlock=immediate takes
 	// the write lock at BEGIN, so concurrent read-then-write transactions
 	// queue on busy_timeout instead of failing with SQLITE_BUSY.
+	// secure_delete(1) overwrites with zeros the bytes SQLite frees (a
+	// deleted row, the old copy of an updated one), so that an erased
+	// trainee's data does not survive in free pages of the file (issue
+	// 35; its cost is in docs/performance.md).
 	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=secure_delete(1)&_txlock=immediate"
 	sqldb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
@@ -237,10 +249,14 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
 // dbError is the one place database errors become api errors: a unique
 // violation is a *api.ConflictError naming the API field, a missing row
-// api.ErrNotFound, and a foreign key that points nowhere api.ErrNotFound.
+// api.ErrNotFound, a foreign key that points nowhere api.ErrNotFound, and a
+// lost connection api.ErrUnavailable (connLost).
 func dbError(err error) error {
 	if err == nil {
 		return nil
+	}
+	if connLost(err) {
+		return unavailable(err)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return api.ErrNotFound
@@ -296,7 +312,7 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 		return dbError(err) // the effects go with the joined transaction's
 	}
 	ctx, eff := withEffects(ctx)
-	if err := s.db.RunInTx(ctx, nil, fn); err != nil {
+	if err := s.runTx(ctx, nil, fn); err != nil {
 		return dbError(err)
 	}
 	s.afterCommit(eff)
