@@ -14,10 +14,11 @@ import (
 // handle turns it into an http.Handler whose errors go to writeError.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// A GET or HEAD whose handler met a lost database connection
-// (api.ErrUnavailable) before writing anything is run once more: a read
-// changes nothing, and the store has dropped the connections that went
-// with the lost one, so the second run gets a new one.
+// handle serves fn, its error written by writeError. A GET or HEAD whose
+// handler met a lost database connection (api.ErrUnavailable) before
+// writing anything is run once more: a read changes nothing, and the
+// store has dropped the connections that went with the lost one, so the
+// second run gets a new one.
 func (h *Handler) handle(fn handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := h.classify(fn(w, r))
