@@ -92,15 +92,23 @@ func (e *lostError) Unwrap() []error { return []error{api.ErrUnavailable, e.err}
 // drops them once, not once per request that meets one of them.
 const flushEvery = 100 * time.Millisecond
 
-// flushIdle closes the pool's idle connections (PostgreSQL): after one
-// backend is found gone, the others that sat idle likely went with it
-// (a restart, a failover, a mass termination). Connections in use are
-// left to fail on their own; database/sql discards each one pgx closed.
+// How long after a lost connection every pooled one is pinged before use.
+const suspectFor = 2 * time.Second
+
+// flushIdle is what the store does on seeing a lost connection
+// (PostgreSQL): the others likely went with it (a restart, a failover, a
+// mass termination). It closes the pool's idle connections, and for
+// suspectFor has every connection taken from the pool pinged first (a
+// dead one is then replaced before a statement is sent on it): so a retry
+// runs on a live connection, and so does a connection that was busy, not
+// sending, when its backend ended. Connections that fail on their own are
+// discarded by database/sql.
 func (s *Store) flushIdle() {
 	if s.dialect != DialectPostgres {
 		return
 	}
 	now := time.Now().UnixNano()
+	s.suspectUntil.Store(now + int64(suspectFor))
 	last := s.lastFlush.Load()
 	if now-last < int64(flushEvery) || !s.lastFlush.CompareAndSwap(last, now) {
 		return

@@ -68,8 +68,9 @@ type Store struct {
 
 	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
 
-	maxIdle   int          // the pool's idle connections (flushIdle restores it)
-	lastFlush atomic.Int64 // when flushIdle last dropped them (Unix ns)
+	maxIdle      int           // the pool's idle connections (flushIdle restores it)
+	lastFlush    atomic.Int64  // when flushIdle last dropped them (Unix ns)
+	suspectUntil *atomic.Int64 // until when every pooled connection is pinged before use (Unix ns)
 
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
@@ -81,6 +82,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	var (
 		db      *bun.DB
 		dialect string
+		suspect = new(atomic.Int64) // Store.suspectUntil
 	)
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
@@ -95,7 +97,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		}
 		db, dialect = bun.NewDB(sqldb, sqlitedialect.New()), DialectSQLite
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		sqldb, err := openPostgres(url)
+		sqldb, err := openPostgres(url, suspect)
 		if err != nil {
 			return nil, err
 		}
@@ -108,14 +110,15 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("store: unsupported database URL scheme %q: want sqlite:PATH or a postgres:// URL", scheme)
 	}
 	s := &Store{
-		db:          db,
-		dialect:     dialect,
-		now:         time.Now,
-		touched:     map[int64]time.Time{},
-		touchPeriod: time.Minute,
-		outbox:      true,
-		wake:        make(chan struct{}, 1),
-		maxIdle:     db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
+		db:           db,
+		dialect:      dialect,
+		now:          time.Now,
+		touched:      map[int64]time.Time{},
+		touchPeriod:  time.Minute,
+		outbox:       true,
+		wake:         make(chan struct{}, 1),
+		maxIdle:      db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
+		suspectUntil: suspect,
 	}
 	if dialect == DialectPostgres {
 		db.AddQueryHook(&lostHook{s})
@@ -154,7 +157,12 @@ func openSQLite(path string) (*sql.DB, error) {
 	return sqldb, nil
 }
 
-func openPostgres(url string) (*sql.DB, error) {
+// openPostgres opens the pool. A pooled connection is pinged before its
+// next use when it sat idle over a second (pgx's default), and any
+// connection while suspect (a Unix time in ns) is in the future: for a
+// while after a lost connection was seen (lostSeen), when the others may
+// have gone with it; a ping that fails makes database/sql take another.
+func openPostgres(url string, suspect *atomic.Int64) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: postgres URL: %w", err)
@@ -170,7 +178,9 @@ func openPostgres(url string) (*sql.DB, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "traineed"
 	}
-	sqldb := stdlib.OpenDB(*cfg)
+	sqldb := stdlib.OpenDB(*cfg, stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
+		return p.IdleDuration > time.Second || time.Now().UnixNano() < suspect.Load()
+	}))
 	n := max(10, 4*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
