@@ -52,3 +52,20 @@ request = function()
 end
 LUA
 }
+
+# update_lua FILE writes a wrk script of PUT /public-api/trainees/{id}
+# renaming a trainee drawn from $IDS (a new name each time: the row, its
+# search copies and the search index change).
+update_lua() {
+  cat > "$1" <<'LUA'
+local ids = {}
+for id in string.gmatch(os.getenv("IDS"), "%d+") do ids[#ids + 1] = id end
+local n = 0
+init = function() wrk.headers["Content-Type"] = "application/json" end
+request = function()
+  n = n + 1
+  local body = string.format('{"name":"Bench Renamed %s %d"}', os.getenv("RUN"), n)
+  return wrk.format("PUT", "/public-api/trainees/" .. ids[math.random(#ids)], nil, body)
+end
+LUA
+}

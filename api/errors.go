@@ -37,6 +37,11 @@ const (
 	// CodeLimitReached: the company already has as many webhooks or
 	// automations as the server allows.
 	CodeLimitReached = 1019
+	// CodeUnavailable: the database did not answer (its connection was
+	// lost, twice for a read); status 503 with Retry-After. Nothing was
+	// done for a read; a write's COMMIT that met a lost connection may have
+	// landed: read before repeating it, or send it with an Idempotency-Key.
+	CodeUnavailable = 1037
 )
 
 // FieldError is one problem in a request.
@@ -113,6 +118,11 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrUnauthorized: the API key is missing, malformed, unknown or revoked.
 	ErrUnauthorized = errors.New("unauthorized")
+	// ErrUnavailable: the database connection was lost (a restart, a
+	// failover, a terminated backend) or the database refuses connections
+	// for now. Nothing was done when it comes from a read; a GET or HEAD
+	// is retried once, then answered 503 (CodeUnavailable).
+	ErrUnavailable = errors.New("database unavailable")
 )
 
 // ConflictError is a unique violation. Field names the API field that

@@ -88,6 +88,15 @@ type KeyTraineeReader interface {
 	AuthenticateTrainee(ctx context.Context, hash [32]byte, id int64) (p *Principal, t *Trainee, found bool, err error)
 }
 
+// ErrorClassifier is a store that tells which of its errors mean that
+// the database connection was lost: ClassifyError returns err marked
+// ErrUnavailable then, else err unchanged. The handler passes every
+// handler's error through it, so that no store method can leak a lost
+// connection as a fault, whichever path its error took.
+type ErrorClassifier interface {
+	ClassifyError(err error) error
+}
+
 // KeyTraineeVersionReader is KeyTraineeReader with the trainee's version
 // (its ETag): what GET /trainees/{id} uses when the store has it.
 type KeyTraineeVersionReader interface {

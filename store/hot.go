@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -137,8 +135,10 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 // (pgx refuses NULL into a plain one, where bun wrote the zero value);
 // every nullable column of the rows read this way has one.
 //
-// A connection found dead before anything was sent (pgconn.SafeToRetry)
-// is dropped and the query tried on another, as database/sql does.
+// A connection found lost (connLost: found dead before anything was sent,
+// or its backend ended) is dropped and the query tried again on a new
+// one (each try discards one dead connection; there are at most the
+// pool's idle ones): every hot query run this way is a read.
 func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []any) error {
 	v := reflect.ValueOf(dest)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
@@ -148,7 +148,8 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 	args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
 	for try := 1; ; try++ {
 		err := s.queryHotPgxOnce(ctx, text, v, args)
-		if try < 3 && errors.Is(err, driver.ErrBadConn) {
+		if try <= s.maxIdle && connLost(err) && ctx.Err() == nil {
+			s.flushIdle() // the next try opens a new connection
 			continue
 		}
 		return err
@@ -163,17 +164,23 @@ func (s *Store) queryHotPgxOnce(ctx context.Context, text string, v reflect.Valu
 		return err
 	}
 	defer conn.Close()
-	return conn.Raw(func(dc any) error {
+	var lost error
+	err = conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("store: queryHot: driver connection %T is not pgx's", dc)
 		}
 		err := s.scanHotPgx(ctx, sc.Conn(), text, v, args)
-		if err != nil && pgconn.SafeToRetry(err) {
+		if connLost(err) {
+			lost = err
 			return driver.ErrBadConn // database/sql closes this connection
 		}
 		return err
 	})
+	if lost != nil {
+		return lost // the driver's error, not ErrBadConn
+	}
+	return err
 }
 
 // scanHotPgx runs text on conn and scans its first row into v's fields.

@@ -45,7 +45,7 @@ func (s *Store) Idempotent(ctx context.Context, companyID int64, key string, fin
 	fp := hex.EncodeToString(fingerprint[:])
 	var out *api.IdempotentAnswer
 	ctx, eff := withEffects(ctx)
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.runTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == DialectPostgres {
 			if _, err := tx.ExecContext(ctx, "SET LOCAL lock_timeout = '"+idempotencyLockWait+"'"); err != nil {
 				return err

@@ -722,5 +722,5 @@ func (s *Store) readTx(ctx context.Context, fn func(ctx context.Context, tx bun.
 	if s.dialect == DialectPostgres {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
-	return dbError(s.db.RunInTx(ctx, opts, fn))
+	return dbError(s.runTx(ctx, opts, fn))
 }

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	_ "time/tzdata" // company time zones must load on machines without tzdata
 
@@ -67,6 +68,10 @@ type Store struct {
 
 	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
 
+	maxIdle      int           // the pool's idle connections (flushIdle restores it)
+	lastFlush    atomic.Int64  // when flushIdle last dropped them (Unix ns)
+	suspectUntil *atomic.Int64 // until when every pooled connection is pinged before use (Unix ns)
+
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
 }
@@ -77,6 +82,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	var (
 		db      *bun.DB
 		dialect string
+		suspect = new(atomic.Int64) // Store.suspectUntil
 	)
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
@@ -91,7 +97,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		}
 		db, dialect = bun.NewDB(sqldb, sqlitedialect.New()), DialectSQLite
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		sqldb, err := openPostgres(url)
+		sqldb, err := openPostgres(url, suspect)
 		if err != nil {
 			return nil, err
 		}
@@ -104,13 +110,18 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("store: unsupported database URL scheme %q: want sqlite:PATH or a postgres:// URL", scheme)
 	}
 	s := &Store{
-		db:          db,
-		dialect:     dialect,
-		now:         time.Now,
-		touched:     map[int64]time.Time{},
-		touchPeriod: time.Minute,
-		outbox:      true,
-		wake:        make(chan struct{}, 1),
+		db:           db,
+		dialect:      dialect,
+		now:          time.Now,
+		touched:      map[int64]time.Time{},
+		touchPeriod:  time.Minute,
+		outbox:       true,
+		wake:         make(chan struct{}, 1),
+		maxIdle:      db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
+		suspectUntil: suspect,
+	}
+	if dialect == DialectPostgres {
+		db.AddQueryHook(&lostHook{s})
 	}
 	if err := s.Migrate(ctx); err != nil {
 		_ = db.Close()
@@ -125,8 +136,12 @@ func openSQLite(path string) (*sql.DB, error) {
 	// switching to WAL waits for other connections. _txlock=immediate takes
 	// the write lock at BEGIN, so concurrent read-then-write transactions
 	// queue on busy_timeout instead of failing with SQLITE_BUSY.
+	// secure_delete(1) overwrites with zeros the bytes SQLite frees (a
+	// deleted row, the old copy of an updated one), so that an erased
+	// trainee's data does not survive in free pages of the file (issue
+	// 35; its cost is in docs/performance.md).
 	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=secure_delete(1)&_txlock=immediate"
 	sqldb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
@@ -142,7 +157,12 @@ func openSQLite(path string) (*sql.DB, error) {
 	return sqldb, nil
 }
 
-func openPostgres(url string) (*sql.DB, error) {
+// openPostgres opens the pool. A pooled connection is pinged before its
+// next use when it sat idle over a second (pgx's default), and any
+// connection while suspect (a Unix time in ns) is in the future: for a
+// while after a lost connection was seen (lostSeen), when the others may
+// have gone with it; a ping that fails makes database/sql take another.
+func openPostgres(url string, suspect *atomic.Int64) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: postgres URL: %w", err)
@@ -158,7 +178,9 @@ func openPostgres(url string) (*sql.DB, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "traineed"
 	}
-	sqldb := stdlib.OpenDB(*cfg)
+	sqldb := stdlib.OpenDB(*cfg, stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
+		return p.IdleDuration > time.Second || time.Now().UnixNano() < suspect.Load()
+	}))
 	n := max(10, 4*runtime.GOMAXPROCS(0))
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
@@ -237,10 +259,14 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
 // dbError is the one place database errors become api errors: a unique
 // violation is a *api.ConflictError naming the API field, a missing row
-// api.ErrNotFound, and a foreign key that points nowhere api.ErrNotFound.
+// api.ErrNotFound, a foreign key that points nowhere api.ErrNotFound, and a
+// lost connection api.ErrUnavailable (connLost).
 func dbError(err error) error {
 	if err == nil {
 		return nil
+	}
+	if connLost(err) {
+		return unavailable(err)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return api.ErrNotFound
@@ -296,7 +322,7 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 		return dbError(err) // the effects go with the joined transaction's
 	}
 	ctx, eff := withEffects(ctx)
-	if err := s.db.RunInTx(ctx, nil, fn); err != nil {
+	if err := s.runTx(ctx, nil, fn); err != nil {
 		return dbError(err)
 	}
 	s.afterCommit(eff)

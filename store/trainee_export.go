@@ -19,7 +19,7 @@ func (s *Store) ExportTrainee(ctx context.Context, companyID, id int64, r api.Ex
 	if s.dialect == DialectPostgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
-	err := s.db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+	err := s.runTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
 		row, err := s.loadTrainee(ctx, tx, companyID, id, false)
 		if err != nil {
 			return err

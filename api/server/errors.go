@@ -23,6 +23,7 @@ const (
 	reasonNone            = "none"
 	reasonTraineeNotFound = "trainee_not_found"
 	reasonFault           = "fault"
+	reasonUnavailable     = "unavailable"
 )
 
 // writeError is the one place that turns an error into a status and body.
@@ -60,6 +61,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.Is(err, api.ErrRateLimited):
 		writeJSON(w, http.StatusTooManyRequests, api.ErrorOf(api.CodeRateLimited, "",
 			"this API key is over its rate limit; retry after %s seconds", w.Header().Get("Retry-After")))
+	case errors.Is(err, api.ErrUnavailable):
+		setReason(w, reasonUnavailable)
+		h.log.Warn("database unavailable", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, api.ErrorOf(api.CodeUnavailable, "",
+			"the database did not answer; retry in a second"))
 	case errors.Is(err, api.ErrUnauthorized):
 		w.WriteHeader(http.StatusUnauthorized)
 	case errors.Is(err, api.ErrNotFound):

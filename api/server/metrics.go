@@ -29,7 +29,7 @@ func NewMetrics(reg prometheus.Registerer, g prometheus.Gatherer) *Metrics {
 	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "traineed_http_requests_total",
-			Help: "HTTP requests answered, by route pattern, method, status and reason (none; trainee_not_found: the seed's 500 for an unknown trainee id; fault: a genuine server error).",
+			Help: "HTTP requests answered, by route pattern, method, status and reason (none; trainee_not_found: the seed's 500 for an unknown trainee id; fault: a genuine server error; unavailable: the database connection was lost, a 503).",
 		}, []string{"pattern", "method", "status", "reason"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "traineed_http_request_duration_seconds",

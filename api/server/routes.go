@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,12 +14,41 @@ import (
 // handle turns it into an http.Handler whose errors go to writeError.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
+// handle serves fn, its error written by writeError. A GET or HEAD whose
+// handler met a lost database connection (api.ErrUnavailable) before
+// writing anything is run once more: a read changes nothing, and the
+// store has dropped the connections that went with the lost one, so the
+// second run gets a new one.
 func (h *Handler) handle(fn handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := fn(w, r); err != nil {
+		err := h.classify(fn(w, r))
+		if err != nil && retryRead(w, r, err) {
+			err = h.classify(fn(w, r))
+		}
+		if err != nil {
 			h.writeError(w, r, err)
 		}
 	})
+}
+
+// classify marks err api.ErrUnavailable when the store says it is a lost
+// connection (api.ErrorClassifier).
+func (h *Handler) classify(err error) error {
+	if c, ok := h.store.(api.ErrorClassifier); ok && err != nil {
+		return c.ClassifyError(err)
+	}
+	return err
+}
+
+// retryRead reports whether a request that failed with err may be run
+// again: a GET or HEAD that lost its database connection, wrote nothing
+// yet, and whose client still waits.
+func retryRead(w http.ResponseWriter, r *http.Request, err error) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	rec, ok := w.(*recorder)
+	return ok && !rec.wrote && errors.Is(err, api.ErrUnavailable) && r.Context().Err() == nil
 }
 
 // route is one public route: its handler, the least scope that may call

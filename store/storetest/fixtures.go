@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -203,4 +204,42 @@ func GetOK(t testing.TB, h http.Handler, path, key string) {
 	if w.Code != http.StatusOK {
 		t.Fatalf("GET %s: status %d", path, w.Code)
 	}
+}
+
+// TerminateBackends ends every PostgreSQL backend of s's pool (the
+// connections named application_name=traineed in its database), as a
+// restart, a failover or an operator's pg_terminate_backend would, and
+// waits until they are gone. It returns how many it ended.
+func TerminateBackends(t testing.TB, s *store.Store) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db := DB(t, s)
+	var pids []int64
+	err := db.NewRaw("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "+
+		"AND application_name = 'traineed' AND pid <> pg_backend_pid()").Scan(ctx, &pids)
+	if err != nil {
+		t.Fatalf("storetest: backends: %v", err)
+	}
+	for _, pid := range pids {
+		if _, err := db.ExecContext(ctx, "SELECT pg_terminate_backend(?)", pid); err != nil {
+			t.Fatalf("storetest: terminate %d: %v", pid, err)
+		}
+	}
+	for {
+		var left int
+		err := db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE pid IN (?)", bun.In(pids)).Scan(ctx, &left)
+		if err != nil || len(pids) == 0 {
+			break
+		}
+		if left == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("storetest: %d backends still running after pg_terminate_backend", left)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return len(pids)
 }

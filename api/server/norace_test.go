@@ -1,0 +1,7 @@
+//go:build !race
+
+package server_test
+
+// raceEnabled: the race detector is on (allocation counts then vary:
+// sync.Pool drops items at random under it).
+const raceEnabled = false
