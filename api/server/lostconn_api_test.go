@@ -51,22 +51,24 @@ func TestLostConnectionGETs(t *testing.T) {
 	}
 
 	// Under load: four loops of GETs while the backends are ended three
-	// times.
+	// times. A round waits until every loop has served two requests
+	// since the last (so one that started after it), whatever the
+	// machine's speed: a request and its retry never meet two rounds.
 	var (
 		stop   atomic.Bool
 		wg     sync.WaitGroup
 		mu     sync.Mutex
 		failed []string
-		served atomic.Int64
+		served [4]atomic.Int64
 	)
-	for w := range 4 {
+	for w := range served {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := w; !stop.Load(); i++ {
 				p := paths[i%len(paths)]
 				r := doOn(t, e.srv.URL, "GET", p, e.keyA, nil, nil)
-				served.Add(1)
+				served[w].Add(1)
 				if r.Status != 200 {
 					mu.Lock()
 					failed = append(failed, fmt.Sprintf("%s: %d %s", p, r.Status, r.Body))
@@ -75,15 +77,32 @@ func TestLostConnectionGETs(t *testing.T) {
 			}
 		}()
 	}
+	settle := func() {
+		var base [len(served)]int64
+		for w := range served {
+			base[w] = served[w].Load()
+		}
+		for w := range served {
+			for served[w].Load() < base[w]+2 {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}
+	total := func() (n int64) {
+		for w := range served {
+			n += served[w].Load()
+		}
+		return n
+	}
 	for range 3 {
-		time.Sleep(150 * time.Millisecond)
+		settle()
 		storetest.TerminateBackends(t, s)
 	}
-	time.Sleep(150 * time.Millisecond)
+	settle()
 	stop.Store(true)
 	wg.Wait()
 	if len(failed) > 0 {
-		t.Fatalf("%d of %d GETs failed while the backends were ended: %v", len(failed), served.Load(), failed)
+		t.Fatalf("%d of %d GETs failed while the backends were ended: %v", len(failed), total(), failed)
 	}
 }
 
