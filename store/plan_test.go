@@ -186,9 +186,12 @@ func (w *planWant) scanning(why string, tables ...string) *planWant {
 // orGeneric judges the generic plan of a PostgreSQL prepared statement by g.
 func (w *planWant) orGeneric(g *planWant) *planWant { w.generic = g; return w }
 
-// note is what w allows besides its indexes, for the test's log.
+// note says what w holds, for the test's log.
 func (w *planWant) note() string {
-	var n string
+	n := "uses " + strings.ReplaceAll(strings.Join(w.uses, ", "), "|", " or ")
+	if len(w.uses) == 0 {
+		n = "no index of its own"
+	}
 	if w.point {
 		n += "; by id"
 	}
@@ -196,7 +199,7 @@ func (w *planWant) note() string {
 		n += "; may read all of " + strings.Join(w.scans, ", ") + ": " + w.why
 	}
 	if w.generic != nil {
-		n += "; generic plan: uses " + strings.Join(w.generic.uses, ", ") + w.generic.note()
+		n += "; generic plan: " + w.generic.note()
 	}
 	return n
 }
@@ -299,7 +302,7 @@ func (ex *explainer) check(t *testing.T, c *planCapture, op planOp) {
 			t.Errorf("%s: %s: %s\n%s", op.name, row.what, strings.Join(problems, "; "), show(st, plan))
 			continue
 		}
-		t.Logf("%s: uses %s%s", row.what, strings.Join(want.uses, ", "), want.note())
+		t.Logf("%s: %s", row.what, want.note())
 	}
 	for i, row := range op.stmts {
 		want := row.sqlite
