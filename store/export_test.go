@@ -41,6 +41,10 @@ func CreateTraineeThenFail(s *Store, companyID int64, nt api.NewTrainee) error {
 
 var errFailAfterEvent = errors.New("fail after the event was written")
 
+// TraceHot makes fn see the text and arguments of every hot statement s
+// runs (runHot, queryHot), before it runs; set it before s is used.
+func TraceHot(s *Store, fn func(text string, args []any)) { s.hotTrace = fn }
+
 // DB is the store's own handle, for the store's tests.
 func DB(s *Store) *bun.DB { return s.db }
 

@@ -47,6 +47,9 @@ func (s *Store) hotText(q *hotQuery) string {
 // connection (modernc's driver would otherwise parse and compile the
 // statement, its triggers included, on every call).
 func (s *Store) runHot(ctx context.Context, tx *bun.Tx, text string, args ...any) (*sql.Rows, error) {
+	if s.hotTrace != nil {
+		s.hotTrace(text, args)
+	}
 	if s.dialect == DialectPostgres {
 		args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
 		if tx != nil {
@@ -145,6 +148,9 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 		return fmt.Errorf("store: queryHot into %T: want a pointer to a struct", dest)
 	}
 	v = v.Elem()
+	if s.hotTrace != nil {
+		s.hotTrace(text, args)
+	}
 	args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
 	for try := 1; ; try++ {
 		err := s.queryHotPgxOnce(ctx, text, v, args)

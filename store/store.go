@@ -57,6 +57,11 @@ type Store struct {
 	inserts   sync.Map // model type -> its *hotInsert
 	preparing sync.Map // SQLite: a hot statement's text being prepared in the background
 
+	// hotTrace, when set (by a test, before the store is used), sees the
+	// text and arguments of every hot statement before it runs: those run
+	// below bun, which its query hooks do not see (TestQueryPlans).
+	hotTrace func(text string, args []any)
+
 	touchMu     sync.Mutex
 	touched     map[int64]time.Time // key id -> last_used_at this process wrote or saw
 	touchWG     sync.WaitGroup
