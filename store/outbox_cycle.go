@@ -121,7 +121,7 @@ type claimArgs struct {
 
 // pickArgs are claimPickSQL's arguments, in order.
 func (cl claimArgs) pickArgs() []any {
-	return []any{cl.now, api.DeliveryPending, cl.perEndpoint, cl.perCompany, api.DeliveryPending, cl.now, cl.now,
+	return []any{cl.now, cl.perEndpoint, cl.perCompany, cl.now, cl.now,
 		cl.limit*(cl.chain+3) + 16, cl.perEndpoint, cl.chain, cl.perCompany, cl.limit}
 }
 

@@ -381,11 +381,7 @@ func dispatcherOps(s *store.Store) []planOp {
 		// PostgreSQL: the pick, the leases and what to send in one
 		// prepared statement (claimPostgres).
 		{what: "the claim (claimPostgres)", match: `^WITH picked AS \(WITH busy AS \(`,
-			postgres: uses("webhook_deliveries_due_idx", "webhook_deliveries_leased_idx", "webhook_deliveries_pkey").orGeneric(
-				uses("webhook_deliveries_leased_idx", "webhook_deliveries_pkey").scanning(
-					"the pending status is a parameter ($8), so the generic plan cannot use the partial index webhook_deliveries_due_idx "+
-						"(WHERE status = 'pending'): PostgreSQL keeps planning the claim on every call (custom plans), or, if it ever "+
-						"takes the generic plan, reads every delivery", "webhook_deliveries"))},
+			postgres: uses("webhook_deliveries_due_idx", "webhook_deliveries_leased_idx", "webhook_deliveries_pkey")},
 	}
 	return []planOp{
 		{name: "dispatcher's claim", stmts: claimRows, run: func() error {
@@ -510,9 +506,10 @@ func evaluatorOps(s *store.Store, seed *planSeed) []planOp {
 
 // The dashboard's counts (GET /trainees/stats): one pass over the
 // company's trainees by design, from the covering index of migration
-// 000011.
+// 000011; a trainer's, over the trainer's trainees.
 func dashboardOps(s *store.Store, seed *planSeed) []planOp {
 	stats := `^SELECT count\(\*\) FILTER \(WHERE .* FROM trainees AS t WHERE \(t\.company_id = \d+\)$`
+	statsOfTrainer := `^SELECT count\(\*\) FILTER \(WHERE .* FROM trainees AS t WHERE \(t\.company_id = \d+\) AND \(t\.trainer_id = \d+\)$`
 	return []planOp{
 		{name: "dashboard's counts", warm: true, stmts: []planRow{{what: "the counts (TraineeStats)", match: stats,
 			sqlite: uses("trainees_company_stats_idx"), postgres: uses("trainees_company_stats_idx")}},
@@ -520,8 +517,8 @@ func dashboardOps(s *store.Store, seed *planSeed) []planOp {
 				_, err := s.TraineeStats(ctx, seed.big, nil, seed.today, seed.loc)
 				return err
 			}},
-		{name: "dashboard's counts of a trainer", warm: true, stmts: []planRow{{what: "the counts (TraineeStats)", match: stats,
-			sqlite: uses("trainees_company_stats_idx"), postgres: uses("trainees_company_stats_idx")}},
+		{name: "dashboard's counts of a trainer", warm: true, stmts: []planRow{{what: "the counts (TraineeStats)", match: statsOfTrainer,
+			sqlite: uses("trainees_trainer_idx"), postgres: uses("trainees_trainer_idx")}},
 			run: func() error {
 				_, err := s.TraineeStats(ctx, seed.big, &seed.trainers[2], seed.today, seed.loc)
 				return err
