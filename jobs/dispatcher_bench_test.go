@@ -51,6 +51,7 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			storetest.MustTrainer(b, s, c.ID, "Bench Coach", "coach@bench.example") // a trainee needs an active trainer
 			rc := storetest.NewReceiver(b, nil)
 			if _, err := s.CreateWebhook(ctx, c.ID, rc.URL, nil, api.GenerateWebhookSecret()); err != nil {
 				b.Fatal(err)
@@ -111,6 +112,7 @@ func BenchmarkWebhookLatency(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			storetest.MustTrainer(b, s, c.ID, "Bench Coach", "coach@bench.example") // a trainee needs an active trainer
 			rc := storetest.NewReceiver(b, nil)
 			if _, err := s.CreateWebhook(ctx, c.ID, rc.URL, nil, api.GenerateWebhookSecret()); err != nil {
 				b.Fatal(err)
