@@ -70,10 +70,18 @@ func connLost(err error) bool {
 // unavailable is err marked api.ErrUnavailable when the connection was
 // lost, else err.
 func unavailable(err error) error {
-	if connLost(err) && !errors.Is(err, api.ErrUnavailable) {
-		return &lostError{err}
+	if connLost(err) {
+		return markLost(err)
 	}
 	return err
+}
+
+// markLost is err, a lost connection's, marked api.ErrUnavailable (once).
+func markLost(err error) error {
+	if errors.Is(err, api.ErrUnavailable) {
+		return err
+	}
+	return &lostError{err}
 }
 
 // ClassifyError is api.ErrorClassifier: err marked api.ErrUnavailable

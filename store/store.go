@@ -271,7 +271,7 @@ func dbError(err error) error {
 		return nil
 	}
 	if connLost(err) {
-		return unavailable(err)
+		return markLost(err)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return api.ErrNotFound

@@ -252,7 +252,7 @@ func allZero(b []byte) bool {
 // address in a denied range, in every spelling a resolver might take for
 // one (127.1, 2130706433, 0x7f.1, 0177.0.0.1, [::ffff:7f00:1]). Names
 // are checked when a connection is made. The URL's syntax (http or https,
-// a host) is api.ValidateWebhookURL's; a URL it refuses is refused here
+// a host) is api.ValidateURL's; a URL it refuses is refused here
 // too.
 func (p *Policy) CheckURL(raw string) error {
 	u, err := url.Parse(raw)
