@@ -253,10 +253,36 @@ func TestTrainerAdministration(t *testing.T) {
 		if got := e.create(f.admin, newTraineeBody("Ivy Park")); *got.TrainerID != e.trainerA[1] {
 			t.Fatalf("default trainer %d", *got.TrainerID)
 		}
+		e.do("GET", api.PathEvents+"?order=desc&limit=1", f.admin, nil).expect(t, 200).JSON(t, &feed)
+		last = feed.Events[0].ID
 		var moved api.ReassignResult
 		e.do("POST", trainerPath(nia.ID, "/reassign"), f.admin, map[string]any{"to": e.trainerA[1]}).expect(t, 200).JSON(t, &moved)
 		if moved.Moved != 2 || moved.From.ID != nia.ID || *moved.From.Trainees != 0 || moved.To.ID != e.trainerA[1] {
 			t.Fatalf("reassigned %+v", moved)
+		}
+		// One trainee.updated per trainee moved, naming the new trainer.
+		e.do("GET", api.PathEvents+"?after="+last, f.admin, nil).expect(t, 200).JSON(t, &feed)
+		movedIDs := map[int64]bool{}
+		for _, ev := range feed.Events {
+			var body struct {
+				Data struct {
+					Trainee struct {
+						ID        int64  `json:"id"`
+						TrainerID *int64 `json:"trainerId"`
+					} `json:"trainee"`
+					ChangedFields []string `json:"changedFields"`
+				} `json:"data"`
+			}
+			must(t, json.Unmarshal(ev.Payload, &body))
+			tr := body.Data.Trainee
+			if ev.Type != "trainee.updated" || tr.TrainerID == nil || *tr.TrainerID != e.trainerA[1] || movedIDs[tr.ID] ||
+				!slices.Contains(body.Data.ChangedFields, "trainerId") {
+				t.Fatalf("event of the reassignment %s %s", ev.Type, ev.Payload)
+			}
+			movedIDs[tr.ID] = true
+		}
+		if len(movedIDs) != 2 || !movedIDs[f.ada.ID] || !movedIDs[f.cleo.ID] {
+			t.Fatalf("the reassignment's events name %v, want ada %d and cleo %d", movedIDs, f.ada.ID, f.cleo.ID)
 		}
 		e.do("POST", trainerPath(nia.ID, "/reassign"), f.admin, map[string]any{"to": e.trainerB}).expectError(t, api.CodeUnknownTrainer, "to")
 		e.do("GET", trainerPath(e.trainerB, ""), f.admin, nil).expectCode(t, http.StatusNotFound, api.CodeNotFound)

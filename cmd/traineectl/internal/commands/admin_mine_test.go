@@ -1,12 +1,14 @@
 package commands_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // search --mine lists the trainees of the key's trainer; whoami shows the
@@ -56,5 +58,43 @@ func TestSearchMineAndWhoami(t *testing.T) {
 	}
 	if rows := tableRows(h.run("whoami").expect(t, 0).out); rows[1][3] != "admin" || rows[1][4] != "-" || rows[1][5] != "never" {
 		t.Errorf("whoami of the admin key: %q", rows)
+	}
+}
+
+// A bulk update by --from-search with a key limited to its trainer's
+// trainees plans and changes that trainer's trainees only: the other
+// trainer's are neither listed nor touched.
+func TestFromSearchWithAnOwnTraineesOnlyKey(t *testing.T) {
+	srv := newAdminServer(t)
+	h := newHarness(t, srv.url, srv.admin)
+	sam := decode[api.TrainerSummary](t, h.run("trainers", "create", "--name", "Sam Coach", "--email", "sam@acme.example", "-o", "json").expect(t, 0))
+	mine := srv.addTrainees(t, sam.ID, "Sam", 2)
+	others := srv.addTrainees(t, srv.trainerID, "Carter", 3)
+	h.run("keys", "create", "--name", "Sam's tablet", "--scope", "full", "--trainer", "Sam Coach", "--own-trainees-only",
+		"--save-profile", "sam").expect(t, 0)
+	hs := withoutKey(h)
+	before := map[int64]*api.Trainee{}
+	for _, id := range append(append([]int64{}, mine...), others...) {
+		before[id] = storetest.MustGet(t, srv.store, srv.companyID, id)
+	}
+	dry := decode[[]struct {
+		ID     int64  `json:"id"`
+		Status string `json:"status"`
+	}](t, hs.run("--profile", "sam", "update", "--from-search", "status=all", "--disable", "--dry-run", "-o", "json").expect(t, 0))
+	if len(dry) != 2 || dry[0].ID != mine[0] || dry[1].ID != mine[1] || dry[0].Status != "would-change" {
+		t.Fatalf("the dry run's plan %+v, want Sam's trainees %v only", dry, mine)
+	}
+	hs.run("--profile", "sam", "update", "--from-search", "status=all", "--disable", "--action-id", "sam-off", "-o", "json").expect(t, 0)
+	for _, id := range mine {
+		if got := storetest.MustGet(t, srv.store, srv.companyID, id); got.Enabled {
+			t.Errorf("Sam's trainee %d still enabled", id)
+		}
+	}
+	for _, id := range others {
+		was, _ := json.Marshal(before[id])
+		now, _ := json.Marshal(storetest.MustGet(t, srv.store, srv.companyID, id))
+		if string(was) != string(now) {
+			t.Errorf("another trainer's trainee %d changed:\n%s\n%s", id, was, now)
+		}
 	}
 }
