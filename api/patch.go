@@ -323,7 +323,7 @@ func (p TraineePatch) Without(t *Trainee) TraineePatch {
 
 // Normalize writes the fields of p in their stored form, as validation
 // does: the name trimmed, the e-mail trimmed and lower-cased, the phone
-// without separators.
+// in E.164 (api.PhoneE164) when it parses, else without separators.
 func (p *TraineePatch) Normalize() {
 	if p.Name.Set {
 		p.Name.Value = strings.TrimSpace(p.Name.Value)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nyaruka/phonenumbers"
 )
 
 // Field limits of contract section 2.
@@ -23,9 +26,10 @@ const (
 
 var (
 	emailPattern = regexp.MustCompile(`^[^@\s<>()\[\],;:"\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$`)
-	phonePattern = regexp.MustCompile(`^\+[1-9][0-9]{7,14}$`)
-	phoneStrip   = strings.NewReplacer(" ", "", "-", "", ".", "", "(", "", ")", "")
-	minBirthDate = Date{1900, 1, 1}
+	// phoneInternational is a number PhoneE164 parses: a + then digits.
+	phoneInternational = regexp.MustCompile(`^\+[0-9]{1,17}$`)
+	phoneStrip         = strings.NewReplacer(" ", "", "-", "", ".", "", "(", "", ")", "")
+	minBirthDate       = Date{1900, 1, 1}
 	// MinExpirationDate and MaxExpirationDate bound expirationDate.
 	MinExpirationDate = Date{1900, 1, 1}
 	MaxExpirationDate = Date{2199, 12, 31}
@@ -47,14 +51,57 @@ type CreateRequest struct {
 // NormalizeEmail trims and lower-cases an address.
 func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// NormalizePhone removes spaces, dashes, dots and parentheses.
-func NormalizePhone(s string) string { return phoneStrip.Replace(strings.TrimSpace(s)) }
+// NormalizePhone is s in E.164 when it is an international number that
+// PhoneE164 accepts (the form stored and compared); else s without spaces,
+// dashes, dots and parentheses, for checkPhone to refuse.
+func NormalizePhone(s string) string {
+	if e, problem := PhoneE164(s); problem == "" {
+		return e
+	}
+	return phoneStrip.Replace(strings.TrimSpace(s))
+}
+
+// PhoneE164 reads s as an international phone number (a + and the country
+// code first; spaces, dashes, dots and parentheses allowed, and a national
+// prefix after the country code, "+44 (0)7700 900123", dropped) with
+// libphonenumber's metadata, and gives it in E.164. A number is accepted
+// when its length is one that its country's plan uses for full numbers
+// (IsPossibleNumberWithReason: IS_POSSIBLE), not only when the number is
+// allocated: IsValidNumber would refuse fictional ranges such as Ofcom's
+// 07700 900xxx, and every range allocated after the metadata. problem is
+// "" when accepted, else the 1006's message.
+func PhoneE164(s string) (e164, problem string) {
+	stripped := phoneStrip.Replace(strings.TrimSpace(s))
+	if !phoneInternational.MatchString(stripped) {
+		return stripped, phoneFormatProblem
+	}
+	n, err := phonenumbers.Parse(stripped, "")
+	if err != nil {
+		return stripped, "phone number has no known country code: " + phoneFormatHint
+	}
+	switch phonenumbers.IsPossibleNumberWithReason(n) {
+	case phonenumbers.IS_POSSIBLE:
+		return phonenumbers.Format(n, phonenumbers.E164), ""
+	case phonenumbers.INVALID_COUNTRY_CODE:
+		return stripped, "phone number has no known country code: " + phoneFormatHint
+	case phonenumbers.TOO_LONG:
+		return stripped, fmt.Sprintf("phone number is too long for its country code +%d", n.GetCountryCode())
+	}
+	// TOO_SHORT, IS_POSSIBLE_LOCAL_ONLY (dialled within an area only),
+	// INVALID_LENGTH.
+	return stripped, fmt.Sprintf("phone number is not a full number of its country code +%d: give the whole international number", n.GetCountryCode())
+}
+
+const (
+	phoneFormatHint    = "give the international format, like +447700900123"
+	phoneFormatProblem = "phone number must be in international format, like +447700900123"
+)
 
 // PhoneDigits returns q's digits when q looks like a phone number (at least
 // three digits once separators and a leading + are removed, nothing else),
 // else "".
 func PhoneDigits(q string) string {
-	d := strings.TrimPrefix(NormalizePhone(q), "+")
+	d := strings.TrimPrefix(phoneStrip.Replace(strings.TrimSpace(q)), "+")
 	if len(d) < 3 {
 		return ""
 	}
@@ -102,9 +149,10 @@ func checkPassword(v *ValidationError, p string) {
 // E.164; each is a 1006.
 func checkPhone(v *ValidationError, p *string) {
 	clean := checkPhoneChars(v, *p)
-	*p = NormalizePhone(*p)
-	if clean && !phonePattern.MatchString(*p) {
-		v.Add(CodeInvalidPhone, "phoneNumber", "phone number must be in international format, like +447700900123")
+	var problem string
+	*p, problem = PhoneE164(*p)
+	if clean && problem != "" {
+		v.Add(CodeInvalidPhone, "phoneNumber", "%s", problem)
 	}
 }
 

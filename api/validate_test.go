@@ -2,7 +2,9 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -145,6 +147,52 @@ func TestControlCharacters(t *testing.T) {
 		_, err := ParseSearch(vals, today)
 		if v, ok := err.(*ValidationError); !ok || v.Errors[0].ErrorCode != code || len(v.Errors) != 1 {
 			t.Errorf("ParseSearch %s: %v, want only %d", q, err, code)
+		}
+	}
+}
+
+// A phone number is read with libphonenumber's metadata: accepted when its
+// country's plan uses its length for full numbers (fictional ranges such
+// as Ofcom's 07700 900xxx included), stored in E.164; refused with a 1006
+// that says why for an unknown country code, a local-only or otherwise
+// impossible length, and the national form.
+func TestPhoneNumbersByTheirCountrysPlan(t *testing.T) {
+	for _, c := range []struct {
+		in, want, problem string
+	}{
+		{"+447700900123", "+447700900123", ""},
+		{"+44 7700 900123", "+447700900123", ""},
+		{"+44 (0)7700 900123", "+447700900123", ""},
+		{"+44-7700-900.123", "+447700900123", ""},
+		{"+1 (202) 555-0123", "+12025550123", ""},
+		{"+49 151 12345678", "+4915112345678", ""},
+		{"+800 1234 5678", "+80012345678", ""},
+		{"+99912345678", "", "no known country code"},
+		{"+15550100", "", "not a full number of its country code +1"},
+		{"+4477009001", "", "not a full number of its country code +44"},
+		{"+44770090012345", "", "too long for its country code +44"},
+		{"07700 900123", "", "international format"},
+		{"447700900123", "", "international format"},
+		{"+44 7700 9OO123", "", "international format"},
+		{"+1-800-FLOWERS", "", "international format"},
+	} {
+		got, problem := PhoneE164(c.in)
+		switch {
+		case c.problem == "" && (problem != "" || got != c.want):
+			t.Errorf("PhoneE164(%q) = %q, %q; want %q", c.in, got, problem, c.want)
+		case c.problem != "" && !strings.Contains(problem, c.problem):
+			t.Errorf("PhoneE164(%q) problem %q, want one saying %q", c.in, problem, c.problem)
+		}
+		phone := c.in
+		r := &CreateRequest{Name: "Ada", Email: "ada@example.com", Password: "12345678", PhoneNumber: &phone}
+		err := ValidateCreate(r, Date{2026, 11, 28})
+		var ve *ValidationError
+		if c.problem == "" {
+			if err != nil || *r.PhoneNumber != c.want {
+				t.Errorf("create with %q: %v, stored %q", c.in, err, *r.PhoneNumber)
+			}
+		} else if !errors.As(err, &ve) || ve.Errors[0].ErrorCode != CodeInvalidPhone || ve.Errors[0].Field != "phoneNumber" {
+			t.Errorf("create with %q: %v, want a 1006", c.in, err)
 		}
 	}
 }

@@ -795,7 +795,7 @@ func addTrainees(t *testing.T, s *store.Store, now *time.Time, rng *rand.Rand, c
 				CreatedByType: api.CreatedByAdmin,
 			}
 			if rng.IntN(10) < 8 {
-				nt.PhoneNumber = ptr(fmt.Sprintf("+4478%03d%07d", company%1000, i))
+				nt.PhoneNumber = ptr(fmt.Sprintf("+1%03d%07d", 300+company%200, i))
 			}
 			if rng.IntN(10) < 7 {
 				nt.TrainerID = &trainers[rng.IntN(len(trainers))]

@@ -79,6 +79,8 @@ type Store struct {
 
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
+
+	notes migrationNotes // what this process's migrations reported
 }
 
 // Open connects to url and brings the schema up to date. url is
@@ -205,6 +207,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := migrations.Discover(sub); err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
+	s.addGoMigrations(migrations)
 	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
 
 	// Init creates the bookkeeping tables; two processes starting at once

@@ -14,7 +14,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Run the schema migrations and exit",
-		Long:  "Runs the schema migrations under the migration lock and prints nothing on success.\nEvery command that opens the database does the same first.",
+		Long:  "Runs the schema migrations under the migration lock and prints nothing on success,\nbut what a data migration reports (a stored phone number it could not bring to E.164)\non stderr, once. Every command that opens the database does the same first\n(serve logs those reports as warnings).",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			return e.withStore(func(*store.Store) error { return nil })

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -35,11 +36,27 @@ type env struct {
 	width  int
 	db     string
 	output string
+	// noteLog, when set (serve), takes what the migrations report
+	// (store.MigrationNotes) as warnings; else they go to errOut.
+	noteLog *slog.Logger
 }
 
-// open opens (and migrates) the database named by --db.
+// open opens (and migrates) the database named by --db, and passes on
+// what the migrations it applied reported: once, by the process that
+// applied them.
 func (e *env) open() (*store.Store, error) {
-	return store.Open(e.ctx, e.db)
+	s, err := store.Open(e.ctx, e.db)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range s.MigrationNotes() {
+		if e.noteLog != nil {
+			e.noteLog.Warn("migration", "note", n)
+		} else {
+			fmt.Fprintf(e.errOut, "traineed: migration: %s\n", api.EscapeText(n))
+		}
+	}
+	return s, nil
 }
 
 // withStore runs fn with an open store and closes it after.

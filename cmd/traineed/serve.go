@@ -182,6 +182,7 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	e.noteLog = log
 	s, err := e.open()
 	if err != nil {
 		return err

@@ -104,8 +104,11 @@ func (g *generator) trainee(i int) api.NewTrainee {
 		CreatedByType: api.CreatedByAdmin,
 	}
 	if rng.IntN(10) < 8 {
-		// +44 78, the company id (mod 1000), the index: 15 digits at most.
-		p := fmt.Sprintf("+4478%03d%07d", g.companyID%1000, i)
+		// +1, an area code of the company id (300 to 499: never the 555
+		// and 202 of the small demo's numbers), the index as the line: a
+		// full NANP number (ten digits, which libphonenumber finds
+		// possible), unique for 10,000,000 trainees a company.
+		p := fmt.Sprintf("+1%03d%07d", 300+g.companyID%200, i)
 		t.PhoneNumber = &p
 	}
 	if len(g.trainers) > 0 && rng.IntN(10) < 7 {
