@@ -393,7 +393,8 @@ func TestOpenAPIResponseValidation(t *testing.T) {
 			`{"timestamp": 1795000000, "traineeId": 41, "from": "26-10-2026", "to": "01-11-2026", "averageSteps": 8421.5, "daysWithData": 2}`, false},
 
 		{"healthz", "GET", "/healthz", 200, rid, `{"status": "ok"}`, true},
-		{"readyz down", "GET", "/readyz", 503, rid, `{"status": "unavailable"}`, true},
+		{"readyz down", "GET", "/readyz", 503, http.Header{"X-Request-Id": {"r-1"}, "Retry-After": {"1"}}, `{"status": "unavailable"}`, true},
+		{"readyz down without Retry-After", "GET", "/readyz", 503, rid, `{"status": "unavailable"}`, false},
 		{"readyz bad status", "GET", "/readyz", 200, rid, `{"status": "fine"}`, false},
 	}
 	for _, c := range cases {

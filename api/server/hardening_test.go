@@ -167,8 +167,8 @@ func TestDrain(t *testing.T) {
 		tr := e.create(e.keyA, newTraineeBody("Before Drain"))
 		e.handler.Drain()
 		r := e.do("GET", "/readyz", "", nil).expect(t, 503)
-		if string(r.Body) != "{\"status\":\"draining\"}\n" {
-			t.Errorf("readyz body %q", r.Body)
+		if string(r.Body) != "{\"status\":\"draining\"}\n" || r.Header.Get("Retry-After") != "1" {
+			t.Errorf("readyz body %q, Retry-After %q", r.Body, r.Header.Get("Retry-After"))
 		}
 		got := e.create(e.keyA, newTraineeBody("During Drain"))
 		e.do("GET", fmt.Sprintf("/public-api/trainees/%d", tr.ID), e.keyA, nil).expect(t, 200)

@@ -18,6 +18,8 @@ func (h *Handler) healthz(w http.ResponseWriter, _ *http.Request) error {
 // the handler drains before a shutdown.
 func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) error {
 	if h.draining.Load() {
+		// Retry soon: through the load balancer another instance answers.
+		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
 		return nil
 	}
@@ -25,6 +27,7 @@ func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	if err := h.store.Ping(ctx); err != nil {
 		h.log.Warn("readiness check failed", "request_id", RequestID(r.Context()), "error", err)
+		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return nil
 	}
