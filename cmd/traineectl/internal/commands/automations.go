@@ -38,7 +38,7 @@ func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
   traineectl automations runs 7`,
 	}
 	c.AddCommand(newAutomationsListCmd(f), newAutomationsGetCmd(f), newAutomationsCreateCmd(f), newAutomationsUpdateCmd(f),
-		newAutomationsEnableCmd(f, true), newAutomationsEnableCmd(f, false), newAutomationsDeleteCmd(f),
+		newAutomationsEnableCmd(f, true, nil), newAutomationsEnableCmd(f, false, nil), newAutomationsDeleteCmd(f, nil),
 		newAutomationsRunsCmd(f), newAutomationsTestCmd(f))
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -16,7 +17,7 @@ type AutomationsEnableOptions struct {
 	Enable bool
 }
 
-func newAutomationsEnableCmd(f *cmdutil.Factory, enable bool) *cobra.Command {
+func newAutomationsEnableCmd(f *cmdutil.Factory, enable bool, runF func(*AutomationsEnableOptions) error) *cobra.Command {
 	o := AutomationsEnableOptions{Enable: enable}
 	c := &cobra.Command{
 		Use:   "enable ID...",
@@ -29,6 +30,9 @@ still due (within the 7-day catch-up window).`,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runAutomationsEnable(cmd.Context(), f, &o)
 		},
@@ -43,25 +47,8 @@ already scheduled are still sent.`
 }
 
 func runAutomationsEnable(ctx context.Context, f *cmdutil.Factory, o *AutomationsEnableOptions) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	done := "Enabled"
-	if !o.Enable {
-		done = "Disabled"
-	}
-	as, err := each(f, o.IDs, func(id int64) (*api.Automation, error) {
-		a, err := c.SetAutomationEnabled(ctx, id, o.Enable)
-		if err == nil {
-			noteAutomation(f, done, a)
-		}
-		return a, err
-	})
-	if len(as) > 0 || err == nil {
-		if perr := printAutomations(f, as, len(o.IDs) == 1); perr != nil {
-			return perr
-		}
-	}
-	return err
+	return byIDs(ctx, f, automationResource, o.IDs, enabledWord(o.Enable),
+		func(c *client.Client, ctx context.Context, id int64) (*api.Automation, error) {
+			return c.SetAutomationEnabled(ctx, id, o.Enable)
+		})
 }

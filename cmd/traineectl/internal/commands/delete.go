@@ -72,20 +72,7 @@ func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, ar
 	}
 	o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindDelete}
 	o.Bulk.Confirm = func(ctx context.Context, n int) error {
-		if o.Yes {
-			return nil
-		}
-		if !f.IOStreams.CanPrompt() {
-			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-		}
-		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %s?", trainees(int64(n))))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return cmdutil.Usagef("not confirmed; nothing was deleted")
-		}
-		return nil
+		return confirmDelete(ctx, f, o.Yes, fmt.Sprintf("Delete %s?", trainees(int64(n))))
 	}
 	return runBulkUpdate(ctx, f, &o.Bulk, "delete")
 }
@@ -93,19 +80,10 @@ func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, ar
 // runDelete asks for a confirmation unless o.Yes, then deletes the
 // trainees and prints them.
 func runDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
-	if !o.Yes {
-		if !f.IOStreams.CanPrompt() {
-			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-		}
-		ok, err := f.Confirm(ctx, deleteQuestion(o.IDs))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return cmdutil.Usagef("not confirmed; nothing was deleted")
-		}
+	if err := confirmDelete(ctx, f, o.Yes, deleteQuestion(o.IDs)); err != nil {
+		return err
 	}
-	return eachTrainee(ctx, f, o.IDs, "Deleted", (*client.Client).DeleteTrainee)
+	return byIDs(ctx, f, traineeResource, o.IDs, "Deleted", (*client.Client).DeleteTrainee)
 }
 
 func deleteQuestion(ids []int64) string {

@@ -42,5 +42,5 @@ several ids the others are still shown.`,
 
 // runGet prints the trainees.
 func runGet(ctx context.Context, f *cmdutil.Factory, o *GetOptions) error {
-	return eachTrainee(ctx, f, o.IDs, "", (*client.Client).Trainee)
+	return byIDs(ctx, f, traineeResource, o.IDs, "", (*client.Client).Trainee)
 }

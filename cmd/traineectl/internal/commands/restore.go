@@ -58,5 +58,5 @@ as "traineectl update --ids" is (--dry-run, --action-id, --journal,
 
 // runRestore restores the trainees and prints them.
 func runRestore(ctx context.Context, f *cmdutil.Factory, o *RestoreOptions) error {
-	return eachTrainee(ctx, f, o.IDs, "Restored", (*client.Client).RestoreTrainee)
+	return byIDs(ctx, f, traineeResource, o.IDs, "Restored", (*client.Client).RestoreTrainee)
 }

@@ -247,30 +247,6 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 	return out, nil
 }
 
-// eachTrainee calls call with the client for every id (see each), notes
-// each trainee on a terminal as "<done> trainee N (name)" (nothing when
-// done is empty), and prints the trainees that succeeded.
-func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done string,
-	call func(*client.Client, context.Context, int64) (*api.Trainee, error)) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	ts, err := each(f, ids, func(id int64) (*api.Trainee, error) {
-		t, err := call(c, ctx, id)
-		if err == nil && done != "" {
-			noteTrainee(f, done, t)
-		}
-		return t, err
-	})
-	if len(ts) > 0 || err == nil {
-		if perr := printTrainees(ctx, f, ts, len(ids) == 1); perr != nil {
-			return perr
-		}
-	}
-	return err
-}
-
 // noteTrainee tells a terminal what was done: "Created trainee 41 (Ada
 // Park)".
 func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {

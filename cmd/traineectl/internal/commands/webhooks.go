@@ -36,8 +36,8 @@ Listing needs any key; changes need a full key (a read-only key exits 7).`,
   traineectl webhooks deliveries 3`,
 	}
 	c.AddCommand(newWebhooksListCmd(f), newWebhooksGetCmd(f), newWebhooksAddCmd(f), newWebhooksUpdateCmd(f),
-		newWebhooksDeleteCmd(f), newWebhooksDeliveriesCmd(f), newWebhooksRedeliverCmd(f), newWebhooksTestCmd(f),
-		newWebhooksRotateCmd(f), newWebhooksEnableCmd(f, true), newWebhooksEnableCmd(f, false))
+		newWebhooksDeleteCmd(f, nil), newWebhooksDeliveriesCmd(f), newWebhooksRedeliverCmd(f), newWebhooksTestCmd(f),
+		newWebhooksRotateCmd(f), newWebhooksEnableCmd(f, true, nil), newWebhooksEnableCmd(f, false, nil))
 	return c
 }
 

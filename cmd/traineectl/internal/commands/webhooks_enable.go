@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +17,7 @@ type WebhooksEnableOptions struct {
 	Enable bool
 }
 
-func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool) *cobra.Command {
+func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool, runF func(*WebhooksEnableOptions) error) *cobra.Command {
 	o := WebhooksEnableOptions{Enable: enable}
 	c := &cobra.Command{
 		Use:   "enable ID...",
@@ -33,6 +32,9 @@ once. This also clears the reason the server gave when it disabled one by itself
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
 			}
+			if runF != nil {
+				return runF(&o)
+			}
 			return runWebhooksEnable(cmd.Context(), f, &o)
 		},
 	}
@@ -46,25 +48,8 @@ included) wait until they are enabled again.`
 }
 
 func runWebhooksEnable(ctx context.Context, f *cmdutil.Factory, o *WebhooksEnableOptions) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	done := "Enabled"
-	if !o.Enable {
-		done = "Disabled"
-	}
-	ws, err := each(f, o.IDs, func(id int64) (*api.Webhook, error) {
-		w, err := c.UpdateWebhook(ctx, id, client.WebhookInput{Enabled: &o.Enable})
-		if err == nil && f.IOStreams.StdoutTTY {
-			fmt.Fprintf(f.IOStreams.ErrOut, "%s webhook %d (%s)\n", done, w.ID, w.URL)
-		}
-		return w, err
-	})
-	if len(ws) > 0 || err == nil {
-		if perr := f.Print(webhooksView(ws, len(o.IDs) == 1)); perr != nil {
-			return perr
-		}
-	}
-	return err
+	return byIDs(ctx, f, webhookResource, o.IDs, enabledWord(o.Enable),
+		func(c *client.Client, ctx context.Context, id int64) (*api.Webhook, error) {
+			return c.UpdateWebhook(ctx, id, client.WebhookInput{Enabled: &o.Enable})
+		})
 }
