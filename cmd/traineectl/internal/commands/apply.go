@@ -67,7 +67,7 @@ const applyExample = `  traineectl apply -f clients.csv --dry-run
   traineectl apply -f crm-export.csv --map-file docs/maps/generic-crm.map --prune --yes
   crm-export | traineectl apply -f - --format jsonl --journal sync.journal -o json`
 
-func newApplyCmd(f *cmdutil.Factory) *cobra.Command {
+func newApplyCmd(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
 	var o ApplyOptions
 	cmd := &cobra.Command{
 		Use:     "apply -f FILE [flags]",
@@ -78,6 +78,9 @@ func newApplyCmd(f *cmdutil.Factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("file") {
 				return cmdutil.Usagef("-f FILE is required (- for stdin)")
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runApply(cmd.Context(), f, &o)
 		},

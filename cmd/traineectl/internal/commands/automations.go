@@ -37,9 +37,9 @@ func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
   traineectl automations list
   traineectl automations runs 7`,
 	}
-	c.AddCommand(newAutomationsListCmd(f), newAutomationsGetCmd(f), newAutomationsCreateCmd(f, nil), newAutomationsUpdateCmd(f, nil),
+	c.AddCommand(newAutomationsListCmd(f, nil), newAutomationsGetCmd(f, nil), newAutomationsCreateCmd(f, nil), newAutomationsUpdateCmd(f, nil),
 		newAutomationsEnableCmd(f, true, nil), newAutomationsEnableCmd(f, false, nil), newAutomationsDeleteCmd(f, nil),
-		newAutomationsRunsCmd(f), newAutomationsTestCmd(f))
+		newAutomationsRunsCmd(f, nil), newAutomationsTestCmd(f, nil))
 	return c
 }
 

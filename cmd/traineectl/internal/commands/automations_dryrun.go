@@ -15,7 +15,7 @@ type AutomationsTestOptions struct {
 	pagingFlags
 }
 
-func newAutomationsTestCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsTestCmd(f *cmdutil.Factory, runF func(*AutomationsTestOptions) error) *cobra.Command {
 	var o AutomationsTestOptions
 	c := &cobra.Command{
 		Use:   "test ID [--page N] [--size N]",
@@ -31,8 +31,12 @@ trainees its conditions hold for.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			if err := o.check(cmd); err != nil {
+			o.record(cmd.Flags().Changed)
+			if err := o.check(); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runAutomationsTest(cmd.Context(), f, &o)
 		},

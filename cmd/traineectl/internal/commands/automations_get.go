@@ -14,7 +14,7 @@ type AutomationsGetOptions struct {
 	IDs []int64
 }
 
-func newAutomationsGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsGetCmd(f *cmdutil.Factory, runF func(*AutomationsGetOptions) error) *cobra.Command {
 	var o AutomationsGetOptions
 	return &cobra.Command{
 		Use:   "get ID...",
@@ -28,6 +28,9 @@ exits with status 4; with several ids the others are still shown.`,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runAutomationsGet(cmd.Context(), f, &o)
 		},

@@ -17,7 +17,7 @@ type AutomationsRunsOptions struct {
 	listFlags
 }
 
-func newAutomationsRunsCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsRunsCmd(f *cmdutil.Factory, runF func(*AutomationsRunsOptions) error) *cobra.Command {
 	var o AutomationsRunsOptions
 	c := &cobra.Command{
 		Use:   "runs ID [--limit N | --all] [--page N] [--size N]",
@@ -38,11 +38,16 @@ the automation has more runs than were printed, a line on stderr says so.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			if err := o.pagingFlags.check(cmd); err != nil {
+			o.pagingFlags.record(cmd.Flags().Changed)
+			o.listFlags.record(cmd.Flags().Changed)
+			if err := o.pagingFlags.check(); err != nil {
 				return err
 			}
-			if err := o.listFlags.check(cmd); err != nil {
+			if err := o.listFlags.check(); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runAutomationsRuns(cmd.Context(), f, &o)
 		},

@@ -33,8 +33,8 @@ another one for one command.`,
   traineectl config delete-profile old
   traineectl --profile prod search ada`,
 	}
-	cmd.AddCommand(newConfigSetProfileCmd(f), newConfigUseCmd(f), newConfigListCmd(f),
-		newConfigDeleteProfileCmd(f), newConfigCurrentCmd(f), newConfigGetCmd(f))
+	cmd.AddCommand(newConfigSetProfileCmd(f, nil), newConfigUseCmd(f, nil), newConfigListCmd(f, nil),
+		newConfigDeleteProfileCmd(f, nil), newConfigCurrentCmd(f, nil), newConfigGetCmd(f, nil))
 	return cmd
 }
 
@@ -51,7 +51,7 @@ type ConfigSetProfileOptions struct {
 	KeepCurrent bool
 }
 
-func newConfigSetProfileCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigSetProfileCmd(f *cmdutil.Factory, runF func(*ConfigSetProfileOptions) error) *cobra.Command {
 	var baseURL, apiKey string
 	o := &ConfigSetProfileOptions{}
 	cmd := &cobra.Command{
@@ -77,6 +77,9 @@ works too, but the key is then visible to other users of the machine.`,
 			o.Name = args[0]
 			o.BaseURL = ifChanged(fs, "base-url", &baseURL)
 			o.APIKey = ifChanged(fs, "api-key", &apiKey)
+			if runF != nil {
+				return runF(o)
+			}
 			return runConfigSetProfile(f, o)
 		},
 	}
@@ -168,7 +171,7 @@ type ConfigUseOptions struct {
 	Name string
 }
 
-func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigUseCmd(f *cmdutil.Factory, runF func(*ConfigUseOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make a profile the current one",
@@ -176,7 +179,11 @@ func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigUse(f, &ConfigUseOptions{Name: args[0]})
+			o := &ConfigUseOptions{Name: args[0]}
+			if runF != nil {
+				return runF(o)
+			}
+			return runConfigUse(f, o)
 		},
 	}
 }
@@ -207,14 +214,18 @@ type profileJSON struct {
 	APIKey  string `json:"apiKey"`
 }
 
-func newConfigListCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigListCmd(f *cmdutil.Factory, runF func(*ConfigListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List the profiles, keys masked",
 		Example: `  traineectl config list`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigList(f, &ConfigListOptions{})
+			o := &ConfigListOptions{}
+			if runF != nil {
+				return runF(o)
+			}
+			return runConfigList(f, o)
 		},
 	}
 }
@@ -275,7 +286,7 @@ type ConfigDeleteProfileOptions struct {
 	Name string
 }
 
-func newConfigDeleteProfileCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigDeleteProfileCmd(f *cmdutil.Factory, runF func(*ConfigDeleteProfileOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete-profile NAME",
 		Short: "Delete a saved profile",
@@ -286,7 +297,11 @@ current profile, no profile is current afterwards: choose one with
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigDeleteProfile(f, &ConfigDeleteProfileOptions{Name: args[0]})
+			o := &ConfigDeleteProfileOptions{Name: args[0]}
+			if runF != nil {
+				return runF(o)
+			}
+			return runConfigDeleteProfile(f, o)
 		},
 	}
 }
@@ -316,7 +331,11 @@ func runConfigDeleteProfile(f *cmdutil.Factory, o *ConfigDeleteProfileOptions) e
 	return nil
 }
 
-func newConfigCurrentCmd(f *cmdutil.Factory) *cobra.Command {
+// ConfigCurrentOptions are the inputs of `traineectl config current`
+// (none).
+type ConfigCurrentOptions struct{}
+
+func newConfigCurrentCmd(f *cmdutil.Factory, runF func(*ConfigCurrentOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "current",
 		Short: "Print the name of the current profile",
@@ -325,18 +344,27 @@ the exit status is 1.`,
 		Example: `  traineectl config current`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, _, err := loadConfig(f)
-			if err != nil {
-				return err
+			o := &ConfigCurrentOptions{}
+			if runF != nil {
+				return runF(o)
 			}
-			if cfg.Current == "" {
-				return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: errors.New("no current profile: choose one with `traineectl config use NAME`")}
-			}
-			return f.Print(output.View{Value: map[string]string{"name": cfg.Current},
-				CSVHeader: []string{"name"}, CSVRows: [][]string{{cfg.Current}},
-				Text: func(w io.Writer) error { _, err := fmt.Fprintln(w, cfg.Current); return err }})
+			return runConfigCurrent(f, o)
 		},
 	}
+}
+
+// runConfigCurrent prints the current profile's name.
+func runConfigCurrent(f *cmdutil.Factory, _ *ConfigCurrentOptions) error {
+	cfg, _, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	if cfg.Current == "" {
+		return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: errors.New("no current profile: choose one with `traineectl config use NAME`")}
+	}
+	return f.Print(output.View{Value: map[string]string{"name": cfg.Current},
+		CSVHeader: []string{"name"}, CSVRows: [][]string{{cfg.Current}},
+		Text: func(w io.Writer) error { _, err := fmt.Fprintln(w, cfg.Current); return err }})
 }
 
 // configKeys are the settings `config get` knows, with their help.
@@ -354,7 +382,7 @@ type settingJSON struct {
 	From  string `json:"from"`
 }
 
-func newConfigGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigGetCmd(f *cmdutil.Factory, runF func(*ConfigGetOptions) error) *cobra.Command {
 	o := &ConfigGetOptions{}
 	cmd := &cobra.Command{
 		Use:   "get [base-url|api-key|profile]",
@@ -371,6 +399,9 @@ comes from. With a name, print only that value. The key is masked unless
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				o.Key = args[0]
+			}
+			if runF != nil {
+				return runF(o)
 			}
 			return runConfigGet(f, o)
 		},

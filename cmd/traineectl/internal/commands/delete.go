@@ -18,9 +18,10 @@ type DeleteOptions struct {
 	IDs  []int64
 	Yes  bool              // do not ask
 	Bulk BulkUpdateOptions // --ids, --from-search: an action over many trainees
+	Many bool              // --ids or --from-search was given: Bulk, not IDs
 }
 
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+func newDeleteCmd(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
 	var o DeleteOptions
 	cmd := &cobra.Command{
 		Use:   "delete ID... [--yes]",
@@ -50,11 +51,16 @@ failed), after one confirmation that names the count.`,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusLive, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.Bulk.bulkSelected(cmd.Flags()) {
-				return runBulkDelete(cmd.Context(), f, &o, args)
+			if o.Many = o.Bulk.bulkSelected(cmd.Flags()); o.Many {
+				err = o.Bulk.checkBulk(args)
+			} else {
+				o.IDs, err = cmdutil.ParseIDs(args)
 			}
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
+			if err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runDelete(cmd.Context(), f, &o)
 		},
@@ -66,10 +72,7 @@ failed), after one confirmation that names the count.`,
 
 // runBulkDelete soft-deletes the trainees of --ids or --from-search as
 // one action (see traineectl update --ids), after the confirmation.
-func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, args []string) error {
-	if err := o.Bulk.checkBulk(args); err != nil {
-		return err
-	}
+func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
 	o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindDelete}
 	o.Bulk.Confirm = func(ctx context.Context, n int) error {
 		return confirmDelete(ctx, f, o.Yes, fmt.Sprintf("Delete %s?", trainees(int64(n))))
@@ -78,8 +81,11 @@ func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, ar
 }
 
 // runDelete asks for a confirmation unless o.Yes, then deletes the
-// trainees and prints them.
+// trainees and prints them (or runs the action over many, o.Many).
 func runDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
+	if o.Many {
+		return runBulkDelete(ctx, f, o)
+	}
 	if err := confirmDelete(ctx, f, o.Yes, deleteQuestion(o.IDs)); err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ type EditOptions struct {
 	File string // --file: an edit kept after a 412, to start from
 }
 
-func newEditCmd(f *cmdutil.Factory) *cobra.Command {
+func newEditCmd(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Command {
 	var o EditOptions
 	cmd := &cobra.Command{
 		Use:   "edit ID",
@@ -54,6 +54,9 @@ begin with # are ignored. The password is not shown: use
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runEdit(cmd.Context(), f, &o)
 		},

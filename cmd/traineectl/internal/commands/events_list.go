@@ -21,7 +21,7 @@ type EventsListOptions struct {
 	listFlags
 }
 
-func newEventsListCmd(f *cmdutil.Factory) *cobra.Command {
+func newEventsListCmd(f *cmdutil.Factory, runF func(*EventsListOptions) error) *cobra.Command {
 	var o EventsListOptions
 	var types string
 	cmd := &cobra.Command{
@@ -43,13 +43,17 @@ actor).`,
 			if o.Types, err = parseTypesFlag(types); err != nil {
 				return err
 			}
-			if err := o.check(cmd); err != nil {
+			o.record(cmd.Flags().Changed)
+			if err := o.check(); err != nil {
 				return err
 			}
 			if o.After != "" && !strings.HasPrefix(o.After, api.WebhookEventIDPrefix) {
 				if _, err := api.DecodeListCursor(o.After, 1); err != nil {
 					return cmdutil.Usagef("--after takes an event id (evt_...) or a cursor a listing gave, not %q", o.After)
 				}
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runEventsList(cmd.Context(), f, &o)
 		},

@@ -15,7 +15,7 @@ type GetOptions struct {
 	IDs []int64
 }
 
-func newGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newGetCmd(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
 	var o GetOptions
 	return &cobra.Command{
 		Use:   "get ID...",
@@ -34,6 +34,9 @@ several ids the others are still shown.`,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runGet(cmd.Context(), f, &o)
 		},

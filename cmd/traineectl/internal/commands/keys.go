@@ -43,8 +43,8 @@ func newKeysCmd(f *cmdutil.Factory) *cobra.Command {
   traineectl keys rotate 5 --overlap 48h
   traineectl keys revoke 5`,
 	}
-	c.AddCommand(newKeysListCmd(f), newKeysGetCmd(f), newKeysCreateCmd(f), newKeysUpdateCmd(f),
-		newKeysRotateCmd(f), newKeysRevokeCmd(f))
+	c.AddCommand(newKeysListCmd(f, nil), newKeysGetCmd(f, nil), newKeysCreateCmd(f, nil), newKeysUpdateCmd(f, nil),
+		newKeysRotateCmd(f, nil), newKeysRevokeCmd(f, nil))
 	return c
 }
 

@@ -47,7 +47,7 @@ says "expires 2027-01-01 00:00 (works through 31-12-2026)"); or an RFC
 
 Needs an admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysCreateCmd(f *cmdutil.Factory, runF func(*KeysCreateOptions) error) *cobra.Command {
 	var o KeysCreateOptions
 	cmd := &cobra.Command{
 		Use:   "create --name NAME --scope admin|full|read [--trainer ID|NAME [--own-trainees-only]] [--expires 90d|DATE|TIME] [--save-profile NAME]",
@@ -61,6 +61,9 @@ func newKeysCreateCmd(f *cmdutil.Factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("save-profile") && strings.TrimSpace(o.SaveProfile) == "" {
 				return cmdutil.Usagef("--save-profile wants a profile name")
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runKeysCreate(cmd.Context(), f, &o)
 		},

@@ -45,7 +45,7 @@ rotated).
 A revoked key cannot be rotated (exit status 5, errorCode 1036). Needs an
 admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysRotateCmd(f *cmdutil.Factory, runF func(*KeysRotateOptions) error) *cobra.Command {
 	var o KeysRotateOptions
 	var overlap string
 	cmd := &cobra.Command{
@@ -75,6 +75,9 @@ func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
 				if err := checkSaveProfile(f, o.SaveProfile, true); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runKeysRotate(cmd.Context(), f, &o)
 		},

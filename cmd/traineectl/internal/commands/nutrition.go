@@ -19,7 +19,7 @@ type NutritionOptions struct {
 	Date      api.Date // zero: the company's today
 }
 
-func newNutritionCmd(f *cmdutil.Factory) *cobra.Command {
+func newNutritionCmd(f *cmdutil.Factory, runF func(*NutritionOptions) error) *cobra.Command {
 	var date string
 	cmd := trackedCmd(f, &cobra.Command{
 		Use:   "nutrition ID [--date DATE]",
@@ -35,6 +35,9 @@ company's time zone), meal by meal, with each meal's totals and the day's.`,
 			if o.Date, err = parseDateFlag(f, "date", date); err != nil {
 				return err
 			}
+		}
+		if runF != nil {
+			return runF(&o)
 		}
 		return runNutrition(ctx, f, &o)
 	})

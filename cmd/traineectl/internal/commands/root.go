@@ -158,13 +158,13 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		id, title string
 		cmds      []*cobra.Command
 	}{
-		{"trainees", "Trainees:", []*cobra.Command{newCreateCmd(f), newApplyCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f),
-			newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f), newEraseCmd(f), newExportCmd(f), newTUICmd(f)}},
-		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)}},
+		{"trainees", "Trainees:", []*cobra.Command{newCreateCmd(f, nil), newApplyCmd(f, nil), newGetCmd(f, nil), newSearchCmd(f, nil), newUpdateCmd(f, nil),
+			newEditCmd(f, nil), newDeleteCmd(f, nil), newRestoreCmd(f, nil), newEraseCmd(f, nil), newExportCmd(f, nil), newTUICmd(f, nil)}},
+		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f, nil), newMeasurementsCmd(f, nil), newNutritionCmd(f, nil), newStepsCmd(f, nil)}},
 		{"automations", "Automations:", []*cobra.Command{newAutomationsCmd(f)}},
 		{"integrations", "Webhooks and events:", []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)}},
-		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f), newKeysCmd(f), newCompanyCmd(f)}},
-		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)}},
+		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f, nil), newKeysCmd(f), newCompanyCmd(f)}},
+		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f, nil), newCompletionCmd(f, nil), newVersionCmd(f, nil)}},
 	} {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
 		for _, c := range g.cmds {

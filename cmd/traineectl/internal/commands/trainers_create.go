@@ -14,7 +14,7 @@ type TrainersCreateOptions struct {
 	Trainer api.NewTrainer
 }
 
-func newTrainersCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersCreateCmd(f *cmdutil.Factory, runF func(*TrainersCreateOptions) error) *cobra.Command {
 	var o TrainersCreateOptions
 	cmd := &cobra.Command{
 		Use:   "create --name NAME --email EMAIL",
@@ -30,6 +30,9 @@ Give the new trainer a key of their own with "traineectl keys create
   traineectl keys create --name "Sam's phone" --scope full --trainer "Sam Coach" --save-profile sam`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(&o)
+			}
 			return runTrainersCreate(cmd.Context(), f, &o)
 		},
 	}

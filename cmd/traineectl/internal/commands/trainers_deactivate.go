@@ -20,7 +20,7 @@ type TrainersDeactivateOptions struct {
 	ReassignTo string // "": none
 }
 
-func newTrainersDeactivateCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersDeactivateCmd(f *cmdutil.Factory, runF func(*TrainersDeactivateOptions) error) *cobra.Command {
 	var o TrainersDeactivateOptions
 	cmd := &cobra.Command{
 		Use:   "deactivate ID|NAME [--reassign-to ID|NAME]",
@@ -46,6 +46,9 @@ exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
 			o.Trainer = args[0]
 			if cmd.Flags().Changed("reassign-to") && o.ReassignTo == "" {
 				return cmdutil.Usagef("--reassign-to wants a trainer's id or name")
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runTrainersDeactivate(cmd.Context(), f, &o)
 		},

@@ -14,13 +14,17 @@ import (
 // VersionOptions are the inputs of `traineectl version`: none.
 type VersionOptions struct{}
 
-func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
+func newVersionCmd(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show traineectl's version",
 		Args:  cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVersion(f, &VersionOptions{})
+			o := &VersionOptions{}
+			if runF != nil {
+				return runF(o)
+			}
+			return runVersion(f, o)
 		},
 	}
 }

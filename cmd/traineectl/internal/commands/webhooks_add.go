@@ -18,7 +18,7 @@ type WebhooksAddOptions struct {
 	Disabled bool
 }
 
-func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksAddCmd(f *cmdutil.Factory, runF func(*WebhooksAddOptions) error) *cobra.Command {
 	var o WebhooksAddOptions
 	var events string
 	cmd := &cobra.Command{
@@ -33,6 +33,9 @@ func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
 			}
 			if err := api.ValidateURLFlag("--url", o.URL); err != nil {
 				return cmdutil.Usagef("%v", err)
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runWebhooksAdd(cmd.Context(), f, &o)
 		},

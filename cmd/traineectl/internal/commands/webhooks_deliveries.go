@@ -19,7 +19,7 @@ type WebhooksDeliveriesOptions struct {
 	listFlags
 }
 
-func newWebhooksDeliveriesCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksDeliveriesCmd(f *cmdutil.Factory, runF func(*WebhooksDeliveriesOptions) error) *cobra.Command {
 	var o WebhooksDeliveriesOptions
 	cmd := &cobra.Command{
 		Use:   "deliveries ID [--limit N | --all] [--page N] [--size N]",
@@ -39,11 +39,16 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if err := o.pagingFlags.check(cmd); err != nil {
+			o.pagingFlags.record(cmd.Flags().Changed)
+			o.listFlags.record(cmd.Flags().Changed)
+			if err := o.pagingFlags.check(); err != nil {
 				return err
 			}
-			if err := o.listFlags.check(cmd); err != nil {
+			if err := o.listFlags.check(); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runWebhooksDeliveries(cmd.Context(), f, &o)
 		},

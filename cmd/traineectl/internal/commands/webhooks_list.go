@@ -12,11 +12,15 @@ import (
 // WebhooksListOptions are the inputs of `webhooks list` (none).
 type WebhooksListOptions struct{}
 
-func newWebhooksListCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksListCmd(f *cmdutil.Factory, runF func(*WebhooksListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use: "list", Short: "List your company's webhooks (never their secrets)", Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWebhooksList(cmd.Context(), f, &WebhooksListOptions{})
+			o := &WebhooksListOptions{}
+			if runF != nil {
+				return runF(o)
+			}
+			return runWebhooksList(cmd.Context(), f, o)
 		},
 	}
 }
@@ -36,7 +40,7 @@ func runWebhooksList(ctx context.Context, f *cmdutil.Factory, _ *WebhooksListOpt
 // WebhooksGetOptions are the inputs of `webhooks get`.
 type WebhooksGetOptions struct{ ID int64 }
 
-func newWebhooksGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksGetCmd(f *cmdutil.Factory, runF func(*WebhooksGetOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use: "get ID", Short: "Show a webhook", Args: cmdutil.ExactArgs(1, "a webhook id"),
 		ValidArgsFunction: completeWebhookIDs(f),
@@ -44,6 +48,9 @@ func newWebhooksGetCmd(f *cmdutil.Factory) *cobra.Command {
 			var o WebhooksGetOptions
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runWebhooksGet(cmd.Context(), f, &o)
 		},

@@ -14,7 +14,7 @@ import (
 // WebhooksTestOptions are the inputs of `webhooks test`.
 type WebhooksTestOptions struct{ ID int64 }
 
-func newWebhooksTestCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksTestCmd(f *cmdutil.Factory, runF func(*WebhooksTestOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test ID",
 		Short: "Send a signed webhook.test event now and show the receiver's answer",
@@ -28,6 +28,9 @@ receiver did not answer 2xx within 10 seconds.`,
 			var o WebhooksTestOptions
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runWebhooksTest(cmd.Context(), f, &o)
 		},

@@ -18,7 +18,7 @@ type WebhooksUpdateOptions struct {
 	Enabled *bool
 }
 
-func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksUpdateCmd(f *cmdutil.Factory, runF func(*WebhooksUpdateOptions) error) *cobra.Command {
 	var url, events string
 	var enable, disable bool
 	cmd := &cobra.Command{
@@ -51,6 +51,9 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 			}
 			if o.URL == nil && o.Events == nil && o.Enabled == nil {
 				return cmdutil.Usagef("nothing to change: give --url, --events, --enable or --disable")
+			}
+			if runF != nil {
+				return runF(&o)
 			}
 			return runWebhooksUpdate(cmd.Context(), f, &o)
 		},
