@@ -79,10 +79,7 @@ func newApplyCmd(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Comm
 			if !cmd.Flags().Changed("file") {
 				return cmdutil.Usagef("-f FILE is required (- for stdin)")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runApply(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runApply)
 		},
 	}
 	o.register(cmd)

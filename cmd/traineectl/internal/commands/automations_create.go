@@ -35,10 +35,7 @@ PUSH actions are reserved for a later release (exit status 5, error 1013).`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Flags.recordSet(cmd.Flags().Changed)
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsCreate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsCreate)
 		},
 	}
 	o.Flags.register(c, true, completeTrainerIDs(f))

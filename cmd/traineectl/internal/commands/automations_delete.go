@@ -31,15 +31,7 @@ without it nothing is deleted and the exit status is 2.`,
 		Example:           `  traineectl automations delete 7 --yes`,
 		Args:              cmdutil.MinArgs(1, "automation ids"),
 		ValidArgsFunction: completeAutomationIDs(f, true),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsDelete(cmd.Context(), f, &o)
-		},
+		RunE:              idsRunE(f, &o.IDs, &o, runF, runAutomationsDelete),
 	}
 	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
 	return c

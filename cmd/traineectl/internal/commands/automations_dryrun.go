@@ -35,10 +35,7 @@ trainees its conditions hold for.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsTest(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsTest)
 		},
 	}
 	o.register(c, "trainee")

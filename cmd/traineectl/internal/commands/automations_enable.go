@@ -12,38 +12,19 @@ import (
 
 // AutomationsEnableOptions are the inputs of `traineectl automations enable`
 // and `disable`.
-type AutomationsEnableOptions struct {
-	IDs    []int64
-	Enable bool
+type AutomationsEnableOptions = EnableOptions
+
+var automationsEnableHelp = enableHelp{
+	what:  "automation ids",
+	short: [2]string{"Enable automations", "Disable automations"},
+	long: [2]string{`Enable automations: they fire again. A time trigger then fires for what is
+still due (within the 7-day catch-up window).`, `Disable automations: they fire nothing until enabled again. Deliveries
+already scheduled are still sent.`},
+	example: [2]string{`  traineectl automations enable 7 8`, `  traineectl automations disable 7`},
 }
 
 func newAutomationsEnableCmd(f *cmdutil.Factory, enable bool, runF func(*AutomationsEnableOptions) error) *cobra.Command {
-	o := AutomationsEnableOptions{Enable: enable}
-	c := &cobra.Command{
-		Use:   "enable ID...",
-		Short: "Enable automations",
-		Long: `Enable automations: they fire again. A time trigger then fires for what is
-still due (within the 7-day catch-up window).`,
-		Example:           `  traineectl automations enable 7 8`,
-		Args:              cmdutil.MinArgs(1, "automation ids"),
-		ValidArgsFunction: completeAutomationIDs(f, true),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsEnable(cmd.Context(), f, &o)
-		},
-	}
-	if !enable {
-		c.Use, c.Short = "disable ID...", "Disable automations"
-		c.Long = `Disable automations: they fire nothing until enabled again. Deliveries
-already scheduled are still sent.`
-		c.Example = `  traineectl automations disable 7`
-	}
-	return c
+	return newEnableCmd(f, enable, automationsEnableHelp, completeAutomationIDs(f, true), runF, runAutomationsEnable)
 }
 
 func runAutomationsEnable(ctx context.Context, f *cmdutil.Factory, o *AutomationsEnableOptions) error {

@@ -32,10 +32,7 @@ the company has more automations than were printed, a line on stderr says so.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsList)
 		},
 	}
 	o.register(cmd, "automation")

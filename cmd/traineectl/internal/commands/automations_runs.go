@@ -46,10 +46,7 @@ the automation has more runs than were printed, a line on stderr says so.`,
 			if err := o.listFlags.check(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsRuns(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsRuns)
 		},
 	}
 	o.pagingFlags.register(c, "run")

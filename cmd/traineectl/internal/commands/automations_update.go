@@ -34,10 +34,7 @@ once as on create.`,
 				return err
 			}
 			o.Flags.recordSet(cmd.Flags().Changed)
-			if runF != nil {
-				return runF(&o)
-			}
-			return runAutomationsUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsUpdate)
 		},
 	}
 	o.Flags.register(c, false, completeTrainerIDs(f))

@@ -54,10 +54,7 @@ func newCompanyGetCmd(f *cmdutil.Factory, runF func(*CompanyGetOptions) error) *
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o := &CompanyGetOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runCompanyGet(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runCompanyGet)
 		},
 	}
 }
@@ -100,10 +97,7 @@ zone. Needs an admin key: another key exits 7 (errorCode 1029).`,
 			if o.Patch.Name == nil && o.Patch.TimeZone == nil {
 				return nothingChanged("--name or --time-zone")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runCompanyUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runCompanyUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the company's new name")

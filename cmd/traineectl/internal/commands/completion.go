@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"regexp"
@@ -48,16 +49,13 @@ The bash script works with or without the bash-completion package.`,
 			o := &CompletionOptions{Shell: args[0], Generate: func(shell string, w io.Writer) error {
 				return GenCompletion(root, shell, w)
 			}}
-			if runF != nil {
-				return runF(o)
-			}
-			return runCompletion(f, o)
+			return runWith(cmd.Context(), f, o, runF, runCompletion)
 		},
 	}
 }
 
 // runCompletion prints the shell's completion script.
-func runCompletion(f *cmdutil.Factory, o *CompletionOptions) error {
+func runCompletion(_ context.Context, f *cmdutil.Factory, o *CompletionOptions) error {
 	return o.Generate(o.Shell, f.IOStreams.Out)
 }
 

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -77,10 +78,7 @@ works too, but the key is then visible to other users of the machine.`,
 			o.Name = args[0]
 			o.BaseURL = ifChanged(fs, "base-url", &baseURL)
 			o.APIKey = ifChanged(fs, "api-key", &apiKey)
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigSetProfile(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigSetProfile)
 		},
 	}
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "address of the trainee API, like https://trainees.example.com")
@@ -93,7 +91,7 @@ works too, but the key is then visible to other users of the machine.`,
 
 // runConfigSetProfile creates or changes the profile; the first one
 // becomes the current one.
-func runConfigSetProfile(f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
+func runConfigSetProfile(_ context.Context, f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
 	if o.BaseURL != nil {
 		if err := cmdutil.CheckBaseURL(*o.BaseURL); err != nil {
 			return &cmdutil.UsageError{Err: fmt.Errorf("--base-url: %w", err)}
@@ -180,16 +178,13 @@ func newConfigUseCmd(f *cmdutil.Factory, runF func(*ConfigUseOptions) error) *co
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &ConfigUseOptions{Name: args[0]}
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigUse(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigUse)
 		},
 	}
 }
 
 // runConfigUse makes the profile the current one.
-func runConfigUse(f *cmdutil.Factory, o *ConfigUseOptions) error {
+func runConfigUse(_ context.Context, f *cmdutil.Factory, o *ConfigUseOptions) error {
 	_, err := editConfig(f, func(cfg *config.File) error {
 		if _, ok := cfg.Profiles[o.Name]; !ok {
 			return cmdutil.Usagef("no profile %q: create it with `traineectl config set-profile %s --base-url ... --api-key ...`", o.Name, o.Name)
@@ -222,16 +217,13 @@ func newConfigListCmd(f *cmdutil.Factory, runF func(*ConfigListOptions) error) *
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &ConfigListOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigList(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigList)
 		},
 	}
 }
 
 // runConfigList prints the profiles, their keys masked.
-func runConfigList(f *cmdutil.Factory, _ *ConfigListOptions) error {
+func runConfigList(_ context.Context, f *cmdutil.Factory, _ *ConfigListOptions) error {
 	cfg, _, err := loadConfig(f)
 	if err != nil {
 		return err
@@ -298,17 +290,14 @@ current profile, no profile is current afterwards: choose one with
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &ConfigDeleteProfileOptions{Name: args[0]}
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigDeleteProfile(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigDeleteProfile)
 		},
 	}
 }
 
 // runConfigDeleteProfile removes the profile; deleting the current one
 // leaves none current.
-func runConfigDeleteProfile(f *cmdutil.Factory, o *ConfigDeleteProfileOptions) error {
+func runConfigDeleteProfile(_ context.Context, f *cmdutil.Factory, o *ConfigDeleteProfileOptions) error {
 	wasCurrent := false
 	path, err := editConfig(f, func(cfg *config.File) error {
 		if _, ok := cfg.Profiles[o.Name]; !ok {
@@ -345,16 +334,13 @@ the exit status is 1.`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &ConfigCurrentOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigCurrent(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigCurrent)
 		},
 	}
 }
 
 // runConfigCurrent prints the current profile's name.
-func runConfigCurrent(f *cmdutil.Factory, _ *ConfigCurrentOptions) error {
+func runConfigCurrent(_ context.Context, f *cmdutil.Factory, _ *ConfigCurrentOptions) error {
 	cfg, _, err := loadConfig(f)
 	if err != nil {
 		return err
@@ -400,17 +386,14 @@ comes from. With a name, print only that value. The key is masked unless
 			if len(args) == 1 {
 				o.Key = args[0]
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return runConfigGet(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigGet)
 		},
 	}
 	cmd.Flags().BoolVar(&o.ShowKey, "show-key", false, "print the API key whole")
 	return cmd
 }
 
-func runConfigGet(f *cmdutil.Factory, o *ConfigGetOptions) error {
+func runConfigGet(_ context.Context, f *cmdutil.Factory, o *ConfigGetOptions) error {
 	s, err := f.Settings()
 	if err != nil {
 		return err

@@ -88,10 +88,7 @@ func newCreateCmd(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 			if fs.Changed("file") {
 				o = &CreateOptions{Bulk: &bulk}
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return runCreate(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runCreate)
 		},
 	}
 	one.register(cmd, completeTrainerIDs(f))

@@ -51,18 +51,10 @@ failed), after one confirmation that names the count.`,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusLive, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.Many = o.Bulk.bulkSelected(cmd.Flags()); o.Many {
-				err = o.Bulk.checkBulk(args)
-			} else {
-				o.IDs, err = cmdutil.ParseIDs(args)
-			}
-			if err != nil {
+			if o.Many, err = o.Bulk.pick(cmd.Flags(), args, &o.IDs); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runDelete(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runDelete)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")

@@ -55,10 +55,7 @@ begin with # are ignored. The password is not shown: use
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runEdit(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runEdit)
 		},
 	}
 	cmd.Flags().StringVarP(&o.File, "file", "f", "", "start from an edit kept after a conflict (the file the conflict's message names)")

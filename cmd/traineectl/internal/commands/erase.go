@@ -48,10 +48,7 @@ tombstone is printed.`,
 			if cmd.Flags().Changed("confirm") && strings.TrimSpace(o.Confirm) == "" {
 				return cmdutil.Usagef("--confirm wants the trainee's e-mail address; nothing was erased")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runErase(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runErase)
 		},
 	}
 	cmd.Flags().StringVar(&o.Confirm, "confirm", "", "the trainee's e-mail address, confirming the erasure without asking")

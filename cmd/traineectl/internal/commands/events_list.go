@@ -52,10 +52,7 @@ actor).`,
 					return cmdutil.Usagef("--after takes an event id (evt_...) or a cursor a listing gave, not %q", o.After)
 				}
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runEventsList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runEventsList)
 		},
 	}
 	cmd.Flags().StringVar(&o.After, "after", "", "list the events after this one (evt_...) or this cursor")

@@ -92,10 +92,7 @@ every 30 s).`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if runF != nil {
-				return runF(&o)
-			}
-			return runEventsListen(ctx, f, &o)
+			return runWith(ctx, f, &o, runF, runEventsListen)
 		},
 	}
 	cmd.Flags().StringVar(&o.ForwardTo, "forward-to", "", "POST each event, signed, to this URL")

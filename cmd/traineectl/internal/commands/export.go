@@ -72,15 +72,9 @@ renamed when the export is complete; without it the export goes to stdout.`,
 						return cmdutil.Usagef("--%s is for the company's export, not one trainee's (drop ID or --%s)", name, name)
 					}
 				}
-				if runF != nil {
-					return runF(&o)
-				}
-				return runExportOne(cmd.Context(), f, &o)
+				return runWith(cmd.Context(), f, &o, runF, runExportOne)
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runExportAll(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runExportAll)
 		},
 	}
 	fl := cmd.Flags()

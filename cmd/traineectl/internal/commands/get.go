@@ -31,15 +31,7 @@ several ids the others are still shown.`,
   traineectl get 41 -o json | jq -r .email`,
 		Args:              cmdutil.MinArgs(1, "trainee ids"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, true),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runGet(cmd.Context(), f, &o)
-		},
+		RunE:              idsRunE(f, &o.IDs, &o, runF, runGet),
 	}
 }
 

@@ -62,10 +62,7 @@ func newKeysCreateCmd(f *cmdutil.Factory, runF func(*KeysCreateOptions) error) *
 			if cmd.Flags().Changed("save-profile") && strings.TrimSpace(o.SaveProfile) == "" {
 				return cmdutil.Usagef("--save-profile wants a profile name")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runKeysCreate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysCreate)
 		},
 	}
 	fl := cmd.Flags()
@@ -136,7 +133,7 @@ func runKeysCreate(ctx context.Context, f *cmdutil.Factory, o *KeysCreateOptions
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Created key %s: scope %s%s, %s\n", keyText(env.Key), api.EscapeText(env.Key.Scope),
 		keyTrainerNote(env.Key), expiryNote(f, env.Key.ExpiresAt))
-	return deliverSecret(f, env, o.SaveProfile)
+	return deliverSecret(ctx, f, env, o.SaveProfile)
 }
 
 // keyTrainerNote is ", acting as Sam Coach (own trainees only)", or "".

@@ -59,10 +59,7 @@ expired keys found").`,
 			if o.State != "" && o.State != "all" && !slices.Contains(api.KeyStates, o.State) {
 				return cmdutil.Usagef("--state must be active, disabled, expired, revoked or all, not %q", o.State)
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runKeysList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysList)
 		},
 	}
 	cmd.Flags().StringVar(&o.State, "state", "", "only the keys of this state: active, disabled, expired, revoked or all (default: all but revoked)")
@@ -105,10 +102,7 @@ previousSecretExpiresAt and revokedAt included.`,
 			if o.ID, err = keyArg(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runKeysGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysGet)
 		},
 	}
 }

@@ -58,10 +58,7 @@ func newKeysRevokeCmd(f *cmdutil.Factory, runF func(*KeysRevokeOptions) error) *
 			if cmd.Flags().Changed("confirm") && strings.TrimSpace(o.Confirm) == "" {
 				return cmdutil.Usagef("--confirm wants the key's name; nothing was revoked")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runKeysRevoke(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysRevoke)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "revoke another key without asking")

@@ -64,10 +64,7 @@ func newKeysUpdateCmd(f *cmdutil.Factory, runF func(*KeysUpdateOptions) error) *
 			if err := o.expiry(f, fs.Changed("expires"), expires); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runKeysUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysUpdate)
 		},
 	}
 	fl := cmd.Flags()

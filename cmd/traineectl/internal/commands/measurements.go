@@ -39,10 +39,7 @@ Types: ` + strings.Join(api.MeasurementTypes, ", ") + `.`,
 			return err
 		}
 		o := &MeasurementsOptions{TraineeID: tid, Range: tr, Type: typ}
-		if runF != nil {
-			return runF(o)
-		}
-		return runMeasurements(ctx, f, o)
+		return runWith(ctx, f, o, runF, runMeasurements)
 	})
 	r.register(cmd)
 	cmd.Flags().StringVar(&typ, "type", "", "only this type of measurement, such as WAIST or BODY_FAT")

@@ -36,10 +36,7 @@ company's time zone), meal by meal, with each meal's totals and the day's.`,
 				return err
 			}
 		}
-		if runF != nil {
-			return runF(&o)
-		}
-		return runNutrition(ctx, f, &o)
+		return runWith(ctx, f, &o, runF, runNutrition)
 	})
 	cmd.Flags().StringVar(&date, "date", "", "the day (default: today in the company's time zone)")
 	_ = cmd.RegisterFlagCompletionFunc("date", completeDates(false))

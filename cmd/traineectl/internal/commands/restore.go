@@ -40,18 +40,10 @@ as "traineectl update --ids" is (--dry-run, --action-id, --journal,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusDeleted, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.Many = o.Bulk.bulkSelected(cmd.Flags()); o.Many {
-				err = o.Bulk.checkBulk(args)
-			} else {
-				o.IDs, err = cmdutil.ParseIDs(args)
-			}
-			if err != nil {
+			if o.Many, err = o.Bulk.pick(cmd.Flags(), args, &o.IDs); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runRestore(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runRestore)
 		},
 	}
 	o.Bulk.registerBulk(cmd)

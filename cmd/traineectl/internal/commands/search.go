@@ -159,10 +159,7 @@ no trainer it is a usage error (exit status 2).`,
 			if o.SizeSet && (p.Size < 1 || p.Size > 100) {
 				return cmdutil.Usagef("--size must be between 1 and 100")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runSearch(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runSearch)
 		},
 	}
 	fl := cmd.Flags()

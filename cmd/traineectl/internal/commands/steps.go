@@ -28,10 +28,7 @@ data at all the average is "-" (null in JSON).`,
   traineectl steps 41 -o json | jq .averageSteps`,
 	}, func(ctx context.Context, tid int64) error {
 		o := &StepsOptions{TraineeID: tid}
-		if runF != nil {
-			return runF(o)
-		}
-		return runSteps(ctx, f, o)
+		return runWith(ctx, f, o, runF, runSteps)
 	})
 }
 

@@ -44,10 +44,7 @@ the trainers.`,
 				return unknownSubcommand(cmd, args[0])
 			}
 			o := &TrainersListOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runTrainersList(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runTrainersList)
 		},
 	}
 	cmd.AddCommand(newTrainersListCmd(f, nil), newTrainersGetCmd(f, nil), newTrainersCreateCmd(f, nil), newTrainersUpdateCmd(f, nil),
@@ -73,10 +70,7 @@ trainer's trainees counts no other trainer's).`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &TrainersListOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runTrainersList(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runTrainersList)
 		},
 	}
 }

@@ -30,10 +30,7 @@ Give the new trainer a key of their own with "traineectl keys create
   traineectl keys create --name "Sam's phone" --scope full --trainer "Sam Coach" --save-profile sam`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(&o)
-			}
-			return runTrainersCreate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersCreate)
 		},
 	}
 	cmd.Flags().StringVar(&o.Trainer.Name, "name", "", "the trainer's name (required)")

@@ -47,10 +47,7 @@ exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
 			if cmd.Flags().Changed("reassign-to") && o.ReassignTo == "" {
 				return cmdutil.Usagef("--reassign-to wants a trainer's id or name")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runTrainersDeactivate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersDeactivate)
 		},
 	}
 	cmd.Flags().StringVar(&o.ReassignTo, "reassign-to", "", "the trainer (id or whole name) who takes over the trainees")

@@ -29,10 +29,7 @@ listing them.`,
 		ValidArgsFunction: completeTrainerArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Trainer = args[0]
-			if runF != nil {
-				return runF(&o)
-			}
-			return runTrainersGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersGet)
 		},
 	}
 }

@@ -39,10 +39,7 @@ errorCode 1035). Needs an admin key: another key exits 7 (errorCode 1029).`,
 		ValidArgsFunction: completeTrainerArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.From = args[0]
-			if runF != nil {
-				return runF(&o)
-			}
-			return runTrainersReassign(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersReassign)
 		},
 	}
 	cmd.Flags().StringVar(&o.To, "to", "", "the trainer (id or whole name) who takes the trainees over (required)")

@@ -46,10 +46,7 @@ exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
 			if o.Patch.Name == nil && o.Patch.Email == nil && o.Patch.Active == nil {
 				return nothingChanged("--name, --email or --activate")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runTrainersUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the trainer's new name")

@@ -65,10 +65,7 @@ off. Requests never freeze the screen; errors show in the status line.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &TUIOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runTUI(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runTUI)
 		},
 	}
 }

@@ -94,10 +94,7 @@ status is 5 when any trainee failed.`,
 			if err := o.fill(f, cmd.Flags(), args, values); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runUpdate)
 		},
 	}
 	addPatchFlags(cmd, values, completeTrainerIDs(f))

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -21,17 +22,14 @@ func newVersionCmd(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 		Args:  cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &VersionOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runVersion(f, o)
+			return runWith(cmd.Context(), f, o, runF, runVersion)
 		},
 	}
 }
 
 // runVersion prints traineectl's version and the Go release it was built
 // with.
-func runVersion(f *cmdutil.Factory, _ *VersionOptions) error {
+func runVersion(_ context.Context, f *cmdutil.Factory, _ *VersionOptions) error {
 	v := struct {
 		Version string `json:"version"`
 		Go      string `json:"go"`

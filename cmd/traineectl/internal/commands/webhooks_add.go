@@ -34,10 +34,7 @@ func newWebhooksAddCmd(f *cmdutil.Factory, runF func(*WebhooksAddOptions) error)
 			if err := api.ValidateURLFlag("--url", o.URL); err != nil {
 				return cmdutil.Usagef("%v", err)
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksAdd(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksAdd)
 		},
 	}
 	cmd.Flags().StringVar(&o.URL, "url", "", "the http or https URL to POST events to (required)")

@@ -29,10 +29,7 @@ confirm; elsewhere --yes is required, and without it nothing is deleted (exit 2)
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksDelete(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksDelete)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")

@@ -47,10 +47,7 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 			if err := o.listFlags.check(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksDeliveries(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksDeliveries)
 		},
 	}
 	o.pagingFlags.register(cmd, "attempt")

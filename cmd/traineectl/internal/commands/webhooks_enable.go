@@ -12,39 +12,20 @@ import (
 
 // WebhooksEnableOptions are the inputs of `traineectl webhooks enable` and
 // `disable`.
-type WebhooksEnableOptions struct {
-	IDs    []int64
-	Enable bool
+type WebhooksEnableOptions = EnableOptions
+
+var webhooksEnableHelp = enableHelp{
+	what:  "webhook ids",
+	short: [2]string{"Enable webhooks: their waiting deliveries go at once", "Disable webhooks: their deliveries wait until they are enabled"},
+	long: [2]string{`Enable webhooks: their deliveries, waiting while they were disabled, are sent at
+once. This also clears the reason the server gave when it disabled one by itself
+(it answered 410 Gone, or its address is one the server does not send to).`, `Disable webhooks: nothing is sent to them, and their deliveries (new ones
+included) wait until they are enabled again.`},
+	example: [2]string{`  traineectl webhooks enable 3`, `  traineectl webhooks disable 3`},
 }
 
 func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool, runF func(*WebhooksEnableOptions) error) *cobra.Command {
-	o := WebhooksEnableOptions{Enable: enable}
-	c := &cobra.Command{
-		Use:   "enable ID...",
-		Short: "Enable webhooks: their waiting deliveries go at once",
-		Long: `Enable webhooks: their deliveries, waiting while they were disabled, are sent at
-once. This also clears the reason the server gave when it disabled one by itself
-(it answered 410 Gone, or its address is one the server does not send to).`,
-		Example:           `  traineectl webhooks enable 3`,
-		Args:              cmdutil.MinArgs(1, "webhook ids"),
-		ValidArgsFunction: completeWebhookIDs(f),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksEnable(cmd.Context(), f, &o)
-		},
-	}
-	if !enable {
-		c.Use, c.Short = "disable ID...", "Disable webhooks: their deliveries wait until they are enabled"
-		c.Long = `Disable webhooks: nothing is sent to them, and their deliveries (new ones
-included) wait until they are enabled again.`
-		c.Example = `  traineectl webhooks disable 3`
-	}
-	return c
+	return newEnableCmd(f, enable, webhooksEnableHelp, completeWebhookIDs(f), runF, runWebhooksEnable)
 }
 
 func runWebhooksEnable(ctx context.Context, f *cmdutil.Factory, o *WebhooksEnableOptions) error {

@@ -17,10 +17,7 @@ func newWebhooksListCmd(f *cmdutil.Factory, runF func(*WebhooksListOptions) erro
 		Use: "list", Short: "List your company's webhooks (never their secrets)", Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &WebhooksListOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runWebhooksList(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runWebhooksList)
 		},
 	}
 }
@@ -49,10 +46,7 @@ func newWebhooksGetCmd(f *cmdutil.Factory, runF func(*WebhooksGetOptions) error)
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksGet)
 		},
 	}
 }

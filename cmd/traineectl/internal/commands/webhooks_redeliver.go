@@ -30,10 +30,7 @@ webhook-id and body. Prints how many deliveries were scheduled.`,
 				return cmdutil.Usagef("an event id starts with %s, not %q", api.WebhookEventIDPrefix, args[0])
 			}
 			o := &WebhooksRedeliverOptions{EventID: args[0]}
-			if runF != nil {
-				return runF(o)
-			}
-			return runWebhooksRedeliver(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runWebhooksRedeliver)
 		},
 	}
 }

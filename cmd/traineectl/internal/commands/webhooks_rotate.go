@@ -26,10 +26,7 @@ that day.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksRotate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksRotate)
 		},
 	}
 }

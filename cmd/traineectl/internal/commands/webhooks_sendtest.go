@@ -29,10 +29,7 @@ receiver did not answer 2xx within 10 seconds.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksTest(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksTest)
 		},
 	}
 }

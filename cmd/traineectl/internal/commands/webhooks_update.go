@@ -52,10 +52,7 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory, runF func(*WebhooksUpdateOptions) 
 			if o.URL == nil && o.Events == nil && o.Enabled == nil {
 				return cmdutil.Usagef("nothing to change: give --url, --events, --enable or --disable")
 			}
-			if runF != nil {
-				return runF(&o)
-			}
-			return runWebhooksUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "", "the new URL")

@@ -34,10 +34,7 @@ last 30 days.`,
 			return err
 		}
 		o := &WeightOptions{TraineeID: tid, Range: tr}
-		if runF != nil {
-			return runF(o)
-		}
-		return runWeight(ctx, f, o)
+		return runWith(ctx, f, o, runF, runWeight)
 	})
 	r.register(cmd)
 	return cmd

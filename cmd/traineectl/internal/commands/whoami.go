@@ -30,10 +30,7 @@ goes first, then the prefix (-o json has everything).`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := &WhoamiOptions{}
-			if runF != nil {
-				return runF(o)
-			}
-			return runWhoami(cmd.Context(), f, o)
+			return runWith(cmd.Context(), f, o, runF, runWhoami)
 		},
 	}
 }
