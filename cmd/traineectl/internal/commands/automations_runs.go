@@ -13,8 +13,7 @@ import (
 // AutomationsRunsOptions are the inputs of `traineectl automations runs`.
 type AutomationsRunsOptions struct {
 	ID int64
-	pagingFlags
-	listFlags
+	pagedList
 }
 
 func newAutomationsRunsCmd(f *cmdutil.Factory, runF func(*AutomationsRunsOptions) error) *cobra.Command {
@@ -38,19 +37,14 @@ the automation has more runs than were printed, a line on stderr says so.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			o.pagingFlags.record(cmd.Flags().Changed)
-			o.listFlags.record(cmd.Flags().Changed)
-			if err := o.pagingFlags.check(); err != nil {
-				return err
-			}
-			if err := o.listFlags.check(); err != nil {
+			o.record(cmd.Flags().Changed)
+			if err := o.check(); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runAutomationsRuns)
 		},
 	}
-	o.pagingFlags.register(c, "run")
-	o.listFlags.register(c, "run")
+	o.register(c, "run")
 	return c
 }
 

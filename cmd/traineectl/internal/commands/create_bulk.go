@@ -43,16 +43,34 @@ var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", 
 // maxParallel bounds --parallel.
 const maxParallel = 64
 
+// fileFlagsHelp is the help of the flags of a file's run that differ
+// between create -f and apply; prefix starts the others'.
+type fileFlagsHelp struct {
+	prefix, file, dryRun, journal, parallel, generate string
+}
+
+// register adds create -f's flags.
 func (o *BulkOptions) register(cmd *cobra.Command) {
+	o.registerFile(cmd, fileFlagsHelp{prefix: "with -f: ",
+		file:     "create the trainees of a CSV, JSON Lines, YAML or JSON file (- for stdin)",
+		dryRun:   "with -f: check every row and report; send nothing",
+		journal:  "with -f: the import's journal (default: FILE.journal; required with -f -)",
+		parallel: "with -f: creates in flight at once (1 to 64)",
+		generate: "with -f: generate a password for each row without one (written to --results only)"})
+}
+
+// registerFile adds the flags of a file's run (create -f, apply), with
+// their completions.
+func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl := cmd.Flags()
-	fl.StringVarP(&o.File, "file", "f", "", "create the trainees of a CSV, JSON Lines, YAML or JSON file (- for stdin)")
+	fl.StringVarP(&o.File, "file", "f", "", h.file)
 	fl.StringVar(&o.Format, "format", "", "format of -f: csv, jsonl, yaml or json (default: by the file's extension; required with -f -)")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "with -f: check every row and report; send nothing")
-	fl.StringVar(&o.Journal, "journal", "", "with -f: the import's journal (default: FILE.journal; required with -f -)")
-	fl.IntVar(&o.Parallel, "parallel", 4, "with -f: creates in flight at once (1 to 64)")
-	fl.StringVar(&o.Results, "results", "", "with -f: append a CSV line per row to this file (mode 0600)")
-	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, "with -f: generate a password for each row without one (written to --results only)")
-	o.registerMap(cmd, "with -f: ")
+	fl.BoolVar(&o.DryRun, "dry-run", false, h.dryRun)
+	fl.StringVar(&o.Journal, "journal", "", h.journal)
+	fl.IntVar(&o.Parallel, "parallel", 4, h.parallel)
+	fl.StringVar(&o.Results, "results", "", h.prefix+"append a CSV line per row to this file (mode 0600)")
+	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
+	o.registerMap(cmd, h.prefix)
 	registerFileCompletions(cmd)
 }
 

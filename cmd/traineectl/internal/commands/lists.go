@@ -106,6 +106,33 @@ func (p *pagingFlags) check() error {
 	return nil
 }
 
+// pagedList is the flags of a list with both: --page and --size, and
+// --limit, --all and -q.
+type pagedList struct {
+	pagingFlags
+	listFlags
+}
+
+func (p *pagedList) register(cmd *cobra.Command, noun string) {
+	p.pagingFlags.register(cmd, noun)
+	p.listFlags.register(cmd, noun)
+}
+
+// record records which of the flags were given; changed is the flag
+// set's Changed.
+func (p *pagedList) record(changed func(name string) bool) {
+	p.pagingFlags.record(changed)
+	p.listFlags.record(changed)
+}
+
+// check is both checks, paging's first.
+func (p *pagedList) check() error {
+	if err := p.pagingFlags.check(); err != nil {
+		return err
+	}
+	return p.listFlags.check()
+}
+
 // params are the paging the flags ask for (0: the server's default).
 func (p *pagingFlags) params() client.ListParams {
 	return client.ListParams{Page: p.Page, Limit: p.Size}

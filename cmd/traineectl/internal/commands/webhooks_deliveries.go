@@ -15,8 +15,7 @@ import (
 // WebhooksDeliveriesOptions are the inputs of `webhooks deliveries`.
 type WebhooksDeliveriesOptions struct {
 	ID int64
-	pagingFlags
-	listFlags
+	pagedList
 }
 
 func newWebhooksDeliveriesCmd(f *cmdutil.Factory, runF func(*WebhooksDeliveriesOptions) error) *cobra.Command {
@@ -39,19 +38,14 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			o.pagingFlags.record(cmd.Flags().Changed)
-			o.listFlags.record(cmd.Flags().Changed)
-			if err := o.pagingFlags.check(); err != nil {
-				return err
-			}
-			if err := o.listFlags.check(); err != nil {
+			o.record(cmd.Flags().Changed)
+			if err := o.check(); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runWebhooksDeliveries)
 		},
 	}
-	o.pagingFlags.register(cmd, "attempt")
-	o.listFlags.register(cmd, "attempt")
+	o.register(cmd, "attempt")
 	return cmd
 }
 
