@@ -31,8 +31,7 @@ trainees its conditions hold for.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runAutomationsTest)

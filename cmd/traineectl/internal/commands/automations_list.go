@@ -28,8 +28,7 @@ the company has more automations than were printed, a line on stderr says so.`,
   traineectl automations list --all -o json | jq '.[] | select(.runCount > 0) | .name'`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runAutomationsList)

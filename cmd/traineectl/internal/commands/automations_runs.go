@@ -37,8 +37,7 @@ the automation has more runs than were printed, a line on stderr says so.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runAutomationsRuns)

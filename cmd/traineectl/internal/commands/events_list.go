@@ -43,8 +43,7 @@ actor).`,
 			if o.Types, err = parseTypesFlag(types); err != nil {
 				return err
 			}
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			if o.After != "" && !strings.HasPrefix(o.After, api.WebhookEventIDPrefix) {

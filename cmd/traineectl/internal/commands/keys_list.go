@@ -52,8 +52,7 @@ expired keys found").`,
   traineectl keys list --state expired --jq '.[].name'`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			if o.State != "" && o.State != "all" && !slices.Contains(api.KeyStates, o.State) {

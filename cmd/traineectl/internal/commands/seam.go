@@ -69,3 +69,16 @@ func newEnableCmd(f *cmdutil.Factory, enable bool, h enableHelp, complete cobra.
 		RunE:              idsRunE(f, &o.IDs, &o, runF, run),
 	}
 }
+
+// givenFlags are flags that record which of them a command line gave
+// (into the Options) and check what they were given.
+type givenFlags interface {
+	record(changed func(name string) bool)
+	check() error
+}
+
+// recordGiven records which of fl's flags cmd was given, then checks them.
+func recordGiven(cmd *cobra.Command, fl givenFlags) error {
+	fl.record(cmd.Flags().Changed)
+	return fl.check()
+}

@@ -151,9 +151,8 @@ no trainer it is a usage error (exit status 2).`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Query = strings.Join(args, " ")
-			o.record(cmd.Flags().Changed)
 			o.SizeSet = cmd.Flags().Changed("size")
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			if o.SizeSet && (p.Size < 1 || p.Size > 100) {

@@ -38,8 +38,7 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			o.record(cmd.Flags().Changed)
-			if err := o.check(); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			return runWith(cmd.Context(), f, &o, runF, runWebhooksDeliveries)
