@@ -205,19 +205,7 @@ func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *b
 		Changes: srv,
 	})
 	prog.Stop()
-	if results != nil {
-		if err := results.Close(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	if err := j.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	fmt.Fprintln(f.IOStreams.ErrOut, sum.ApplyText())
-	if err := printRecords(f, records); err != nil {
-		return err
-	}
-	return bulkExit(sum, runErr)
+	return finishRun(f, j, results, sum, sum.ApplyText(), records, runErr)
 }
 
 // planView is the dry run's plan: the plan as JSON and YAML, a line per

@@ -259,6 +259,14 @@ func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkim
 		API: srv, Journal: j, Results: results, Parallel: o.Parallel, OnRecord: prog.Record,
 	})
 	prog.Stop()
+	return finishRun(f, j, results, sum, sum.Text(), records, runErr)
+}
+
+// finishRun ends a run of create -f or apply whose outcome is runErr:
+// it closes the results file (when any) and the journal, prints the
+// summary line and the records, and gives the exit status.
+func finishRun(f *cmdutil.Factory, j *bulkimport.Journal, results *bulkimport.Results, sum bulkimport.Summary, line string,
+	records []bulkimport.Record, runErr error) error {
 	if results != nil {
 		if err := results.Close(); err != nil && runErr == nil {
 			runErr = err
@@ -267,7 +275,7 @@ func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkim
 	if err := j.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	fmt.Fprintln(ios.ErrOut, sum.Text())
+	fmt.Fprintln(f.IOStreams.ErrOut, line)
 	if err := printRecords(f, records); err != nil {
 		return err
 	}
