@@ -12,6 +12,7 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
+// readCSV reads CSV with a header row naming the columns.
 func (rd *reader) readCSV(r io.Reader) ([]Row, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1

@@ -10,10 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/traineed/traineed/api"
 	"gopkg.in/yaml.v3"
+
+	"github.com/traineed/traineed/api"
 )
 
+// readJSONL reads JSON Lines: a create body per line.
 func (rd *reader) readJSONL(r io.Reader) ([]Row, error) {
 	br := bufio.NewReader(r)
 	var rows []Row
