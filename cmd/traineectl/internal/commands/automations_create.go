@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -51,7 +50,5 @@ func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *Automation
 
 // noteAutomation tells a terminal what was done: "Created automation 7 (name)".
 func noteAutomation(f *cmdutil.Factory, done string, a *api.Automation) {
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s automation %d (%s)\n", done, a.ID, api.EscapeText(a.Name))
-	}
+	noteDone(f, done, "automation", a.ID, a.Name)
 }

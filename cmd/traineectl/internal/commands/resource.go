@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -97,7 +96,5 @@ func confirmDelete(ctx context.Context, f *cmdutil.Factory, yes bool, question s
 
 // noteWebhook tells a terminal what was done: "Deleted webhook 3 (URL)".
 func noteWebhook(f *cmdutil.Factory, done string, w *api.Webhook) {
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s webhook %d (%s)\n", done, w.ID, api.EscapeText(w.URL))
-	}
+	noteDone(f, done, "webhook", w.ID, w.URL)
 }

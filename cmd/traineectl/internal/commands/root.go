@@ -250,9 +250,7 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 // noteTrainee tells a terminal what was done: "Created trainee 41 (Ada
 // Park)".
 func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s trainee %d (%s)\n", done, t.ID, api.EscapeText(t.Name))
-	}
+	noteDone(f, done, "trainee", t.ID, t.Name)
 }
 
 // printTrainees prints trainees in the -o format; with several ids the
