@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
@@ -139,13 +138,8 @@ func Apply(ctx context.Context, plan *Plan, o ApplyOptions) (Summary, []Record, 
 	}
 	r := &runner{o: o.Options, sum: Summary{Rows: plan.Rows, Parallel: o.Parallel, Unchanged: plan.Unchanged}, slots: NewSlots(o.Parallel)}
 	start := o.Now()
-	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelReq()
-	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(o.Grace, cancelReq) })
-	defer stopGrace()
-	dispatch, stopDispatch := context.WithCancel(ctx)
-	defer stopDispatch()
-	r.stop = stopDispatch
+	dispatch, reqCtx, release := r.contexts(ctx)
+	defer release()
 
 	var todo []*Step
 	for i := range plan.Steps {
@@ -163,14 +157,7 @@ func Apply(ctx context.Context, plan *Plan, o ApplyOptions) (Summary, []Record, 
 		}
 		return r.change(ctx, s, o)
 	})
-	r.sum.NotAttempted = len(todo) - r.sum.Processed
-	r.sum.Duration = o.Now().Sub(start)
-	sortRecords(r.records)
-	err := r.err
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	return r.sum, r.records, err
+	return r.end(ctx, start, len(todo))
 }
 
 // refusedRecord is the record of a row the plan refused.

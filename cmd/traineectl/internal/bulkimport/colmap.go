@@ -147,6 +147,13 @@ func (m *ColumnMap) missing(headers []string) []string {
 
 func isDateField(f string) bool { return f == "dateOfBirth" || f == "expirationDate" }
 
+// dateTokens are the parts of a date layout and Go's for them, longest
+// first; part is 'y', 'm' or 'd'.
+var dateTokens = []struct {
+	token, goForm string
+	part          byte
+}{{"YYYY", "2006", 'y'}, {"YY", "06", 'y'}, {"MM", "01", 'm'}, {"M", "1", 'm'}, {"DD", "02", 'd'}, {"D", "2", 'd'}}
+
 // goDateLayout turns a layout written with YYYY, YY, MM, M, DD and D (any
 // other character kept as it is) into time.Parse's; a layout already in
 // Go's form (holding 2006) is taken as it is.
@@ -159,35 +166,23 @@ func goDateLayout(l string) (string, error) {
 	}
 	var b strings.Builder
 	up := strings.ToUpper(l)
-	year, month, day := false, false, false
+	parts := map[byte]bool{}
+next:
 	for i := 0; i < len(up); {
-		switch {
-		case strings.HasPrefix(up[i:], "YYYY"):
-			b.WriteString("2006")
-			i, year = i+4, true
-		case strings.HasPrefix(up[i:], "YY"):
-			b.WriteString("06")
-			i, year = i+2, true
-		case strings.HasPrefix(up[i:], "MM"):
-			b.WriteString("01")
-			i, month = i+2, true
-		case up[i] == 'M':
-			b.WriteString("1")
-			i, month = i+1, true
-		case strings.HasPrefix(up[i:], "DD"):
-			b.WriteString("02")
-			i, day = i+2, true
-		case up[i] == 'D':
-			b.WriteString("2")
-			i, day = i+1, true
-		case up[i] >= 'A' && up[i] <= 'Z' || up[i] >= '0' && up[i] <= '9':
-			return "", fmt.Errorf("date layout %q: use YYYY (or YY), MM (or M) and DD (or D) and separators", l)
-		default:
-			b.WriteByte(l[i])
-			i++
+		for _, t := range dateTokens {
+			if strings.HasPrefix(up[i:], t.token) {
+				b.WriteString(t.goForm)
+				i, parts[t.part] = i+len(t.token), true
+				continue next
+			}
 		}
+		if up[i] >= 'A' && up[i] <= 'Z' || up[i] >= '0' && up[i] <= '9' {
+			return "", fmt.Errorf("date layout %q: use YYYY (or YY), MM (or M) and DD (or D) and separators", l)
+		}
+		b.WriteByte(l[i])
+		i++
 	}
-	if !year || !month || !day {
+	if len(parts) < 3 {
 		return "", fmt.Errorf("date layout %q needs a year, a month and a day", l)
 	}
 	return b.String(), nil

@@ -214,6 +214,12 @@ func planRow(row *Row, x *Index, o PlanOptions) Step {
 	if t == nil {
 		return planCreate(s, row, x, o)
 	}
+	return planUpdate(s, row, t, x, o)
+}
+
+// planUpdate is the step of a row that matches trainee t: unchanged, an
+// update, a restore, or refused.
+func planUpdate(s Step, row *Row, t *api.Trainee, x *Index, o PlanOptions) Step {
 	id := t.ID
 	s.TraineeID, s.before = &id, t
 	patch := row.Patch.Without(t)

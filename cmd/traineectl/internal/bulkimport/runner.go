@@ -124,21 +124,37 @@ func Run(ctx context.Context, rows []Row, o Options) (Summary, []Record, error) 
 	r := &runner{o: o, sum: Summary{Rows: len(rows), Parallel: o.Parallel}, slots: NewSlots(o.Parallel)}
 	start := o.Now()
 
-	// Requests under way may finish after ctx ends, for a while: an answer
-	// received is an outcome recorded, and a lookup avoided next time.
-	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelReq()
-	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(o.Grace, cancelReq) })
-	defer stopGrace()
-	dispatch, stopDispatch := context.WithCancel(ctx)
-	defer stopDispatch()
-	r.stop = stopDispatch
+	dispatch, reqCtx, release := r.contexts(ctx)
+	defer release()
 
 	todo := r.triage(rows)
 	r.work(dispatch, reqCtx, todo)
+	return r.end(ctx, start, len(todo))
+}
 
-	r.sum.NotAttempted = len(todo) - r.sum.Processed
-	r.sum.Duration = o.Now().Sub(start)
+// contexts are the two contexts of a run: dispatch, which ends with ctx or
+// r.stop (no request starts after), and reqCtx, which requests under way
+// run in: they may finish after ctx ends, for o.Grace (an answer received
+// is an outcome recorded, and a lookup avoided next time). release frees
+// both.
+func (r *runner) contexts(ctx context.Context) (dispatch, reqCtx context.Context, release func()) {
+	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(r.o.Grace, cancelReq) })
+	dispatch, stopDispatch := context.WithCancel(ctx)
+	r.stop = stopDispatch
+	return dispatch, reqCtx, func() {
+		stopDispatch()
+		stopGrace()
+		cancelReq()
+	}
+}
+
+// end completes the summary of a run of todo steps begun at start and
+// returns it with the records in row order and the run's error (ctx's
+// when the run itself had none).
+func (r *runner) end(ctx context.Context, start time.Time, todo int) (Summary, []Record, error) {
+	r.sum.NotAttempted = todo - r.sum.Processed
+	r.sum.Duration = r.o.Now().Sub(start)
 	sortRecords(r.records)
 	err := r.err
 	if err == nil && ctx.Err() != nil {

@@ -67,7 +67,7 @@ const applyExample = `  traineectl apply -f clients.csv --dry-run
   traineectl apply -f crm-export.csv --map-file docs/maps/generic-crm.map --prune --yes
   crm-export | traineectl apply -f - --format jsonl --journal sync.journal -o json`
 
-func newApplyCmd(f *cmdutil.Factory) *cobra.Command {
+func newApplyCmd(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
 	var o ApplyOptions
 	cmd := &cobra.Command{
 		Use:     "apply -f FILE [flags]",
@@ -79,7 +79,7 @@ func newApplyCmd(f *cmdutil.Factory) *cobra.Command {
 			if !cmd.Flags().Changed("file") {
 				return cmdutil.Usagef("-f FILE is required (- for stdin)")
 			}
-			return runApply(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runApply)
 		},
 	}
 	o.register(cmd)
@@ -87,20 +87,17 @@ func newApplyCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 func (o *ApplyOptions) register(cmd *cobra.Command) {
+	o.registerFile(cmd, fileFlagsHelp{
+		file:     "the CSV, JSON Lines, YAML or JSON file of trainees (- for stdin)",
+		dryRun:   "print the plan and change nothing",
+		journal:  "the run's journal (default: FILE.journal; required with -f -)",
+		parallel: "changes in flight at once (1 to 64)",
+		generate: "generate a password for each new trainee without one (written to --results only)"})
 	fl := cmd.Flags()
-	fl.StringVarP(&o.File, "file", "f", "", "the CSV, JSON Lines, YAML or JSON file of trainees (- for stdin)")
-	fl.StringVar(&o.Format, "format", "", "format of -f: csv, jsonl, yaml or json (default: by the file's extension; required with -f -)")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "print the plan and change nothing")
-	fl.StringVar(&o.Journal, "journal", "", "the run's journal (default: FILE.journal; required with -f -)")
-	fl.IntVar(&o.Parallel, "parallel", 4, "changes in flight at once (1 to 64)")
-	fl.StringVar(&o.Results, "results", "", "append a CSV line per row to this file (mode 0600)")
-	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, "generate a password for each new trainee without one (written to --results only)")
 	fl.StringVar(&o.Match, "match", bulkimport.MatchEmail, "match rows to trainees by email or phone")
 	fl.BoolVar(&o.NoRestore, "no-restore", false, "refuse the rows of deleted trainees instead of restoring them")
 	fl.BoolVar(&o.Prune, "prune", false, "soft-delete the company's trainees that no row matches")
 	fl.BoolVarP(&o.Yes, "yes", "y", false, "with --prune: delete without asking")
-	o.registerMap(cmd, "")
-	registerFileCompletions(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("match", fixedValues(bulkimport.MatchEmail, bulkimport.MatchPhone))
 }
 
@@ -208,19 +205,7 @@ func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *b
 		Changes: srv,
 	})
 	prog.Stop()
-	if results != nil {
-		if err := results.Close(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	if err := j.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	fmt.Fprintln(f.IOStreams.ErrOut, sum.ApplyText())
-	if err := printRecords(f, records); err != nil {
-		return err
-	}
-	return bulkExit(sum, runErr)
+	return finishRun(f, j, results, sum, sum.ApplyText(), records, runErr)
 }
 
 // planView is the dry run's plan: the plan as JSON and YAML, a line per

@@ -37,9 +37,9 @@ func newAutomationsCmd(f *cmdutil.Factory) *cobra.Command {
   traineectl automations list
   traineectl automations runs 7`,
 	}
-	c.AddCommand(newAutomationsListCmd(f), newAutomationsGetCmd(f), newAutomationsCreateCmd(f), newAutomationsUpdateCmd(f),
-		newAutomationsEnableCmd(f, true), newAutomationsEnableCmd(f, false), newAutomationsDeleteCmd(f),
-		newAutomationsRunsCmd(f), newAutomationsTestCmd(f))
+	c.AddCommand(newAutomationsListCmd(f, nil), newAutomationsGetCmd(f, nil), newAutomationsCreateCmd(f, nil), newAutomationsUpdateCmd(f, nil),
+		newAutomationsEnableCmd(f, true, nil), newAutomationsEnableCmd(f, false, nil), newAutomationsDeleteCmd(f, nil),
+		newAutomationsRunsCmd(f, nil), newAutomationsTestCmd(f, nil))
 	return c
 }
 
@@ -63,16 +63,25 @@ func noteSecret(f *cmdutil.Factory, a *api.Automation) {
 
 // automationFlags are the flags of create and update that build a body.
 type automationFlags struct {
-	File       string
-	Name       string
-	Trigger    string
-	Days       string
-	Trainer    string
-	Status     string
-	Action     string
-	URL        string
-	Disabled   bool
-	registered *cobra.Command
+	File     string
+	Name     string
+	Trigger  string
+	Days     string
+	Trainer  string
+	Status   string
+	Action   string
+	URL      string
+	Disabled bool
+
+	// Which flags were given (RunE records them: recordSet).
+	NameSet, TriggerSet, DaysSet, TrainerSet, StatusSet, ActionSet, URLSet, DisabledSet bool
+}
+
+// recordSet records which of the flags were given; changed is the flag
+// set's Changed.
+func (a *automationFlags) recordSet(changed func(name string) bool) {
+	a.NameSet, a.TriggerSet, a.DaysSet, a.TrainerSet = changed("name"), changed("trigger"), changed("days"), changed("trainer")
+	a.StatusSet, a.ActionSet, a.URLSet, a.DisabledSet = changed("status"), changed("action"), changed("url"), changed("disabled")
 }
 
 func (a *automationFlags) register(c *cobra.Command, create bool, trainers cobra.CompletionFunc) {
@@ -95,7 +104,6 @@ func (a *automationFlags) register(c *cobra.Command, create bool, trainers cobra
 	for _, n := range []string{"name", "days", "url"} {
 		_ = c.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
 	}
-	a.registered = c
 }
 
 // body builds the request body: the file's members, then each flag given;
@@ -108,7 +116,6 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 			return nil, err
 		}
 	}
-	changed := func(n string) bool { return a.registered.Flags().Changed(n) }
 	sub := func(key string) map[string]any {
 		v, ok := m[key].(map[string]any)
 		if !ok {
@@ -117,16 +124,16 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 		}
 		return v
 	}
-	if changed("name") {
+	if a.NameSet {
 		m["name"] = a.Name
 	}
-	if changed("disabled") {
+	if a.DisabledSet {
 		m["enabled"] = !a.Disabled
 	}
-	if changed("trigger") {
+	if a.TriggerSet {
 		sub("trigger")["type"] = a.Trigger
 	}
-	if changed("days") {
+	if a.DaysSet {
 		if a.Days == "none" {
 			sub("trigger")["days"] = nil
 		} else {
@@ -137,7 +144,7 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 			sub("trigger")["days"] = n
 		}
 	}
-	if changed("trainer") && !a.trainerIsName() { // a name: nameTrainer
+	if a.TrainerSet && !a.trainerIsName() { // a name: nameTrainer
 		if a.Trainer == "none" {
 			sub("conditions")["trainerId"] = nil
 		} else {
@@ -148,17 +155,17 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 			sub("conditions")["trainerId"] = id
 		}
 	}
-	if changed("status") {
+	if a.StatusSet {
 		if a.Status == "none" {
 			sub("conditions")["status"] = nil
 		} else {
 			sub("conditions")["status"] = a.Status
 		}
 	}
-	if changed("action") {
+	if a.ActionSet {
 		m["actionType"] = strings.ToUpper(a.Action)
 	}
-	if changed("url") {
+	if a.URLSet {
 		sub("action")["url"] = a.URL
 	}
 	// Text the server would refuse (1016) is refused before sending, by
@@ -169,7 +176,7 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 		}
 	}
 	// So is a URL the server's one rule refuses (api.ValidateURL).
-	if changed("url") {
+	if a.URLSet {
 		if err := api.ValidateURLFlag("--url", a.URL); err != nil {
 			return nil, cmdutil.Usagef("%v", err)
 		}
@@ -181,7 +188,7 @@ func (a *automationFlags) body(f *cmdutil.Factory) (map[string]any, error) {
 // giving an id (or none).
 func (a *automationFlags) trainerIsName() bool {
 	t := strings.TrimSpace(a.Trainer)
-	return a.registered.Flags().Changed("trainer") && t != "" && t != "none" && !isWholeNumber(t)
+	return a.TrainerSet && t != "" && t != "none" && !isWholeNumber(t)
 }
 
 // nameTrainer sets the trainer condition of the body m from a --trainer
@@ -205,6 +212,34 @@ func (a *automationFlags) nameTrainer(ctx context.Context, f *cmdutil.Factory, m
 	}
 	cond["trainerId"] = id
 	return nil
+}
+
+// sendAutomation builds the body from the flags (refused with the usage
+// error empty when it has nothing), sends it with send, and notes and
+// prints the automation the server answers, as done.
+func (a *automationFlags) send(ctx context.Context, f *cmdutil.Factory, empty, done string,
+	send func(c *client.Client, body map[string]any) (*api.Automation, error)) error {
+	body, err := a.body(f)
+	if err != nil {
+		return err
+	}
+	if err := a.nameTrainer(ctx, f, body); err != nil {
+		return err
+	}
+	if len(body) == 0 {
+		return cmdutil.Usagef("%s", empty)
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	au, err := send(c, body)
+	if err != nil {
+		return err
+	}
+	noteAutomation(f, done, au)
+	noteSecret(f, au)
+	return printAutomations(f, []*api.Automation{au}, true)
 }
 
 // readAutomationFile reads one JSON or YAML object.

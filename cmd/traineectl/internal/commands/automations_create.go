@@ -2,11 +2,11 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -15,7 +15,7 @@ type AutomationsCreateOptions struct {
 	Flags automationFlags
 }
 
-func newAutomationsCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsCreateCmd(f *cmdutil.Factory, runF func(*AutomationsCreateOptions) error) *cobra.Command {
 	var o AutomationsCreateOptions
 	c := &cobra.Command{
 		Use:   "create (--name NAME --trigger TYPE [--days N] --action TYPE [--url URL] | -f FILE)",
@@ -32,39 +32,23 @@ PUSH actions are reserved for a later release (exit status 5, error 1013).`,
       --action WEBHOOK --url https://crm.example/hooks/idle
   traineectl automations create -f automation.yaml`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runAutomationsCreate(cmd.Context(), f, &o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Flags.recordSet(cmd.Flags().Changed)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsCreate)
+		},
 	}
 	o.Flags.register(c, true, completeTrainerIDs(f))
 	return c
 }
 
 func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *AutomationsCreateOptions) error {
-	body, err := o.Flags.body(f)
-	if err != nil {
-		return err
-	}
-	if err := o.Flags.nameTrainer(ctx, f, body); err != nil {
-		return err
-	}
-	if len(body) == 0 {
-		return cmdutil.Usagef("give the automation with flags (--name, --trigger, --action, ...) or -f FILE")
-	}
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	a, err := c.CreateAutomation(ctx, body)
-	if err != nil {
-		return err
-	}
-	noteAutomation(f, "Created", a)
-	noteSecret(f, a)
-	return printAutomations(f, []*api.Automation{a}, true)
+	return o.Flags.send(ctx, f, "give the automation with flags (--name, --trigger, --action, ...) or -f FILE", "Created",
+		func(c *client.Client, body map[string]any) (*api.Automation, error) {
+			return c.CreateAutomation(ctx, body)
+		})
 }
 
 // noteAutomation tells a terminal what was done: "Created automation 7 (name)".
 func noteAutomation(f *cmdutil.Factory, done string, a *api.Automation) {
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s automation %d (%s)\n", done, a.ID, api.EscapeText(a.Name))
-	}
+	noteDone(f, done, "automation", a.ID, a.Name)
 }

@@ -15,7 +15,7 @@ type AutomationsTestOptions struct {
 	pagingFlags
 }
 
-func newAutomationsTestCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsTestCmd(f *cmdutil.Factory, runF func(*AutomationsTestOptions) error) *cobra.Command {
 	var o AutomationsTestOptions
 	c := &cobra.Command{
 		Use:   "test ID [--page N] [--size N]",
@@ -31,10 +31,10 @@ trainees its conditions hold for.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			if err := o.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
-			return runAutomationsTest(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsTest)
 		},
 	}
 	o.register(c, "trainee")

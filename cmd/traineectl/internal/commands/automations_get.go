@@ -14,7 +14,7 @@ type AutomationsGetOptions struct {
 	IDs []int64
 }
 
-func newAutomationsGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsGetCmd(f *cmdutil.Factory, runF func(*AutomationsGetOptions) error) *cobra.Command {
 	var o AutomationsGetOptions
 	return &cobra.Command{
 		Use:   "get ID...",
@@ -25,12 +25,7 @@ exits with status 4; with several ids the others are still shown.`,
 		Example:           `  traineectl automations get 7 -o yaml`,
 		Args:              cmdutil.MinArgs(1, "automation ids"),
 		ValidArgsFunction: completeAutomationIDs(f, true),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			return runAutomationsGet(cmd.Context(), f, &o)
-		},
+		RunE:              idsRunE(f, &o.IDs, &o, runF, runAutomationsGet),
 	}
 }
 

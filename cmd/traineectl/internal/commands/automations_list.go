@@ -15,7 +15,7 @@ type AutomationsListOptions struct {
 	listFlags
 }
 
-func newAutomationsListCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsListCmd(f *cmdutil.Factory, runF func(*AutomationsListOptions) error) *cobra.Command {
 	var o AutomationsListOptions
 	cmd := &cobra.Command{
 		Use:   "list [--limit N | --all]",
@@ -28,10 +28,10 @@ the company has more automations than were printed, a line on stderr says so.`,
   traineectl automations list --all -o json | jq '.[] | select(.runCount > 0) | .name'`,
 		Args: cmdutil.ExactArgs(0, "arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
-			return runAutomationsList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsList)
 		},
 	}
 	o.register(cmd, "automation")

@@ -13,11 +13,10 @@ import (
 // AutomationsRunsOptions are the inputs of `traineectl automations runs`.
 type AutomationsRunsOptions struct {
 	ID int64
-	pagingFlags
-	listFlags
+	pagedList
 }
 
-func newAutomationsRunsCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsRunsCmd(f *cmdutil.Factory, runF func(*AutomationsRunsOptions) error) *cobra.Command {
 	var o AutomationsRunsOptions
 	c := &cobra.Command{
 		Use:   "runs ID [--limit N | --all] [--page N] [--size N]",
@@ -38,17 +37,13 @@ the automation has more runs than were printed, a line on stderr says so.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			if err := o.pagingFlags.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
-			if err := o.listFlags.check(cmd); err != nil {
-				return err
-			}
-			return runAutomationsRuns(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsRuns)
 		},
 	}
-	o.pagingFlags.register(c, "run")
-	o.listFlags.register(c, "run")
+	o.register(c, "run")
 	return c
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -15,7 +16,7 @@ type AutomationsUpdateOptions struct {
 	Flags automationFlags
 }
 
-func newAutomationsUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newAutomationsUpdateCmd(f *cmdutil.Factory, runF func(*AutomationsUpdateOptions) error) *cobra.Command {
 	var o AutomationsUpdateOptions
 	c := &cobra.Command{
 		Use:   "update ID [flags] [-f FILE]",
@@ -32,7 +33,8 @@ once as on create.`,
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			return runAutomationsUpdate(cmd.Context(), f, &o)
+			o.Flags.recordSet(cmd.Flags().Changed)
+			return runWith(cmd.Context(), f, &o, runF, runAutomationsUpdate)
 		},
 	}
 	o.Flags.register(c, false, completeTrainerIDs(f))
@@ -40,25 +42,8 @@ once as on create.`,
 }
 
 func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *AutomationsUpdateOptions) error {
-	body, err := o.Flags.body(f)
-	if err != nil {
-		return err
-	}
-	if err := o.Flags.nameTrainer(ctx, f, body); err != nil {
-		return err
-	}
-	if len(body) == 0 {
-		return cmdutil.Usagef("nothing to change: give at least one flag or -f FILE")
-	}
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	a, err := c.UpdateAutomation(ctx, o.ID, body)
-	if err != nil {
-		return err
-	}
-	noteAutomation(f, "Updated", a)
-	noteSecret(f, a)
-	return printAutomations(f, []*api.Automation{a}, true)
+	return o.Flags.send(ctx, f, "nothing to change: give at least one flag or -f FILE", "Updated",
+		func(c *client.Client, body map[string]any) (*api.Automation, error) {
+			return c.UpdateAutomation(ctx, o.ID, body)
+		})
 }

@@ -29,7 +29,7 @@ exits 7, errorCode 1029).`,
 		Example: `  traineectl company get
   traineectl company update --time-zone America/New_York`,
 	}
-	c.AddCommand(newCompanyGetCmd(f), newCompanyUpdateCmd(f))
+	c.AddCommand(newCompanyGetCmd(f, nil), newCompanyUpdateCmd(f, nil))
 	return c
 }
 
@@ -46,14 +46,15 @@ func companyView(co *api.Company) output.View {
 // CompanyGetOptions are the inputs of `traineectl company get` (none).
 type CompanyGetOptions struct{}
 
-func newCompanyGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newCompanyGetCmd(f *cmdutil.Factory, runF func(*CompanyGetOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:     "get",
 		Short:   "Show your company: id, name, time zone",
 		Example: `  traineectl company get -o json`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runCompanyGet(cmd.Context(), f, &CompanyGetOptions{})
+			o := &CompanyGetOptions{}
+			return runWith(cmd.Context(), f, o, runF, runCompanyGet)
 		},
 	}
 }
@@ -75,7 +76,7 @@ type CompanyUpdateOptions struct {
 	Patch api.CompanyPatch
 }
 
-func newCompanyUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newCompanyUpdateCmd(f *cmdutil.Factory, runF func(*CompanyUpdateOptions) error) *cobra.Command {
 	var o CompanyUpdateOptions
 	var name, zone string
 	cmd := &cobra.Command{
@@ -96,7 +97,7 @@ zone. Needs an admin key: another key exits 7 (errorCode 1029).`,
 			if o.Patch.Name == nil && o.Patch.TimeZone == nil {
 				return nothingChanged("--name or --time-zone")
 			}
-			return runCompanyUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runCompanyUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the company's new name")

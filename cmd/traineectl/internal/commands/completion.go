@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"regexp"
@@ -17,11 +18,13 @@ var Shells = []string{"bash", "zsh", "fish", "powershell"}
 
 // CompletionOptions are the inputs of `traineectl completion`.
 type CompletionOptions struct {
-	Shell string         // bash, zsh, fish or powershell
-	Root  *cobra.Command // the command tree to complete
+	Shell string // bash, zsh, fish or powershell
+	// Generate writes the completion script of a shell: the command
+	// tree's (GenCompletion), which RunE sets.
+	Generate func(shell string, w io.Writer) error
 }
 
-func newCompletionCmd(f *cmdutil.Factory) *cobra.Command {
+func newCompletionCmd(f *cmdutil.Factory, runF func(*CompletionOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
@@ -42,14 +45,18 @@ The bash script works with or without the bash-completion package.`,
 		ValidArgs:             Shells,
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompletion(f, &CompletionOptions{Shell: args[0], Root: cmd.Root()})
+			root := cmd.Root()
+			o := &CompletionOptions{Shell: args[0], Generate: func(shell string, w io.Writer) error {
+				return GenCompletion(root, shell, w)
+			}}
+			return runWith(cmd.Context(), f, o, runF, runCompletion)
 		},
 	}
 }
 
 // runCompletion prints the shell's completion script.
-func runCompletion(f *cmdutil.Factory, o *CompletionOptions) error {
-	return GenCompletion(o.Root, o.Shell, f.IOStreams.Out)
+func runCompletion(_ context.Context, f *cmdutil.Factory, o *CompletionOptions) error {
+	return o.Generate(o.Shell, f.IOStreams.Out)
 }
 
 // bashWordsCall is the line of cobra's bash script that needs the

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,8 +34,8 @@ another one for one command.`,
   traineectl config delete-profile old
   traineectl --profile prod search ada`,
 	}
-	cmd.AddCommand(newConfigSetProfileCmd(f), newConfigUseCmd(f), newConfigListCmd(f),
-		newConfigDeleteProfileCmd(f), newConfigCurrentCmd(f), newConfigGetCmd(f))
+	cmd.AddCommand(newConfigSetProfileCmd(f, nil), newConfigUseCmd(f, nil), newConfigListCmd(f, nil),
+		newConfigDeleteProfileCmd(f, nil), newConfigCurrentCmd(f, nil), newConfigGetCmd(f, nil))
 	return cmd
 }
 
@@ -51,7 +52,7 @@ type ConfigSetProfileOptions struct {
 	KeepCurrent bool
 }
 
-func newConfigSetProfileCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigSetProfileCmd(f *cmdutil.Factory, runF func(*ConfigSetProfileOptions) error) *cobra.Command {
 	var baseURL, apiKey string
 	o := &ConfigSetProfileOptions{}
 	cmd := &cobra.Command{
@@ -77,7 +78,7 @@ works too, but the key is then visible to other users of the machine.`,
 			o.Name = args[0]
 			o.BaseURL = ifChanged(fs, "base-url", &baseURL)
 			o.APIKey = ifChanged(fs, "api-key", &apiKey)
-			return runConfigSetProfile(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigSetProfile)
 		},
 	}
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "address of the trainee API, like https://trainees.example.com")
@@ -90,7 +91,7 @@ works too, but the key is then visible to other users of the machine.`,
 
 // runConfigSetProfile creates or changes the profile; the first one
 // becomes the current one.
-func runConfigSetProfile(f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
+func runConfigSetProfile(_ context.Context, f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
 	if o.BaseURL != nil {
 		if err := cmdutil.CheckBaseURL(*o.BaseURL); err != nil {
 			return &cmdutil.UsageError{Err: fmt.Errorf("--base-url: %w", err)}
@@ -168,7 +169,7 @@ type ConfigUseOptions struct {
 	Name string
 }
 
-func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigUseCmd(f *cmdutil.Factory, runF func(*ConfigUseOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make a profile the current one",
@@ -176,13 +177,14 @@ func newConfigUseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigUse(f, &ConfigUseOptions{Name: args[0]})
+			o := &ConfigUseOptions{Name: args[0]}
+			return runWith(cmd.Context(), f, o, runF, runConfigUse)
 		},
 	}
 }
 
 // runConfigUse makes the profile the current one.
-func runConfigUse(f *cmdutil.Factory, o *ConfigUseOptions) error {
+func runConfigUse(_ context.Context, f *cmdutil.Factory, o *ConfigUseOptions) error {
 	_, err := editConfig(f, func(cfg *config.File) error {
 		if _, ok := cfg.Profiles[o.Name]; !ok {
 			return cmdutil.Usagef("no profile %q: create it with `traineectl config set-profile %s --base-url ... --api-key ...`", o.Name, o.Name)
@@ -207,20 +209,21 @@ type profileJSON struct {
 	APIKey  string `json:"apiKey"`
 }
 
-func newConfigListCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigListCmd(f *cmdutil.Factory, runF func(*ConfigListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List the profiles, keys masked",
 		Example: `  traineectl config list`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigList(f, &ConfigListOptions{})
+			o := &ConfigListOptions{}
+			return runWith(cmd.Context(), f, o, runF, runConfigList)
 		},
 	}
 }
 
 // runConfigList prints the profiles, their keys masked.
-func runConfigList(f *cmdutil.Factory, _ *ConfigListOptions) error {
+func runConfigList(_ context.Context, f *cmdutil.Factory, _ *ConfigListOptions) error {
 	cfg, _, err := loadConfig(f)
 	if err != nil {
 		return err
@@ -275,7 +278,7 @@ type ConfigDeleteProfileOptions struct {
 	Name string
 }
 
-func newConfigDeleteProfileCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigDeleteProfileCmd(f *cmdutil.Factory, runF func(*ConfigDeleteProfileOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete-profile NAME",
 		Short: "Delete a saved profile",
@@ -286,14 +289,15 @@ current profile, no profile is current afterwards: choose one with
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: completeProfiles(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConfigDeleteProfile(f, &ConfigDeleteProfileOptions{Name: args[0]})
+			o := &ConfigDeleteProfileOptions{Name: args[0]}
+			return runWith(cmd.Context(), f, o, runF, runConfigDeleteProfile)
 		},
 	}
 }
 
 // runConfigDeleteProfile removes the profile; deleting the current one
 // leaves none current.
-func runConfigDeleteProfile(f *cmdutil.Factory, o *ConfigDeleteProfileOptions) error {
+func runConfigDeleteProfile(_ context.Context, f *cmdutil.Factory, o *ConfigDeleteProfileOptions) error {
 	wasCurrent := false
 	path, err := editConfig(f, func(cfg *config.File) error {
 		if _, ok := cfg.Profiles[o.Name]; !ok {
@@ -316,7 +320,11 @@ func runConfigDeleteProfile(f *cmdutil.Factory, o *ConfigDeleteProfileOptions) e
 	return nil
 }
 
-func newConfigCurrentCmd(f *cmdutil.Factory) *cobra.Command {
+// ConfigCurrentOptions are the inputs of `traineectl config current`
+// (none).
+type ConfigCurrentOptions struct{}
+
+func newConfigCurrentCmd(f *cmdutil.Factory, runF func(*ConfigCurrentOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "current",
 		Short: "Print the name of the current profile",
@@ -325,18 +333,24 @@ the exit status is 1.`,
 		Example: `  traineectl config current`,
 		Args:    cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, _, err := loadConfig(f)
-			if err != nil {
-				return err
-			}
-			if cfg.Current == "" {
-				return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: errors.New("no current profile: choose one with `traineectl config use NAME`")}
-			}
-			return f.Print(output.View{Value: map[string]string{"name": cfg.Current},
-				CSVHeader: []string{"name"}, CSVRows: [][]string{{cfg.Current}},
-				Text: func(w io.Writer) error { _, err := fmt.Fprintln(w, cfg.Current); return err }})
+			o := &ConfigCurrentOptions{}
+			return runWith(cmd.Context(), f, o, runF, runConfigCurrent)
 		},
 	}
+}
+
+// runConfigCurrent prints the current profile's name.
+func runConfigCurrent(_ context.Context, f *cmdutil.Factory, _ *ConfigCurrentOptions) error {
+	cfg, _, err := loadConfig(f)
+	if err != nil {
+		return err
+	}
+	if cfg.Current == "" {
+		return &cmdutil.StatusError{Code: cmdutil.ExitFailure, Err: errors.New("no current profile: choose one with `traineectl config use NAME`")}
+	}
+	return f.Print(output.View{Value: map[string]string{"name": cfg.Current},
+		CSVHeader: []string{"name"}, CSVRows: [][]string{{cfg.Current}},
+		Text: func(w io.Writer) error { _, err := fmt.Fprintln(w, cfg.Current); return err }})
 }
 
 // configKeys are the settings `config get` knows, with their help.
@@ -354,7 +368,7 @@ type settingJSON struct {
 	From  string `json:"from"`
 }
 
-func newConfigGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newConfigGetCmd(f *cmdutil.Factory, runF func(*ConfigGetOptions) error) *cobra.Command {
 	o := &ConfigGetOptions{}
 	cmd := &cobra.Command{
 		Use:   "get [base-url|api-key|profile]",
@@ -372,14 +386,14 @@ comes from. With a name, print only that value. The key is masked unless
 			if len(args) == 1 {
 				o.Key = args[0]
 			}
-			return runConfigGet(f, o)
+			return runWith(cmd.Context(), f, o, runF, runConfigGet)
 		},
 	}
 	cmd.Flags().BoolVar(&o.ShowKey, "show-key", false, "print the API key whole")
 	return cmd
 }
 
-func runConfigGet(f *cmdutil.Factory, o *ConfigGetOptions) error {
+func runConfigGet(_ context.Context, f *cmdutil.Factory, o *ConfigGetOptions) error {
 	s, err := f.Settings()
 	if err != nil {
 		return err

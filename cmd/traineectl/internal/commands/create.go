@@ -21,6 +21,8 @@ type CreateOptions struct {
 	// from stdin (PasswordStdin) or a prompt.
 	Values        map[string]string
 	PasswordStdin bool
+	// Bulk is create -f's import; nil: one trainee, from Values.
+	Bulk *BulkOptions
 }
 
 const createLong = `Create one trainee. Name, e-mail and password are required; the rest is
@@ -66,7 +68,7 @@ const createExample = `  traineectl create --name "Ada Park" --email ada@example
   traineectl create -f clients.csv --generate-passwords --results clients-results.csv
   crm-export | traineectl create -f - --format jsonl --journal import.journal -o json`
 
-func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newCreateCmd(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
 	var (
 		one  createFlags
 		bulk BulkOptions
@@ -82,10 +84,11 @@ func newCreateCmd(f *cmdutil.Factory) *cobra.Command {
 			if err := checkCreateFlags(fs); err != nil {
 				return err
 			}
+			o := one.options(fs)
 			if fs.Changed("file") {
-				return runBulk(cmd.Context(), f, &bulk)
+				o = &CreateOptions{Bulk: &bulk}
 			}
-			return runCreate(cmd.Context(), f, one.options(fs))
+			return runWith(cmd.Context(), f, o, runF, runCreate)
 		},
 	}
 	one.register(cmd, completeTrainerIDs(f))
@@ -190,8 +193,11 @@ func checkCreateFlags(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// runCreate creates one trainee and prints it.
+// runCreate creates one trainee and prints it, or runs the import of -f.
 func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error {
+	if o.Bulk != nil {
+		return runBulk(ctx, f, o.Bulk)
+	}
 	// A trainer's name is looked up once the other flags are known good.
 	trainer, named := o.Values["trainer"]
 	if named = named && !isWholeNumber(trainer) && strings.TrimSpace(trainer) != ""; named {

@@ -43,16 +43,34 @@ var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", 
 // maxParallel bounds --parallel.
 const maxParallel = 64
 
+// fileFlagsHelp is the help of the flags of a file's run that differ
+// between create -f and apply; prefix starts the others'.
+type fileFlagsHelp struct {
+	prefix, file, dryRun, journal, parallel, generate string
+}
+
+// register adds create -f's flags.
 func (o *BulkOptions) register(cmd *cobra.Command) {
+	o.registerFile(cmd, fileFlagsHelp{prefix: "with -f: ",
+		file:     "create the trainees of a CSV, JSON Lines, YAML or JSON file (- for stdin)",
+		dryRun:   "with -f: check every row and report; send nothing",
+		journal:  "with -f: the import's journal (default: FILE.journal; required with -f -)",
+		parallel: "with -f: creates in flight at once (1 to 64)",
+		generate: "with -f: generate a password for each row without one (written to --results only)"})
+}
+
+// registerFile adds the flags of a file's run (create -f, apply), with
+// their completions.
+func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl := cmd.Flags()
-	fl.StringVarP(&o.File, "file", "f", "", "create the trainees of a CSV, JSON Lines, YAML or JSON file (- for stdin)")
+	fl.StringVarP(&o.File, "file", "f", "", h.file)
 	fl.StringVar(&o.Format, "format", "", "format of -f: csv, jsonl, yaml or json (default: by the file's extension; required with -f -)")
-	fl.BoolVar(&o.DryRun, "dry-run", false, "with -f: check every row and report; send nothing")
-	fl.StringVar(&o.Journal, "journal", "", "with -f: the import's journal (default: FILE.journal; required with -f -)")
-	fl.IntVar(&o.Parallel, "parallel", 4, "with -f: creates in flight at once (1 to 64)")
-	fl.StringVar(&o.Results, "results", "", "with -f: append a CSV line per row to this file (mode 0600)")
-	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, "with -f: generate a password for each row without one (written to --results only)")
-	o.registerMap(cmd, "with -f: ")
+	fl.BoolVar(&o.DryRun, "dry-run", false, h.dryRun)
+	fl.StringVar(&o.Journal, "journal", "", h.journal)
+	fl.IntVar(&o.Parallel, "parallel", 4, h.parallel)
+	fl.StringVar(&o.Results, "results", "", h.prefix+"append a CSV line per row to this file (mode 0600)")
+	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
+	o.registerMap(cmd, h.prefix)
 	registerFileCompletions(cmd)
 }
 
@@ -241,6 +259,14 @@ func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkim
 		API: srv, Journal: j, Results: results, Parallel: o.Parallel, OnRecord: prog.Record,
 	})
 	prog.Stop()
+	return finishRun(f, j, results, sum, sum.Text(), records, runErr)
+}
+
+// finishRun ends a run of create -f or apply whose outcome is runErr:
+// it closes the results file (when any) and the journal, prints the
+// summary line and the records, and gives the exit status.
+func finishRun(f *cmdutil.Factory, j *bulkimport.Journal, results *bulkimport.Results, sum bulkimport.Summary, line string,
+	records []bulkimport.Record, runErr error) error {
 	if results != nil {
 		if err := results.Close(); err != nil && runErr == nil {
 			runErr = err
@@ -249,7 +275,7 @@ func (o *BulkOptions) run(ctx context.Context, f *cmdutil.Factory, rows []bulkim
 	if err := j.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	fmt.Fprintln(ios.ErrOut, sum.Text())
+	fmt.Fprintln(f.IOStreams.ErrOut, line)
 	if err := printRecords(f, records); err != nil {
 		return err
 	}

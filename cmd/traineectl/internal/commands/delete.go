@@ -18,9 +18,10 @@ type DeleteOptions struct {
 	IDs  []int64
 	Yes  bool              // do not ask
 	Bulk BulkUpdateOptions // --ids, --from-search: an action over many trainees
+	Many bool              // --ids or --from-search was given: Bulk, not IDs
 }
 
-func newDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+func newDeleteCmd(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Command {
 	var o DeleteOptions
 	cmd := &cobra.Command{
 		Use:   "delete ID... [--yes]",
@@ -50,13 +51,10 @@ failed), after one confirmation that names the count.`,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusLive, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.Bulk.bulkSelected(cmd.Flags()) {
-				return runBulkDelete(cmd.Context(), f, &o, args)
-			}
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
+			if o.Many, err = o.Bulk.pick(cmd.Flags(), args, &o.IDs); err != nil {
 				return err
 			}
-			return runDelete(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runDelete)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
@@ -66,46 +64,24 @@ failed), after one confirmation that names the count.`,
 
 // runBulkDelete soft-deletes the trainees of --ids or --from-search as
 // one action (see traineectl update --ids), after the confirmation.
-func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions, args []string) error {
-	if err := o.Bulk.checkBulk(args); err != nil {
-		return err
-	}
+func runBulkDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
 	o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindDelete}
 	o.Bulk.Confirm = func(ctx context.Context, n int) error {
-		if o.Yes {
-			return nil
-		}
-		if !f.IOStreams.CanPrompt() {
-			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-		}
-		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete %s?", trainees(int64(n))))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return cmdutil.Usagef("not confirmed; nothing was deleted")
-		}
-		return nil
+		return confirmDelete(ctx, f, o.Yes, fmt.Sprintf("Delete %s?", trainees(int64(n))))
 	}
 	return runBulkUpdate(ctx, f, &o.Bulk, "delete")
 }
 
 // runDelete asks for a confirmation unless o.Yes, then deletes the
-// trainees and prints them.
+// trainees and prints them (or runs the action over many, o.Many).
 func runDelete(ctx context.Context, f *cmdutil.Factory, o *DeleteOptions) error {
-	if !o.Yes {
-		if !f.IOStreams.CanPrompt() {
-			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-		}
-		ok, err := f.Confirm(ctx, deleteQuestion(o.IDs))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return cmdutil.Usagef("not confirmed; nothing was deleted")
-		}
+	if o.Many {
+		return runBulkDelete(ctx, f, o)
 	}
-	return eachTrainee(ctx, f, o.IDs, "Deleted", (*client.Client).DeleteTrainee)
+	if err := confirmDelete(ctx, f, o.Yes, deleteQuestion(o.IDs)); err != nil {
+		return err
+	}
+	return byIDs(ctx, f, traineeResource, o.IDs, "Deleted", (*client.Client).DeleteTrainee)
 }
 
 func deleteQuestion(ids []int64) string {

@@ -24,7 +24,7 @@ type EditOptions struct {
 	File string // --file: an edit kept after a 412, to start from
 }
 
-func newEditCmd(f *cmdutil.Factory) *cobra.Command {
+func newEditCmd(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Command {
 	var o EditOptions
 	cmd := &cobra.Command{
 		Use:   "edit ID",
@@ -55,7 +55,7 @@ begin with # are ignored. The password is not shown: use
 			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 				return err
 			}
-			return runEdit(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runEdit)
 		},
 	}
 	cmd.Flags().StringVarP(&o.File, "file", "f", "", "start from an edit kept after a conflict (the file the conflict's message names)")

@@ -18,7 +18,7 @@ type EraseOptions struct {
 	Confirm string // the trainee's e-mail address; "": ask on the terminal
 }
 
-func newEraseCmd(f *cmdutil.Factory) *cobra.Command {
+func newEraseCmd(f *cmdutil.Factory, runF func(*EraseOptions) error) *cobra.Command {
 	var o EraseOptions
 	cmd := &cobra.Command{
 		Use:   "erase ID [--confirm EMAIL]",
@@ -48,7 +48,7 @@ tombstone is printed.`,
 			if cmd.Flags().Changed("confirm") && strings.TrimSpace(o.Confirm) == "" {
 				return cmdutil.Usagef("--confirm wants the trainee's e-mail address; nothing was erased")
 			}
-			return runErase(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runErase)
 		},
 	}
 	cmd.Flags().StringVar(&o.Confirm, "confirm", "", "the trainee's e-mail address, confirming the erasure without asking")

@@ -18,6 +18,6 @@ order, with the ids and bodies the webhooks deliver, for at least 30 days.
 "events list" reads it; "events listen" follows it and can forward each
 event, signed, to a local URL, like "stripe listen".`,
 	}
-	c.AddCommand(newEventsListCmd(f), newEventsListenCmd(f))
+	c.AddCommand(newEventsListCmd(f, nil), newEventsListenCmd(f, nil))
 	return c
 }

@@ -21,7 +21,7 @@ type EventsListOptions struct {
 	listFlags
 }
 
-func newEventsListCmd(f *cmdutil.Factory) *cobra.Command {
+func newEventsListCmd(f *cmdutil.Factory, runF func(*EventsListOptions) error) *cobra.Command {
 	var o EventsListOptions
 	var types string
 	cmd := &cobra.Command{
@@ -43,7 +43,7 @@ actor).`,
 			if o.Types, err = parseTypesFlag(types); err != nil {
 				return err
 			}
-			if err := o.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			if o.After != "" && !strings.HasPrefix(o.After, api.WebhookEventIDPrefix) {
@@ -51,7 +51,7 @@ actor).`,
 					return cmdutil.Usagef("--after takes an event id (evt_...) or a cursor a listing gave, not %q", o.After)
 				}
 			}
-			return runEventsList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runEventsList)
 		},
 	}
 	cmd.Flags().StringVar(&o.After, "after", "", "list the events after this one (evt_...) or this cursor")

@@ -46,7 +46,7 @@ type EventsListenOptions struct {
 // ListenTimeout bounds one forward to the local URL.
 const ListenTimeout = 10 * time.Second
 
-func newEventsListenCmd(f *cmdutil.Factory) *cobra.Command {
+func newEventsListenCmd(f *cmdutil.Factory, runF func(*EventsListenOptions) error) *cobra.Command {
 	var o EventsListenOptions
 	var types string
 	cmd := &cobra.Command{
@@ -92,7 +92,7 @@ every 30 s).`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runEventsListen(ctx, f, &o)
+			return runWith(ctx, f, &o, runF, runEventsListen)
 		},
 	}
 	cmd.Flags().StringVar(&o.ForwardTo, "forward-to", "", "POST each event, signed, to this URL")

@@ -33,7 +33,7 @@ type ExportOptions struct {
 // exportBulkFlags are the flags of the company's export only.
 var exportBulkFlags = []string{"query", "status", "sort", "format", "with", "parallel"}
 
-func newExportCmd(f *cmdutil.Factory) *cobra.Command {
+func newExportCmd(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Command {
 	var o ExportOptions
 	cmd := &cobra.Command{
 		Use:   "export [ID] [--file PATH] [--format csv|jsonl|yaml] [--with KINDS] [--from D] [--to D]",
@@ -72,9 +72,9 @@ renamed when the export is complete; without it the export goes to stdout.`,
 						return cmdutil.Usagef("--%s is for the company's export, not one trainee's (drop ID or --%s)", name, name)
 					}
 				}
-				return runExportOne(cmd.Context(), f, &o)
+				return runWith(cmd.Context(), f, &o, runF, runExportOne)
 			}
-			return runExportAll(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runExportAll)
 		},
 	}
 	fl := cmd.Flags()

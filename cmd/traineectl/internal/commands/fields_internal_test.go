@@ -14,7 +14,7 @@ import (
 func TestCreateAndUpdateFlagsComeFromTheTable(t *testing.T) {
 	ios, _, _ := iostreams.Test("")
 	f := &cmdutil.Factory{IOStreams: ios}
-	create, update := newCreateCmd(f), newUpdateCmd(f)
+	create, update := newCreateCmd(f, nil), newUpdateCmd(f, nil)
 	for _, pf := range api.TraineePatchFields {
 		if pf.Flag == "" {
 			continue

@@ -15,7 +15,7 @@ type GetOptions struct {
 	IDs []int64
 }
 
-func newGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newGetCmd(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
 	var o GetOptions
 	return &cobra.Command{
 		Use:   "get ID...",
@@ -31,16 +31,11 @@ several ids the others are still shown.`,
   traineectl get 41 -o json | jq -r .email`,
 		Args:              cmdutil.MinArgs(1, "trainee ids"),
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, true),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			return runGet(cmd.Context(), f, &o)
-		},
+		RunE:              idsRunE(f, &o.IDs, &o, runF, runGet),
 	}
 }
 
 // runGet prints the trainees.
 func runGet(ctx context.Context, f *cmdutil.Factory, o *GetOptions) error {
-	return eachTrainee(ctx, f, o.IDs, "", (*client.Client).Trainee)
+	return byIDs(ctx, f, traineeResource, o.IDs, "", (*client.Client).Trainee)
 }

@@ -43,8 +43,8 @@ func newKeysCmd(f *cmdutil.Factory) *cobra.Command {
   traineectl keys rotate 5 --overlap 48h
   traineectl keys revoke 5`,
 	}
-	c.AddCommand(newKeysListCmd(f), newKeysGetCmd(f), newKeysCreateCmd(f), newKeysUpdateCmd(f),
-		newKeysRotateCmd(f), newKeysRevokeCmd(f))
+	c.AddCommand(newKeysListCmd(f, nil), newKeysGetCmd(f, nil), newKeysCreateCmd(f, nil), newKeysUpdateCmd(f, nil),
+		newKeysRotateCmd(f, nil), newKeysRevokeCmd(f, nil))
 	return c
 }
 
@@ -165,14 +165,14 @@ func keySecretView(env *api.KeyEnvelope, saved bool) output.View {
 // (with the base URL in use), or on stdout with a warning on stderr that
 // it is shown this once. When the profile cannot be written, the secret
 // is printed after all, so that it is never lost.
-func deliverSecret(f *cmdutil.Factory, env *api.KeyEnvelope, profile string) error {
+func deliverSecret(ctx context.Context, f *cmdutil.Factory, env *api.KeyEnvelope, profile string) error {
 	ios := f.IOStreams
 	if profile != "" {
 		base := cmdutil.DefaultBaseURL
 		if s := f.UsedSettings(); s != nil {
 			base = s.BaseURL
 		}
-		err := runConfigSetProfile(f, &ConfigSetProfileOptions{Name: profile, BaseURL: &base, APIKey: &env.Secret, KeepCurrent: true})
+		err := runConfigSetProfile(ctx, f, &ConfigSetProfileOptions{Name: profile, BaseURL: &base, APIKey: &env.Secret, KeepCurrent: true})
 		if err == nil {
 			fmt.Fprintf(ios.ErrOut, "Use it with --profile %s; the key is not shown.\n", profile)
 			return f.Print(keySecretView(env, true))

@@ -47,7 +47,7 @@ says "expires 2027-01-01 00:00 (works through 31-12-2026)"); or an RFC
 
 Needs an admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysCreateCmd(f *cmdutil.Factory, runF func(*KeysCreateOptions) error) *cobra.Command {
 	var o KeysCreateOptions
 	cmd := &cobra.Command{
 		Use:   "create --name NAME --scope admin|full|read [--trainer ID|NAME [--own-trainees-only]] [--expires 90d|DATE|TIME] [--save-profile NAME]",
@@ -62,7 +62,7 @@ func newKeysCreateCmd(f *cmdutil.Factory) *cobra.Command {
 			if cmd.Flags().Changed("save-profile") && strings.TrimSpace(o.SaveProfile) == "" {
 				return cmdutil.Usagef("--save-profile wants a profile name")
 			}
-			return runKeysCreate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysCreate)
 		},
 	}
 	fl := cmd.Flags()
@@ -133,7 +133,7 @@ func runKeysCreate(ctx context.Context, f *cmdutil.Factory, o *KeysCreateOptions
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Created key %s: scope %s%s, %s\n", keyText(env.Key), api.EscapeText(env.Key.Scope),
 		keyTrainerNote(env.Key), expiryNote(f, env.Key.ExpiresAt))
-	return deliverSecret(f, env, o.SaveProfile)
+	return deliverSecret(ctx, f, env, o.SaveProfile)
 }
 
 // keyTrainerNote is ", acting as Sam Coach (own trainees only)", or "".

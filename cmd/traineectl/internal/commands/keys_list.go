@@ -27,7 +27,7 @@ type KeysListOptions struct {
 	listFlags
 }
 
-func newKeysListCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysListCmd(f *cmdutil.Factory, runF func(*KeysListOptions) error) *cobra.Command {
 	var o KeysListOptions
 	cmd := &cobra.Command{
 		Use:     "list [--state STATE] [--limit N | --all]",
@@ -52,13 +52,13 @@ expired keys found").`,
   traineectl keys list --state expired --jq '.[].name'`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
 			if o.State != "" && o.State != "all" && !slices.Contains(api.KeyStates, o.State) {
 				return cmdutil.Usagef("--state must be active, disabled, expired, revoked or all, not %q", o.State)
 			}
-			return runKeysList(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysList)
 		},
 	}
 	cmd.Flags().StringVar(&o.State, "state", "", "only the keys of this state: active, disabled, expired, revoked or all (default: all but revoked)")
@@ -81,7 +81,7 @@ func runKeysList(ctx context.Context, f *cmdutil.Factory, o *KeysListOptions) er
 // KeysGetOptions are the inputs of `traineectl keys get`.
 type KeysGetOptions struct{ ID int64 }
 
-func newKeysGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysGetCmd(f *cmdutil.Factory, runF func(*KeysGetOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "get ID",
 		Short: "Show an API key (never its secret)",
@@ -101,7 +101,7 @@ previousSecretExpiresAt and revokedAt included.`,
 			if o.ID, err = keyArg(args); err != nil {
 				return err
 			}
-			return runKeysGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysGet)
 		},
 	}
 }

@@ -40,7 +40,7 @@ The company's last enabled admin key without an expiry cannot be revoked
 (exit status 5, errorCode 1032): create another admin key first. Needs an
 admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysRevokeCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysRevokeCmd(f *cmdutil.Factory, runF func(*KeysRevokeOptions) error) *cobra.Command {
 	var o KeysRevokeOptions
 	cmd := &cobra.Command{
 		Use:   "revoke ID [--yes] [--confirm NAME]",
@@ -58,7 +58,7 @@ func newKeysRevokeCmd(f *cmdutil.Factory) *cobra.Command {
 			if cmd.Flags().Changed("confirm") && strings.TrimSpace(o.Confirm) == "" {
 				return cmdutil.Usagef("--confirm wants the key's name; nothing was revoked")
 			}
-			return runKeysRevoke(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysRevoke)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "revoke another key without asking")

@@ -45,7 +45,7 @@ rotated).
 A revoked key cannot be rotated (exit status 5, errorCode 1036). Needs an
 admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysRotateCmd(f *cmdutil.Factory, runF func(*KeysRotateOptions) error) *cobra.Command {
 	var o KeysRotateOptions
 	var overlap string
 	cmd := &cobra.Command{
@@ -76,7 +76,7 @@ func newKeysRotateCmd(f *cmdutil.Factory) *cobra.Command {
 					return err
 				}
 			}
-			return runKeysRotate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysRotate)
 		},
 	}
 	cmd.Flags().StringVar(&overlap, "overlap", "", "how long the previous secret keeps working: 0 to 7d, like 48h or 2d (default 24h)")
@@ -128,7 +128,7 @@ func runKeysRotate(ctx context.Context, f *cmdutil.Factory, o *KeysRotateOptions
 		}
 		warnRotatedInUse(f, env.Key, usedCurrent, end, works)
 	}
-	return deliverSecret(f, env, o.SaveProfile)
+	return deliverSecret(ctx, f, env, o.SaveProfile)
 }
 
 // rotatedOutEnd is when the secret a rotation took out stops working

@@ -31,7 +31,7 @@ demoted or given an expiry (exit status 5, errorCode 1032): create another
 admin key first. A revoked key cannot be changed (exit status 5, errorCode
 1036). Needs an admin key: another key exits 7 (errorCode 1029).`
 
-func newKeysUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newKeysUpdateCmd(f *cmdutil.Factory, runF func(*KeysUpdateOptions) error) *cobra.Command {
 	var o KeysUpdateOptions
 	var name, expires, scope string
 	var enable, disable bool
@@ -64,7 +64,7 @@ func newKeysUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 			if err := o.expiry(f, fs.Changed("expires"), expires); err != nil {
 				return err
 			}
-			return runKeysUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runKeysUpdate)
 		},
 	}
 	fl := cmd.Flags()

@@ -23,7 +23,10 @@ type listFlags struct {
 	Limit int  // at most this many rows, across pages (0: one page)
 	All   bool // every page
 	Quiet bool // no note on stderr
-	noun  string
+	// LimitSet and PageSet: --limit and --page were given (RunE records
+	// them: record).
+	LimitSet, PageSet bool
+	noun              string
 	// what is what the list holds, for the note of an empty list ("No
 	// expired keys found"); "": the noun's plural.
 	what string
@@ -40,15 +43,20 @@ func (l *listFlags) register(cmd *cobra.Command, noun string) {
 	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
 }
 
+// record records which of the flags were given; changed is the flag
+// set's Changed (false for a flag the command does not have).
+func (l *listFlags) record(changed func(name string) bool) {
+	l.LimitSet, l.PageSet = changed("limit"), changed("page")
+}
+
 // check refuses the flags that cannot go together: --all with --limit,
 // either with --page (where the command has it), and a --limit below 1.
-func (l *listFlags) check(cmd *cobra.Command) error {
-	changed := cmd.Flags().Changed
-	page := cmd.Flags().Lookup("page") != nil && changed("page")
+func (l *listFlags) check() error {
+	page := l.PageSet
 	if l.All && page {
 		return cmdutil.Usagef("--all and --page cannot be used together")
 	}
-	if changed("limit") {
+	if l.LimitSet {
 		switch {
 		case l.All:
 			return cmdutil.Usagef("--all and --limit cannot be used together")
@@ -75,6 +83,7 @@ func (l *listFlags) note(f *cmdutil.Factory, line string) {
 // before cursors (automations runs and test, webhooks deliveries).
 type pagingFlags struct {
 	Page, Size int
+	SizeSet    bool // --size was given (RunE records it: record)
 }
 
 func (p *pagingFlags) register(cmd *cobra.Command, noun string) {
@@ -82,14 +91,46 @@ func (p *pagingFlags) register(cmd *cobra.Command, noun string) {
 	cmd.Flags().IntVar(&p.Size, "size", 0, fmt.Sprintf("%ss per page, 1 to %d (default %d)", noun, api.MaxPageSize, api.DefaultPageSize))
 }
 
-func (p *pagingFlags) check(cmd *cobra.Command) error {
+// record records which of the flags were given; changed is the flag
+// set's Changed.
+func (p *pagingFlags) record(changed func(name string) bool) { p.SizeSet = changed("size") }
+
+// check refuses a negative --page and a --size out of range.
+func (p *pagingFlags) check() error {
 	if p.Page < 0 {
 		return cmdutil.Usagef("--page counts from 0")
 	}
-	if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > api.MaxPageSize) {
+	if p.SizeSet && (p.Size < 1 || p.Size > api.MaxPageSize) {
 		return cmdutil.Usagef("--size must be 1 to %d", api.MaxPageSize)
 	}
 	return nil
+}
+
+// pagedList is the flags of a list with both: --page and --size, and
+// --limit, --all and -q.
+type pagedList struct {
+	pagingFlags
+	listFlags
+}
+
+func (p *pagedList) register(cmd *cobra.Command, noun string) {
+	p.pagingFlags.register(cmd, noun)
+	p.listFlags.register(cmd, noun)
+}
+
+// record records which of the flags were given; changed is the flag
+// set's Changed.
+func (p *pagedList) record(changed func(name string) bool) {
+	p.pagingFlags.record(changed)
+	p.listFlags.record(changed)
+}
+
+// check is both checks, paging's first.
+func (p *pagedList) check() error {
+	if err := p.pagingFlags.check(); err != nil {
+		return err
+	}
+	return p.listFlags.check()
 }
 
 // params are the paging the flags ask for (0: the server's default).

@@ -20,7 +20,7 @@ type MeasurementsOptions struct {
 	Type      string              // any case; "": every type
 }
 
-func newMeasurementsCmd(f *cmdutil.Factory) *cobra.Command {
+func newMeasurementsCmd(f *cmdutil.Factory, runF func(*MeasurementsOptions) error) *cobra.Command {
 	var r rangeFlags
 	var typ string
 	cmd := trackedCmd(f, &cobra.Command{
@@ -38,7 +38,8 @@ Types: ` + strings.Join(api.MeasurementTypes, ", ") + `.`,
 		if err != nil {
 			return err
 		}
-		return runMeasurements(ctx, f, &MeasurementsOptions{TraineeID: tid, Range: tr, Type: typ})
+		o := &MeasurementsOptions{TraineeID: tid, Range: tr, Type: typ}
+		return runWith(ctx, f, o, runF, runMeasurements)
 	})
 	r.register(cmd)
 	cmd.Flags().StringVar(&typ, "type", "", "only this type of measurement, such as WAIST or BODY_FAT")

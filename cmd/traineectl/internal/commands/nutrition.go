@@ -19,7 +19,7 @@ type NutritionOptions struct {
 	Date      api.Date // zero: the company's today
 }
 
-func newNutritionCmd(f *cmdutil.Factory) *cobra.Command {
+func newNutritionCmd(f *cmdutil.Factory, runF func(*NutritionOptions) error) *cobra.Command {
 	var date string
 	cmd := trackedCmd(f, &cobra.Command{
 		Use:   "nutrition ID [--date DATE]",
@@ -36,7 +36,7 @@ company's time zone), meal by meal, with each meal's totals and the day's.`,
 				return err
 			}
 		}
-		return runNutrition(ctx, f, &o)
+		return runWith(ctx, f, &o, runF, runNutrition)
 	})
 	cmd.Flags().StringVar(&date, "date", "", "the day (default: today in the company's time zone)")
 	_ = cmd.RegisterFlagCompletionFunc("date", completeDates(false))

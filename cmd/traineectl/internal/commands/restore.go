@@ -15,9 +15,10 @@ import (
 type RestoreOptions struct {
 	IDs  []int64
 	Bulk BulkUpdateOptions // --ids, --from-search: an action over many trainees
+	Many bool              // --ids or --from-search was given: Bulk, not IDs
 }
 
-func newRestoreCmd(f *cmdutil.Factory) *cobra.Command {
+func newRestoreCmd(f *cmdutil.Factory, runF func(*RestoreOptions) error) *cobra.Command {
 	var o RestoreOptions
 	cmd := &cobra.Command{
 		Use:   "restore ID...",
@@ -39,24 +40,22 @@ as "traineectl update --ids" is (--dry-run, --action-id, --journal,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusDeleted, true),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.Bulk.bulkSelected(cmd.Flags()) {
-				if err := o.Bulk.checkBulk(args); err != nil {
-					return err
-				}
-				o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindRestore}
-				return runBulkUpdate(cmd.Context(), f, &o.Bulk, "restore")
-			}
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
+			if o.Many, err = o.Bulk.pick(cmd.Flags(), args, &o.IDs); err != nil {
 				return err
 			}
-			return runRestore(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runRestore)
 		},
 	}
 	o.Bulk.registerBulk(cmd)
 	return cmd
 }
 
-// runRestore restores the trainees and prints them.
+// runRestore restores the trainees and prints them (or runs the action
+// over many, o.Many).
 func runRestore(ctx context.Context, f *cmdutil.Factory, o *RestoreOptions) error {
-	return eachTrainee(ctx, f, o.IDs, "Restored", (*client.Client).RestoreTrainee)
+	if o.Many {
+		o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindRestore}
+		return runBulkUpdate(ctx, f, &o.Bulk, "restore")
+	}
+	return byIDs(ctx, f, traineeResource, o.IDs, "Restored", (*client.Client).RestoreTrainee)
 }

@@ -158,13 +158,13 @@ func addCommands(root *cobra.Command, f *cmdutil.Factory) {
 		id, title string
 		cmds      []*cobra.Command
 	}{
-		{"trainees", "Trainees:", []*cobra.Command{newCreateCmd(f), newApplyCmd(f), newGetCmd(f), newSearchCmd(f), newUpdateCmd(f),
-			newEditCmd(f), newDeleteCmd(f), newRestoreCmd(f), newEraseCmd(f), newExportCmd(f), newTUICmd(f)}},
-		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f), newMeasurementsCmd(f), newNutritionCmd(f), newStepsCmd(f)}},
+		{"trainees", "Trainees:", []*cobra.Command{newCreateCmd(f, nil), newApplyCmd(f, nil), newGetCmd(f, nil), newSearchCmd(f, nil), newUpdateCmd(f, nil),
+			newEditCmd(f, nil), newDeleteCmd(f, nil), newRestoreCmd(f, nil), newEraseCmd(f, nil), newExportCmd(f, nil), newTUICmd(f, nil)}},
+		{"tracked", "Tracked data:", []*cobra.Command{newWeightCmd(f, nil), newMeasurementsCmd(f, nil), newNutritionCmd(f, nil), newStepsCmd(f, nil)}},
 		{"automations", "Automations:", []*cobra.Command{newAutomationsCmd(f)}},
 		{"integrations", "Webhooks and events:", []*cobra.Command{newWebhooksCmd(f), newEventsCmd(f)}},
-		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f), newKeysCmd(f), newCompanyCmd(f)}},
-		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f), newCompletionCmd(f), newVersionCmd(f)}},
+		{"admin", "Company administration:", []*cobra.Command{newTrainersCmd(f, nil), newKeysCmd(f), newCompanyCmd(f)}},
+		{"setup", "Setup:", []*cobra.Command{newConfigCmd(f), newWhoamiCmd(f, nil), newCompletionCmd(f, nil), newVersionCmd(f, nil)}},
 	} {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
 		for _, c := range g.cmds {
@@ -247,36 +247,10 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 	return out, nil
 }
 
-// eachTrainee calls call with the client for every id (see each), notes
-// each trainee on a terminal as "<done> trainee N (name)" (nothing when
-// done is empty), and prints the trainees that succeeded.
-func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done string,
-	call func(*client.Client, context.Context, int64) (*api.Trainee, error)) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	ts, err := each(f, ids, func(id int64) (*api.Trainee, error) {
-		t, err := call(c, ctx, id)
-		if err == nil && done != "" {
-			noteTrainee(f, done, t)
-		}
-		return t, err
-	})
-	if len(ts) > 0 || err == nil {
-		if perr := printTrainees(ctx, f, ts, len(ids) == 1); perr != nil {
-			return perr
-		}
-	}
-	return err
-}
-
 // noteTrainee tells a terminal what was done: "Created trainee 41 (Ada
 // Park)".
 func noteTrainee(f *cmdutil.Factory, done string, t *api.Trainee) {
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s trainee %d (%s)\n", done, t.ID, api.EscapeText(t.Name))
-	}
+	noteDone(f, done, "trainee", t.ID, t.Name)
 }
 
 // printTrainees prints trainees in the -o format; with several ids the

@@ -116,10 +116,12 @@ type SearchOptions struct {
 	Params client.SearchParams // Query from the arguments, the rest from flags
 	// Mine keeps the trainees of the trainer the key acts as.
 	Mine bool
+	// SizeSet: --size was given (RunE records it).
+	SizeSet bool
 	listFlags
 }
 
-func newSearchCmd(f *cmdutil.Factory) *cobra.Command {
+func newSearchCmd(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
 	var o SearchOptions
 	p := &o.Params
 	cmd := &cobra.Command{
@@ -149,13 +151,14 @@ no trainer it is a usage error (exit status 2).`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Query = strings.Join(args, " ")
-			if err := o.check(cmd); err != nil {
+			o.SizeSet = cmd.Flags().Changed("size")
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("size") && (p.Size < 1 || p.Size > 100) {
+			if o.SizeSet && (p.Size < 1 || p.Size > 100) {
 				return cmdutil.Usagef("--size must be between 1 and 100")
 			}
-			return runSearch(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runSearch)
 		},
 	}
 	fl := cmd.Flags()

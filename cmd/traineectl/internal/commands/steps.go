@@ -17,7 +17,7 @@ type StepsOptions struct {
 	TraineeID int64
 }
 
-func newStepsCmd(f *cmdutil.Factory) *cobra.Command {
+func newStepsCmd(f *cmdutil.Factory, runF func(*StepsOptions) error) *cobra.Command {
 	return trackedCmd(f, &cobra.Command{
 		Use:   "steps ID",
 		Short: "Show a trainee's average daily steps",
@@ -27,7 +27,8 @@ data at all the average is "-" (null in JSON).`,
 		Example: `  traineectl steps 41
   traineectl steps 41 -o json | jq .averageSteps`,
 	}, func(ctx context.Context, tid int64) error {
-		return runSteps(ctx, f, &StepsOptions{TraineeID: tid})
+		o := &StepsOptions{TraineeID: tid}
+		return runWith(ctx, f, o, runF, runSteps)
 	})
 }
 

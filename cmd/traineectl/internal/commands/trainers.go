@@ -17,7 +17,7 @@ import (
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
 )
 
-func newTrainersCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersCmd(f *cmdutil.Factory, runF func(*TrainersListOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trainers [list]",
 		Short: "List and manage your company's trainers",
@@ -43,18 +43,19 @@ the trainers.`,
 			if len(args) > 0 {
 				return unknownSubcommand(cmd, args[0])
 			}
-			return runTrainersList(cmd.Context(), f, &TrainersListOptions{})
+			o := &TrainersListOptions{}
+			return runWith(cmd.Context(), f, o, runF, runTrainersList)
 		},
 	}
-	cmd.AddCommand(newTrainersListCmd(f), newTrainersGetCmd(f), newTrainersCreateCmd(f), newTrainersUpdateCmd(f),
-		newTrainersDeactivateCmd(f), newTrainersReassignCmd(f))
+	cmd.AddCommand(newTrainersListCmd(f, nil), newTrainersGetCmd(f, nil), newTrainersCreateCmd(f, nil), newTrainersUpdateCmd(f, nil),
+		newTrainersDeactivateCmd(f, nil), newTrainersReassignCmd(f, nil))
 	return cmd
 }
 
 // TrainersListOptions are the inputs of `traineectl trainers list`: none.
 type TrainersListOptions struct{}
 
-func newTrainersListCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersListCmd(f *cmdutil.Factory, runF func(*TrainersListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -68,7 +69,8 @@ trainer's trainees counts no other trainer's).`,
   traineectl trainers list -o csv --fields name,traineeCount`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTrainersList(cmd.Context(), f, &TrainersListOptions{})
+			o := &TrainersListOptions{}
+			return runWith(cmd.Context(), f, o, runF, runTrainersList)
 		},
 	}
 }

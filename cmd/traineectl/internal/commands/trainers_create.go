@@ -14,7 +14,7 @@ type TrainersCreateOptions struct {
 	Trainer api.NewTrainer
 }
 
-func newTrainersCreateCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersCreateCmd(f *cmdutil.Factory, runF func(*TrainersCreateOptions) error) *cobra.Command {
 	var o TrainersCreateOptions
 	cmd := &cobra.Command{
 		Use:   "create --name NAME --email EMAIL",
@@ -30,7 +30,7 @@ Give the new trainer a key of their own with "traineectl keys create
   traineectl keys create --name "Sam's phone" --scope full --trainer "Sam Coach" --save-profile sam`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runTrainersCreate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersCreate)
 		},
 	}
 	cmd.Flags().StringVar(&o.Trainer.Name, "name", "", "the trainer's name (required)")

@@ -20,7 +20,7 @@ type TrainersDeactivateOptions struct {
 	ReassignTo string // "": none
 }
 
-func newTrainersDeactivateCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersDeactivateCmd(f *cmdutil.Factory, runF func(*TrainersDeactivateOptions) error) *cobra.Command {
 	var o TrainersDeactivateOptions
 	cmd := &cobra.Command{
 		Use:   "deactivate ID|NAME [--reassign-to ID|NAME]",
@@ -47,7 +47,7 @@ exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
 			if cmd.Flags().Changed("reassign-to") && o.ReassignTo == "" {
 				return cmdutil.Usagef("--reassign-to wants a trainer's id or name")
 			}
-			return runTrainersDeactivate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersDeactivate)
 		},
 	}
 	cmd.Flags().StringVar(&o.ReassignTo, "reassign-to", "", "the trainer (id or whole name) who takes over the trainees")

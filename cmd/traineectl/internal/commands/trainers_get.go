@@ -14,7 +14,7 @@ type TrainersGetOptions struct {
 	Trainer string // an id or a whole name
 }
 
-func newTrainersGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersGetCmd(f *cmdutil.Factory, runF func(*TrainersGetOptions) error) *cobra.Command {
 	var o TrainersGetOptions
 	return &cobra.Command{
 		Use:   "get ID|NAME",
@@ -29,7 +29,7 @@ listing them.`,
 		ValidArgsFunction: completeTrainerArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Trainer = args[0]
-			return runTrainersGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersGet)
 		},
 	}
 }

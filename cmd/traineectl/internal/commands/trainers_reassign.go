@@ -18,7 +18,7 @@ type TrainersReassignOptions struct {
 	Yes      bool
 }
 
-func newTrainersReassignCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersReassignCmd(f *cmdutil.Factory, runF func(*TrainersReassignOptions) error) *cobra.Command {
 	var o TrainersReassignOptions
 	cmd := &cobra.Command{
 		Use:   "reassign FROM --to ID|NAME [--yes]",
@@ -39,7 +39,7 @@ errorCode 1035). Needs an admin key: another key exits 7 (errorCode 1029).`,
 		ValidArgsFunction: completeTrainerArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.From = args[0]
-			return runTrainersReassign(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersReassign)
 		},
 	}
 	cmd.Flags().StringVar(&o.To, "to", "", "the trainer (id or whole name) who takes the trainees over (required)")

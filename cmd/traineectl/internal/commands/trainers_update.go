@@ -16,7 +16,7 @@ type TrainersUpdateOptions struct {
 	Patch   api.TrainerPatch
 }
 
-func newTrainersUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newTrainersUpdateCmd(f *cmdutil.Factory, runF func(*TrainersUpdateOptions) error) *cobra.Command {
 	var o TrainersUpdateOptions
 	var name, email string
 	var activate bool
@@ -46,7 +46,7 @@ exits 2, listing them). Needs an admin key: another key exits 7 (errorCode
 			if o.Patch.Name == nil && o.Patch.Email == nil && o.Patch.Active == nil {
 				return nothingChanged("--name, --email or --activate")
 			}
-			return runTrainersUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runTrainersUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the trainer's new name")

@@ -14,7 +14,7 @@ import (
 // TUIOptions are the inputs of `traineectl tui`: none.
 type TUIOptions struct{}
 
-func newTUICmd(f *cmdutil.Factory) *cobra.Command {
+func newTUICmd(f *cmdutil.Factory, runF func(*TUIOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "tui",
 		Short: "Browse and manage trainees in a full-screen terminal UI",
@@ -64,7 +64,8 @@ off. Requests never freeze the screen; errors show in the status line.
   NO_COLOR=1 traineectl tui --profile prod`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTUI(cmd.Context(), f, &TUIOptions{})
+			o := &TUIOptions{}
+			return runWith(cmd.Context(), f, o, runF, runTUI)
 		},
 	}
 }

@@ -31,9 +31,16 @@ type UpdateOptions struct {
 	ExpirationDate string // --expiration-date: --expires's name for actions
 	Disable        bool
 	Enable         bool
+
+	// Many: an action over many trainees (--ids, --from-search, or a flag
+	// only an action has), ID unset.
+	Many bool
+	// TrainerName is --trainer's text when it names a trainer rather than
+	// giving an id: the run resolves it into Patch.
+	TrainerName string
 }
 
-func newUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newUpdateCmd(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Command {
 	var (
 		o      UpdateOptions
 		values = map[string]*string{} // flag name -> its text, for the patch's flags
@@ -84,7 +91,10 @@ status is 5 when any trainee failed.`,
 		},
 		ValidArgsFunction: completeTraineeIDs(f, api.StatusAll, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(cmd, f, args, values)
+			if err := o.fill(f, cmd.Flags(), args, values); err != nil {
+				return err
+			}
+			return runWith(cmd.Context(), f, &o, runF, runUpdate)
 		},
 	}
 	addPatchFlags(cmd, values, completeTrainerIDs(f))
@@ -111,10 +121,13 @@ func bulkOnly(fs *pflag.FlagSet) bool {
 	return false
 }
 
-// run reads the flags and runs the single update or the action.
-func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []string, values map[string]*string) error {
-	fs := cmd.Flags()
-	if fs.Changed("expiration-date") {
+// fill reads the flags (fs, whose patch flags' texts are values) and the
+// arguments into o: the patch, and the id of one trainee or the selection
+// of an action over many. What needs the server (a trainer's name) is
+// left to the run.
+func (o *UpdateOptions) fill(f *cmdutil.Factory, fs *pflag.FlagSet, args []string, values map[string]*string) error {
+	expirationDate := fs.Changed("expiration-date")
+	if expirationDate {
 		*values["expires"] = o.ExpirationDate
 		if err := fs.Set("expires", o.ExpirationDate); err != nil {
 			return cmdutil.Usagef("--expiration-date: %v", err)
@@ -122,25 +135,18 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 	}
 	p, err := patchFromFlags(f, fs, values)
 	if err != nil {
-		if fs.Changed("expiration-date") {
+		if expirationDate {
 			err = &cmdutil.UsageError{Err: errors.New(strings.Replace(err.Error(), "--expires", "--expiration-date", 1))}
 		}
 		return err
 	}
-	if o.Bulk.bulkSelected(fs) || bulkOnly(fs) {
+	o.Patch, o.TrainerName = p, trainerName(fs, values)
+	o.Many = o.Bulk.bulkSelected(fs) || bulkOnly(fs)
+	if o.Many {
 		if o.PasswordStdin {
 			return cmdutil.Usagef("--password-stdin cannot be used on several trainees at once")
 		}
-		if err := o.Bulk.checkBulk(args); err != nil {
-			return err
-		}
-		if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
-			return err
-		}
-		if o.Bulk.Action, err = bulkAction(p, o.Extend, o.Disable, o.Enable); err != nil {
-			return err
-		}
-		return runBulkUpdate(cmd.Context(), f, &o.Bulk, "update")
+		return o.Bulk.checkBulk(args)
 	}
 	if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
 		return err
@@ -148,19 +154,31 @@ func (o *UpdateOptions) run(cmd *cobra.Command, f *cmdutil.Factory, args []strin
 	if o.Disable && o.Enable {
 		return cmdutil.Usagef("--disable and --enable cannot be given together")
 	}
-	if err := resolveTrainerFlag(cmd.Context(), f, fs, values, &p); err != nil {
-		return err
-	}
-	if o.Disable || o.Enable {
-		p.Enabled = api.Val(o.Enable)
-	}
-	o.Patch = p
-	return runUpdate(cmd.Context(), f, o)
+	return nil
 }
 
-// runUpdate sends the patch (with the password from stdin when asked) and
-// prints the trainee after the change.
+// runUpdate resolves a trainer's name, then runs the action over many
+// trainees or the update of one.
 func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
+	if err := resolveTrainerName(ctx, f, o.TrainerName, &o.Patch); err != nil {
+		return err
+	}
+	if o.Many {
+		var err error
+		if o.Bulk.Action, err = bulkAction(o.Patch, o.Extend, o.Disable, o.Enable); err != nil {
+			return err
+		}
+		return runBulkUpdate(ctx, f, &o.Bulk, "update")
+	}
+	if o.Disable || o.Enable {
+		o.Patch.Enabled = api.Val(o.Enable)
+	}
+	return updateOne(ctx, f, o)
+}
+
+// updateOne sends the patch (with the password from stdin when asked) and
+// prints the trainee after the change.
+func updateOne(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
 	if o.PasswordStdin {
 		pw, err := readPassword(f, nil, true, false)
 		if err != nil {
@@ -239,10 +257,10 @@ func trainerName(fs *pflag.FlagSet, values map[string]*string) string {
 	return *v
 }
 
-// resolveTrainerFlag sets p's trainer from a --trainer given as a trainer's
-// name (resolveTrainer); an id was read by patchFromFlags.
-func resolveTrainerFlag(ctx context.Context, f *cmdutil.Factory, fs *pflag.FlagSet, values map[string]*string, p *api.TraineePatch) error {
-	name := trainerName(fs, values)
+// resolveTrainerName sets p's trainer from a --trainer given as a
+// trainer's name (resolveTrainer; "": none); an id was read by
+// patchFromFlags.
+func resolveTrainerName(ctx context.Context, f *cmdutil.Factory, name string, p *api.TraineePatch) error {
 	if name == "" {
 		return nil
 	}

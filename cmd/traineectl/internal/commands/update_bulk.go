@@ -57,6 +57,17 @@ func (o *BulkUpdateOptions) bulkSelected(fs *pflag.FlagSet) bool {
 	return fs.Changed("ids") || fs.Changed("from-search")
 }
 
+// pick reads which trainees a command of ids or of an action (delete,
+// restore) acts on: many (--ids or --from-search: o, checked) or the ids
+// of args, into *ids.
+func (o *BulkUpdateOptions) pick(fs *pflag.FlagSet, args []string, ids *[]int64) (many bool, err error) {
+	if o.bulkSelected(fs) {
+		return true, o.checkBulk(args)
+	}
+	*ids, err = cmdutil.ParseIDs(args)
+	return false, err
+}
+
 // checkBulk checks the options and reads --ids.
 func (o *BulkUpdateOptions) checkBulk(args []string) error {
 	if len(args) > 0 && (o.IDsText != "" || o.FromSearch != "") {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -14,20 +15,21 @@ import (
 // VersionOptions are the inputs of `traineectl version`: none.
 type VersionOptions struct{}
 
-func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
+func newVersionCmd(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show traineectl's version",
 		Args:  cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVersion(f, &VersionOptions{})
+			o := &VersionOptions{}
+			return runWith(cmd.Context(), f, o, runF, runVersion)
 		},
 	}
 }
 
 // runVersion prints traineectl's version and the Go release it was built
 // with.
-func runVersion(f *cmdutil.Factory, _ *VersionOptions) error {
+func runVersion(_ context.Context, f *cmdutil.Factory, _ *VersionOptions) error {
 	v := struct {
 		Version string `json:"version"`
 		Go      string `json:"go"`

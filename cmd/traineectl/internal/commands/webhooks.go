@@ -35,9 +35,9 @@ Listing needs any key; changes need a full key (a read-only key exits 7).`,
   traineectl webhooks test 3
   traineectl webhooks deliveries 3`,
 	}
-	c.AddCommand(newWebhooksListCmd(f), newWebhooksGetCmd(f), newWebhooksAddCmd(f), newWebhooksUpdateCmd(f),
-		newWebhooksDeleteCmd(f), newWebhooksDeliveriesCmd(f), newWebhooksRedeliverCmd(f), newWebhooksTestCmd(f),
-		newWebhooksRotateCmd(f), newWebhooksEnableCmd(f, true), newWebhooksEnableCmd(f, false))
+	c.AddCommand(newWebhooksListCmd(f, nil), newWebhooksGetCmd(f, nil), newWebhooksAddCmd(f, nil), newWebhooksUpdateCmd(f, nil),
+		newWebhooksDeleteCmd(f, nil), newWebhooksDeliveriesCmd(f, nil), newWebhooksRedeliverCmd(f, nil), newWebhooksTestCmd(f, nil),
+		newWebhooksRotateCmd(f, nil), newWebhooksEnableCmd(f, true, nil), newWebhooksEnableCmd(f, false, nil))
 	return c
 }
 

@@ -18,7 +18,7 @@ type WebhooksAddOptions struct {
 	Disabled bool
 }
 
-func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksAddCmd(f *cmdutil.Factory, runF func(*WebhooksAddOptions) error) *cobra.Command {
 	var o WebhooksAddOptions
 	var events string
 	cmd := &cobra.Command{
@@ -34,7 +34,7 @@ func newWebhooksAddCmd(f *cmdutil.Factory) *cobra.Command {
 			if err := api.ValidateURLFlag("--url", o.URL); err != nil {
 				return cmdutil.Usagef("%v", err)
 			}
-			return runWebhooksAdd(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksAdd)
 		},
 	}
 	cmd.Flags().StringVar(&o.URL, "url", "", "the http or https URL to POST events to (required)")

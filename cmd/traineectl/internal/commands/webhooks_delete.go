@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -16,7 +16,7 @@ type WebhooksDeleteOptions struct {
 	Yes bool
 }
 
-func newWebhooksDeleteCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksDeleteCmd(f *cmdutil.Factory, runF func(*WebhooksDeleteOptions) error) *cobra.Command {
 	var o WebhooksDeleteOptions
 	cmd := &cobra.Command{
 		Use:   "delete ID [--yes]",
@@ -29,7 +29,7 @@ confirm; elsewhere --yes is required, and without it nothing is deleted (exit 2)
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			return runWebhooksDelete(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksDelete)
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
@@ -37,28 +37,8 @@ confirm; elsewhere --yes is required, and without it nothing is deleted (exit 2)
 }
 
 func runWebhooksDelete(ctx context.Context, f *cmdutil.Factory, o *WebhooksDeleteOptions) error {
-	if !o.Yes {
-		if !f.IOStreams.CanPrompt() {
-			return cmdutil.Usagef("refusing to delete without --yes when stdin is not a terminal; nothing was deleted")
-		}
-		ok, err := f.Confirm(ctx, fmt.Sprintf("Delete webhook %d and its deliveries' history?", o.ID))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return cmdutil.Usagef("not confirmed; nothing was deleted")
-		}
-	}
-	c, err := f.Client()
-	if err != nil {
+	if err := confirmDelete(ctx, f, o.Yes, fmt.Sprintf("Delete webhook %d and its deliveries' history?", o.ID)); err != nil {
 		return err
 	}
-	w, err := c.DeleteWebhook(ctx, o.ID)
-	if err != nil {
-		return err
-	}
-	if f.IOStreams.StdoutTTY {
-		fmt.Fprintf(f.IOStreams.ErrOut, "Deleted webhook %d (%s)\n", w.ID, api.EscapeText(w.URL))
-	}
-	return f.Print(webhooksView([]*api.Webhook{w}, true))
+	return byIDs(ctx, f, webhookResource, []int64{o.ID}, "Deleted", (*client.Client).DeleteWebhook)
 }

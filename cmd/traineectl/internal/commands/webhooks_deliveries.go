@@ -15,11 +15,10 @@ import (
 // WebhooksDeliveriesOptions are the inputs of `webhooks deliveries`.
 type WebhooksDeliveriesOptions struct {
 	ID int64
-	pagingFlags
-	listFlags
+	pagedList
 }
 
-func newWebhooksDeliveriesCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksDeliveriesCmd(f *cmdutil.Factory, runF func(*WebhooksDeliveriesOptions) error) *cobra.Command {
 	var o WebhooksDeliveriesOptions
 	cmd := &cobra.Command{
 		Use:   "deliveries ID [--limit N | --all] [--page N] [--size N]",
@@ -39,17 +38,13 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			if err := o.pagingFlags.check(cmd); err != nil {
+			if err := recordGiven(cmd, &o); err != nil {
 				return err
 			}
-			if err := o.listFlags.check(cmd); err != nil {
-				return err
-			}
-			return runWebhooksDeliveries(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksDeliveries)
 		},
 	}
-	o.pagingFlags.register(cmd, "attempt")
-	o.listFlags.register(cmd, "attempt")
+	o.register(cmd, "attempt")
 	return cmd
 }
 

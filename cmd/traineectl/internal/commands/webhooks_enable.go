@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -13,58 +12,25 @@ import (
 
 // WebhooksEnableOptions are the inputs of `traineectl webhooks enable` and
 // `disable`.
-type WebhooksEnableOptions struct {
-	IDs    []int64
-	Enable bool
+type WebhooksEnableOptions = EnableOptions
+
+var webhooksEnableHelp = enableHelp{
+	what:  "webhook ids",
+	short: [2]string{"Enable webhooks: their waiting deliveries go at once", "Disable webhooks: their deliveries wait until they are enabled"},
+	long: [2]string{`Enable webhooks: their deliveries, waiting while they were disabled, are sent at
+once. This also clears the reason the server gave when it disabled one by itself
+(it answered 410 Gone, or its address is one the server does not send to).`, `Disable webhooks: nothing is sent to them, and their deliveries (new ones
+included) wait until they are enabled again.`},
+	example: [2]string{`  traineectl webhooks enable 3`, `  traineectl webhooks disable 3`},
 }
 
-func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool) *cobra.Command {
-	o := WebhooksEnableOptions{Enable: enable}
-	c := &cobra.Command{
-		Use:   "enable ID...",
-		Short: "Enable webhooks: their waiting deliveries go at once",
-		Long: `Enable webhooks: their deliveries, waiting while they were disabled, are sent at
-once. This also clears the reason the server gave when it disabled one by itself
-(it answered 410 Gone, or its address is one the server does not send to).`,
-		Example:           `  traineectl webhooks enable 3`,
-		Args:              cmdutil.MinArgs(1, "webhook ids"),
-		ValidArgsFunction: completeWebhookIDs(f),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.IDs, err = cmdutil.ParseIDs(args); err != nil {
-				return err
-			}
-			return runWebhooksEnable(cmd.Context(), f, &o)
-		},
-	}
-	if !enable {
-		c.Use, c.Short = "disable ID...", "Disable webhooks: their deliveries wait until they are enabled"
-		c.Long = `Disable webhooks: nothing is sent to them, and their deliveries (new ones
-included) wait until they are enabled again.`
-		c.Example = `  traineectl webhooks disable 3`
-	}
-	return c
+func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool, runF func(*WebhooksEnableOptions) error) *cobra.Command {
+	return newEnableCmd(f, enable, webhooksEnableHelp, completeWebhookIDs(f), runF, runWebhooksEnable)
 }
 
 func runWebhooksEnable(ctx context.Context, f *cmdutil.Factory, o *WebhooksEnableOptions) error {
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	done := "Enabled"
-	if !o.Enable {
-		done = "Disabled"
-	}
-	ws, err := each(f, o.IDs, func(id int64) (*api.Webhook, error) {
-		w, err := c.UpdateWebhook(ctx, id, client.WebhookInput{Enabled: &o.Enable})
-		if err == nil && f.IOStreams.StdoutTTY {
-			fmt.Fprintf(f.IOStreams.ErrOut, "%s webhook %d (%s)\n", done, w.ID, w.URL)
-		}
-		return w, err
-	})
-	if len(ws) > 0 || err == nil {
-		if perr := f.Print(webhooksView(ws, len(o.IDs) == 1)); perr != nil {
-			return perr
-		}
-	}
-	return err
+	return byIDs(ctx, f, webhookResource, o.IDs, enabledWord(o.Enable),
+		func(c *client.Client, ctx context.Context, id int64) (*api.Webhook, error) {
+			return c.UpdateWebhook(ctx, id, client.WebhookInput{Enabled: &o.Enable})
+		})
 }

@@ -12,11 +12,12 @@ import (
 // WebhooksListOptions are the inputs of `webhooks list` (none).
 type WebhooksListOptions struct{}
 
-func newWebhooksListCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksListCmd(f *cmdutil.Factory, runF func(*WebhooksListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use: "list", Short: "List your company's webhooks (never their secrets)", Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWebhooksList(cmd.Context(), f, &WebhooksListOptions{})
+			o := &WebhooksListOptions{}
+			return runWith(cmd.Context(), f, o, runF, runWebhooksList)
 		},
 	}
 }
@@ -36,7 +37,7 @@ func runWebhooksList(ctx context.Context, f *cmdutil.Factory, _ *WebhooksListOpt
 // WebhooksGetOptions are the inputs of `webhooks get`.
 type WebhooksGetOptions struct{ ID int64 }
 
-func newWebhooksGetCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksGetCmd(f *cmdutil.Factory, runF func(*WebhooksGetOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use: "get ID", Short: "Show a webhook", Args: cmdutil.ExactArgs(1, "a webhook id"),
 		ValidArgsFunction: completeWebhookIDs(f),
@@ -45,7 +46,7 @@ func newWebhooksGetCmd(f *cmdutil.Factory) *cobra.Command {
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			return runWebhooksGet(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksGet)
 		},
 	}
 }

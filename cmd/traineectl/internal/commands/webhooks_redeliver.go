@@ -17,7 +17,7 @@ import (
 // WebhooksRedeliverOptions are the inputs of `webhooks redeliver`.
 type WebhooksRedeliverOptions struct{ EventID string }
 
-func newWebhooksRedeliverCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksRedeliverCmd(f *cmdutil.Factory, runF func(*WebhooksRedeliverOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "redeliver EVENT-ID",
 		Short: "Send an event again to your webhooks subscribed to it",
@@ -29,7 +29,8 @@ webhook-id and body. Prints how many deliveries were scheduled.`,
 			if !strings.HasPrefix(args[0], api.WebhookEventIDPrefix) {
 				return cmdutil.Usagef("an event id starts with %s, not %q", api.WebhookEventIDPrefix, args[0])
 			}
-			return runWebhooksRedeliver(cmd.Context(), f, &WebhooksRedeliverOptions{EventID: args[0]})
+			o := &WebhooksRedeliverOptions{EventID: args[0]}
+			return runWith(cmd.Context(), f, o, runF, runWebhooksRedeliver)
 		},
 	}
 }

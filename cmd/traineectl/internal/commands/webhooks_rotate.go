@@ -11,7 +11,7 @@ import (
 // WebhooksRotateOptions are the inputs of `webhooks rotate-secret`.
 type WebhooksRotateOptions struct{ ID int64 }
 
-func newWebhooksRotateCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksRotateCmd(f *cmdutil.Factory, runF func(*WebhooksRotateOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rotate-secret ID",
 		Short: "Give a webhook a new secret; the old one keeps signing for 24 hours",
@@ -26,7 +26,7 @@ that day.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			return runWebhooksRotate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksRotate)
 		},
 	}
 }

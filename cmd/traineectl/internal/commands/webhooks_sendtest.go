@@ -14,7 +14,7 @@ import (
 // WebhooksTestOptions are the inputs of `webhooks test`.
 type WebhooksTestOptions struct{ ID int64 }
 
-func newWebhooksTestCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksTestCmd(f *cmdutil.Factory, runF func(*WebhooksTestOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test ID",
 		Short: "Send a signed webhook.test event now and show the receiver's answer",
@@ -29,7 +29,7 @@ receiver did not answer 2xx within 10 seconds.`,
 			if o.ID, err = webhookArg(args); err != nil {
 				return err
 			}
-			return runWebhooksTest(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksTest)
 		},
 	}
 }

@@ -18,7 +18,7 @@ type WebhooksUpdateOptions struct {
 	Enabled *bool
 }
 
-func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
+func newWebhooksUpdateCmd(f *cmdutil.Factory, runF func(*WebhooksUpdateOptions) error) *cobra.Command {
 	var url, events string
 	var enable, disable bool
 	cmd := &cobra.Command{
@@ -52,7 +52,7 @@ func newWebhooksUpdateCmd(f *cmdutil.Factory) *cobra.Command {
 			if o.URL == nil && o.Events == nil && o.Enabled == nil {
 				return cmdutil.Usagef("nothing to change: give --url, --events, --enable or --disable")
 			}
-			return runWebhooksUpdate(cmd.Context(), f, &o)
+			return runWith(cmd.Context(), f, &o, runF, runWebhooksUpdate)
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "", "the new URL")

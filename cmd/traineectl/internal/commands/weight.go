@@ -18,7 +18,7 @@ type WeightOptions struct {
 	Range     client.TrackedRange // zero ends: the server's default
 }
 
-func newWeightCmd(f *cmdutil.Factory) *cobra.Command {
+func newWeightCmd(f *cmdutil.Factory, runF func(*WeightOptions) error) *cobra.Command {
 	var r rangeFlags
 	cmd := trackedCmd(f, &cobra.Command{
 		Use:   "weight ID [--from DATE] [--to DATE]",
@@ -33,7 +33,8 @@ last 30 days.`,
 		if err != nil {
 			return err
 		}
-		return runWeight(ctx, f, &WeightOptions{TraineeID: tid, Range: tr})
+		o := &WeightOptions{TraineeID: tid, Range: tr}
+		return runWith(ctx, f, o, runF, runWeight)
 	})
 	r.register(cmd)
 	return cmd

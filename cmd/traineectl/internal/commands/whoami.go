@@ -16,7 +16,7 @@ import (
 // WhoamiOptions are the inputs of `traineectl whoami` (none).
 type WhoamiOptions struct{}
 
-func newWhoamiCmd(f *cmdutil.Factory) *cobra.Command {
+func newWhoamiCmd(f *cmdutil.Factory, runF func(*WhoamiOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "whoami",
 		Short: "Show the API key in use: its company, name, scope, trainer and expiry",
@@ -29,7 +29,8 @@ the rate limit. The table fits the terminal: on a narrow one the rate limit
 goes first, then the prefix (-o json has everything).`,
 		Args: cmdutil.ExactArgs(0, "none"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWhoami(cmd.Context(), f, &WhoamiOptions{})
+			o := &WhoamiOptions{}
+			return runWith(cmd.Context(), f, o, runF, runWhoami)
 		},
 	}
 }
