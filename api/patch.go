@@ -41,9 +41,9 @@ import (
 // argon2id hash before the store sees it.
 type TraineePatch struct {
 	Name                Optional[string] `json:"name,omitzero" flag:"name" help:"new full name" create:"required" createHelp:"full name (required)" label:"Name" hint:"required: 1 to 100 characters" editHint:""`
-	Email               Optional[string] `json:"email,omitzero" flag:"email" help:"new e-mail address (the login changes with it)" create:"required" createHelp:"e-mail address, also the login (required)" label:"E-mail" hint:"required: like ada@example.com" editHint:""`
+	Email               Optional[string] `json:"email,omitzero" patch:"format" flag:"email" help:"new e-mail address (the login changes with it)" create:"required" createHelp:"e-mail address, also the login (required)" label:"E-mail" hint:"required: like ada@example.com" editHint:""`
 	Password            Optional[string] `json:"password,omitzero" patch:"writeonly" flag:"password" help:"new password, 8 to 128 characters" create:"required" createHelp:"initial password, 8 to 128 characters; the trainee must change it at first login" label:"Password" hint:"required: 8 to 128 characters" editHint:"unchanged"`
-	PhoneNumber         Optional[string] `json:"phoneNumber,omitzero" patch:"nullable" flag:"phone" help:"new phone number in international format, or \"none\" to clear it" create:"optional" createHelp:"phone number in international format, like +447700900123" label:"Phone" hint:"optional: like +447700900123" editHint:"empty: none"`
+	PhoneNumber         Optional[string] `json:"phoneNumber,omitzero" patch:"nullable,format" flag:"phone" help:"new phone number in international format, or \"none\" to clear it" create:"optional" createHelp:"phone number in international format, like +447700900123" label:"Phone" hint:"optional: like +447700900123" editHint:"empty: none"`
 	DateOfBirth         Optional[Date]   `json:"dateOfBirth,omitzero" patch:"nullable" flag:"dob" help:"new date of birth, or \"none\" to clear it" create:"optional" createHelp:"date of birth" label:"Date of birth" hint:"dd-MM-yyyy or yyyy-MM-dd (optional)" editHint:"dd-MM-yyyy or yyyy-MM-dd (empty: none)"`
 	ExpirationDate      Optional[Date]   `json:"expirationDate,omitzero" patch:"nullable" flag:"expires" help:"new expiration date, or \"none\" for no expiration" create:"optional" createHelp:"date on which the trainee's program expires" label:"Expires" hint:"dd-MM-yyyy, yyyy-MM-dd, today (empty: never)"`
 	TrainerID           Optional[int64]  `json:"trainerId,omitzero" flag:"trainer" help:"the new trainer: its id or its whole name (traineectl trainers lists them)" create:"optional" createHelp:"the trainer: its id or its whole name (default: the company's first trainer)" label:"Trainer id" hint:"empty: the company's first trainer" editHint:""`
@@ -68,13 +68,16 @@ const (
 
 // PatchField describes one field of TraineePatch, as its tags declare it.
 type PatchField struct {
-	Name      string   // the API name
-	Kind      string   // KindString, KindDate, KindInteger or KindBoolean
-	Nullable  bool     // null clears it
-	WriteOnly bool     // never shown in a Trainee (the password)
-	Enum      []string // the values of an enum field
-	Flag      string   // traineectl update's flag, "" for none
-	Help      string
+	Name      string // the API name
+	Kind      string // KindString, KindDate, KindInteger or KindBoolean
+	Nullable  bool   // null clears it
+	WriteOnly bool   // never shown in a Trainee (the password)
+	// Format: a string field whose validation refuses free text (an
+	// e-mail address, a phone number): tag patch:"format". See FreeText.
+	Format bool
+	Enum   []string // the values of an enum field
+	Flag   string   // traineectl update's flag, "" for none
+	Help   string
 	// Create is CreateRequired or CreateOptional when a create takes the
 	// field, "" when it does not.
 	Create     string
@@ -100,6 +103,13 @@ var patchFieldByName = func() map[string]*PatchField {
 	}
 	return m
 }()
+
+// FreeText reports whether the field takes any text: a string that is
+// neither an enum nor of a format. A bulk file's column that merely
+// resembles such a field's name is never taken for it (a CRM's "Notes").
+func (f *PatchField) FreeText() bool {
+	return f.Kind == KindString && len(f.Enum) == 0 && !f.Format
+}
 
 // PatchFieldNamed returns the field of an API name, or nil.
 func PatchFieldNamed(name string) *PatchField { return patchFieldByName[name] }
@@ -137,7 +147,8 @@ func patchFields() []PatchField {
 		opts := strings.Split(sf.Tag.Get("patch"), ",")
 		f := PatchField{
 			Name: jsonName(sf), Nullable: slices.Contains(opts, "nullable"), WriteOnly: slices.Contains(opts, "writeonly"),
-			Flag: sf.Tag.Get("flag"), Help: sf.Tag.Get("help"), index: i, trainee: -1,
+			Format: slices.Contains(opts, "format"),
+			Flag:   sf.Tag.Get("flag"), Help: sf.Tag.Get("help"), index: i, trainee: -1,
 			Create: sf.Tag.Get("create"), CreateHelp: sf.Tag.Get("createHelp"), Default: sf.Tag.Get("default"),
 			Label: sf.Tag.Get("label"), Hint: sf.Tag.Get("hint"), goName: sf.Name,
 		}

@@ -82,3 +82,52 @@ weightUnit: LB
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+// With a map, an unmapped column named like a free-text field in another
+// case ("Name", "Password") is not imported and is reported; one named
+// exactly like it ("password") or like a field of a format ("Email",
+// "Phone") fills it; without a map every field's column is taken in any
+// case. The free-text column never fills or clears the field.
+func TestMappedFileColumnsNamedLikeFields(t *testing.T) {
+	m, err := ParseMap("Full Name=name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv := "Full Name,Name,Email,Phone,Password,Notes\n" +
+		"Ada Park,Ada the nickname,ada@example.com,+44 7700 900123,S3cret-pass,likes mornings\n"
+	in, err := ReadInput(strings.NewReader(csv), ReadOptions{Format: CSV, Map: m, GeneratePasswords: true, Today: api.Date{Year: 2026, Month: 11, Day: 28}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range in.Collisions {
+		got = append(got, c.Column+">"+c.Field)
+	}
+	if strings.Join(got, ",") != "Name>name,Password>password" {
+		t.Errorf("collisions %q", got)
+	}
+	if !strings.Contains(in.Collisions[0].String(), `column "Name" is named like the field name but the map does not map it: not imported (map it, "Name=name"`) {
+		t.Errorf("collision says %q", in.Collisions[0])
+	}
+	if want := "Notes"; strings.Join(in.Ignored, ",") != want {
+		t.Errorf("ignored %q, want %q", in.Ignored, want)
+	}
+	r := in.Rows[0]
+	if r.Req.Name != "Ada Park" || r.Req.Email != "ada@example.com" || r.Req.PhoneNumber == nil || *r.Req.PhoneNumber != "+447700900123" {
+		t.Errorf("row %+v", r.Req)
+	}
+	if r.Req.Password == "S3cret-pass" {
+		t.Errorf("the row took the unmapped Password column: %+v", r.Req)
+	}
+
+	exact := strings.Replace(csv, "Password,", "password,", 1)
+	in, err = ReadInput(strings.NewReader(exact), ReadOptions{Format: CSV, Map: m, Today: api.Date{Year: 2026, Month: 11, Day: 28}})
+	if err != nil || len(in.Rows[0].Errors) != 0 || in.Rows[0].Req.Password != "S3cret-pass" {
+		t.Fatalf("an exact password column: %v %+v", err, in.Rows)
+	}
+	plain := "NAME,EMAIL,PASSWORD\nAda Park,ada@example.com,S3cret-pass\n"
+	in, err = ReadInput(strings.NewReader(plain), ReadOptions{Format: CSV, Today: api.Date{Year: 2026, Month: 11, Day: 28}})
+	if err != nil || len(in.Collisions) != 0 || len(in.Rows[0].Errors) != 0 || in.Rows[0].Req.Name != "Ada Park" {
+		t.Fatalf("without a map: %v %+v", err, in)
+	}
+}

@@ -3,6 +3,7 @@ package bulkimport
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 
 	"github.com/traineed/traineed/api"
@@ -92,22 +93,74 @@ type column struct {
 
 // resolve says what a header or member name fills; ok is false for an
 // unknown one without a map (which ignores them).
+//
+// Without a map every column must be one of traineed's (any case): the
+// file is in traineed's own format, so a column named like a field is
+// that field. With a map the file is another system's, whose columns only
+// happen to bear names: an unmapped column named like a field of a format
+// ("Email", "Phone", a date, an enum) fills it, its values checked by that
+// format; one named like a free-text field (api.PatchField.FreeText:
+// "Name", a CRM's "Notes") fills it only when its header is exactly the
+// field's API name (or one-word alias), else it is not imported and is
+// reported (Input.Collisions) instead of silently filling, or clearing,
+// the field.
 func (rd *reader) resolve(name string) (c column, ok bool) {
 	if e := rd.o.Map.lookup(name); e != nil {
 		return column{field: e.Field, entry: e}, true
 	}
-	key := strings.ToLower(strings.TrimSpace(name))
-	if f, ok := columns[key]; ok {
-		return column{field: f}, true
+	trimmed := strings.TrimSpace(name)
+	key := strings.ToLower(trimmed)
+	f, ok := columns[key]
+	if !ok && rd.o.Apply {
+		f, ok = applyColumns[key]
 	}
-	if f, ok := applyColumns[key]; ok && rd.o.Apply {
+	switch {
+	case ok && (rd.o.Map == nil || declaredColumn(trimmed, f)):
 		return column{field: f}, true
-	}
-	if representationOnly[key] || rd.o.Map != nil {
+	case ok:
+		rd.collide(trimmed, f)
+		return column{}, true
+	case representationOnly[key] || rd.o.Map != nil:
 		rd.ignore(name)
 		return column{}, true
 	}
 	return column{}, false
+}
+
+// declaredColumn reports whether a mapped file's header, equal to field
+// f's column name in some case, may fill it: always for a field of a
+// format (and requestId), for a free-text one only when the header is
+// its API name or one-word alias in their own case.
+func declaredColumn(header, f string) bool {
+	pf := api.PatchFieldNamed(f)
+	if header == f || pf == nil || !pf.FreeText() {
+		return true
+	}
+	return header == columnAlias(pf)
+}
+
+// collide records a column of a mapped file that resembles field f
+// without naming it exactly: not imported, reported once.
+func (rd *reader) collide(header, f string) {
+	for _, c := range rd.collisions {
+		if c.Column == header {
+			return
+		}
+	}
+	rd.collisions = append(rd.collisions, Collision{Column: header, Field: f})
+}
+
+// Collision is a column of a mapped file whose name resembles a field's
+// ("Notes" for notes) that the map does not map: it is not imported.
+type Collision struct {
+	Column string // the header as the file writes it
+	Field  string // the API field it resembles
+}
+
+// String says what was done and how to import the column after all.
+func (c Collision) String() string {
+	return fmt.Sprintf("column %q is named like the field %s but the map does not map it: not imported "+
+		"(map it, %q, to import it; or to \"-\" to silence this)", c.Column, c.Field, c.Column+"="+c.Field)
 }
 
 func (rd *reader) ignore(name string) {

@@ -119,6 +119,9 @@ type Input struct {
 	// members of the trainee representation that are no input (id,
 	// username, createdByType...). Each is reported once, not per row.
 	Ignored []string
+	// Collisions are the columns of a mapped file named like a field but
+	// not exactly, which the map leaves out: not imported (see resolve).
+	Collisions []Collision
 }
 
 // InputError is a problem with the input as a whole (its header, its
@@ -175,7 +178,7 @@ func ReadInput(r io.Reader, o ReadOptions) (*Input, error) {
 		return nil, err
 	}
 	markDuplicates(rows)
-	return &Input{Rows: rows, Ignored: rd.ignoredOrder}, nil
+	return &Input{Rows: rows, Ignored: rd.ignoredOrder, Collisions: rd.collisions}, nil
 }
 
 // reader reads one input.
@@ -183,6 +186,7 @@ type reader struct {
 	o            ReadOptions
 	ignored      map[string]bool
 	ignoredOrder []string
+	collisions   []Collision
 }
 
 // cell is one value of a row: a CSV cell or a YAML member; val is nil for

@@ -202,6 +202,9 @@ func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulk
 		}
 		fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: column(s) not imported: %s\n", name, api.EscapeText(strings.Join(q, ", ")))
 	}
+	for _, c := range input.Collisions {
+		fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: %s\n", name, api.EscapeText(c.String()))
+	}
 	return input.Rows, nil
 }
 
