@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/rules"
 )
 
 var _ api.TraineeStore = (*Store)(nil)
@@ -281,14 +282,10 @@ type traineeChange struct {
 	// Disabled: an automation fired by the change soft-deleted the trainee
 	// in the same transaction; After is then not what is stored.
 	Disabled bool
-	// disableRuns are the DISABLE_TRAINEE verdicts of the automations the
+	// verdicts are the DISABLE_TRAINEE verdicts of the automations the
 	// change fired, for settleDisables to apply.
-	disableRuns []verdict
+	verdicts []rules.Verdict
 }
-
-// verdict is a DISABLE_TRAINEE verdict: its run, and its automation, the
-// actor of the disable it leads to.
-type verdict struct{ run, automation int64 }
 
 // result is what a change returns to its caller: the trainee as stored
 // when the transaction commits.
@@ -337,41 +334,35 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 	return ch, nil
 }
 
-// settleDisables applies ch's DISABLE_TRAINEE verdicts: the first soft-
-// deletes the trainee as a DELETE would (its trainee.deleted event, and
-// the automations that event fires, included); a verdict that finds the
-// trainee already disabled marks its run skipped. It loops until no
-// verdict is left: the disable's own rules can only find the trainee
-// disabled, so it ends.
+// settleDisables applies ch's DISABLE_TRAINEE verdicts as the rules
+// settle them (rules.Settle): one soft-deletes the trainee as a DELETE
+// would (its trainee.deleted event, and the automations that event fires,
+// included), the others' runs are marked skipped. It loops until no
+// verdict is left: the disable's own verdicts find the trainee deleted,
+// so it ends.
 func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange, companyID, traineeID int64) error {
-	for len(ch.disableRuns) > 0 {
-		runs := ch.disableRuns
-		ch.disableRuns = nil
+	for len(ch.verdicts) > 0 {
+		verdicts := ch.verdicts
+		ch.verdicts = nil
 		before, err := s.loadTrainee(ctx, tx, companyID, traineeID, true)
 		if err != nil {
 			return err
 		}
-		if before.Enabled {
+		disable, skipped := rules.Settle(before.Enabled, verdicts)
+		if disable != nil {
 			after := before.clone()
 			after.Enabled = false
-			by := api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: runs[0].automation})
+			by := api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: disable.Automation})
 			next, err := s.writeChange(by, tx, before, after, "")
 			if err != nil {
 				return err
 			}
 			ch.Deliveries = append(ch.Deliveries, next.Deliveries...)
-			ch.disableRuns = next.disableRuns
+			ch.verdicts = next.verdicts
 			ch.Disabled = true
-			runs = runs[1:]
 		}
-		if len(runs) > 0 {
-			ids := make([]int64, len(runs))
-			for i, v := range runs {
-				ids[i] = v.run
-			}
-			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).
-				Where("r.id IN (?)", bun.In(ids)).Exec(ctx)
-			if err != nil {
+		if len(skipped) > 0 {
+			if err := s.skipRuns(ctx, tx, skipped); err != nil {
 				return err
 			}
 		}
@@ -379,8 +370,9 @@ func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange
 	return nil
 }
 
-// writeChange writes one change and records its event (which fires the
-// automations): saveTrainee without the verdicts applied.
+// writeChange writes one change, records its event in the outbox and
+// fires the automations the rules fire for it: saveTrainee without the
+// verdicts applied.
 func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
 	now := s.utcNow()
 	ch := &traineeChange{After: after.toAPI()}
@@ -404,10 +396,16 @@ func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *train
 		}
 		ch.After = after.toAPI()
 	}
-	if err := s.recordEvent(ctx, tx, ch, now); err != nil {
+	if !s.outbox {
+		return ch, nil
+	}
+	typ, eventID, err := s.recordEvent(ctx, tx, ch, now)
+	if err != nil {
 		return nil, err
 	}
-	return ch, nil
+	// Automations fire from the same outbox write: with the change, or
+	// not at all.
+	return ch, s.fireEventAutomations(ctx, tx, ch, typ, eventID, now)
 }
 
 // insertTrainee inserts a new trainee's user and trainee rows; row gets

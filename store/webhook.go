@@ -29,12 +29,10 @@ func (ch *traineeChange) eventType() string {
 
 // recordEvent writes ch's event into the outbox, inside the change's own
 // transaction, with one delivery per endpoint of the company subscribed to
-// its type. A change that rolls back takes its event with it.
-func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) error {
-	if !s.outbox {
-		return nil
-	}
-	typ := ch.eventType()
+// its type, and returns the event's type and public id. A change that
+// rolls back takes its event with it.
+func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) (typ, eventID string, err error) {
+	typ = ch.eventType()
 	fields := ch.Fields
 	if fields == nil {
 		fields = []string{}
@@ -45,7 +43,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		Data:      api.WebhookData{Trainee: ch.After, ChangedFields: fields},
 	})
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	ev := &webhookEventRow{
 		PublicID:  api.NewWebhookEventID(),
@@ -72,22 +70,20 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt), ev.ActorType, ev.ActorID,
 			api.DeliveryPending, subscribedPattern(typ))
 		if err != nil {
-			return err
+			return "", "", err
 		}
 		if len(ch.Deliveries) > 0 {
 			markDeliveries(ctx)
 		}
 	} else {
 		if err := s.insertHot(ctx, tx, ev); err != nil {
-			return err
+			return "", "", err
 		}
 		if ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now); err != nil {
-			return err
+			return "", "", err
 		}
 	}
-	// Automations fire from the same outbox write: with the change, or not
-	// at all.
-	return s.fireEventAutomations(ctx, tx, ch, typ, ev.PublicID, now)
+	return typ, ev.PublicID, nil
 }
 
 // recordEventPostgres is recordEvent's one statement on PostgreSQL: the
