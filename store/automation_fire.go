@@ -22,49 +22,18 @@ import (
 	"github.com/traineed/traineed/api/rules"
 )
 
-// fireEventAutomations fires, inside the change's transaction, the
-// company's enabled automations that the rules (rules.OnEvent) fire for
-// the change's event: a change that rolls back fires nothing, and the
-// run's unique occurrence fires each once. Their verdicts and deliveries
-// go into ch.
-func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
-	trigger := rules.TriggerOf(eventType)
-	if trigger == "" {
-		return nil
+// fireRun inserts the run of a firing under its unique occurrence and
+// carries out its action (act); an occurrence that fired already does
+// nothing.
+func (s *Store) fireRun(ctx context.Context, tx bun.Tx, f rules.Firing, t *api.Trainee, now time.Time, ch *traineeChange) error {
+	run := &automationRunRow{CompanyID: f.Automation.CompanyID, AutomationID: f.Automation.ID, TraineeID: t.ID,
+		Occurrence: f.Occurrence, FiredAt: now, Outcome: f.Outcome}
+	var ids []int64
+	err := tx.NewInsert().Model(run).On("CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil || len(ids) == 0 {
+		return err // or fired already
 	}
-	var rows []*automationRow
-	err := s.selectHot(ctx, tx, eventAutomationsQuery, &rows, ch.After.CompanyID, trigger)
-	if err != nil || len(rows) == 0 {
-		return err
-	}
-	autos := make([]*rules.Automation, len(rows))
-	for i, a := range rows {
-		autos[i] = a.rule()
-	}
-	var today api.Date
-	if rules.NeedsDay(autos) {
-		loc, err := s.companyLocation(ctx, tx, ch.After.CompanyID)
-		if err != nil {
-			return err
-		}
-		today = api.Today(now, loc)
-	}
-	for _, f := range rules.OnEvent(autos, ch.After, today, eventID) {
-		run := &automationRunRow{CompanyID: f.Automation.CompanyID, AutomationID: f.Automation.ID, TraineeID: ch.After.ID,
-			Occurrence: f.Occurrence, FiredAt: now, Outcome: f.Outcome}
-		var ids []int64
-		err := tx.NewInsert().Model(run).On("CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING").Returning("id").Scan(ctx, &ids)
-		if err != nil {
-			return err
-		}
-		if len(ids) == 0 {
-			continue // fired already
-		}
-		if err := s.act(ctx, tx, f, ids[0], ch.After, now, ch); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.act(ctx, tx, f, ids[0], t, now, ch)
 }
 
 // act carries out a run's action inside tx: a WEBHOOK puts an
@@ -82,14 +51,16 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, f rules.Firing, runID int64,
 		return nil
 	}
 	a := f.Automation
-	body, err := json.Marshal(rules.Fired(a, t, now))
+	if f.Event == nil {
+		return errors.New("store: WEBHOOK firing without its event") // rules.OnEvent gives it one
+	}
+	body, err := json.Marshal(f.Event)
 	if err != nil {
 		return err
 	}
 	ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
 		Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
-	stampActor(api.WithActor(ctx, a.Actor()), ev)
-	if err := s.insertEvent(ctx, tx, ev); err != nil {
+	if err := s.writeEvent(api.WithActor(ctx, a.Actor()), tx, ev); err != nil {
 		return err
 	}
 	var ids []int64
@@ -102,8 +73,7 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, f rules.Firing, runID int64,
 	if len(ids) == 0 {
 		return errors.New("store: WEBHOOK automation without its endpoint")
 	}
-	markDeliveries(ctx)
-	ch.Deliveries = append(ch.Deliveries, ids...)
+	ch.Deliveries = append(ch.Deliveries, ids...) // markChange marks them
 	_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", runID).Exec(ctx)
 	return err
 }
@@ -161,11 +131,15 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 		}
 		f := rules.Firing{Automation: a.rule()}
 		for _, r := range runs {
-			ch := &traineeChange{}
+			row, err := s.loadTrainee(ctx, tx, companyID, r.TraineeID, true) // what the verdict settles on
+			if err != nil {
+				return err
+			}
+			ch := &traineeChange{stored: row}
 			if err := s.act(ctx, tx, f, r.ID, r.trainee, stamp, ch); err != nil {
 				return err
 			}
-			if err := s.settleDisables(ctx, tx, ch, companyID, r.TraineeID); err != nil {
+			if err := s.settleDisables(ctx, tx, ch); err != nil {
 				return err
 			}
 		}

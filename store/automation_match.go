@@ -3,7 +3,8 @@ package store
 // The automations' matching as queries: an automation's window (which
 // trainees it is due for, decided by rules.Due: its conditions and, for a
 // time trigger, its due window and "not fired yet") as SQL over trainees,
-// the dry run over it, and the lists the firing reads.
+// the dry run over it, the lists the firing reads, and a change's event
+// automations looked up and judged by the rules (fireEventAutomations).
 
 import (
 	"context"
@@ -101,6 +102,41 @@ func (m *matcher) where(q *bun.SelectQuery) *bun.SelectQuery {
 			in.Trained.From.Int(), in.Trained.To.Int(), in.CreatedFrom, in.CreatedTo)
 	}
 	return q.Where("NOT EXISTS (SELECT 1 FROM automation_runs AS r WHERE r.automation_id = ? AND r.trainee_id = t.id AND r.occurrence = "+m.occurrence()+")", m.id)
+}
+
+// fireEventAutomations fires, inside the change's transaction, the
+// company's enabled automations of the event's trigger that the rules
+// (rules.OnEvent) fire for the trainee after the change (fireRun): a
+// change that rolls back fires nothing, and the run's unique occurrence
+// fires each once. Their verdicts and deliveries go into ch.
+func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
+	trigger := api.TriggerOfEvent(eventType)
+	if trigger == "" {
+		return nil
+	}
+	var rows []*automationRow
+	err := s.selectHot(ctx, tx, eventAutomationsQuery, &rows, ch.After.CompanyID, trigger)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	autos := make([]*rules.Automation, len(rows))
+	for i, a := range rows {
+		autos[i] = a.rule()
+	}
+	var today api.Date
+	if rules.NeedsDay(autos) {
+		loc, err := s.companyLocation(ctx, tx, ch.After.CompanyID)
+		if err != nil {
+			return err
+		}
+		today = api.Today(now, loc)
+	}
+	for _, f := range rules.OnEvent(autos, ch.After, today, eventID, now) {
+		if err := s.fireRun(ctx, tx, f, ch.After, now, ch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // eventAutomationsQuery is company $1's enabled automations of trigger $2,

@@ -43,10 +43,6 @@ func (a *Automation) Actor() api.Actor { return api.Actor{Type: api.ActorAutomat
 // TimeTriggers are the triggers the evaluator fires on the calendar.
 var TimeTriggers = []string{api.TriggerExpirationApproaching, api.TriggerTraineeExpired, api.TriggerInactive}
 
-// TriggerOf is the event trigger a webhook event type fires ("" for none:
-// no automation to look up).
-func TriggerOf(eventType string) string { return api.TriggerOfEvent(eventType) }
-
 // NeedsDay reports whether judging autos needs the company's day: one of
 // them has a status condition.
 func NeedsDay(autos []*Automation) bool {
@@ -64,18 +60,28 @@ type Firing struct {
 	Automation *Automation
 	Occurrence string
 	Outcome    string
+	// Event is the automation.fired event a WEBHOOK action sends (Fired);
+	// nil for other actions.
+	Event *api.AutomationFired
 }
 
 // OnEvent decides which of autos (the company's enabled automations of
-// the event's trigger, by id) fire for the trainee after the change that
-// recorded event eventID, on the company's day today (needed only when
-// NeedsDay). Each fires once per event: its occurrence is the event's.
-func OnEvent(autos []*Automation, t *api.Trainee, today api.Date, eventID string) []Firing {
+// the event's trigger, api.TriggerOfEvent, by id) fire for the trainee
+// after the change that recorded event eventID at now, on the company's
+// day today (needed only when NeedsDay). Each fires once per event: its
+// occurrence is the event's.
+func OnEvent(autos []*Automation, t *api.Trainee, today api.Date, eventID string, now time.Time) []Firing {
 	var out []Firing
 	for _, a := range autos {
-		if Holds(a, t, today) {
-			out = append(out, Firing{Automation: a, Occurrence: "event:" + eventID, Outcome: InitialOutcome(a)})
+		if !Holds(a, t, today) {
+			continue
 		}
+		f := Firing{Automation: a, Occurrence: "event:" + eventID, Outcome: InitialOutcome(a)}
+		if a.ActionType == api.ActionWebhook {
+			ev := Fired(a, t, now)
+			f.Event = &ev
+		}
+		out = append(out, f)
 	}
 	return out
 }
