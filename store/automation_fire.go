@@ -78,14 +78,6 @@ func (s *Store) act(ctx context.Context, tx bun.Tx, f rules.Firing, runID int64,
 	return err
 }
 
-// skipRuns marks DISABLE_TRAINEE runs that found their trainee deleted
-// already (rules.Settle) skipped.
-func (s *Store) skipRuns(ctx context.Context, tx bun.Tx, ids []int64) error {
-	_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).
-		Where("r.id IN (?)", bun.In(ids)).Exec(ctx)
-	return err
-}
-
 // ErrBusy is EvaluateAutomation's error when another evaluator holds the
 // automation: it is being evaluated elsewhere.
 var ErrBusy = errors.New("store: automation is being evaluated by another instance")

@@ -6,9 +6,11 @@ package store
 // (trainee_row.go), the outbox records the event and schedules its
 // deliveries (recordEvent), the rules fire the company's event automations
 // (fireEventAutomations, deciding by package rules), the change's effects
-// are marked for the post-commit hook (markChange), and a DISABLE_TRAINEE
-// verdict comes back here to be applied as a second change of the same
-// transaction (settleDisables, by rules.Settle).
+// are marked for the post-commit hook (markChange), and the verdicts the
+// automations answered with are settled last (settleDisables, in
+// verdicts.go, by rules.Settle): a DISABLE_TRAINEE verdict is a second
+// change of the same transaction, through writeChange again. Nothing in
+// the rules calls back into the trainee code.
 
 import (
 	"context"
@@ -58,43 +60,6 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 		return nil, err
 	}
 	return ch, nil
-}
-
-// settleDisables applies ch's DISABLE_TRAINEE verdicts as the rules
-// settle them (rules.Settle): one soft-deletes the trainee as a DELETE
-// would (its trainee.deleted event, and the automations that event fires,
-// included), the others' runs are marked skipped. It loops until no
-// verdict is left: the disable's own verdicts find the trainee deleted,
-// so it ends.
-//
-// The trainee is ch.stored: the row the change left (held by the
-// transaction: inserted by it, or read FOR UPDATE), so nothing is read
-// again.
-func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange) error {
-	for len(ch.verdicts) > 0 {
-		verdicts := ch.verdicts
-		ch.verdicts = nil
-		before := ch.stored
-		disable, skipped := rules.Settle(before.Enabled, verdicts)
-		if disable != nil {
-			after := before.clone()
-			after.Enabled = false
-			by := api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: disable.Automation})
-			next, err := s.writeChange(by, tx, before, after, "")
-			if err != nil {
-				return err
-			}
-			ch.Deliveries = append(ch.Deliveries, next.Deliveries...)
-			ch.verdicts = next.verdicts
-			ch.stored = after
-		}
-		if len(skipped) > 0 {
-			if err := s.skipRuns(ctx, tx, skipped); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // writeChange writes one change's rows, records its event in the outbox,
