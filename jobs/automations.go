@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/rules"
 	"github.com/traineed/traineed/store"
 )
 
@@ -38,7 +38,10 @@ type EvaluatorConfig struct {
 // Any number of evaluators may share a database: every run is guarded by
 // the store's unique occurrence, and on PostgreSQL an automation (or a
 // company's expirations) is worked by one evaluator at a time under an
-// advisory lock, the others moving on to the next one.
+// advisory lock, the others moving on to the next one. What is due, what
+// each run starts as and sends, how its verdicts settle and what is pruned
+// are the rules' (package rules), the same that fire the event
+// automations with a change: the evaluator only says when.
 type Evaluator struct {
 	s   Rules
 	cfg EvaluatorConfig
@@ -134,7 +137,7 @@ func (ev *Evaluator) loop() {
 func (ev *Evaluator) prune() {
 	ctx, cancel := context.WithTimeout(ev.ctx, time.Minute)
 	defer cancel()
-	n, err := ev.s.PruneAutomationRuns(ctx, ev.cfg.Now().Add(-api.RunRetention))
+	n, err := ev.s.PruneAutomationRuns(ctx, rules.PruneBefore(ev.cfg.Now()))
 	if err != nil {
 		ev.log.Error("automations: pruning the runs of deleted automations", "error", err)
 	} else if n > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/rules"
 )
 
 var _ api.AutomationStore = (*Store)(nil)
@@ -44,6 +45,12 @@ func (a *automationRow) spec() api.AutomationSpec {
 func (a *automationRow) setSpec(s api.AutomationSpec) {
 	a.Name, a.Enabled, a.TriggerType, a.TriggerDays = s.Name, s.Enabled, s.TriggerType, clonePtr(s.Days)
 	a.TrainerID, a.Status, a.ActionType, a.URL = clonePtr(s.TrainerID), clonePtr(s.Status), s.ActionType, clonePtr(s.URL)
+}
+
+// rule is what the rules (package rules) read of the automation.
+func (a *automationRow) rule() *rules.Automation {
+	return &rules.Automation{ID: a.ID, CompanyID: a.CompanyID, Name: a.Name, TriggerType: a.TriggerType, Days: a.TriggerDays,
+		TrainerID: a.TrainerID, Status: a.Status, ActionType: a.ActionType}
 }
 
 func (a *automationRow) trigger() api.AutomationTrigger {

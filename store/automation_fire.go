@@ -1,9 +1,10 @@
 package store
 
-// The automations' firing: with a trainee's change (fireEventAutomations,
-// in the change's transaction, from the outbox's event), and by the
+// The automations' firing, as writes: what the rules (package rules)
+// decide is inserted here, with a trainee's change (fireEventAutomations,
+// in the change's transaction, after the outbox's event) and by the
 // evaluator in set-based batches (EvaluateAutomation, RecordExpirations),
-// each run inserted under its unique occurrence with its action (act,
+// each run under its unique occurrence with its action (act,
 // fireWebhooks) in the same transaction.
 
 import (
@@ -18,108 +19,63 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/rules"
 )
 
-// fireEventAutomations fires the company's enabled automations whose
-// trigger is the event's, inside the change's transaction: a change that
-// rolls back fires nothing, and the run's unique occurrence (the event id)
-// fires each once.
-func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
-	trigger := api.TriggerOfEvent(eventType)
-	if trigger == "" {
-		return nil
+// fireRun inserts the run of a firing under its unique occurrence and
+// carries out its action (act); an occurrence that fired already does
+// nothing.
+func (s *Store) fireRun(ctx context.Context, tx bun.Tx, f rules.Firing, t *api.Trainee, now time.Time, ch *traineeChange) error {
+	run := &automationRunRow{CompanyID: f.Automation.CompanyID, AutomationID: f.Automation.ID, TraineeID: t.ID,
+		Occurrence: f.Occurrence, FiredAt: now, Outcome: f.Outcome}
+	var ids []int64
+	err := tx.NewInsert().Model(run).On("CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil || len(ids) == 0 {
+		return err // or fired already
 	}
-	var autos []*automationRow
-	err := s.selectHot(ctx, tx, eventAutomationsQuery, &autos, ch.After.CompanyID, trigger)
-	if err != nil || len(autos) == 0 {
-		return err
-	}
-	var today api.Date
-	for _, a := range autos {
-		if a.Status != nil && today.IsZero() {
-			loc, err := s.companyLocation(ctx, tx, ch.After.CompanyID)
-			if err != nil {
-				return err
-			}
-			today = api.Today(now, loc)
-		}
-		if !eventMatches(a, ch.After, today) {
-			continue
-		}
-		run := &automationRunRow{CompanyID: a.CompanyID, AutomationID: a.ID, TraineeID: ch.After.ID, Occurrence: "event:" + eventID,
-			FiredAt: now, Outcome: initialOutcome(a)}
-		var ids []int64
-		err := tx.NewInsert().Model(run).On("CONFLICT (automation_id, trainee_id, occurrence) DO NOTHING").Returning("id").Scan(ctx, &ids)
-		if err != nil {
-			return err
-		}
-		if len(ids) == 0 {
-			continue
-		}
-		run.ID = ids[0]
-		if err := s.act(ctx, tx, a, run, ch.After, now, &ch.Deliveries, &ch.disableRuns); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// actor is ctx carrying the automation as the actor of what it does.
-func (a *automationRow) actor(ctx context.Context) context.Context {
-	return api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: a.ID})
-}
-
-func initialOutcome(a *automationRow) string {
-	if a.ActionType == api.ActionWebhook {
-		return api.OutcomePending
-	}
-	return api.OutcomeDisabled
+	return s.act(ctx, tx, f, ids[0], t, now, ch)
 }
 
 // act carries out a run's action inside tx: a WEBHOOK puts an
-// automation.fired event in the outbox for the automation's endpoint
-// (deliveries it schedules are appended to deliveries); a DISABLE_TRAINEE
-// is a verdict, not a write: the run's id is appended to disable, and the
-// trainee code applies it (settleDisables), so that the rules never call
-// back into the trainee code that called them.
-func (s *Store) act(ctx context.Context, tx bun.Tx, a *automationRow, run *automationRunRow, t *api.Trainee, now time.Time, deliveries *[]int64, disable *[]verdict) error {
-	switch a.ActionType {
-	case api.ActionWebhook:
-		body, err := json.Marshal(api.AutomationFired{
-			Type:      api.EventAutomationFired,
-			Timestamp: now.Unix(),
-			Data: api.AutomationFiredData{
-				Automation: api.AutomationRef{ID: a.ID, Name: a.Name, Trigger: a.trigger()},
-				Trainee:    t,
-			},
-		})
-		if err != nil {
-			return err
-		}
-		ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
-			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
-		stampActor(a.actor(ctx), ev)
-		if err := s.insertEvent(ctx, tx, ev); err != nil {
-			return err
-		}
-		var ids []int64
-		err = tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-			SELECT ?, w.id, ?, 0, ?, ?, ? FROM webhooks AS w WHERE w.automation_id = ?
-			RETURNING id`, ev.ID, api.DeliveryPending, now, now, now, a.ID).Scan(ctx, &ids)
-		if err != nil {
-			return err
-		}
-		if len(ids) == 0 {
-			return errors.New("store: WEBHOOK automation without its endpoint")
-		}
-		markDeliveries(ctx)
-		*deliveries = append(*deliveries, ids...)
-		_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", run.ID).Exec(ctx)
-		return err
-	case api.ActionDisableTrainee:
-		*disable = append(*disable, verdict{run.ID, a.ID}) // the trainee code applies it
+// automation.fired event (rules.Fired) in the outbox for the automation's
+// endpoint, its deliveries added to ch's; a DISABLE_TRAINEE is a verdict,
+// not a write: it is added to ch's, and the trainee code settles it
+// (settleDisables, by rules.Settle), so that the rules never call back
+// into the trainee code that called them.
+func (s *Store) act(ctx context.Context, tx bun.Tx, f rules.Firing, runID int64, t *api.Trainee, now time.Time, ch *traineeChange) error {
+	if v, ok := f.Verdict(runID); ok {
+		ch.verdicts = append(ch.verdicts, v)
+		return nil
 	}
-	return nil
+	if f.Automation.ActionType != api.ActionWebhook {
+		return nil
+	}
+	a := f.Automation
+	if f.Event == nil {
+		return errors.New("store: WEBHOOK firing without its event") // rules.OnEvent gives it one
+	}
+	body, err := json.Marshal(f.Event)
+	if err != nil {
+		return err
+	}
+	ev := &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: t.ID,
+		Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
+	if err := s.writeEvent(api.WithActor(ctx, a.Actor()), tx, ev); err != nil {
+		return err
+	}
+	var ids []int64
+	err = tx.NewRaw(`INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+		SELECT ?, w.id, ?, 0, ?, ?, ? FROM webhooks AS w WHERE w.automation_id = ?
+		RETURNING id`, ev.ID, api.DeliveryPending, now, now, now, a.ID).Scan(ctx, &ids)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return errors.New("store: WEBHOOK automation without its endpoint")
+	}
+	ch.Deliveries = append(ch.Deliveries, ids...) // markChange marks them
+	_, err = tx.NewUpdate().Model((*automationRunRow)(nil)).Set("delivery_id = ?", ids[0]).Where("r.id = ?", runID).Exec(ctx)
+	return err
 }
 
 // ErrBusy is EvaluateAutomation's error when another evaluator holds the
@@ -165,13 +121,17 @@ func (s *Store) EvaluateAutomation(ctx context.Context, companyID, id int64, now
 			_, err = s.fireWebhooks(ctx, tx, a, runs, stamp)
 			return err
 		}
+		f := rules.Firing{Automation: a.rule()}
 		for _, r := range runs {
-			run := &automationRunRow{ID: r.ID, AutomationID: a.ID, TraineeID: r.TraineeID}
-			ch := &traineeChange{}
-			if err := s.act(ctx, tx, a, run, r.trainee, stamp, &ch.Deliveries, &ch.disableRuns); err != nil {
+			row, err := s.loadTrainee(ctx, tx, companyID, r.TraineeID, true) // what the verdict settles on
+			if err != nil {
 				return err
 			}
-			if err := s.settleDisables(ctx, tx, ch, companyID, r.TraineeID); err != nil {
+			ch := &traineeChange{stored: row}
+			if err := s.act(ctx, tx, f, r.ID, r.trainee, stamp, ch); err != nil {
+				return err
+			}
+			if err := s.settleDisables(ctx, tx, ch); err != nil {
 				return err
 			}
 		}
@@ -217,7 +177,7 @@ func (s *Store) insertDueRuns(ctx context.Context, tx bun.Tx, a *automationRow, 
 	m := s.matcher(a, api.Today(now, loc), loc)
 	sel := m.where(s.traineeScope(tx, a.CompanyID)).
 		Where("t.id > ?", after).
-		ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, initialOutcome(a)).
+		ColumnExpr("t.company_id, ?, t.id, "+m.occurrence()+", "+s.timestampArg()+", ?", a.ID, stamp, rules.InitialOutcome(a.rule())).
 		OrderExpr("t.id ASC").
 		Limit(int64(batch))
 	head := "INSERT INTO automation_runs (company_id, automation_id, trainee_id, occurrence, fired_at, outcome)"
@@ -315,17 +275,17 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 	if err := tx.NewSelect().Model((*webhookRow)(nil)).Column("w.id").Where("w.automation_id = ?", a.ID).Scan(ctx, &webhookID); err != nil {
 		return nil, fmt.Errorf("store: the endpoint of WEBHOOK automation %d: %w", a.ID, err)
 	}
-	ref := api.AutomationRef{ID: a.ID, Name: a.Name, Trigger: a.trigger()}
+	rule := a.rule()
+	by := api.WithActor(ctx, rule.Actor())
 	evs := make([]*webhookEventRow, len(runs))
 	for i, r := range runs {
-		body, err := json.Marshal(api.AutomationFired{Type: api.EventAutomationFired, Timestamp: now.Unix(),
-			Data: api.AutomationFiredData{Automation: ref, Trainee: r.trainee}})
+		body, err := json.Marshal(rules.Fired(rule, r.trainee, now))
 		if err != nil {
 			return nil, err
 		}
 		evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: r.TraineeID,
 			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
-		stampActor(a.actor(ctx), evs[i])
+		stampActor(by, evs[i])
 	}
 	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
 		return nil, err
@@ -408,10 +368,10 @@ func (s *Store) RecordExpirations(ctx context.Context, companyID int64, now time
 		if err != nil {
 			return err
 		}
-		today := api.Today(now, loc)
+		window := rules.ExpiryWindow(api.Today(now, loc))
 		sel := s.traineeScope(tx, companyID).
 			ColumnExpr("t.company_id, t.id, t.expiration_date, "+s.timestampArg(), stamp).
-			Where("t.enabled AND t.expiration_date BETWEEN ? AND ?", today.AddDays(-api.CatchUpDays).Int(), today.Int()).
+			Where("t.enabled AND t.expiration_date BETWEEN ? AND ?", window.From.Int(), window.To.Int()).
 			Where("NOT EXISTS (SELECT 1 FROM trainee_expirations AS x WHERE x.trainee_id = t.id AND x.expiration_date = t.expiration_date)").
 			OrderExpr("t.id ASC").
 			Limit(int64(batch))

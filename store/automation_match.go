@@ -1,10 +1,10 @@
 package store
 
-// The automations' matching rules: which trainees an automation is due
-// for (matcher: its conditions and, for a time trigger, its due window and
-// "not fired yet", as SQL over trainees), an event automation's conditions
-// on the trainee after a change (eventMatches), and the dry run over them.
-// The status condition is api.StatusRule's.
+// The automations' matching as queries: an automation's window (which
+// trainees it is due for, decided by rules.Due: its conditions and, for a
+// time trigger, its due window and "not fired yet") as SQL over trainees,
+// the dry run over it, the lists the firing reads, and a change's event
+// automations looked up and judged by the rules (fireEventAutomations).
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/rules"
 )
 
 // AutomationMatches returns one page of the trainees an automation would
@@ -54,83 +55,88 @@ func (s *Store) companyLocation(ctx context.Context, db bun.IDB, companyID int64
 	return s.location(tz)
 }
 
-// matcher is the trainee condition of an automation on one day.
+// matcher is an automation's window (rules.Due) as SQL over trainees.
 type matcher struct {
-	a     *automationRow
-	today api.Date
-	loc   *time.Location
+	id int64 // the automation's
+	w  rules.Window
 }
 
 func (s *Store) matcher(a *automationRow, today api.Date, loc *time.Location) *matcher {
-	return &matcher{a: a, today: today, loc: loc}
+	return &matcher{id: a.ID, w: rules.Due(a.rule(), today, loc)}
 }
 
 // occurrence is the SQL of a time trigger's occurrence for the trainee t.
 func (m *matcher) occurrence() string {
-	switch m.a.TriggerType {
-	case api.TriggerExpirationApproaching:
-		return "'approaching:' || CAST(t.expiration_date AS TEXT)"
-	case api.TriggerTraineeExpired:
-		return "'expired:' || CAST(t.expiration_date AS TEXT)"
-	case api.TriggerInactive:
-		return "'inactive:' || COALESCE(CAST(t.last_trained AS TEXT), 'never')"
+	o := m.w.Occurrence
+	switch o.Of {
+	case rules.OfExpiration:
+		return "'" + o.Prefix + "' || CAST(t.expiration_date AS TEXT)"
+	case rules.OfLastTrained:
+		return "'" + o.Prefix + "' || COALESCE(CAST(t.last_trained AS TEXT), 'never')"
 	}
 	return "''"
 }
 
-// startOf is the first instant of day d in the company's zone, in UTC.
-func (m *matcher) startOf(d api.Date) time.Time {
-	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, m.loc).UTC()
-}
-
-// where adds the automation's conditions and, for a time trigger, its due
-// window and "not fired yet" to a query over trainees (alias t).
+// where adds the window to a query over trainees (alias t): the
+// automation's conditions and, for a time trigger, live trainees in its
+// due window whose occurrence has not fired.
 func (m *matcher) where(q *bun.SelectQuery) *bun.SelectQuery {
-	a, today := m.a, m.today
-	if a.TrainerID != nil {
-		q = q.Where("t.trainer_id = ?", *a.TrainerID)
+	w := m.w
+	if w.TrainerID != nil {
+		q = q.Where("t.trainer_id = ?", *w.TrainerID)
 	}
-	if a.Status != nil {
-		if r, err := api.RuleOf(*a.Status); err == nil {
-			if where, args := r.SQL("t.enabled", "t.expiration_date", today); where != "" {
-				q = q.Where(where, args...)
-			}
+	if w.Status != nil {
+		if where, args := w.Status.SQL("t.enabled", "t.expiration_date", w.Today); where != "" {
+			q = q.Where(where, args...)
 		}
 	}
-	if !api.IsTimeTrigger(a.TriggerType) {
+	if !w.Time {
 		return q
 	}
-	days := 0
-	if a.TriggerDays != nil {
-		days = *a.TriggerDays
-	}
 	q = q.Where("t.enabled")
-	switch a.TriggerType {
-	case api.TriggerExpirationApproaching:
-		// Due from expirationDate - days until the day before it, for at
-		// most CatchUpDays after the first.
-		from := today.AddDays(days - api.CatchUpDays)
-		if tomorrow := today.AddDays(1); from.Before(tomorrow) {
-			from = tomorrow
-		}
-		q = q.Where("t.expiration_date BETWEEN ? AND ?", from.Int(), today.AddDays(days).Int())
-	case api.TriggerTraineeExpired:
-		q = q.Where("t.expiration_date BETWEEN ? AND ?", today.AddDays(-api.CatchUpDays).Int(), today.Int())
-	case api.TriggerInactive:
-		first, last := today.AddDays(-days-api.CatchUpDays), today.AddDays(-days)
-		q = q.Where("(t.last_trained BETWEEN ? AND ? OR (t.last_trained IS NULL AND t.created_at >= ? AND t.created_at < ?))",
-			first.Int(), last.Int(), m.startOf(first), m.startOf(last.AddDays(1)))
+	if r := w.Expiration; r != nil {
+		q = q.Where("t.expiration_date BETWEEN ? AND ?", r.From.Int(), r.To.Int())
 	}
-	return q.Where("NOT EXISTS (SELECT 1 FROM automation_runs AS r WHERE r.automation_id = ? AND r.trainee_id = t.id AND r.occurrence = "+m.occurrence()+")", a.ID)
+	if in := w.Inactive; in != nil {
+		q = q.Where("(t.last_trained BETWEEN ? AND ? OR (t.last_trained IS NULL AND t.created_at >= ? AND t.created_at < ?))",
+			in.Trained.From.Int(), in.Trained.To.Int(), in.CreatedFrom, in.CreatedTo)
+	}
+	return q.Where("NOT EXISTS (SELECT 1 FROM automation_runs AS r WHERE r.automation_id = ? AND r.trainee_id = t.id AND r.occurrence = "+m.occurrence()+")", m.id)
 }
 
-// eventMatches reports whether an event automation's conditions hold for
-// the trainee after the change.
-func eventMatches(a *automationRow, t *api.Trainee, today api.Date) bool {
-	if a.TrainerID != nil && (t.TrainerID == nil || *t.TrainerID != *a.TrainerID) {
-		return false
+// fireEventAutomations fires, inside the change's transaction, the
+// company's enabled automations of the event's trigger that the rules
+// (rules.OnEvent) fire for the trainee after the change (fireRun): a
+// change that rolls back fires nothing, and the run's unique occurrence
+// fires each once. Their verdicts and deliveries go into ch.
+func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
+	trigger := api.TriggerOfEvent(eventType)
+	if trigger == "" {
+		return nil
 	}
-	return a.Status == nil || t.HasStatus(*a.Status, today)
+	var rows []*automationRow
+	err := s.selectHot(ctx, tx, eventAutomationsQuery, &rows, ch.After.CompanyID, trigger)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	autos := make([]*rules.Automation, len(rows))
+	for i, a := range rows {
+		autos[i] = a.rule()
+	}
+	var today api.Date
+	if rules.NeedsDay(autos) {
+		loc, err := s.companyLocation(ctx, tx, ch.After.CompanyID)
+		if err != nil {
+			return err
+		}
+		today = api.Today(now, loc)
+	}
+	for _, f := range rules.OnEvent(autos, ch.After, today, eventID, now) {
+		if err := s.fireRun(ctx, tx, f, ch.After, now, ch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // eventAutomationsQuery is company $1's enabled automations of trigger $2,
@@ -153,7 +159,7 @@ type TimeAutomation struct {
 func (s *Store) TimeAutomations(ctx context.Context) ([]TimeAutomation, error) {
 	var out []TimeAutomation
 	err := s.db.NewSelect().Model((*automationRow)(nil)).Column("au.id", "au.company_id").
-		Where("au.enabled AND au.trigger_type IN (?)", bun.In([]string{api.TriggerExpirationApproaching, api.TriggerTraineeExpired, api.TriggerInactive})).
+		Where("au.enabled AND au.trigger_type IN (?)", bun.In(rules.TimeTriggers)).
 		OrderExpr("au.id ASC").
 		Scan(ctx, &out)
 	return out, err

@@ -56,6 +56,17 @@ func markEvent(ctx context.Context, companyID int64) {
 	}
 }
 
+// markChange marks what a trainee's change did, once it is written: its
+// events (its own, and its automations') and the deliveries it scheduled.
+func markChange(ctx context.Context, ch *traineeChange) {
+	if ch.Recorded {
+		markEvent(ctx, ch.After.CompanyID)
+	}
+	if len(ch.Deliveries) > 0 {
+		markDeliveries(ctx)
+	}
+}
+
 // afterCommit acts on a committed transaction's effects: it wakes this
 // process's dispatcher (without blocking, coalescing) and tells the OnEvent
 // listeners of each company that recorded an event.

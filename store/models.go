@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -190,19 +189,6 @@ type webhookEventRow struct {
 	// recorded. Never in Payload.
 	ActorType *string `bun:"actor_type"`
 	ActorID   *int64  `bun:"actor_id"`
-}
-
-// stampActor records on ev the actor ctx carries (api.ActorFrom: the
-// system when none), unless ev has one already.
-func stampActor(ctx context.Context, ev *webhookEventRow) {
-	if ev.ActorType != nil {
-		return
-	}
-	a := api.ActorFrom(ctx)
-	ev.ActorType = &a.Type
-	if a.ID != 0 {
-		ev.ActorID = &a.ID
-	}
 }
 
 // webhookDeliveryRow is one event to send to one endpoint.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/uptrace/bun"
 
@@ -71,39 +70,17 @@ func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee,
 	return row.toAPI(), nil
 }
 
-// newTraineeOptions are what the API cannot choose but demo data can.
-type newTraineeOptions struct {
-	forcePasswordChange bool
-}
-
-// newTraineeRow is the row of a new trainee: its create fields (normalised,
-// absent ones given their default), trainerID (already checked) and what
-// only the server chooses. Its user's columns are in it too.
-func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
-	p := nt.Patch()
-	p.TrainerID = api.Optional[int64]{}
-	p.SetDefaults()
-	row := patchedRow(&traineeRow{
-		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
-		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
-	}, p)
-	if row.CreatedByType == "" {
-		row.CreatedByType = api.CreatedByAdmin
-	}
-	return row
-}
-
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
 // created through the API must change their password at first login.
 func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
 	var out *api.Trainee
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		row, c, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
+		_, c, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
 		if err != nil {
 			return err
 		}
-		out, err = s.result(ctx, tx, c, row)
-		return err
+		out = c.stored.toAPI() // as stored: a verdict may have disabled it
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -151,60 +128,6 @@ func (s *Store) isTrainer(ctx context.Context, db bun.IDB, companyID, trainerID 
 	return ok, dbError(err)
 }
 
-// checkTrainer refuses a trainer id that is not a trainer of the company
-// (1010), or a deactivated one (1035): trainees and keys go to active
-// trainers only. On PostgreSQL the trainer's row is read FOR SHARE: a
-// deactivation under way (its row FOR UPDATE) is waited for, and its
-// result read, so no trainee or key slips to a trainer being deactivated.
-func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
-	var active []bool
-	q := db.NewSelect().Model((*trainerRow)(nil)).Column("tr.active").
-		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID)
-	if s.dialect == DialectPostgres {
-		q = q.For("SHARE")
-	}
-	err := q.Scan(ctx, &active)
-	switch {
-	case err != nil:
-		return dbError(err)
-	case len(active) == 0:
-		return api.Invalid(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", trainerID)
-	case !active[0]:
-		return api.Invalid(api.CodeTrainerInactive, "trainerId", "trainer %d is deactivated: choose an active trainer", trainerID)
-	}
-	return nil
-}
-
-// firstTrainerQuery is the id of company $1's active trainer with the
-// lowest id, held FOR SHARE on PostgreSQL as checkTrainer holds it.
-var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
-	q := s.db.NewSelect().
-		Model((*trainerRow)(nil)).
-		Column("tr.id").
-		Where("tr.company_id = ? AND tr.active", placeholder(1)).
-		OrderExpr("tr.id ASC").
-		Limit(1)
-	if s.dialect == DialectPostgres {
-		q = q.For("SHARE")
-	}
-	return q
-}}
-
-// firstTrainer is the company's active trainer with the lowest id: the
-// trainer of a trainee created without one. A company with none refuses
-// the create (1034).
-func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*int64, error) {
-	var ids []int64
-	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 {
-		return nil, api.Invalid(api.CodeNoActiveTrainer, "trainerId",
-			"the company has no active trainer to assign: add one (POST /public-api/trainers) or give trainerId")
-	}
-	return &ids[0], nil
-}
-
 // UpdateTrainee applies p in one transaction (see api.TraineeStore).
 func (s *Store) UpdateTrainee(ctx context.Context, companyID, id int64, p api.TraineePatch) (*api.Trainee, error) {
 	t, _, err := s.UpdateTraineeIf(ctx, companyID, id, nil, p)
@@ -248,8 +171,8 @@ func (s *Store) UpdateTraineeIf(ctx context.Context, companyID, id int64, m *api
 		if err != nil {
 			return err
 		}
-		out, version, err = s.resultVersion(ctx, tx, c, after)
-		return err
+		out, version = c.stored.toAPI(), c.stored.Version // as stored: a verdict may have disabled it
+		return nil
 	})
 	if err != nil {
 		return nil, 0, err
@@ -267,204 +190,3 @@ func (s *Store) applyPatch(ctx context.Context, tx bun.Tx, before *traineeRow, p
 	}
 	return patchedRow(before, p), nil
 }
-
-// traineeChange is one change of a trainee, committed with it.
-type traineeChange struct {
-	Before *api.Trainee // nil for a create
-	After  *api.Trainee
-	// Fields is api.ChangedFields(Before, After), or api.CreatedFields(After)
-	// for a create, and "password" for a new password.
-	Fields []string
-
-	Deliveries []int64 // the webhook deliveries the change scheduled
-	Recorded   bool    // an event went into the outbox (and the feed)
-	// Disabled: an automation fired by the change soft-deleted the trainee
-	// in the same transaction; After is then not what is stored.
-	Disabled bool
-	// disableRuns are the DISABLE_TRAINEE verdicts of the automations the
-	// change fired, for settleDisables to apply.
-	disableRuns []verdict
-}
-
-// verdict is a DISABLE_TRAINEE verdict: its run, and its automation, the
-// actor of the disable it leads to.
-type verdict struct{ run, automation int64 }
-
-// result is what a change returns to its caller: the trainee as stored
-// when the transaction commits.
-func (s *Store) result(ctx context.Context, tx bun.Tx, ch *traineeChange, row *traineeRow) (*api.Trainee, error) {
-	if ch == nil || !ch.Disabled {
-		return row.toAPI(), nil
-	}
-	r, err := s.loadTrainee(ctx, tx, row.CompanyID, row.ID, false)
-	if err != nil {
-		return nil, err
-	}
-	return r.toAPI(), nil
-}
-
-// resultVersion is result with the version stored.
-func (s *Store) resultVersion(ctx context.Context, tx bun.Tx, ch *traineeChange, row *traineeRow) (*api.Trainee, int64, error) {
-	if ch == nil || !ch.Disabled {
-		return row.toAPI(), row.Version, nil
-	}
-	r, err := s.loadTrainee(ctx, tx, row.CompanyID, row.ID, false)
-	if err != nil {
-		return nil, 0, err
-	}
-	return r.toAPI(), r.Version, nil
-}
-
-// saveTrainee is the one function that writes trainee data, inside tx, and
-// so the one that knows every change: before is nil for a create (after
-// then gets its ids and passwordHash must be set); otherwise passwordHash ""
-// keeps the stored one. A change that alters nothing writes nothing and
-// returns a change without fields. Every change that writes records its
-// webhook event in tx (the transactional outbox).
-//
-// A change passes through the trainee code, the outbox and the rules once
-// each, in that order: the automations it fires answer with verdicts, and
-// a DISABLE_TRAINEE verdict comes back here to be applied as a second
-// change of the same transaction (settleDisables).
-func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
-	ch, err := s.writeChange(ctx, tx, before, after, passwordHash)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.settleDisables(ctx, tx, ch, after.CompanyID, after.ID); err != nil {
-		return nil, err
-	}
-	return ch, nil
-}
-
-// settleDisables applies ch's DISABLE_TRAINEE verdicts: the first soft-
-// deletes the trainee as a DELETE would (its trainee.deleted event, and
-// the automations that event fires, included); a verdict that finds the
-// trainee already disabled marks its run skipped. It loops until no
-// verdict is left: the disable's own rules can only find the trainee
-// disabled, so it ends.
-func (s *Store) settleDisables(ctx context.Context, tx bun.Tx, ch *traineeChange, companyID, traineeID int64) error {
-	for len(ch.disableRuns) > 0 {
-		runs := ch.disableRuns
-		ch.disableRuns = nil
-		before, err := s.loadTrainee(ctx, tx, companyID, traineeID, true)
-		if err != nil {
-			return err
-		}
-		if before.Enabled {
-			after := before.clone()
-			after.Enabled = false
-			by := api.WithActor(ctx, api.Actor{Type: api.ActorAutomation, ID: runs[0].automation})
-			next, err := s.writeChange(by, tx, before, after, "")
-			if err != nil {
-				return err
-			}
-			ch.Deliveries = append(ch.Deliveries, next.Deliveries...)
-			ch.disableRuns = next.disableRuns
-			ch.Disabled = true
-			runs = runs[1:]
-		}
-		if len(runs) > 0 {
-			ids := make([]int64, len(runs))
-			for i, v := range runs {
-				ids[i] = v.run
-			}
-			_, err := tx.NewUpdate().Model((*automationRunRow)(nil)).Set("outcome = ?", api.OutcomeSkipped).
-				Where("r.id IN (?)", bun.In(ids)).Exec(ctx)
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// writeChange writes one change and records its event (which fires the
-// automations): saveTrainee without the verdicts applied.
-func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
-	now := s.utcNow()
-	ch := &traineeChange{After: after.toAPI()}
-	if before == nil {
-		if err := s.insertTrainee(ctx, tx, after, passwordHash, now); err != nil {
-			return nil, err
-		}
-		ch.After = after.toAPI()
-		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
-	} else {
-		ch.Before = before.toAPI()
-		ch.Fields = api.ChangedFields(ch.Before, ch.After)
-		if passwordHash != "" {
-			ch.Fields = append(ch.Fields, "password")
-		}
-		if len(ch.Fields) == 0 {
-			return ch, nil
-		}
-		if err := s.writeUpdate(ctx, tx, before, after, passwordHash, now); err != nil {
-			return nil, err
-		}
-		ch.After = after.toAPI()
-	}
-	if err := s.recordEvent(ctx, tx, ch, now); err != nil {
-		return nil, err
-	}
-	return ch, nil
-}
-
-// insertTrainee inserts a new trainee's user and trainee rows; row gets
-// its ids and times.
-func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, passwordHash string, now time.Time) error {
-	user := &userRow{
-		Email:        row.Email,
-		Phone:        row.Phone,
-		Name:         row.Name,
-		SearchName:   searchName(row.Name),
-		PasswordHash: passwordHash,
-		CreatedAt:    now,
-	}
-	if err := s.insertHot(ctx, tx, user); err != nil {
-		return dbError(err)
-	}
-	row.UserID = user.ID
-	row.SearchName = user.SearchName // the mirrors (Email, Phone) are row's own
-	row.CreatedAt, row.UpdatedAt = now, now
-	row.Version = 1
-	if !row.Enabled {
-		row.DeletedAt = &now
-	}
-	return dbError(s.insertHot(ctx, tx, row))
-}
-
-// writeUpdate writes after over before: the user's columns when they
-// (or the password) changed, and the trainee's updatable columns with the
-// times of the change (deleted_at follows enabled).
-func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) error {
-	switch {
-	case before.Enabled && !after.Enabled:
-		after.DeletedAt = &now
-	case after.Enabled:
-		after.DeletedAt = nil
-	}
-	after.UpdatedAt = now
-	after.Version = before.Version + 1
-	after.SearchName = searchName(after.Name)
-	if userChanged(before, after) || passwordHash != "" {
-		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).
-			Where("u.id = ?", after.UserID)
-		if passwordHash != "" {
-			q = q.Set("password_hash = ?", passwordHash)
-		}
-		if _, err := q.Exec(ctx); err != nil {
-			return dbError(err)
-		}
-	}
-	_, err := tx.NewUpdate().
-		Model(after).
-		Column(traineeUpdateColumns...).
-		Where("t.id = ? AND t.company_id = ?", after.ID, after.CompanyID).
-		Exec(ctx)
-	return dbError(err)
-}
-
-// searchName is what users.search_name and trainees.search_name hold: the name lower-cased by Go,
-// identically for both databases.
-func searchName(name string) string { return api.SearchName(name) }

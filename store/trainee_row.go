@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"slices"
@@ -232,3 +233,113 @@ func setConverted(dst, src reflect.Value) {
 		panic(fmt.Sprintf("store: cannot convert %s to %s", src.Type(), dst.Type()))
 	}
 }
+
+// newTraineeOptions are what the API cannot choose but demo data can.
+type newTraineeOptions struct {
+	forcePasswordChange bool
+}
+
+// newTraineeRow is the row of a new trainee: its create fields (normalised,
+// absent ones given their default), trainerID (already checked) and what
+// only the server chooses. Its user's columns are in it too.
+func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
+	p := nt.Patch()
+	p.TrainerID = api.Optional[int64]{}
+	p.SetDefaults()
+	row := patchedRow(&traineeRow{
+		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
+		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
+	}, p)
+	if row.CreatedByType == "" {
+		row.CreatedByType = api.CreatedByAdmin
+	}
+	return row
+}
+
+// writeRows writes a change's rows: a new trainee's (before nil) or
+// after over before, and reports whether it wrote (a change that alters
+// nothing writes nothing).
+func (s *Store) writeRows(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) (*traineeChange, bool, error) {
+	ch := &traineeChange{After: after.toAPI()}
+	if before != nil {
+		ch.Before = before.toAPI()
+		ch.Fields = api.ChangedFields(ch.Before, ch.After)
+		if passwordHash != "" {
+			ch.Fields = append(ch.Fields, "password")
+		}
+		if len(ch.Fields) == 0 {
+			return ch, false, nil
+		}
+		if err := s.writeUpdate(ctx, tx, before, after, passwordHash, now); err != nil {
+			return nil, false, err
+		}
+	} else {
+		if err := s.insertTrainee(ctx, tx, after, passwordHash, now); err != nil {
+			return nil, false, err
+		}
+	}
+	ch.After = after.toAPI()
+	if before == nil {
+		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
+	}
+	return ch, true, nil
+}
+
+// insertTrainee inserts a new trainee's user and trainee rows; row gets
+// its ids and times.
+func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, passwordHash string, now time.Time) error {
+	user := &userRow{
+		Email:        row.Email,
+		Phone:        row.Phone,
+		Name:         row.Name,
+		SearchName:   searchName(row.Name),
+		PasswordHash: passwordHash,
+		CreatedAt:    now,
+	}
+	if err := s.insertHot(ctx, tx, user); err != nil {
+		return dbError(err)
+	}
+	row.UserID = user.ID
+	row.SearchName = user.SearchName // the mirrors (Email, Phone) are row's own
+	row.CreatedAt, row.UpdatedAt = now, now
+	row.Version = 1
+	if !row.Enabled {
+		row.DeletedAt = &now
+	}
+	return dbError(s.insertHot(ctx, tx, row))
+}
+
+// writeUpdate writes after over before: the user's columns when they
+// (or the password) changed, and the trainee's updatable columns with the
+// times of the change (deleted_at follows enabled).
+func (s *Store) writeUpdate(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) error {
+	switch {
+	case before.Enabled && !after.Enabled:
+		after.DeletedAt = &now
+	case after.Enabled:
+		after.DeletedAt = nil
+	}
+	after.UpdatedAt = now
+	after.Version = before.Version + 1
+	after.SearchName = searchName(after.Name)
+	if userChanged(before, after) || passwordHash != "" {
+		q := setUserColumns(tx.NewUpdate().Model((*userRow)(nil)), after).
+			Where("u.id = ?", after.UserID)
+		if passwordHash != "" {
+			q = q.Set("password_hash = ?", passwordHash)
+		}
+		if _, err := q.Exec(ctx); err != nil {
+			return dbError(err)
+		}
+	}
+	_, err := tx.NewUpdate().
+		Model(after).
+		Column(traineeUpdateColumns...).
+		Where("t.id = ? AND t.company_id = ?", after.ID, after.CompanyID).
+		Exec(ctx)
+	return dbError(err)
+}
+
+// searchName is what users.search_name and trainees.search_name hold: the name lower-cased by Go,
+// identically for both databases.
+func searchName(name string) string { return api.SearchName(name) }

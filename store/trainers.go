@@ -316,3 +316,57 @@ func (s *Store) TraineeTrainer(ctx context.Context, companyID, traineeID int64) 
 	err := s.traineeScope(s.db, companyID).Column("t.trainer_id").Where("t.id = ?", traineeID).Scan(ctx, &id)
 	return id, dbError(err)
 }
+
+// checkTrainer refuses a trainer id that is not a trainer of the company
+// (1010), or a deactivated one (1035): trainees and keys go to active
+// trainers only. On PostgreSQL the trainer's row is read FOR SHARE: a
+// deactivation under way (its row FOR UPDATE) is waited for, and its
+// result read, so no trainee or key slips to a trainer being deactivated.
+func (s *Store) checkTrainer(ctx context.Context, db bun.IDB, companyID, trainerID int64) error {
+	var active []bool
+	q := db.NewSelect().Model((*trainerRow)(nil)).Column("tr.active").
+		Where("tr.company_id = ? AND tr.id = ?", companyID, trainerID)
+	if s.dialect == DialectPostgres {
+		q = q.For("SHARE")
+	}
+	err := q.Scan(ctx, &active)
+	switch {
+	case err != nil:
+		return dbError(err)
+	case len(active) == 0:
+		return api.Invalid(api.CodeUnknownTrainer, "trainerId", "trainer %d is not a trainer of this company", trainerID)
+	case !active[0]:
+		return api.Invalid(api.CodeTrainerInactive, "trainerId", "trainer %d is deactivated: choose an active trainer", trainerID)
+	}
+	return nil
+}
+
+// firstTrainerQuery is the id of company $1's active trainer with the
+// lowest id, held FOR SHARE on PostgreSQL as checkTrainer holds it.
+var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
+	q := s.db.NewSelect().
+		Model((*trainerRow)(nil)).
+		Column("tr.id").
+		Where("tr.company_id = ? AND tr.active", placeholder(1)).
+		OrderExpr("tr.id ASC").
+		Limit(1)
+	if s.dialect == DialectPostgres {
+		q = q.For("SHARE")
+	}
+	return q
+}}
+
+// firstTrainer is the company's active trainer with the lowest id: the
+// trainer of a trainee created without one. A company with none refuses
+// the create (1034).
+func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*int64, error) {
+	var ids []int64
+	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, api.Invalid(api.CodeNoActiveTrainer, "trainerId",
+			"the company has no active trainer to assign: add one (POST /public-api/trainers) or give trainerId")
+	}
+	return &ids[0], nil
+}

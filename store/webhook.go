@@ -29,12 +29,10 @@ func (ch *traineeChange) eventType() string {
 
 // recordEvent writes ch's event into the outbox, inside the change's own
 // transaction, with one delivery per endpoint of the company subscribed to
-// its type. A change that rolls back takes its event with it.
-func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) error {
-	if !s.outbox {
-		return nil
-	}
-	typ := ch.eventType()
+// its type, and returns the event's type and public id. A change that
+// rolls back takes its event with it.
+func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) (typ, eventID string, err error) {
+	typ = ch.eventType()
 	fields := ch.Fields
 	if fields == nil {
 		fields = []string{}
@@ -45,7 +43,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		Data:      api.WebhookData{Trainee: ch.After, ChangedFields: fields},
 	})
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	ev := &webhookEventRow{
 		PublicID:  api.NewWebhookEventID(),
@@ -56,8 +54,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		CreatedAt: now,
 	}
 	stampActor(ctx, ev)
-	ch.Recorded = true
-	markEvent(ctx, ev.CompanyID)
+	ch.Recorded = true // markChange marks it, and its deliveries
 	if s.dialect == DialectPostgres {
 		// One round trip: the event, then a delivery per subscribed
 		// endpoint, held FOR KEY SHARE so that an endpoint deleted
@@ -72,22 +69,19 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt), ev.ActorType, ev.ActorID,
 			api.DeliveryPending, subscribedPattern(typ))
 		if err != nil {
-			return err
-		}
-		if len(ch.Deliveries) > 0 {
-			markDeliveries(ctx)
+			return "", "", err
 		}
 	} else {
+		// The event, then its deliveries (scheduleDeliveries' statement).
 		if err := s.insertHot(ctx, tx, ev); err != nil {
-			return err
+			return "", "", err
 		}
-		if ch.Deliveries, err = s.scheduleDeliveries(ctx, tx, ev, now); err != nil {
-			return err
+		err := s.scanHot(ctx, tx, scheduleDeliveriesSQLite, &ch.Deliveries, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, ","+typ+",")
+		if err != nil {
+			return "", "", err
 		}
 	}
-	// Automations fire from the same outbox write: with the change, or not
-	// at all.
-	return s.fireEventAutomations(ctx, tx, ch, typ, ev.PublicID, now)
+	return typ, ev.PublicID, nil
 }
 
 // recordEventPostgres is recordEvent's one statement on PostgreSQL: the
@@ -113,14 +107,33 @@ const feedLockClass = 0x74726e64 // "trnd"
 // companies sharing a key only wait for one another.
 func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31)) }
 
+// stampActor records on ev the actor ctx carries (api.ActorFrom: the
+// system when none), unless ev has one already.
+func stampActor(ctx context.Context, ev *webhookEventRow) {
+	if ev.ActorType != nil {
+		return
+	}
+	a := api.ActorFrom(ctx)
+	ev.ActorType = &a.Type
+	if a.ID != 0 {
+		ev.ActorID = &a.ID
+	}
+}
+
 // insertEvent writes an event row outside recordEvent (the evaluator's
 // trainee.expired, an automation's automation.fired), with ctx's actor
 // unless it has one. On PostgreSQL it first takes the company's feed lock,
 // as recordEvent does, so that the feed's ids stay in commit order
 // whoever writes the event.
 func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
-	stampActor(ctx, ev)
 	markEvent(ctx, ev.CompanyID)
+	return s.writeEvent(ctx, tx, ev)
+}
+
+// writeEvent is insertEvent without the mark, for a change's automations,
+// whose events markChange marks with the change's.
+func (s *Store) writeEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
+	stampActor(ctx, ev)
 	if s.dialect == DialectPostgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(ev.CompanyID)); err != nil {
 			return err
