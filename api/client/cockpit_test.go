@@ -49,26 +49,26 @@ func TestUpdateTraineeIf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, etag, err := c.TraineeWithETag(ctx, tr.ID)
+		_, etag, err := readETag(ctx, c, tr.ID)
 		if err != nil || etag != `"1"` {
 			t.Fatalf("read: %q %v", etag, err)
 		}
-		got, etag2, err := c.UpdateTraineeIf(ctx, tr.ID, etag, api.TraineePatch{Name: api.Val("If Matched")})
+		got, etag2, err := updateIf(ctx, c, tr.ID, etag, api.TraineePatch{Name: api.Val("If Matched")})
 		if err != nil || etag2 != `"2"` || got.Name != "If Matched" {
 			t.Fatalf("update: %+v %q %v", got, etag2, err)
 		}
-		_, _, err = c.UpdateTraineeIf(ctx, tr.ID, etag, api.TraineePatch{Name: api.Val("Stale")})
+		_, _, err = updateIf(ctx, c, tr.ID, etag, api.TraineePatch{Name: api.Val("Stale")})
 		var pf *client.PreconditionFailedError
 		var rej *client.RejectedError
 		if !errors.As(err, &pf) || pf.ID != tr.ID || pf.ErrorCode != api.CodePreconditionFailed || !errors.As(err, &rej) {
 			t.Fatalf("stale update: %T %v", err, err)
 		}
-		now, etag3, err := c.TraineeWithETag(ctx, tr.ID)
+		now, etag3, err := readETag(ctx, c, tr.ID)
 		if err != nil || now.Name != "If Matched" || etag3 != etag2 {
 			t.Fatalf("after the 412: %+v %q %v", now, etag3, err)
 		}
 		// Without an ETag: the plain update.
-		if _, etag4, err := c.UpdateTraineeIf(ctx, tr.ID, "", api.TraineePatch{Name: api.Val("Last Write")}); err != nil || etag4 != `"3"` {
+		if _, etag4, err := updateIf(ctx, c, tr.ID, "", api.TraineePatch{Name: api.Val("Last Write")}); err != nil || etag4 != `"3"` {
 			t.Fatalf("unconditional: %q %v", etag4, err)
 		}
 	})
@@ -103,11 +103,11 @@ func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, etag, _ := c.TraineeWithETag(ctx, tr.ID)
+		_, etag, _ := readETag(ctx, c, tr.ID)
 		lose.Store(1)
 		kctx := client.WithIdempotencyKey(ctx, "action-7:1")
 		p := api.TraineePatch{ExpirationDate: api.Val(api.Date{Year: 2030, Month: 1, Day: 31})}
-		got, etag2, err := c.UpdateTraineeIf(kctx, tr.ID, etag, p)
+		got, etag2, err := updateIf(kctx, c, tr.ID, etag, p)
 		if err != nil || etag2 != `"2"` || got.ExpirationDate == nil {
 			t.Fatalf("retried update: %+v %q %v", got, etag2, err)
 		}
@@ -115,10 +115,10 @@ func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 			t.Fatalf("%d attempts with keys %q", n.Load(), keys)
 		}
 		// A re-run of the action: same key, the first answer.
-		if _, etag3, err := c.UpdateTraineeIf(kctx, tr.ID, etag, p); err != nil || etag3 != `"2"` {
+		if _, etag3, err := updateIf(kctx, c, tr.ID, etag, p); err != nil || etag3 != `"2"` {
 			t.Fatalf("re-run: %q %v", etag3, err)
 		}
-		if _, etag4, _ := c.TraineeWithETag(ctx, tr.ID); etag4 != `"2"` {
+		if _, etag4, _ := readETag(ctx, c, tr.ID); etag4 != `"2"` {
 			t.Fatalf("applied more than once: ETag %q", etag4)
 		}
 		if c := storetest.Count(t, s, "webhook_events", "company_id = ? AND trainee_id = ?", company, tr.ID); c != 2 {
@@ -146,7 +146,7 @@ func TestTraineeStatsAndFilters(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		st, err := c.TraineeStats(ctx)
+		st, err := c.TraineeStats(ctx, 0)
 		if err != nil || st.Active != 2 || st.New7 != 2 || st.Inactive14 != 2 || st.Timestamp == 0 {
 			t.Fatalf("stats %+v %v", st, err)
 		}
@@ -154,12 +154,13 @@ func TestTraineeStatsAndFilters(t *testing.T) {
 		if err != nil || p.InactiveFor != 14 || p.CreatedWithin != 7 || p.Status != "active" {
 			t.Fatalf("parsed %+v %v", p, err)
 		}
-		all, info, err := c.SearchAllTrainees(ctx, p)
-		if err != nil || len(all) != 2 || info.TotalElements != 2 {
-			t.Fatalf("search %d %+v %v", len(all), info, err)
+		var resp client.Response
+		all, err := client.Collect(c.ListTrainees(ctx, p, client.WithResponse(&resp)))
+		if err != nil || len(all) != 2 || resp.Page.TotalElements != 2 {
+			t.Fatalf("search %d %+v %v", len(all), resp.Page, err)
 		}
 		p.ExpiresWithin = 7
-		if all, _, err = c.SearchAllTrainees(ctx, p); err != nil || len(all) != 0 {
+		if all, err = client.Collect(c.ListTrainees(ctx, p)); err != nil || len(all) != 0 {
 			t.Fatalf("expiresWithin: %d %v", len(all), err)
 		}
 		for _, bad := range []string{"page=2", "status=expiring", "expiresWithin=soon"} {
@@ -168,4 +169,18 @@ func TestTraineeStatsAndFilters(t *testing.T) {
 			}
 		}
 	})
+}
+
+// readETag reads a trainee and its ETag (WithResponse).
+func readETag(ctx context.Context, c *client.Client, id int64) (*api.Trainee, string, error) {
+	var r client.Response
+	t, err := c.Trainee(ctx, id, client.WithResponse(&r))
+	return t, r.ETag, err
+}
+
+// updateIf updates a trainee with IfMatch(etag) and returns its new ETag.
+func updateIf(ctx context.Context, c *client.Client, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error) {
+	var r client.Response
+	t, err := c.UpdateTrainee(ctx, id, p, client.IfMatch(etag), client.WithResponse(&r))
+	return t, r.ETag, err
 }
