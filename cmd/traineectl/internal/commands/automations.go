@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -236,11 +237,30 @@ func readAutomationFile(f *cmdutil.Factory, path string) (map[string]any, error)
 // names.
 func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc {
 	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		as, err := c.AllAutomations(ctx)
+		as, err := client.Collect(c.ListAutomations(ctx, client.ListParams{}))
 		out := make([]idCandidate, len(as))
 		for i, a := range as {
 			out[i] = idCandidate{a.ID, a.Name}
 		}
 		return out, err
 	})
+}
+
+// automationParams is the body the flags and the file built, as the
+// client's typed parameters: a member of the wrong type is refused as the
+// server would refuse it (1000, naming the member).
+func automationParams(m map[string]any) (client.AutomationParams, error) {
+	var p client.AutomationParams
+	b, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return p, api.Invalid(api.CodeBadJSON, te.Field, "%s has the wrong type", te.Field)
+	}
+	if err != nil {
+		return p, api.Invalid(api.CodeBadJSON, "", "body must be one JSON object")
+	}
+	return p, nil
 }

@@ -53,7 +53,11 @@ func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *Automation
 	if err != nil {
 		return err
 	}
-	a, err := c.CreateAutomation(ctx, body)
+	p, err := automationParams(body)
+	if err != nil {
+		return err
+	}
+	a, err := c.CreateAutomation(ctx, p)
 	if err != nil {
 		return err
 	}

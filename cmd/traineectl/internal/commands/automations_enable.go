@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -52,7 +53,7 @@ func runAutomationsEnable(ctx context.Context, f *cmdutil.Factory, o *Automation
 		done = "Disabled"
 	}
 	as, err := each(f, o.IDs, func(id int64) (*api.Automation, error) {
-		a, err := c.SetAutomationEnabled(ctx, id, o.Enable)
+		a, err := c.UpdateAutomation(ctx, id, client.AutomationParams{Enabled: api.Val(o.Enable)})
 		if err == nil {
 			noteAutomation(f, done, a)
 		}

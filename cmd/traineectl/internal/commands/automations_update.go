@@ -54,7 +54,11 @@ func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *Automation
 	if err != nil {
 		return err
 	}
-	a, err := c.UpdateAutomation(ctx, o.ID, body)
+	p, err := automationParams(body)
+	if err != nil {
+		return err
+	}
+	a, err := c.UpdateAutomation(ctx, o.ID, p)
 	if err != nil {
 		return err
 	}

@@ -58,5 +58,7 @@ as "traineectl update --ids" is (--dry-run, --action-id, --journal,
 
 // runRestore restores the trainees and prints them.
 func runRestore(ctx context.Context, f *cmdutil.Factory, o *RestoreOptions) error {
-	return eachTrainee(ctx, f, o.IDs, "Restored", (*client.Client).RestoreTrainee)
+	return eachTrainee(ctx, f, o.IDs, "Restored", func(c *client.Client, ctx context.Context, id int64, opts ...client.RequestOption) (*api.Trainee, error) {
+		return c.UpdateTrainee(ctx, id, api.TraineePatch{Enabled: api.Val(true)}, opts...)
+	})
 }

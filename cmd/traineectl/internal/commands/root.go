@@ -251,7 +251,7 @@ func each[T any](f *cmdutil.Factory, ids []int64, fn func(id int64) (T, error)) 
 // each trainee on a terminal as "<done> trainee N (name)" (nothing when
 // done is empty), and prints the trainees that succeeded.
 func eachTrainee(ctx context.Context, f *cmdutil.Factory, ids []int64, done string,
-	call func(*client.Client, context.Context, int64) (*api.Trainee, error)) error {
+	call func(*client.Client, context.Context, int64, ...client.RequestOption) (*api.Trainee, error)) error {
 	c, err := f.Client()
 	if err != nil {
 		return err
