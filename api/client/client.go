@@ -54,7 +54,6 @@ type Client struct {
 	verbose   io.Writer
 	now       func() time.Time
 	newID     func() string
-	rate      *rateLimitState // the latest RateLimit a response announced (shared by WithOptions' copies)
 }
 
 // Option configures a Client.
@@ -123,7 +122,6 @@ func New(baseURL, apiKey string, opts ...Option) *Client {
 		sleep:     sleepContext,
 		now:       time.Now,
 		newID:     api.NewRequestID,
-		rate:      &rateLimitState{},
 	}
 	for _, o := range opts {
 		o(c)

@@ -746,14 +746,12 @@ func TestRateLimitFields(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := client.New(srv.URL, "pk_x")
-	if _, ok := c.RateLimit(); ok {
-		t.Fatal("a rate limit before any answer")
-	}
-	if _, err := c.Trainers(context.Background(), client.TrainerParams{}); err != nil {
+	var resp client.Response
+	if _, err := c.Trainers(context.Background(), client.TrainerParams{}, client.WithResponse(&resp)); err != nil {
 		t.Fatal(err)
 	}
-	if rl, ok := c.RateLimit(); !ok || rl.Remaining != 42 || rl.Quota != 100 || rl.Reset != 3 {
-		t.Fatalf("RateLimit() = %+v, %v", rl, ok)
+	if rl := resp.RateLimit; rl == nil || rl.Remaining != 42 || rl.Quota != 100 || rl.Reset != 3 {
+		t.Fatalf("Response.RateLimit = %+v", rl)
 	}
 }
 

@@ -40,9 +40,6 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
 		status, hdr, respBody, err := c.attempt(ctx, ci, payload)
 		if err == nil {
-			if c.rate != nil {
-				c.rate.observe(hdr.Get("RateLimit-Policy"), hdr.Get("RateLimit"))
-			}
 			o.resp.observe(ci, status, hdr, c.now())
 		}
 		retry := false

@@ -247,8 +247,9 @@ func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc 
 }
 
 // automationParams is the body the flags and the file built, as the
-// client's typed parameters: a member of the wrong type is refused as the
-// server would refuse it (1000, naming the member).
+// client's typed parameters. A member of the wrong type (a file's days:
+// seven) is a usage error, found before anything is sent, as the flags'
+// are.
 func automationParams(m map[string]any) (client.AutomationParams, error) {
 	var p client.AutomationParams
 	b, err := json.Marshal(m)
@@ -257,10 +258,10 @@ func automationParams(m map[string]any) (client.AutomationParams, error) {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return p, api.Invalid(api.CodeBadJSON, te.Field, "%s has the wrong type", te.Field)
+		return p, cmdutil.Usagef("the automation's %s has the wrong type", te.Field)
 	}
 	if err != nil {
-		return p, api.Invalid(api.CodeBadJSON, "", "body must be one JSON object")
+		return p, cmdutil.Usagef("the automation must be one object: %v", err)
 	}
 	return p, nil
 }
