@@ -1,4 +1,5 @@
-// Package client is the Go client of the trainee API: typed calls, the
+// Package client is the Go client of the trainee API: typed calls, one
+// iterator per list (ListX), per-call options (IfMatch, WithResponse), the
 // interface's retry advice (1 s then 5 s, never a 4xx or a
 // "trainee-not-found" 500), a request id per call, the support log and the
 // verbose trace. traineectl and the TUI use it; it imports only api.
