@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"slices"
 	"sync"
@@ -102,7 +103,27 @@ func (f *adminFake) refused() error {
 	return nil
 }
 
-func (f *adminFake) Keys(ctx context.Context, state string) ([]*api.APIKey, error) {
+func (f *adminFake) ListKeys(ctx context.Context, p client.KeyListParams, _ ...client.RequestOption) iter.Seq2[*api.APIKey, error] {
+	return slices2(f.keysOf(ctx, p.State))
+}
+
+// slices2 is the iterator of a list read whole.
+func slices2[T any](ts []T, err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		if err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
+		for _, t := range ts {
+			if !yield(t, nil) {
+				return
+			}
+		}
+	}
+}
+
+func (f *adminFake) keysOf(ctx context.Context, state string) ([]*api.APIKey, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refused(); err != nil {
@@ -121,7 +142,7 @@ func (f *adminFake) Keys(ctx context.Context, state string) ([]*api.APIKey, erro
 	return out, nil
 }
 
-func (f *adminFake) CreateKey(ctx context.Context, k api.NewKey) (*api.KeyEnvelope, error) {
+func (f *adminFake) CreateKey(ctx context.Context, k api.NewKey, _ ...client.RequestOption) (*api.KeyEnvelope, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.nextID++
@@ -150,7 +171,7 @@ func (f *adminFake) key(id int64) *api.APIKey {
 	return nil
 }
 
-func (f *adminFake) RotateKey(ctx context.Context, id int64, overlap *time.Duration) (*api.KeyEnvelope, error) {
+func (f *adminFake) RotateKey(ctx context.Context, id int64, overlap *time.Duration, _ ...client.RequestOption) (*api.KeyEnvelope, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("RotateKey", id); err != nil {
@@ -163,7 +184,7 @@ func (f *adminFake) RotateKey(ctx context.Context, id int64, overlap *time.Durat
 	return &api.KeyEnvelope{Key: &c, Secret: "pk_rotatedSecret" + fmt.Sprint(id)}, nil
 }
 
-func (f *adminFake) RevokeKey(ctx context.Context, id int64) (*api.APIKey, error) {
+func (f *adminFake) RevokeKey(ctx context.Context, id int64, _ ...client.RequestOption) (*api.APIKey, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("RevokeKey", id); err != nil {
@@ -175,16 +196,18 @@ func (f *adminFake) RevokeKey(ctx context.Context, id int64) (*api.APIKey, error
 }
 
 // Trainers are the trainers without their counts, as the server answers
-// GET /trainers; TrainersCounted with them (counts=true).
-func (f *adminFake) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
-	ts, err := f.TrainersCounted(ctx)
+// GET /trainers; with Counts, with them (counts=true).
+func (f *adminFake) Trainers(ctx context.Context, p client.TrainerParams, _ ...client.RequestOption) ([]api.TrainerSummary, error) {
+	ts, err := f.trainersCounted(ctx)
 	for i := range ts {
-		ts[i].Trainees = nil
+		if !p.Counts {
+			ts[i].Trainees = nil
+		}
 	}
 	return ts, err
 }
 
-func (f *adminFake) TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error) {
+func (f *adminFake) trainersCounted(ctx context.Context) ([]api.TrainerSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refused(); err != nil {
@@ -196,7 +219,7 @@ func (f *adminFake) TrainersCounted(ctx context.Context) ([]api.TrainerSummary, 
 	return slices.Clone(f.trainers), nil
 }
 
-func (f *adminFake) CreateTrainer(ctx context.Context, t api.NewTrainer) (*api.TrainerSummary, error) {
+func (f *adminFake) CreateTrainer(ctx context.Context, t api.NewTrainer, _ ...client.RequestOption) (*api.TrainerSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.nextID++
@@ -233,7 +256,7 @@ func (f *adminFake) move(from, to *api.TrainerSummary) int {
 
 // DeactivateTrainer moves the trainer's trainees to reassignTo and
 // disables the keys bound to the trainer, as the server does.
-func (f *adminFake) DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64) (*api.TrainerEnvelope, error) {
+func (f *adminFake) DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64, _ ...client.RequestOption) (*api.TrainerEnvelope, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("DeactivateTrainer", id); err != nil {
@@ -259,7 +282,7 @@ func (f *adminFake) DeactivateTrainer(ctx context.Context, id int64, reassignTo 
 }
 
 // UpdateKey enables or disables a key.
-func (f *adminFake) UpdateKey(ctx context.Context, id int64, p api.KeyPatch) (*api.APIKey, error) {
+func (f *adminFake) UpdateKey(ctx context.Context, id int64, p api.KeyPatch, _ ...client.RequestOption) (*api.APIKey, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("UpdateKey", id); err != nil {
@@ -277,7 +300,7 @@ func (f *adminFake) UpdateKey(ctx context.Context, id int64, p api.KeyPatch) (*a
 	return &c, nil
 }
 
-func (f *adminFake) UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error) {
+func (f *adminFake) UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch, _ ...client.RequestOption) (*api.TrainerSummary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("UpdateTrainer", id); err != nil {
@@ -296,7 +319,7 @@ func (f *adminFake) UpdateTrainer(ctx context.Context, id int64, p api.TrainerPa
 	return &c, nil
 }
 
-func (f *adminFake) ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error) {
+func (f *adminFake) ReassignTrainees(ctx context.Context, from, to int64, _ ...client.RequestOption) (*api.ReassignResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("ReassignTrainees", from); err != nil {
@@ -308,7 +331,7 @@ func (f *adminFake) ReassignTrainees(ctx context.Context, from, to int64) (*api.
 	return &api.ReassignResult{From: a, To: b, Moved: n}, nil
 }
 
-func (f *adminFake) Company(ctx context.Context) (*api.Company, error) {
+func (f *adminFake) Company(ctx context.Context, _ ...client.RequestOption) (*api.Company, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refused(); err != nil {
@@ -321,7 +344,7 @@ func (f *adminFake) Company(ctx context.Context) (*api.Company, error) {
 	return &c, nil
 }
 
-func (f *adminFake) UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error) {
+func (f *adminFake) UpdateCompany(ctx context.Context, p api.CompanyPatch, _ ...client.RequestOption) (*api.Company, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.called("UpdateCompany", 1); err != nil {

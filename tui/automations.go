@@ -46,7 +46,7 @@ func (am *automationsModel) reload() tea.Cmd {
 	}
 	c := am.c
 	return am.call(slotAutomations, func(ctx context.Context) (any, error) {
-		return client.All(ctx, c.Automations, client.ListParams{})
+		return client.Collect(c.ListAutomations(ctx, client.ListParams{}))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // The Automations screen: a from the list shows the company's automations
@@ -17,11 +18,11 @@ func TestAutomationsScreen(t *testing.T) {
 	s := newServer(t)
 	c := s.client(s.Key)
 	ctx := context.Background()
-	hook, err := c.CreateAutomation(ctx, map[string]any{"name": "CRM new client", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
-		"actionType": "WEBHOOK", "action": map[string]any{"url": "http://127.0.0.1:9/crm"}})
+	hook, err := c.CreateAutomation(ctx, client.AutomationParams{Name: api.Val("CRM new client"), Trigger: api.Val(client.AutomationTrigger{Type: api.Val("TRAINEE_CREATED")}),
+		ActionType: api.Val("WEBHOOK"), Action: api.Val(client.AutomationAction{URL: api.Val("http://127.0.0.1:9/crm")})})
 	must(t, err)
-	_, err = c.CreateAutomation(ctx, map[string]any{"name": "Idle two weeks", "enabled": false,
-		"trigger": map[string]any{"type": "INACTIVE", "days": 14}, "actionType": "DISABLE_TRAINEE"})
+	_, err = c.CreateAutomation(ctx, client.AutomationParams{Name: api.Val("Idle two weeks"), Enabled: api.Val(false),
+		Trigger: api.Val(client.AutomationTrigger{Type: api.Val("INACTIVE"), Days: api.Val(14)}), ActionType: api.Val("DISABLE_TRAINEE")})
 	must(t, err)
 	for i := range 2 {
 		_, err := c.CreateTrainee(ctx, api.CreateRequest{Name: fmt.Sprintf("New Client %d", i), Email: fmt.Sprintf("new%d@auto.example", i), Password: "long enough"})

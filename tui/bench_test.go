@@ -59,11 +59,11 @@ func newPagesClient(n int) *pagesClient {
 }
 
 // Trainers are the three the generated trainees name.
-func (c *pagesClient) Trainers(context.Context) ([]api.TrainerSummary, error) {
+func (c *pagesClient) Trainers(context.Context, client.TrainerParams, ...client.RequestOption) ([]api.TrainerSummary, error) {
 	return []api.TrainerSummary{{ID: 1, Name: "Coach One"}, {ID: 2, Name: "Coach Two"}, {ID: 3, Name: "Coach Three"}}, nil
 }
 
-func (c *pagesClient) SearchTrainees(_ context.Context, p client.SearchParams) (*api.TraineePage, error) {
+func (c *pagesClient) SearchTrainees(_ context.Context, p client.SearchParams, _ ...client.RequestOption) (*api.TraineePage, error) {
 	from := min(p.Page*p.Size, len(c.all))
 	to := min(from+p.Size, len(c.all))
 	pages := (len(c.all) + p.Size - 1) / p.Size

@@ -275,7 +275,7 @@ func applyJob(ctx context.Context, c Client, j *bulkJob) (*api.Trainee, error) {
 	case j.change.Delete:
 		return c.DeleteTrainee(ctx, j.t.ID)
 	case j.change.Restore:
-		return c.RestoreTrainee(ctx, j.t.ID)
+		return c.UpdateTrainee(ctx, j.t.ID, api.TraineePatch{Enabled: api.Val(true)})
 	}
 	return c.UpdateTrainee(ctx, j.t.ID, j.change.Patch)
 }

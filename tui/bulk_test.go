@@ -25,7 +25,7 @@ type failOnce struct {
 	calls  map[int64]int // updates sent, by trainee
 }
 
-func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error) {
+func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, _ ...client.RequestOption) (*api.Trainee, error) {
 	f.mu.Lock()
 	if id == f.id && !f.failed {
 		f.failed = true
@@ -183,7 +183,7 @@ func TestBulkSkipsAndUnchanged(t *testing.T) {
 	s := newServer(t)
 	direct := s.direct()
 	ctx := context.Background()
-	trainers, err := direct.Trainers(ctx)
+	trainers, err := direct.Trainers(ctx, client.TrainerParams{})
 	must(t, err)
 	if len(trainers) == 0 {
 		t.Fatal("no trainer in the demo data")

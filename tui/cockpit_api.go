@@ -10,7 +10,7 @@ import (
 // loadCounts reads the dashboard's numbers (GET /trainees/stats), of one
 // trainer's trainees (trainerId; 0: the company's).
 func loadCounts(ctx context.Context, c Client, trainerID int64) (homeCounts, error) {
-	s, err := c.TrainerStats(ctx, trainerID)
+	s, err := c.TraineeStats(ctx, trainerID)
 	if err != nil {
 		return homeCounts{-1, -1, -1, -1, -1, -1, -1}, err
 	}

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // Never overwrite a colleague: the edit form reads the trainee with its
@@ -32,8 +33,9 @@ type formRead struct {
 func (m *Model) readForEdit(id int64, conflict bool) tea.Cmd {
 	c := m.c
 	return m.call(slotForm, func(ctx context.Context) (any, error) {
-		t, etag, err := c.TraineeWithETag(ctx, id)
-		return formRead{t: t, etag: etag, conflict: conflict}, err
+		var resp client.Response
+		t, err := c.Trainee(ctx, id, client.WithResponse(&resp))
+		return formRead{t: t, etag: resp.ETag, conflict: conflict}, err
 	})
 }
 

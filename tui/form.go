@@ -448,11 +448,7 @@ func (f *formModel) submit() tea.Cmd {
 func (f *formModel) save(id int64, etag string, u api.TraineePatch, changed []string) tea.Cmd {
 	c := f.c
 	return f.call(slotMutate, func(ctx context.Context) (any, error) {
-		if etag == "" {
-			t, err := c.UpdateTrainee(ctx, id, u)
-			return mutation{kind: "updated", t: t, changed: changed}, err
-		}
-		t, _, err := c.UpdateTraineeIf(ctx, id, etag, u)
+		t, err := c.UpdateTrainee(ctx, id, u, client.IfMatch(etag)) // "": no If-Match
 		return mutation{kind: "updated", t: t, changed: changed}, err
 	})
 }

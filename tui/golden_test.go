@@ -90,8 +90,8 @@ func TestGoldenScreens(t *testing.T) {
 			url := "http://127.0.0.1:9/hook"
 			_, err := c.CreateWebhook(ctx, client.WebhookInput{URL: &url})
 			must(t, err)
-			_, err = c.CreateAutomation(ctx, map[string]any{"name": "CRM new client", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
-				"actionType": "WEBHOOK", "action": map[string]any{"url": "http://127.0.0.1:9/crm"}})
+			_, err = c.CreateAutomation(ctx, client.AutomationParams{Name: api.Val("CRM new client"), Trigger: api.Val(client.AutomationTrigger{Type: api.Val("TRAINEE_CREATED")}),
+				ActionType: api.Val("WEBHOOK"), Action: api.Val(client.AutomationAction{URL: api.Val("http://127.0.0.1:9/crm")})})
 			must(t, err)
 			_, err = c.CreateTrainee(ctx, api.CreateRequest{Name: "Golden Newcomer", Email: "golden.newcomer@example.com", Password: "long enough"})
 			must(t, err)

@@ -342,7 +342,7 @@ func kp(s string) tea.KeyPressMsg {
 // searchAll is the server's answer for p, every page.
 func searchAll(t testing.TB, c *client.Client, p client.SearchParams) []*api.Trainee {
 	t.Helper()
-	all, _, err := c.SearchAllTrainees(context.Background(), p)
+	all, err := client.Collect(c.ListTrainees(context.Background(), p))
 	if err != nil {
 		t.Fatal(err)
 	}

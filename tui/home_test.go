@@ -53,8 +53,8 @@ func TestRecentChangesShowWhoMadeThem(t *testing.T) {
 	s := newServer(t)
 	ctx := context.Background()
 	anna := s.client(s.addKey(t, "coach-anna", api.KeyScopeFull))
-	_, err := anna.CreateAutomation(ctx, map[string]any{"name": "Archive new", "trigger": map[string]any{"type": "TRAINEE_CREATED"},
-		"actionType": "DISABLE_TRAINEE"})
+	_, err := anna.CreateAutomation(ctx, client.AutomationParams{Name: api.Val("Archive new"), Trigger: api.Val(client.AutomationTrigger{Type: api.Val("TRAINEE_CREATED")}),
+		ActionType: api.Val("DISABLE_TRAINEE")})
 	must(t, err)
 	_, err = anna.CreateTrainee(ctx, api.CreateRequest{Name: "Walk In", Email: "walk.in@example.com", Password: "long enough"})
 	must(t, err)

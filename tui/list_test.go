@@ -270,7 +270,7 @@ func TestTrainersShowByName(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.settle()
-	ts, err := s.direct().Trainers(context.Background())
+	ts, err := s.direct().Trainers(context.Background(), client.TrainerParams{})
 	if err != nil || len(ts) == 0 {
 		t.Fatalf("trainers %v %v", ts, err)
 	}
@@ -298,9 +298,11 @@ func TestTrainersShowByName(t *testing.T) {
 // up to api.Search.CountLimit: past it the total is a lower bound.
 type boundedClient struct{ *pagesClient }
 
-func (boundedClient) Trainers(context.Context) ([]api.TrainerSummary, error) { return nil, nil }
+func (boundedClient) Trainers(context.Context, client.TrainerParams, ...client.RequestOption) ([]api.TrainerSummary, error) {
+	return nil, nil
+}
 
-func (c boundedClient) SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error) {
+func (c boundedClient) SearchTrainees(ctx context.Context, p client.SearchParams, _ ...client.RequestOption) (*api.TraineePage, error) {
 	pg, err := c.pagesClient.SearchTrainees(ctx, p)
 	if err != nil {
 		return nil, err

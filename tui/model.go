@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // Minimum size the layout is designed for; smaller terminals still work,
@@ -92,7 +93,7 @@ func New(c Client, o Options) *Model {
 func (m *Model) Init() tea.Cmd {
 	c := m.c
 	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
-		return c.Trainers(ctx)
+		return c.Trainers(ctx, client.TrainerParams{})
 	})
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, trainers, m.pollFeed()}
 	if m.opt.Start != "" {

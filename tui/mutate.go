@@ -55,7 +55,7 @@ func (m *Model) restore(t *api.Trainee) tea.Cmd {
 	m.setStatus(statusInfo, "Restoring %s…", t.Name)
 	c := m.c
 	return m.call(slotMutate, func(ctx context.Context) (any, error) {
-		r, err := c.RestoreTrainee(ctx, t.ID)
+		r, err := c.UpdateTrainee(ctx, t.ID, api.TraineePatch{Enabled: api.Val(true)})
 		return mutation{kind: "restored", t: r}, err
 	})
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 )
 
 // The Settings page (S on the dashboard, :settings): the company's API
@@ -96,12 +97,12 @@ func (s *settingsModel) reload() tea.Cmd {
 
 func (s *settingsModel) reloadKeys() tea.Cmd {
 	c := s.c
-	return s.call(slotKeys, func(ctx context.Context) (any, error) { return c.Keys(ctx, "") })
+	return s.call(slotKeys, func(ctx context.Context) (any, error) { return client.Collect(c.ListKeys(ctx, client.KeyListParams{})) })
 }
 
 func (s *settingsModel) reloadStaff() tea.Cmd {
 	c := s.c
-	return s.call(slotStaff, func(ctx context.Context) (any, error) { return c.TrainersCounted(ctx) })
+	return s.call(slotStaff, func(ctx context.Context) (any, error) { return c.Trainers(ctx, client.TrainerParams{Counts: true}) })
 }
 
 func (s *settingsModel) reloadCompany() tea.Cmd {

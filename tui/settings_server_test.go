@@ -102,7 +102,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	if _, err := s.client(second).CurrentKey(ctx); !errors.As(err, &refused) {
 		t.Errorf("a revoked key: %v", err)
 	}
-	keys, err := s.client(office).Keys(ctx, "all")
+	keys, err := client.Collect(s.client(office).ListKeys(ctx, client.KeyListParams{State: "all"}))
 	must(t, err)
 	for _, k := range keys {
 		if k.ID == sam.ID && k.State != api.KeyRevoked {
@@ -114,7 +114,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	// the live ones, the result what the server moved, soft-deleted
 	// ones too.
 	direct := s.client(office)
-	ts, err := direct.Trainers(ctx)
+	ts, err := direct.Trainers(ctx, client.TrainerParams{})
 	must(t, err)
 	before := map[string]int{}
 	ids := map[string]int64{}
@@ -143,7 +143,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	if n := len(searchAll(t, direct, client.SearchParams{Status: api.StatusAll, TrainerID: ids["Hannah Okoye"]})); n != before["Hannah Okoye"]+before["Maya Brooks"] {
 		t.Errorf("Hannah Okoye has %d trainees, want %d", n, before["Hannah Okoye"]+before["Maya Brooks"])
 	}
-	ts, err = direct.TrainersCounted(ctx)
+	ts, err = direct.Trainers(ctx, client.TrainerParams{Counts: true})
 	must(t, err)
 	for _, tr := range ts {
 		if tr.ID == ids["Maya Brooks"] && (tr.Trainees == nil || *tr.Trainees != 0) {
@@ -266,7 +266,7 @@ func TestSettingsRefusalsFromTheServer(t *testing.T) {
 	d.press("enter")
 	expectWrapped(t, d, "✗ Key demo stays enabled: it is the company's last enabled admin key without an expiry, and a company keeps one (409 1032). Create another first.")
 
-	keys, err := s.direct().Keys(ctx, "")
+	keys, err := client.Collect(s.direct().ListKeys(ctx, client.KeyListParams{}))
 	must(t, err)
 	var desk *api.APIKey
 	for i, k := range keys {
@@ -341,9 +341,9 @@ func TestTrainersKeyAgainstTheServer(t *testing.T) {
 	d := newDriver(t, c, Options{NoColor: true, Start: "home", Key: me})
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d.expect(t, "Home · my trainees", "Demo Fitness · Hannah Okoye (full)")
-	mine, err := s.direct().TrainerStats(ctx, hannah)
+	mine, err := s.direct().TraineeStats(ctx, hannah)
 	must(t, err)
-	all, err := s.direct().TrainerStats(ctx, 0)
+	all, err := s.direct().TraineeStats(ctx, 0)
 	must(t, err)
 	if mine.Active >= all.Active {
 		t.Fatalf("Hannah's %d active trainees are not fewer than the company's %d", mine.Active, all.Active)

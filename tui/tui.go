@@ -29,6 +29,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,49 +40,47 @@ import (
 )
 
 // Client is what the TUI needs of the API; *client.Client implements it.
+// Every call takes the client's per-call options (client.IfMatch for a
+// conditional change, client.WithResponse for an ETag).
 type Client interface {
-	SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error)
-	Trainee(ctx context.Context, id int64) (*api.Trainee, error)
-	TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error)
-	// TrainerStats is the dashboard's counts, of one trainer's trainees
+	SearchTrainees(ctx context.Context, p client.SearchParams, opts ...client.RequestOption) (*api.TraineePage, error)
+	Trainee(ctx context.Context, id int64, opts ...client.RequestOption) (*api.Trainee, error)
+	// TraineeStats is the dashboard's counts, of one trainer's trainees
 	// (0: the company's).
-	TrainerStats(ctx context.Context, trainerID int64) (*api.TraineeStats, error)
-	CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error)
-	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error)
-	UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error)
-	DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error)
-	RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error)
-	WeightHistory(ctx context.Context, id int64, r client.TrackedRange) (*api.WeightHistory, error)
-	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string) (*api.Measurements, error)
-	Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error)
-	AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error)
-	Trainers(ctx context.Context) ([]api.TrainerSummary, error)
-	// TrainersCounted is Trainers with their trainee counts (the Settings
-	// page's table): a pass over the company's trainees on the server.
-	TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error)
+	TraineeStats(ctx context.Context, trainerID int64, opts ...client.RequestOption) (*api.TraineeStats, error)
+	CreateTrainee(ctx context.Context, r api.CreateRequest, opts ...client.RequestOption) (*api.Trainee, error)
+	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, opts ...client.RequestOption) (*api.Trainee, error)
+	DeleteTrainee(ctx context.Context, id int64, opts ...client.RequestOption) (*api.Trainee, error)
+	WeightHistory(ctx context.Context, id int64, r client.TrackedRange, opts ...client.RequestOption) (*api.WeightHistory, error)
+	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string, opts ...client.RequestOption) (*api.Measurements, error)
+	Nutrition(ctx context.Context, id int64, day api.Date, opts ...client.RequestOption) (*api.Nutrition, error)
+	AverageSteps(ctx context.Context, id int64, opts ...client.RequestOption) (*api.AverageSteps, error)
+	// Trainers with Counts adds their trainee counts (the Settings page's
+	// table): a pass over the company's trainees on the server.
+	Trainers(ctx context.Context, p client.TrainerParams, opts ...client.RequestOption) ([]api.TrainerSummary, error)
 
-	Webhooks(ctx context.Context) ([]*api.Webhook, error)
-	WebhookDeliveries(ctx context.Context, id int64, p client.ListParams) (*api.WebhookDeliveries, error)
-	TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error)
-	Redeliver(ctx context.Context, eventID string) (int, error)
-	Automations(ctx context.Context, p client.ListParams) (*api.AutomationPage, error)
-	AutomationRuns(ctx context.Context, id int64, p client.ListParams) (*api.AutomationRunPage, error)
-	Events(ctx context.Context, p client.EventParams) (*api.EventPage, error)
+	ListWebhooks(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.Webhook, error]
+	WebhookDeliveries(ctx context.Context, id int64, p client.ListParams, opts ...client.RequestOption) (*api.WebhookDeliveries, error)
+	TestWebhook(ctx context.Context, id int64, opts ...client.RequestOption) (*api.WebhookTestResult, error)
+	Redeliver(ctx context.Context, eventID string, opts ...client.RequestOption) (int, error)
+	ListAutomations(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.Automation, error]
+	AutomationRuns(ctx context.Context, id int64, p client.ListParams, opts ...client.RequestOption) (*api.AutomationRunPage, error)
+	Events(ctx context.Context, p client.EventParams, opts ...client.RequestOption) (*api.EventPage, error)
 
 	// Company administration: the Settings page (admin keys).
-	Keys(ctx context.Context, state string) ([]*api.APIKey, error)
-	CreateKey(ctx context.Context, k api.NewKey) (*api.KeyEnvelope, error)
-	RotateKey(ctx context.Context, id int64, overlap *time.Duration) (*api.KeyEnvelope, error)
-	RevokeKey(ctx context.Context, id int64) (*api.APIKey, error)
-	UpdateKey(ctx context.Context, id int64, p api.KeyPatch) (*api.APIKey, error)
-	CreateTrainer(ctx context.Context, t api.NewTrainer) (*api.TrainerSummary, error)
-	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch) (*api.TrainerSummary, error)
+	ListKeys(ctx context.Context, p client.KeyListParams, opts ...client.RequestOption) iter.Seq2[*api.APIKey, error]
+	CreateKey(ctx context.Context, k api.NewKey, opts ...client.RequestOption) (*api.KeyEnvelope, error)
+	RotateKey(ctx context.Context, id int64, overlap *time.Duration, opts ...client.RequestOption) (*api.KeyEnvelope, error)
+	RevokeKey(ctx context.Context, id int64, opts ...client.RequestOption) (*api.APIKey, error)
+	UpdateKey(ctx context.Context, id int64, p api.KeyPatch, opts ...client.RequestOption) (*api.APIKey, error)
+	CreateTrainer(ctx context.Context, t api.NewTrainer, opts ...client.RequestOption) (*api.TrainerSummary, error)
+	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch, opts ...client.RequestOption) (*api.TrainerSummary, error)
 	// DeactivateTrainer's answer says what it did: the trainees moved
 	// and the keys it disabled.
-	DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64) (*api.TrainerEnvelope, error)
-	ReassignTrainees(ctx context.Context, from, to int64) (*api.ReassignResult, error)
-	Company(ctx context.Context) (*api.Company, error)
-	UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error)
+	DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64, opts ...client.RequestOption) (*api.TrainerEnvelope, error)
+	ReassignTrainees(ctx context.Context, from, to int64, opts ...client.RequestOption) (*api.ReassignResult, error)
+	Company(ctx context.Context, opts ...client.RequestOption) (*api.Company, error)
+	UpdateCompany(ctx context.Context, p api.CompanyPatch, opts ...client.RequestOption) (*api.Company, error)
 }
 
 var _ Client = (*client.Client)(nil)

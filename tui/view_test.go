@@ -188,7 +188,7 @@ type blockingClient struct {
 	release chan struct{}
 }
 
-func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchParams) (*api.TraineePage, error) {
+func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchParams, _ ...client.RequestOption) (*api.TraineePage, error) {
 	select {
 	case <-c.release:
 	case <-ctx.Done():

@@ -66,7 +66,9 @@ func (w *webhooksModel) load() tea.Cmd {
 		return nil
 	}
 	c := w.c
-	return w.call(slotWebhooks, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) })
+	return w.call(slotWebhooks, func(ctx context.Context) (any, error) {
+		return client.Collect(c.ListWebhooks(ctx, client.ListParams{}))
+	})
 }
 
 func (w *webhooksModel) loadDeliveries() tea.Cmd {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,10 +18,41 @@ import (
 
 func automationPath(id int64) string { return api.PathAutomations + "/" + strconv.FormatInt(id, 10) }
 
+// AutomationParams are the body of an automation's create or update: an
+// absent member (the zero Optional) is not sent, so an update keeps its
+// value; api.Null clears it (a condition, a trigger's days).
+type AutomationParams struct {
+	Name       api.Optional[string]               `json:"name,omitzero"`
+	Enabled    api.Optional[bool]                 `json:"enabled,omitzero"`
+	Trigger    api.Optional[AutomationTrigger]    `json:"trigger,omitzero"`
+	Conditions api.Optional[AutomationConditions] `json:"conditions,omitzero"`
+	ActionType api.Optional[string]               `json:"actionType,omitzero"`
+	Action     api.Optional[AutomationAction]     `json:"action,omitzero"`
+}
+
+// AutomationTrigger is the trigger member: its type (api.Trigger...) and
+// the days of the triggers that take them.
+type AutomationTrigger struct {
+	Type api.Optional[string] `json:"type,omitzero"`
+	Days api.Optional[int]    `json:"days,omitzero"`
+}
+
+// AutomationConditions is the conditions member: one trainer's trainees,
+// a trainee status.
+type AutomationConditions struct {
+	TrainerID api.Optional[int64]  `json:"trainerId,omitzero"`
+	Status    api.Optional[string] `json:"status,omitzero"`
+}
+
+// AutomationAction is the action member: a WEBHOOK's URL.
+type AutomationAction struct {
+	URL api.Optional[string] `json:"url,omitzero"`
+}
+
 // automationCall sends one request about automation id (0 for none) and
 // decodes the 2xx body into out.
-func (c *Client) automationCall(ctx context.Context, method, path string, q url.Values, body any, id int64, out any) error {
-	b, err := c.Do(ctx, method, path, q, body, id)
+func (c *Client) automationCall(ctx context.Context, method, path string, q url.Values, body any, id int64, out any, opts []RequestOption) error {
+	b, err := c.Do(ctx, method, path, q, body, id, opts...)
 	var nf *TraineeNotFoundError
 	if errors.As(err, &nf) {
 		nf.Resource = "automation"
@@ -34,9 +66,9 @@ func (c *Client) automationCall(ctx context.Context, method, path string, q url.
 	return nil
 }
 
-func (c *Client) automation(ctx context.Context, method, path string, body any, id int64) (*api.Automation, error) {
+func (c *Client) automation(ctx context.Context, method, path string, body any, id int64, opts []RequestOption) (*api.Automation, error) {
 	var env api.AutomationEnvelope
-	if err := c.automationCall(ctx, method, path, nil, body, id, &env); err != nil {
+	if err := c.automationCall(ctx, method, path, nil, body, id, &env, opts); err != nil {
 		return nil, err
 	}
 	if env.Automation == nil {
@@ -46,52 +78,62 @@ func (c *Client) automation(ctx context.Context, method, path string, body any, 
 }
 
 // Automations returns one page of the company's automations, by id.
-func (c *Client) Automations(ctx context.Context, p ListParams) (*api.AutomationPage, error) {
+func (c *Client) Automations(ctx context.Context, p ListParams, opts ...RequestOption) (*api.AutomationPage, error) {
 	var out api.AutomationPage
-	return &out, c.automationCall(ctx, http.MethodGet, api.PathAutomations, p.values(), nil, 0, &out)
+	return &out, c.automationCall(ctx, http.MethodGet, api.PathAutomations, p.values(), nil, 0, &out, opts)
 }
 
-// AllAutomations reads every page of the company's automations.
-func (c *Client) AllAutomations(ctx context.Context) ([]*api.Automation, error) {
-	return All(ctx, c.Automations, ListParams{})
+// ListAutomations iterates over the company's automations, by id.
+func (c *Client) ListAutomations(ctx context.Context, p ListParams, opts ...RequestOption) iter.Seq2[*api.Automation, error] {
+	return listSeq(ctx, c.Automations, p, opts)
 }
 
 // Automation returns one automation.
-func (c *Client) Automation(ctx context.Context, id int64) (*api.Automation, error) {
-	return c.automation(ctx, http.MethodGet, automationPath(id), nil, id)
+func (c *Client) Automation(ctx context.Context, id int64, opts ...RequestOption) (*api.Automation, error) {
+	return c.automation(ctx, http.MethodGet, automationPath(id), nil, id, opts)
 }
 
-// CreateAutomation creates an automation from a body (an
-// api.AutomationInput or raw JSON); a WEBHOOK's result carries its secret.
-func (c *Client) CreateAutomation(ctx context.Context, body any) (*api.Automation, error) {
-	return c.automation(ctx, http.MethodPost, api.PathAutomations, body, 0)
+// CreateAutomation creates an automation; a WEBHOOK's result carries its
+// secret.
+func (c *Client) CreateAutomation(ctx context.Context, p AutomationParams, opts ...RequestOption) (*api.Automation, error) {
+	return c.automation(ctx, http.MethodPost, api.PathAutomations, p, 0, opts)
 }
 
-// UpdateAutomation sends the members body sets, merged by the server onto
-// the automation.
-func (c *Client) UpdateAutomation(ctx context.Context, id int64, body any) (*api.Automation, error) {
-	return c.automation(ctx, http.MethodPut, automationPath(id), body, id)
-}
-
-// SetAutomationEnabled enables or disables an automation.
-func (c *Client) SetAutomationEnabled(ctx context.Context, id int64, enabled bool) (*api.Automation, error) {
-	return c.UpdateAutomation(ctx, id, map[string]bool{"enabled": enabled})
+// UpdateAutomation sends the members p sets, merged by the server onto
+// the automation (Enabled alone enables or disables it).
+func (c *Client) UpdateAutomation(ctx context.Context, id int64, p AutomationParams, opts ...RequestOption) (*api.Automation, error) {
+	return c.automation(ctx, http.MethodPut, automationPath(id), p, id, opts)
 }
 
 // DeleteAutomation deletes an automation and returns it as it was.
-func (c *Client) DeleteAutomation(ctx context.Context, id int64) (*api.Automation, error) {
-	return c.automation(ctx, http.MethodDelete, automationPath(id), nil, id)
+func (c *Client) DeleteAutomation(ctx context.Context, id int64, opts ...RequestOption) (*api.Automation, error) {
+	return c.automation(ctx, http.MethodDelete, automationPath(id), nil, id, opts)
 }
 
 // AutomationRuns returns one page of an automation's runs, newest first.
-func (c *Client) AutomationRuns(ctx context.Context, id int64, p ListParams) (*api.AutomationRunPage, error) {
+func (c *Client) AutomationRuns(ctx context.Context, id int64, p ListParams, opts ...RequestOption) (*api.AutomationRunPage, error) {
 	var out api.AutomationRunPage
-	return &out, c.automationCall(ctx, http.MethodGet, automationPath(id)+"/runs", p.values(), nil, id, &out)
+	return &out, c.automationCall(ctx, http.MethodGet, automationPath(id)+"/runs", p.values(), nil, id, &out, opts)
+}
+
+// ListAutomationRuns iterates over an automation's runs, newest first.
+func (c *Client) ListAutomationRuns(ctx context.Context, id int64, p ListParams, opts ...RequestOption) iter.Seq2[*api.AutomationRun, error] {
+	return listSeq(ctx, func(ctx context.Context, p ListParams, opts ...RequestOption) (*api.AutomationRunPage, error) {
+		return c.AutomationRuns(ctx, id, p, opts...)
+	}, p, opts)
 }
 
 // TestAutomation is the dry run: one page of the trainees the automation
 // would fire for now.
-func (c *Client) TestAutomation(ctx context.Context, id int64, p ListParams) (*api.TraineePage, error) {
+func (c *Client) TestAutomation(ctx context.Context, id int64, p ListParams, opts ...RequestOption) (*api.TraineePage, error) {
 	var out api.TraineePage
-	return &out, c.automationCall(ctx, http.MethodPost, automationPath(id)+"/test", p.values(), nil, id, &out)
+	return &out, c.automationCall(ctx, http.MethodPost, automationPath(id)+"/test", p.values(), nil, id, &out, opts)
+}
+
+// ListTestAutomation iterates over the dry run: the trainees the
+// automation would fire for now.
+func (c *Client) ListTestAutomation(ctx context.Context, id int64, p ListParams, opts ...RequestOption) iter.Seq2[*api.Trainee, error] {
+	return listSeq(ctx, func(ctx context.Context, p ListParams, opts ...RequestOption) (*api.TraineePage, error) {
+		return c.TestAutomation(ctx, id, p, opts...)
+	}, p, opts)
 }

@@ -1,4 +1,5 @@
-// Package client is the Go client of the trainee API: typed calls, the
+// Package client is the Go client of the trainee API: typed calls, one
+// iterator per list (ListX), per-call options (IfMatch, WithResponse), the
 // interface's retry advice (1 s then 5 s, never a 4xx or a
 // "trainee-not-found" 500), a request id per call, the support log and the
 // verbose trace. traineectl and the TUI use it; it imports only api.
@@ -54,7 +55,6 @@ type Client struct {
 	verbose   io.Writer
 	now       func() time.Time
 	newID     func() string
-	rate      *rateLimitState // the latest RateLimit a response announced (shared by WithOptions' copies)
 }
 
 // Option configures a Client.
@@ -123,7 +123,6 @@ func New(baseURL, apiKey string, opts ...Option) *Client {
 		sleep:     sleepContext,
 		now:       time.Now,
 		newID:     api.NewRequestID,
-		rate:      &rateLimitState{},
 	}
 	for _, o := range opts {
 		o(c)

@@ -203,7 +203,7 @@ func TestRequestsOfEveryCall(t *testing.T) {
 	if _, err := c.DeleteTrainee(ctx, 41); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.RestoreTrainee(ctx, 41); err != nil {
+	if _, err := c.UpdateTrainee(ctx, 41, api.TraineePatch{Enabled: api.Val(true)}); err != nil {
 		t.Fatal(err)
 	}
 	pg, err := c.SearchTrainees(ctx, client.SearchParams{Query: "ada park", Status: "all", Page: 2, Size: 5, Sort: "name,desc"})
@@ -317,11 +317,12 @@ func TestSearchAllFollowsPages(t *testing.T) {
 		w.Write([]byte(body))
 	})
 	c := newTestClient(s.URL, &sleeper{})
-	all, last, err := c.SearchAllTrainees(context.Background(), client.SearchParams{Size: 2})
+	var resp client.Response
+	all, err := client.Collect(c.ListTrainees(context.Background(), client.SearchParams{Size: 2}, client.WithResponse(&resp)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 5 || all[4].ID != 5 || last.Number != 2 || s.attempts() != 3 {
+	if last := resp.Page; len(all) != 5 || all[4].ID != 5 || last.Number != 2 || s.attempts() != 3 {
 		t.Errorf("got %d trainees, last %+v, %d requests", len(all), last, s.attempts())
 	}
 	if q := s.request(0).Query; q != "size=2" {
@@ -359,11 +360,12 @@ func TestSearchAllPastInexactTotals(t *testing.T) {
 					strings.Join(content, ","), page, total, (total+1)/2, exact)
 			})
 			c := newTestClient(s.URL, &sleeper{})
-			all, last, err := c.SearchAllTrainees(context.Background(), client.SearchParams{Size: 2})
+			var resp client.Response
+			all, err := client.Collect(c.ListTrainees(context.Background(), client.SearchParams{Size: 2}, client.WithResponse(&resp)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(all) != tc.n || all[tc.n-1].ID != int64(tc.n) || !last.TotalExact || s.attempts() != tc.reqs {
+			if last := resp.Page; len(all) != tc.n || all[tc.n-1].ID != int64(tc.n) || !last.TotalExact || s.attempts() != tc.reqs {
 				t.Errorf("got %d trainees, last %+v, %d requests; want %d, %d requests", len(all), last, s.attempts(), tc.n, tc.reqs)
 			}
 		})
@@ -744,14 +746,12 @@ func TestRateLimitFields(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := client.New(srv.URL, "pk_x")
-	if _, ok := c.RateLimit(); ok {
-		t.Fatal("a rate limit before any answer")
-	}
-	if _, err := c.Trainers(context.Background()); err != nil {
+	var resp client.Response
+	if _, err := c.Trainers(context.Background(), client.TrainerParams{}, client.WithResponse(&resp)); err != nil {
 		t.Fatal(err)
 	}
-	if rl, ok := c.RateLimit(); !ok || rl.Remaining != 42 || rl.Quota != 100 || rl.Reset != 3 {
-		t.Fatalf("RateLimit() = %+v, %v", rl, ok)
+	if rl := resp.RateLimit; rl == nil || rl.Remaining != 42 || rl.Quota != 100 || rl.Reset != 3 {
+		t.Fatalf("Response.RateLimit = %+v", rl)
 	}
 }
 

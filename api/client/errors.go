@@ -76,7 +76,7 @@ func (e *RejectedError) Error() string {
 }
 
 // PreconditionFailedError is a 412 (errorCode 1026): the If-Match sent
-// (UpdateTraineeIf's etag) is not the trainee's ETag any more, because
+// (IfMatch's etag) is not the trainee's ETag any more, because
 // someone changed it since it was read; nothing was changed. It unwraps to
 // its *RejectedError.
 type PreconditionFailedError struct {

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"net/url"
 	"strconv"
@@ -12,18 +11,29 @@ import (
 
 // Every list of the API pages the same way: after (a page's
 // page.nextCursor) and limit in the request, page.nextCursor and
-// page.hasMore in the answer. Walk, All and Each follow any of them.
+// page.hasMore in the answer. Each list has one iterator, ListX, that
+// reads its pages as the loop needs them (iter.Seq2[*T, error]), and one
+// page call, X, for a screen that shows one page with its totals.
 
-// ListParams are the paging of a list request; zero values are not sent,
-// so the server's defaults apply.
+// ListParams are the paging of a list request, and of its iterator; zero
+// values are not sent, so the server's defaults apply.
 type ListParams struct {
 	// After is a page's Paging().NextCursor: the page after that one.
 	After string
-	// Limit is the rows per page: 1 to 100 (500 for events).
+	// Limit is the rows per page: 1 to 100 (500 for events). An iterator
+	// asks for 100 when it is 0 (Max's rows when Max is smaller; the
+	// server's default with Pages 1).
 	Limit int
 	// Page is a 0-based page number, for the lists that had them before
 	// cursors (automations, runs, dry runs, deliveries); not with After.
 	Page int
+
+	// Max ends an iterator after Max rows (0: no limit); no page asks
+	// for more rows than are left.
+	Max int
+	// Pages ends an iterator after that many pages (0: no limit): Pages 1
+	// is the one page the list call reads.
+	Pages int
 }
 
 func (p ListParams) values() url.Values {
@@ -39,94 +49,123 @@ func (p ListParams) values() url.Values {
 	return v
 }
 
-// A PageFunc reads one page of a list: a method such as
-// (*Client).Automations, or a closure over one for the list of one
-// automation, webhook or filter.
-type PageFunc[P any] func(ctx context.Context, p ListParams) (P, error)
-
-// PagesOf is the PageFunc of the list of one automation or webhook:
-// PagesOf(c.AutomationRuns, 7) reads automation 7's runs.
-func PagesOf[P any](page func(ctx context.Context, id int64, p ListParams) (P, error), id int64) PageFunc[P] {
-	return func(ctx context.Context, p ListParams) (P, error) { return page(ctx, id, p) }
+// pageSize is the rows per page an iterator asks for.
+func (p ListParams) pageSize() int {
+	switch {
+	case p.Limit != 0:
+		return p.Limit
+	case p.Max > 0:
+		return min(p.Max, api.MaxPageSize)
+	case p.Pages == 1:
+		return 0
+	}
+	return api.MaxPageSize
 }
 
-// Walk reads a list page after page from the page p names (the first
-// when p.After is ""), following each page's nextCursor, and hands fn the
-// rows of each page as it arrives, until the last page, until it has
-// handed over max rows (0: no limit; the last call then gets only what is
-// left), or until fn returns an error, which Walk returns. more reports
-// whether rows follow the last one handed over. p.Limit 0 asks for pages
-// of max rows, at most 100 (the server's default without max).
-func Walk[T any, P api.Paged[T]](ctx context.Context, fetch PageFunc[P], p ListParams, max int, fn func(rows []T) error) (more bool, err error) {
-	size := p.Limit
-	if size == 0 && max > 0 {
-		size = min(max, api.MaxPageSize)
-	}
-	for n := 0; ; {
-		p.Limit = size
-		if max > 0 && size > 0 {
-			p.Limit = min(size, max-n) // no more than is left to hand over
-		}
-		pg, err := fetch(ctx, p)
-		if err != nil {
-			return false, err
-		}
-		rows, next := pg.Rows(), pg.Paging()
-		cut := max > 0 && n+len(rows) > max
-		if cut {
-			rows = rows[:max-n]
-		}
-		n += len(rows)
-		if len(rows) > 0 {
-			if err := fn(rows); err != nil {
-				return false, err
-			}
-		}
-		switch {
-		case cut:
-			return true, nil
-		case next.NextCursor == nil || *next.NextCursor == "":
-			return false, nil
-		case max > 0 && n >= max:
-			return true, nil
-		}
-		p.After, p.Page = *next.NextCursor, 0
-	}
-}
+// pageFunc reads one page of a list.
+type pageFunc[P any] func(ctx context.Context, p ListParams, opts ...RequestOption) (P, error)
 
-// All reads every row of a list, from the page p names, in pages of
-// p.Limit (0: 100).
-func All[T any, P api.Paged[T]](ctx context.Context, fetch PageFunc[P], p ListParams) ([]T, error) {
-	if p.Limit == 0 {
-		p.Limit = api.MaxPageSize
-	}
-	out := []T{}
-	_, err := Walk(ctx, fetch, p, 0, func(rows []T) error {
-		out = append(out, rows...)
-		return nil
-	})
-	return out, err
-}
-
-// errStopped ends a Walk whose iterator's loop stopped.
-var errStopped = errors.New("client: iteration stopped")
-
-// Each iterates over every row of a list, a page read when the loop
-// needs it: for a, err := range client.Each(ctx, c.Automations,
-// client.ListParams{}). An error is the last pair.
-func Each[T any, P api.Paged[T]](ctx context.Context, fetch PageFunc[P], p ListParams) iter.Seq2[T, error] {
+// listSeq is the iterator of every list but search: it reads the page p
+// names, yields its rows, and follows nextCursor while the loop goes on,
+// within p.Max rows and p.Pages pages. An error is the last pair.
+func listSeq[T any, P api.Paged[T]](ctx context.Context, fetch pageFunc[P], p ListParams, opts []RequestOption) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		_, err := Walk(ctx, fetch, p, 0, func(rows []T) error {
-			for _, r := range rows {
+		resp := applyOptions(opts).resp
+		size := p.pageSize()
+		for n, pages := 0, 0; ; pages++ {
+			p.Limit = size
+			if p.Max > 0 && size > 0 {
+				p.Limit = min(size, p.Max-n) // no more than is left
+			}
+			pg, err := fetch(ctx, p, opts...)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			rows, next := pg.Rows(), pg.Paging()
+			more := next.NextCursor != nil && *next.NextCursor != ""
+			if p.Max > 0 && len(rows) > p.Max-n {
+				rows = rows[:p.Max-n] // a server that gave more than asked
+				more = true
+			}
+			notePage(resp, pg, next, more, len(rows))
+			for i, r := range rows {
+				n++
 				if !yield(r, nil) {
-					return errStopped
+					setMore(resp, i+1 < len(rows) || more)
+					return
 				}
 			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, errStopped) {
-			var zero T
-			yield(zero, err)
+			if !more || p.Max > 0 && n >= p.Max || p.Pages > 0 && pages+1 >= p.Pages {
+				return
+			}
+			p.After, p.Page = *next.NextCursor, 0
 		}
 	}
+}
+
+// notePage records a page an iterator read in its Response.
+func notePage(r *Response, pg any, next api.CursorPage, more bool, rows int) {
+	if r == nil {
+		return
+	}
+	r.Pages, r.pageRows = r.Pages+1, rows
+	r.Page, r.Counted = api.PageInfo{CursorPage: next}, false
+	if c, ok := pg.(api.Counted); ok {
+		r.Page, r.Counted = c.Counts(), true
+	}
+	r.More = more
+}
+
+func setMore(r *Response, more bool) {
+	if r != nil {
+		r.More = more
+	}
+}
+
+// Collect gathers every row of a list iterator: ts, err :=
+// client.Collect(c.ListWebhooks(ctx, client.ListParams{})). It stops at
+// the first error and returns it with the rows before it.
+func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	out := []T{}
+	for t, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// ByPage hands fn the rows of a list iterator a page at a time, each page
+// as soon as its last row is yielded (for a printer or an export that
+// writes a page at once); resp must be the Response the iterator was
+// given with WithResponse. fn's error stops the iteration and is
+// returned; so is the iterator's, after the rows before it went to fn.
+func ByPage[T any](seq iter.Seq2[T, error], resp *Response, fn func([]T) error) error {
+	var batch []T
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := fn(batch)
+		batch = nil
+		return err
+	}
+	for t, err := range seq {
+		if err != nil {
+			if ferr := flush(); ferr != nil {
+				return ferr
+			}
+			return err
+		}
+		batch = append(batch, t)
+		if len(batch) >= resp.pageRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
 }

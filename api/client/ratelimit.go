@@ -3,7 +3,6 @@ package client
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // RateLimit is the rate-limit state a response announced, read from the
@@ -66,23 +65,4 @@ func parseSFItem(s string) (string, map[string]int, bool) {
 		params[k] = n
 	}
 	return name, params, true
-}
-
-// rateLimitState keeps the latest RateLimit a response announced.
-type rateLimitState struct{ v atomic.Pointer[RateLimit] }
-
-func (s *rateLimitState) observe(policy, state string) {
-	if rl, ok := ParseRateLimit(policy, state); ok {
-		s.v.Store(&rl)
-	}
-}
-
-// RateLimit returns the rate-limit state of the latest response that
-// announced one (the server's RateLimit-Policy and RateLimit fields), and
-// whether there was one.
-func (c *Client) RateLimit() (RateLimit, bool) {
-	if p := c.rate.v.Load(); p != nil {
-		return *p, true
-	}
-	return RateLimit{}, false
 }

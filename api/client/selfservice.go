@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -62,9 +63,9 @@ func IsReadOnly(err error) bool {
 }
 
 // CurrentKey describes the calling key (GET /public-api/keys/current).
-func (c *Client) CurrentKey(ctx context.Context) (*api.CurrentKey, error) {
+func (c *Client) CurrentKey(ctx context.Context, opts ...RequestOption) (*api.CurrentKey, error) {
 	var out api.CurrentKeyEnvelope
-	if err := c.getJSON(ctx, api.PathCurrentKey, nil, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathCurrentKey, nil, 0, &out, opts); err != nil {
 		return nil, err
 	}
 	return out.Key, nil
@@ -72,24 +73,23 @@ func (c *Client) CurrentKey(ctx context.Context) (*api.CurrentKey, error) {
 
 func webhookPath(id int64) string { return api.PathWebhooks + "/" + strconv.FormatInt(id, 10) }
 
-// Webhooks lists the company's webhooks.
-func (c *Client) Webhooks(ctx context.Context) ([]*api.Webhook, error) {
-	return All(ctx, c.WebhookPage, ListParams{Limit: api.MaxPageSize})
-}
-
-// WebhookPage returns one page of the company's webhooks (Walk, All and
-// Each follow it).
-func (c *Client) WebhookPage(ctx context.Context, p ListParams) (*api.WebhookList, error) {
+// WebhookPage returns one page of the company's webhooks.
+func (c *Client) WebhookPage(ctx context.Context, p ListParams, opts ...RequestOption) (*api.WebhookList, error) {
 	var out api.WebhookList
-	if err := c.getJSON(ctx, api.PathWebhooks, p.values(), 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathWebhooks, p.values(), 0, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
+// ListWebhooks iterates over the company's webhooks.
+func (c *Client) ListWebhooks(ctx context.Context, p ListParams, opts ...RequestOption) iter.Seq2[*api.Webhook, error] {
+	return listSeq(ctx, c.WebhookPage, p, opts)
+}
+
 // Webhook returns one webhook.
-func (c *Client) Webhook(ctx context.Context, id int64) (*api.Webhook, error) {
-	env, err := c.webhook(ctx, http.MethodGet, webhookPath(id), nil)
+func (c *Client) Webhook(ctx context.Context, id int64, opts ...RequestOption) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodGet, webhookPath(id), nil, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,13 +106,13 @@ type WebhookInput struct {
 
 // CreateWebhook adds a webhook; the envelope carries its secret, the only
 // time it is shown.
-func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*api.WebhookEnvelope, error) {
-	return c.webhook(ctx, http.MethodPost, api.PathWebhooks, in)
+func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput, opts ...RequestOption) (*api.WebhookEnvelope, error) {
+	return c.webhook(ctx, http.MethodPost, api.PathWebhooks, in, opts)
 }
 
 // UpdateWebhook changes a webhook.
-func (c *Client) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) (*api.Webhook, error) {
-	env, err := c.webhook(ctx, http.MethodPut, webhookPath(id), in)
+func (c *Client) UpdateWebhook(ctx context.Context, id int64, in WebhookInput, opts ...RequestOption) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodPut, webhookPath(id), in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +120,8 @@ func (c *Client) UpdateWebhook(ctx context.Context, id int64, in WebhookInput) (
 }
 
 // DeleteWebhook deletes a webhook and returns it as it was.
-func (c *Client) DeleteWebhook(ctx context.Context, id int64) (*api.Webhook, error) {
-	env, err := c.webhook(ctx, http.MethodDelete, webhookPath(id), nil)
+func (c *Client) DeleteWebhook(ctx context.Context, id int64, opts ...RequestOption) (*api.Webhook, error) {
+	env, err := c.webhook(ctx, http.MethodDelete, webhookPath(id), nil, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +130,13 @@ func (c *Client) DeleteWebhook(ctx context.Context, id int64) (*api.Webhook, err
 
 // RotateWebhookSecret gives a webhook a new secret (in the envelope, shown
 // once); the old one signs beside it for 24 hours.
-func (c *Client) RotateWebhookSecret(ctx context.Context, id int64) (*api.WebhookEnvelope, error) {
-	return c.webhook(ctx, http.MethodPost, webhookPath(id)+"/rotate-secret", nil)
+func (c *Client) RotateWebhookSecret(ctx context.Context, id int64, opts ...RequestOption) (*api.WebhookEnvelope, error) {
+	return c.webhook(ctx, http.MethodPost, webhookPath(id)+"/rotate-secret", nil, opts)
 }
 
 // TestWebhook sends a webhook.test event now and returns the attempt.
-func (c *Client) TestWebhook(ctx context.Context, id int64) (*api.WebhookTestResult, error) {
-	b, err := c.Do(ctx, http.MethodPost, webhookPath(id)+"/test", nil, nil, 0)
+func (c *Client) TestWebhook(ctx context.Context, id int64, opts ...RequestOption) (*api.WebhookTestResult, error) {
+	b, err := c.Do(ctx, http.MethodPost, webhookPath(id)+"/test", nil, nil, 0, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,18 +149,25 @@ func (c *Client) TestWebhook(ctx context.Context, id int64) (*api.WebhookTestRes
 
 // WebhookDeliveries returns one page of a webhook's attempts, newest
 // first.
-func (c *Client) WebhookDeliveries(ctx context.Context, id int64, p ListParams) (*api.WebhookDeliveries, error) {
+func (c *Client) WebhookDeliveries(ctx context.Context, id int64, p ListParams, opts ...RequestOption) (*api.WebhookDeliveries, error) {
 	var out api.WebhookDeliveries
-	if err := c.getJSON(ctx, webhookPath(id)+"/deliveries", p.values(), 0, &out); err != nil {
+	if err := c.getJSON(ctx, webhookPath(id)+"/deliveries", p.values(), 0, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
+// ListWebhookDeliveries iterates over a webhook's attempts, newest first.
+func (c *Client) ListWebhookDeliveries(ctx context.Context, id int64, p ListParams, opts ...RequestOption) iter.Seq2[*api.WebhookAttempt, error] {
+	return listSeq(ctx, func(ctx context.Context, p ListParams, opts ...RequestOption) (*api.WebhookDeliveries, error) {
+		return c.WebhookDeliveries(ctx, id, p, opts...)
+	}, p, opts)
+}
+
 // Redeliver schedules an event again and returns how many deliveries it
 // made.
-func (c *Client) Redeliver(ctx context.Context, eventID string) (int, error) {
-	b, err := c.Do(ctx, http.MethodPost, api.PathEvents+"/"+url.PathEscape(eventID)+"/redeliver", nil, nil, 0)
+func (c *Client) Redeliver(ctx context.Context, eventID string, opts ...RequestOption) (int, error) {
+	b, err := c.Do(ctx, http.MethodPost, api.PathEvents+"/"+url.PathEscape(eventID)+"/redeliver", nil, nil, 0, opts...)
 	if err != nil {
 		return 0, err
 	}
@@ -179,11 +186,13 @@ type EventParams struct {
 	Types []string
 	Limit int  // 1 to 500 (default 100)
 	Desc  bool // newest first (order=desc); the feed's order is oldest first
-	Wait  int  // seconds of long-poll
+	Wait  int  // seconds of long-poll (Events only)
+	// Max and Pages end ListEvents as ListParams' do.
+	Max, Pages int
 }
 
 // Events reads the feed after p.After.
-func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, error) {
+func (c *Client) Events(ctx context.Context, p EventParams, opts ...RequestOption) (*api.EventPage, error) {
 	q := ListParams{After: p.After, Limit: p.Limit}.values()
 	if len(p.Types) > 0 {
 		q.Set("type", strings.Join(p.Types, ","))
@@ -195,23 +204,25 @@ func (c *Client) Events(ctx context.Context, p EventParams) (*api.EventPage, err
 		q.Set("wait", strconv.Itoa(p.Wait))
 	}
 	var out api.EventPage
-	if err := c.getJSON(ctx, api.PathEvents, q, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathEvents, q, 0, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-// EventPageFunc is the PageFunc of the feed with p's types and order, for
-// Walk: a list's After and Limit replace p's.
-func (c *Client) EventPageFunc(p EventParams) PageFunc[*api.EventPage] {
-	return func(ctx context.Context, lp ListParams) (*api.EventPage, error) {
+// ListEvents iterates over the feed with p's types and order, from
+// p.After (p.Wait is not sent: an iterator reads what is there).
+func (c *Client) ListEvents(ctx context.Context, p EventParams, opts ...RequestOption) iter.Seq2[*api.Event, error] {
+	lp := ListParams{After: p.After, Limit: p.Limit, Max: p.Max, Pages: p.Pages}
+	p.Wait = 0
+	return listSeq(ctx, func(ctx context.Context, lp ListParams, opts ...RequestOption) (*api.EventPage, error) {
 		p.After, p.Limit = lp.After, lp.Limit
-		return c.Events(ctx, p)
-	}
+		return c.Events(ctx, p, opts...)
+	}, lp, opts)
 }
 
-func (c *Client) webhook(ctx context.Context, method, path string, body any) (*api.WebhookEnvelope, error) {
-	b, err := c.Do(ctx, method, path, nil, body, 0)
+func (c *Client) webhook(ctx context.Context, method, path string, body any, opts []RequestOption) (*api.WebhookEnvelope, error) {
+	b, err := c.Do(ctx, method, path, nil, body, 0, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,93 +15,44 @@ import (
 
 // CreateTrainee creates a trainee (POST /public-api/trainees). See the
 // Client documentation on retries of a create.
-func (c *Client) CreateTrainee(ctx context.Context, r api.CreateRequest) (*api.Trainee, error) {
-	return c.trainee(ctx, http.MethodPost, api.PathTrainees, r, 0)
+func (c *Client) CreateTrainee(ctx context.Context, r api.CreateRequest, opts ...RequestOption) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodPost, api.PathTrainees, r, 0, opts)
 }
 
-// Trainee returns one trainee, soft-deleted ones included.
-func (c *Client) Trainee(ctx context.Context, id int64) (*api.Trainee, error) {
-	return c.trainee(ctx, http.MethodGet, traineePath(id), nil, id)
+// Trainee returns one trainee, soft-deleted ones included; WithResponse
+// gives its ETag, what IfMatch takes to change it only if nobody changed
+// it meanwhile.
+func (c *Client) Trainee(ctx context.Context, id int64, opts ...RequestOption) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodGet, traineePath(id), nil, id, opts)
 }
 
 // UpdateTrainee sends the fields p sets (null for the null ones, which
-// clears phoneNumber, dateOfBirth and expirationDate) and returns the
-// trainee after the change.
-func (c *Client) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch) (*api.Trainee, error) {
-	return c.trainee(ctx, http.MethodPut, traineePath(id), p, id)
+// clears phoneNumber, dateOfBirth and expirationDate; Enabled true
+// restores a soft-deleted trainee) and returns the trainee after the
+// change. With IfMatch(etag), a trainee changed since the read that gave
+// etag is left alone and the error is a *PreconditionFailedError.
+func (c *Client) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, opts ...RequestOption) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodPut, traineePath(id), p, id, opts)
 }
 
 // DeleteTrainee soft-deletes a trainee and returns it (enabled false).
-// Deleting a deleted trainee succeeds again.
-func (c *Client) DeleteTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
-	return c.trainee(ctx, http.MethodDelete, traineePath(id), nil, id)
-}
-
-// RestoreTrainee restores a soft-deleted trainee (PUT enabled: true).
-func (c *Client) RestoreTrainee(ctx context.Context, id int64) (*api.Trainee, error) {
-	return c.UpdateTrainee(ctx, id, api.TraineePatch{Enabled: api.Val(true)})
-}
-
-// TraineeWithETag returns one trainee and its ETag (the quoted version
-// the server sends, "" from a server without one): what UpdateTraineeIf
-// takes to change it only if nobody changed it meanwhile.
-func (c *Client) TraineeWithETag(ctx context.Context, id int64) (*api.Trainee, string, error) {
-	return c.traineeETag(ctx, http.MethodGet, id, nil, "")
-}
-
-// UpdateTraineeIf is UpdateTrainee sent with If-Match: etag (none when
-// etag is ""): when the trainee changed since the read that gave etag the
-// server changes nothing and the error is a *PreconditionFailedError. It
-// returns the trainee after the change and its new ETag.
-func (c *Client) UpdateTraineeIf(ctx context.Context, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error) {
-	return c.traineeETag(ctx, http.MethodPut, id, p, etag)
-}
-
-// DeleteTraineeIf is DeleteTrainee sent with If-Match: etag (none when "").
-func (c *Client) DeleteTraineeIf(ctx context.Context, id int64, etag string) (*api.Trainee, string, error) {
-	return c.traineeETag(ctx, http.MethodDelete, id, nil, etag)
-}
-
-// RestoreTraineeIf is RestoreTrainee sent with If-Match: etag (none when "").
-func (c *Client) RestoreTraineeIf(ctx context.Context, id int64, etag string) (*api.Trainee, string, error) {
-	return c.UpdateTraineeIf(ctx, id, etag, api.TraineePatch{Enabled: api.Val(true)})
-}
-
-func (c *Client) traineeETag(ctx context.Context, method string, id int64, body any, etag string) (*api.Trainee, string, error) {
-	var extra http.Header
-	if etag != "" {
-		extra = http.Header{api.HeaderIfMatch: {etag}}
-	}
-	if body == nil && method == http.MethodPut {
-		body = api.TraineePatch{}
-	}
-	b, hdr, err := c.do(ctx, method, traineePath(id), nil, body, id, extra)
-	if err != nil {
-		return nil, "", err
-	}
-	t, _, err := DecodeTraineeEnvelope(b)
-	if err != nil {
-		return nil, "", err
-	}
-	return t, hdr.Get(api.HeaderETag), nil
+// Deleting a deleted trainee succeeds again. IfMatch as UpdateTrainee.
+func (c *Client) DeleteTrainee(ctx context.Context, id int64, opts ...RequestOption) (*api.Trainee, error) {
+	return c.trainee(ctx, http.MethodDelete, traineePath(id), nil, id, opts)
 }
 
 // TraineeStats returns the dashboard's counts of the company's trainees
 // (GET /public-api/trainees/stats): each equals the total of the search
 // api.StatsQuery names for it.
-func (c *Client) TraineeStats(ctx context.Context) (*api.TraineeStats, error) {
-	return c.TrainerStats(ctx, 0)
-}
-
-// TrainerStats is TraineeStats of one trainer's trainees (trainerId; 0:
-// the company's).
-func (c *Client) TrainerStats(ctx context.Context, trainerID int64) (*api.TraineeStats, error) {
+// trainerID 0 counts the company's trainees, another id that trainer's
+// (trainerId).
+func (c *Client) TraineeStats(ctx context.Context, trainerID int64, opts ...RequestOption) (*api.TraineeStats, error) {
 	var q url.Values
 	if trainerID != 0 {
 		q = url.Values{"trainerId": {strconv.FormatInt(trainerID, 10)}}
 	}
 	var out api.TraineeStats
-	if err := c.getJSON(ctx, api.PathStats, q, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathStats, q, 0, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -118,6 +70,8 @@ type SearchParams struct {
 	// one (Page must then be 0; Query, Status, Sort and the filters those
 	// of its search).
 	Cursor string
+	// Max ends ListTrainees after Max trainees (0: no limit); not sent.
+	Max int
 
 	// The cockpit's filters (0 or the zero Date: not sent): expiresWithin
 	// (expirationDate from today to today+N days), inactiveFor (lastTrained
@@ -214,17 +168,17 @@ func (p SearchParams) Validate() error {
 	return err
 }
 
-// SearchTrainees returns one page of a search.
-func (c *Client) SearchTrainees(ctx context.Context, p SearchParams) (*api.TraineePage, error) {
-	pg, _, err := c.searchPage(ctx, p)
+// SearchTrainees returns one page of a search, with its totals.
+func (c *Client) SearchTrainees(ctx context.Context, p SearchParams, opts ...RequestOption) (*api.TraineePage, error) {
+	pg, _, err := c.searchPage(ctx, p, opts)
 	return pg, err
 }
 
 // searchPage returns one page of a search, and whether the answer had a
 // nextCursor member (a server with keyset cursors, which sends null on
 // the last page).
-func (c *Client) searchPage(ctx context.Context, p SearchParams) (*api.TraineePage, bool, error) {
-	body, err := c.Do(ctx, http.MethodGet, api.PathSearch, p.values(), nil, 0)
+func (c *Client) searchPage(ctx context.Context, p SearchParams, opts []RequestOption) (*api.TraineePage, bool, error) {
+	body, err := c.Do(ctx, http.MethodGet, api.PathSearch, p.values(), nil, 0, opts...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -255,109 +209,88 @@ func (c *Client) searchPage(ctx context.Context, p SearchParams) (*api.TraineePa
 	return &api.TraineePage{Timestamp: pg.Timestamp.Unix, Content: pg.Content, Page: info}, hasCursor, nil
 }
 
-// SearchPageFunc is the PageFunc of the search p, for Walk, All and Each:
-// a list's After and Limit are sent as cursor and size (their names on
-// servers older than after and limit), replacing p's Cursor, Size and
-// Page.
-func (c *Client) SearchPageFunc(p SearchParams) PageFunc[*api.TraineePage] {
-	return func(ctx context.Context, lp ListParams) (*api.TraineePage, error) {
-		p.Cursor, p.Size, p.Page = lp.After, lp.Limit, lp.Page
-		return c.SearchTrainees(ctx, p)
-	}
-}
-
-// SearchAllTrainees follows the pages of a search from p.Page to the last
-// and returns every trainee, and the page information of the last page
-// read. p.Size 0 asks for pages of 100. For a large result, SearchPages
-// hands over each page instead of gathering them.
-func (c *Client) SearchAllTrainees(ctx context.Context, p SearchParams) ([]*api.Trainee, api.PageInfo, error) {
-	return c.SearchTraineesUpTo(ctx, p, 0)
-}
-
-// SearchTraineesUpTo follows the pages of a search from p.Page until it
-// has limit trainees (0: no limit) or the last page is read, and returns
-// at most limit trainees and the page information of the last page read,
-// whose TotalElements says how many match in all (at least, when its
-// TotalExact is false). p.Size 0 asks for pages
-// of limit trainees, at most 100.
-func (c *Client) SearchTraineesUpTo(ctx context.Context, p SearchParams, limit int) ([]*api.Trainee, api.PageInfo, error) {
-	all := []*api.Trainee{}
-	last, err := c.SearchPages(ctx, p, limit, func(ts []*api.Trainee, _ api.PageInfo) error {
-		all = append(all, ts...)
-		return nil
-	})
-	if err != nil {
-		return nil, api.PageInfo{}, err
-	}
-	return all, last, nil
-}
-
-// SearchPages follows the pages of a search from p.Page (or p.Cursor)
-// and calls fn with the trainees of each page as it arrives, until it has
-// handed over limit trainees (0: no limit; the last call gets only what
-// is left) or the last page is read, and returns the page information of
-// the last page read. fn's error stops it and is returned. p.Size 0 asks
-// for pages of limit trainees, at most 100. fn may keep ts.
+// ListTrainees iterates over the trainees of a search from p.Page (or
+// p.Cursor), a page read when the loop needs it, until p.Max trainees
+// (0: no limit) or the last page. p.Size 0 asks for pages of p.Max
+// trainees, at most 100. WithResponse's Page is the last page's, whose
+// TotalElements says how many match in all (at least, when TotalExact is
+// false). An error is the last pair.
 //
 // When the server gives a nextCursor the pages follow it (keyset paging,
 // where nothing can repeat or go missing); otherwise they follow page
 // numbers, and a trainee that a concurrent create shifted onto the next
-// page is not handed over twice (the de-duplication remembers the last
-// two pages only, so memory stays bounded however many pages there are).
-func (c *Client) SearchPages(ctx context.Context, p SearchParams, limit int, fn func(ts []*api.Trainee, info api.PageInfo) error) (api.PageInfo, error) {
-	if p.Size == 0 {
-		p.Size = 100
-		if limit > 0 && limit < 100 {
-			p.Size = limit
+// page is not yielded twice (the de-duplication remembers the last two
+// pages only, so memory stays bounded however many pages there are).
+func (c *Client) ListTrainees(ctx context.Context, p SearchParams, opts ...RequestOption) iter.Seq2[*api.Trainee, error] {
+	return func(yield func(*api.Trainee, error) bool) {
+		resp := applyOptions(opts).resp
+		if p.Size == 0 {
+			p.Size = api.MaxPageSize
+			if p.Max > 0 && p.Max < api.MaxPageSize {
+				p.Size = p.Max
+			}
+		}
+		var seen pageDedup
+		for n := 0; ; {
+			pg, cursors, err := c.searchPage(ctx, p, opts)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			ts := pg.Content
+			if !cursors {
+				ts = seen.fresh(ts)
+			}
+			next := c.searchNext(p, pg, cursors)
+			if p.Max > 0 && n+len(ts) > p.Max {
+				ts, next = ts[:p.Max-n], true
+			}
+			notePage(resp, pg, pg.Page.CursorPage, next, len(ts))
+			for i, t := range ts {
+				n++
+				if !yield(t, nil) {
+					setMore(resp, i+1 < len(ts) || next)
+					return
+				}
+			}
+			if !next || p.Max > 0 && n >= p.Max {
+				return
+			}
+			if cursors {
+				p.Cursor, p.Page = *pg.Page.NextCursor, 0
+			} else {
+				p.Page = pg.Page.Number + 1
+			}
 		}
 	}
-	var prev, cur map[int64]bool // ids of the page before and of this one
-	n := 0
-	for {
-		pg, cursors, err := c.searchPage(ctx, p)
-		if err != nil {
-			return api.PageInfo{}, err
-		}
-		got := len(pg.Content)
-		ts := pg.Content
-		if !cursors {
-			prev, cur = cur, make(map[int64]bool, got)
-			ts = ts[:0:0]
-			for _, t := range pg.Content {
-				if prev[t.ID] || cur[t.ID] { // a trainee created meanwhile may shift a page
-					continue
-				}
-				cur[t.ID] = true
-				ts = append(ts, t)
-			}
-		}
-		if limit > 0 && n+len(ts) > limit {
-			ts = ts[:limit-n]
-		}
-		n += len(ts)
-		if len(ts) > 0 {
-			if err := fn(ts, pg.Page); err != nil {
-				return pg.Page, err
-			}
-		}
-		switch {
-		case limit > 0 && n >= limit:
-			return pg.Page, nil
-		case cursors:
-			// A server with cursors says null on the last page.
-			if pg.Page.NextCursor == nil || *pg.Page.NextCursor == "" {
-				return pg.Page, nil
-			}
-			p.Cursor, p.Page = *pg.Page.NextCursor, 0
+}
+
+// searchNext reports whether a page of the search p follows pg: its
+// nextCursor, on a server with cursors (null on the last page); else a
+// page shorter than asked for is the last, and an exact total says so too
+// (an inexact one, totalExact false, is only a lower bound).
+func (c *Client) searchNext(p SearchParams, pg *api.TraineePage, cursors bool) bool {
+	if cursors {
+		return pg.Page.NextCursor != nil && *pg.Page.NextCursor != ""
+	}
+	return len(pg.Content) >= p.Size && !(pg.Page.TotalExact && pg.Page.Number+1 >= pg.Page.TotalPages)
+}
+
+// pageDedup drops the trainees of a page that the page before or this
+// one already had: a trainee created meanwhile shifts a numbered page.
+type pageDedup struct{ prev, cur map[int64]bool }
+
+func (d *pageDedup) fresh(ts []*api.Trainee) []*api.Trainee {
+	d.prev, d.cur = d.cur, make(map[int64]bool, len(ts))
+	out := ts[:0:0]
+	for _, t := range ts {
+		if d.prev[t.ID] || d.cur[t.ID] {
 			continue
 		}
-		// A page shorter than asked for is the last; an exact total says so
-		// too. An inexact one (totalExact false) is only a lower bound.
-		if got < p.Size || pg.Page.TotalExact && pg.Page.Number+1 >= pg.Page.TotalPages {
-			return pg.Page, nil
-		}
-		p.Page = pg.Page.Number + 1
+		d.cur[t.ID] = true
+		out = append(out, t)
 	}
+	return out
 }
 
 // TrackedRange is the from/to of weight history and measurements, both
@@ -379,9 +312,9 @@ func (r TrackedRange) values() url.Values {
 }
 
 // WeightHistory returns the daily weight of a trainee over r.
-func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange) (*api.WeightHistory, error) {
+func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange, opts ...RequestOption) (*api.WeightHistory, error) {
 	var out api.WeightHistory
-	if err := c.getJSON(ctx, traineePath(id)+"/weight-history", r.values(), id, &out); err != nil {
+	if err := c.getJSON(ctx, traineePath(id)+"/weight-history", r.values(), id, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Entries == nil {
@@ -392,13 +325,13 @@ func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange) (*
 
 // Measurements returns a trainee's body measurements over r; typ ("" for
 // every type) filters on one type such as WAIST.
-func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string) (*api.Measurements, error) {
+func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string, opts ...RequestOption) (*api.Measurements, error) {
 	v := r.values()
 	if typ != "" {
 		v.Set("type", typ)
 	}
 	var out api.Measurements
-	if err := c.getJSON(ctx, traineePath(id)+"/measurements", v, id, &out); err != nil {
+	if err := c.getJSON(ctx, traineePath(id)+"/measurements", v, id, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Measurements == nil {
@@ -409,13 +342,13 @@ func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ
 
 // Nutrition returns what a trainee logged eating on day (zero: the
 // company's today).
-func (c *Client) Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nutrition, error) {
+func (c *Client) Nutrition(ctx context.Context, id int64, day api.Date, opts ...RequestOption) (*api.Nutrition, error) {
 	v := url.Values{}
 	if !day.IsZero() {
 		v.Set("date", day.String())
 	}
 	var out api.Nutrition
-	if err := c.getJSON(ctx, traineePath(id)+"/nutrition", v, id, &out); err != nil {
+	if err := c.getJSON(ctx, traineePath(id)+"/nutrition", v, id, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Meals == nil {
@@ -430,30 +363,31 @@ func (c *Client) Nutrition(ctx context.Context, id int64, day api.Date) (*api.Nu
 }
 
 // AverageSteps returns a trainee's mean daily steps over the trailing 7 days.
-func (c *Client) AverageSteps(ctx context.Context, id int64) (*api.AverageSteps, error) {
+func (c *Client) AverageSteps(ctx context.Context, id int64, opts ...RequestOption) (*api.AverageSteps, error) {
 	var out api.AverageSteps
-	if err := c.getJSON(ctx, traineePath(id)+"/average-steps", nil, id, &out); err != nil {
+	if err := c.getJSON(ctx, traineePath(id)+"/average-steps", nil, id, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
+// TrainerParams are the query of GET /public-api/trainers.
+type TrainerParams struct {
+	// Counts adds each trainer's live trainees (counts=true: the server
+	// reads the company's trainees for it).
+	Counts bool
+}
+
 // Trainers lists the company's trainers, lowest id first (GET
 // /public-api/trainers): their ids, names, e-mail addresses and whether
-// they are active; TrainersCounted adds their trainee counts.
-func (c *Client) Trainers(ctx context.Context) ([]api.TrainerSummary, error) {
-	return c.trainers(ctx, nil)
-}
-
-// TrainersCounted is Trainers with each trainer's live trainees
-// (counts=true: the server reads the company's trainees for it).
-func (c *Client) TrainersCounted(ctx context.Context) ([]api.TrainerSummary, error) {
-	return c.trainers(ctx, url.Values{"counts": {"true"}})
-}
-
-func (c *Client) trainers(ctx context.Context, q url.Values) ([]api.TrainerSummary, error) {
+// they are active. The list is not paged: one answer holds it whole.
+func (c *Client) Trainers(ctx context.Context, p TrainerParams, opts ...RequestOption) ([]api.TrainerSummary, error) {
+	var q url.Values
+	if p.Counts {
+		q = url.Values{"counts": {"true"}}
+	}
 	var out api.TrainerList
-	if err := c.getJSON(ctx, api.PathTrainers, q, 0, &out); err != nil {
+	if err := c.getJSON(ctx, api.PathTrainers, q, 0, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Trainers == nil {
@@ -464,8 +398,8 @@ func (c *Client) trainers(ctx context.Context, q url.Values) ([]api.TrainerSumma
 
 func traineePath(id int64) string { return api.PathTrainees + "/" + strconv.FormatInt(id, 10) }
 
-func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64) (*api.Trainee, error) {
-	b, err := c.Do(ctx, method, path, nil, body, id)
+func (c *Client) trainee(ctx context.Context, method, path string, body any, id int64, opts []RequestOption) (*api.Trainee, error) {
+	b, err := c.Do(ctx, method, path, nil, body, id, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -473,8 +407,8 @@ func (c *Client) trainee(ctx context.Context, method, path string, body any, id 
 	return t, err
 }
 
-func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int64, out any) error {
-	b, err := c.Do(ctx, http.MethodGet, path, q, nil, id)
+func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int64, out any, opts []RequestOption) error {
+	b, err := c.Do(ctx, http.MethodGet, path, q, nil, id, opts...)
 	if err != nil {
 		return err
 	}
@@ -487,8 +421,8 @@ func (c *Client) getJSON(ctx context.Context, path string, q url.Values, id int6
 // EraseTrainee erases a trainee for good (POST /trainees/{id}/erase, GDPR
 // Article 17); confirm must be its e-mail address. Erasing an erased
 // trainee answers its tombstone again, so a retried erase is safe.
-func (c *Client) EraseTrainee(ctx context.Context, id int64, confirm string) (*api.ErasedTrainee, error) {
-	body, err := c.Do(ctx, http.MethodPost, traineePath(id)+"/erase", nil, api.EraseRequest{Confirm: confirm}, id)
+func (c *Client) EraseTrainee(ctx context.Context, id int64, confirm string, opts ...RequestOption) (*api.ErasedTrainee, error) {
+	body, err := c.Do(ctx, http.MethodPost, traineePath(id)+"/erase", nil, api.EraseRequest{Confirm: confirm}, id, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -501,7 +435,7 @@ func (c *Client) EraseTrainee(ctx context.Context, id int64, confirm string) (*a
 
 // ExportTrainee returns everything held about a trainee (GET
 // /trainees/{id}/export), tracked data within r (nil bounds: all of it).
-func (c *Client) ExportTrainee(ctx context.Context, id int64, r api.ExportRange) (*api.TraineeExport, error) {
+func (c *Client) ExportTrainee(ctx context.Context, id int64, r api.ExportRange, opts ...RequestOption) (*api.TraineeExport, error) {
 	q := url.Values{}
 	if r.From != nil {
 		q.Set("from", r.From.String())
@@ -509,7 +443,7 @@ func (c *Client) ExportTrainee(ctx context.Context, id int64, r api.ExportRange)
 	if r.To != nil {
 		q.Set("to", r.To.String())
 	}
-	body, err := c.Do(ctx, http.MethodGet, traineePath(id)+"/export", q, nil, id)
+	body, err := c.Do(ctx, http.MethodGet, traineePath(id)+"/export", q, nil, id, opts...)
 	if err != nil {
 		return nil, err
 	}

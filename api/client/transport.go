@@ -19,46 +19,41 @@ import (
 // Do sends one logical request with retries and returns the body of its 2xx
 // response, or one of the typed errors. path is relative to the base URL;
 // body (nil for none) is marshalled to JSON; traineeID names the trainee of
-// the path for a TraineeNotFoundError (0 when there is none).
-func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64) ([]byte, error) {
-	b, _, err := c.do(ctx, method, path, query, body, traineeID, nil)
-	return b, err
-}
-
-// do is Do that sends the headers extra too and returns the 2xx answer's
-// headers.
-func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64, extra http.Header) ([]byte, http.Header, error) {
+// the path for a TraineeNotFoundError (0 when there is none); opts are the
+// call's RequestOptions (IfMatch, WithResponse).
+func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64, opts ...RequestOption) ([]byte, error) {
+	o := applyOptions(opts)
 	var payload []byte
 	if body != nil {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
-			return nil, nil, fmt.Errorf("encode request: %w", err)
+			return nil, fmt.Errorf("encode request: %w", err)
 		}
 	}
 	u := c.base + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: extra}
+	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: o.header}
 	rateWaits := 0
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
 		status, hdr, respBody, err := c.attempt(ctx, ci, payload)
-		if err == nil && c.rate != nil {
-			c.rate.observe(hdr.Get("RateLimit-Policy"), hdr.Get("RateLimit"))
+		if err == nil {
+			o.resp.observe(ci, status, hdr, c.now())
 		}
 		retry := false
 		var result error
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, nil, ctx.Err()
+			return nil, ctx.Err()
 		case err != nil:
 			result, retry = &NetworkError{CallInfo: ci, Err: err}, true
 		default:
 			ci.Status, ci.Body = status, respBody
 			switch {
 			case status >= 200 && status < 300:
-				return respBody, hdr, nil
+				return respBody, nil
 			case status == http.StatusTooManyRequests && rateWaits < MaxRateLimitWaits:
 				// Over the key's rate limit: wait what the server says (at
 				// most MaxRateLimitWait), then send again; this is not one
@@ -66,7 +61,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 				rateWaits++
 				attempt--
 				if err := c.sleep(ctx, retryAfter(hdr.Get("Retry-After"), c.now())); err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				continue
 			case status == http.StatusPreconditionFailed:
@@ -94,10 +89,10 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			}
 		}
 		if !retry || attempt > len(c.delays) {
-			return nil, nil, result
+			return nil, result
 		}
 		if err := c.sleep(ctx, c.delays[attempt-1]); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 }

@@ -29,8 +29,8 @@ type ChangeAPI interface {
 // after page by its cursor (pages of 100, the most the server gives).
 func (c ClientAPI) Trainees(ctx context.Context, fn func([]*api.Trainee) error) error {
 	p := client.SearchParams{Status: api.StatusAll, Size: api.MaxPageSize}
-	_, err := c.Lookup.SearchPages(ctx, p, 0, func(ts []*api.Trainee, _ api.PageInfo) error { return fn(ts) })
-	return err
+	var resp client.Response
+	return client.ByPage(c.Lookup.ListTrainees(ctx, p, client.WithResponse(&resp)), &resp, fn)
 }
 
 // Update reads the trainee with its ETag, checks that the fields the
@@ -41,22 +41,23 @@ func (c ClientAPI) Trainees(ctx context.Context, fn func([]*api.Trainee) error) 
 // 412 (*client.PreconditionFailedError): nothing is changed.
 func (c ClientAPI) Update(ctx context.Context, key string, id int64, p api.TraineePatch, before *api.Trainee) (*api.Trainee, error) {
 	cl := c.ForRequest(key)
-	cur, etag, err := cl.TraineeWithETag(ctx, id)
+	var read client.Response
+	cur, err := cl.Trainee(ctx, id, client.WithResponse(&read))
 	if err != nil {
 		return nil, err
 	}
 	if fields := changedSince(before, cur, &p); len(fields) > 0 {
 		return nil, &ChangedError{ID: id, Fields: fields}
 	}
-	t, _, err := cl.UpdateTraineeIf(client.WithIdempotencyKey(ctx, key), id, etag, p)
-	return t, err
+	return cl.UpdateTrainee(client.WithIdempotencyKey(ctx, key), id, p, client.IfMatch(read.ETag))
 }
 
 // Delete is Update's soft delete: a trainee already deleted is left as it
 // is; one changed since the plan's read is a *ChangedError.
 func (c ClientAPI) Delete(ctx context.Context, key string, id int64, before *api.Trainee) (*api.Trainee, error) {
 	cl := c.ForRequest(key)
-	cur, etag, err := cl.TraineeWithETag(ctx, id)
+	var read client.Response
+	cur, err := cl.Trainee(ctx, id, client.WithResponse(&read))
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +67,7 @@ func (c ClientAPI) Delete(ctx context.Context, key string, id int64, before *api
 	if fields := api.ChangedFields(before, cur); before != nil && len(fields) > 0 {
 		return nil, &ChangedError{ID: id, Fields: fields}
 	}
-	t, _, err := cl.DeleteTraineeIf(client.WithIdempotencyKey(ctx, key), id, etag)
-	return t, err
+	return cl.DeleteTrainee(client.WithIdempotencyKey(ctx, key), id, client.IfMatch(read.ETag))
 }
 
 // changedSince lists the fields p sets whose value in cur is not the one

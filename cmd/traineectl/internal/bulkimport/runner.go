@@ -45,7 +45,7 @@ func (c ClientAPI) Create(ctx context.Context, rid string, req api.CreateRequest
 
 // FindByEmail searches q=<email>, status=all, and keeps the exact match.
 func (c ClientAPI) FindByEmail(ctx context.Context, email string) (*api.Trainee, error) {
-	ts, _, err := c.Lookup.SearchAllTrainees(ctx, client.SearchParams{Query: email, Status: api.StatusAll, Size: 100})
+	ts, err := client.Collect(c.Lookup.ListTrainees(ctx, client.SearchParams{Query: email, Status: api.StatusAll, Size: 100}))
 	if err != nil {
 		return nil, err
 	}

@@ -47,15 +47,25 @@ type API interface {
 type ClientAPI struct{ C *client.Client }
 
 func (c ClientAPI) Read(ctx context.Context, id int64) (*api.Trainee, string, error) {
-	return c.C.TraineeWithETag(ctx, id)
+	var resp client.Response
+	t, err := c.C.Trainee(ctx, id, client.WithResponse(&resp))
+	return t, resp.ETag, err
 }
 
 func (c ClientAPI) Apply(ctx context.Context, id int64, key, etag string, ch Change) (*api.Trainee, string, error) {
 	ctx = client.WithIdempotencyKey(ctx, key)
+	var resp client.Response
+	var t *api.Trainee
+	var err error
 	if ch.Delete {
-		return c.C.DeleteTraineeIf(ctx, id, etag)
+		t, err = c.C.DeleteTrainee(ctx, id, client.IfMatch(etag), client.WithResponse(&resp))
+	} else {
+		t, err = c.C.UpdateTrainee(ctx, id, ch.Patch, client.IfMatch(etag), client.WithResponse(&resp))
 	}
-	return c.C.UpdateTraineeIf(ctx, id, etag, ch.Patch)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, resp.ETag, nil
 }
 
 // Options configure a run.

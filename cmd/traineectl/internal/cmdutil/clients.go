@@ -64,7 +64,7 @@ func (f *Factory) TrainerNames(ctx context.Context) map[int64]string {
 	if err != nil {
 		return nil
 	}
-	ts, err := c.Trainers(ctx)
+	ts, err := c.Trainers(ctx, client.TrainerParams{})
 	if err != nil {
 		return nil
 	}

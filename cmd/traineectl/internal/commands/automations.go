@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -271,11 +272,31 @@ func readAutomationFile(f *cmdutil.Factory, path string) (map[string]any, error)
 // names.
 func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc {
 	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		as, err := c.AllAutomations(ctx)
+		as, err := client.Collect(c.ListAutomations(ctx, client.ListParams{}))
 		out := make([]idCandidate, len(as))
 		for i, a := range as {
 			out[i] = idCandidate{a.ID, a.Name}
 		}
 		return out, err
 	})
+}
+
+// automationParams is the body the flags and the file built, as the
+// client's typed parameters. A member of the wrong type (a file's days:
+// seven) is a usage error, found before anything is sent, as the flags'
+// are.
+func automationParams(m map[string]any) (client.AutomationParams, error) {
+	var p client.AutomationParams
+	b, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return p, cmdutil.Usagef("the automation's %s has the wrong type", te.Field)
+	}
+	if err != nil {
+		return p, cmdutil.Usagef("the automation must be one object: %v", err)
+	}
+	return p, nil
 }

@@ -59,6 +59,13 @@ func TestAutomationsCommands(t *testing.T) {
 	if !strings.Contains(r.out, "name: from yaml") || !strings.Contains(r.out, "enabled: false") || !strings.Contains(r.out, "type: TRAINEE_CREATED") {
 		t.Fatalf("yaml create: %s", r)
 	}
+	// A member of the wrong type is a usage error, as --days seven is: the
+	// typed parameters find it before anything is sent.
+	must(t, os.WriteFile(file, []byte("name: typed\ntrigger:\n  type: INACTIVE\n  days: seven\nactionType: DISABLE_TRAINEE\n"), 0o600))
+	r = h.run("automations", "create", "-f", file, "-o", "json").expect(t, 2)
+	if !strings.Contains(r.err, "trigger.days has the wrong type") {
+		t.Fatalf("wrong type: %s", r)
+	}
 	// Reserved and invalid actions: exit 5 with the error code.
 	r = h.run("automations", "create", "--name", "mail", "--trigger", "TRAINEE_CREATED", "--action", "EMAIL", "-o", "json").expect(t, 5)
 	if !strings.Contains(r.err, `"errorCode":1013`) || !strings.Contains(r.err, `"field":"actionType"`) {

@@ -44,7 +44,11 @@ PUSH actions are reserved for a later release (exit status 5, error 1013).`,
 func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *AutomationsCreateOptions) error {
 	return o.Flags.send(ctx, f, "give the automation with flags (--name, --trigger, --action, ...) or -f FILE", "Created",
 		func(c *client.Client, body map[string]any) (*api.Automation, error) {
-			return c.CreateAutomation(ctx, body)
+			p, err := automationParams(body)
+			if err != nil {
+				return nil, err
+			}
+			return c.CreateAutomation(ctx, p)
 		})
 }
 

@@ -29,7 +29,7 @@ func newAutomationsEnableCmd(f *cmdutil.Factory, enable bool, runF func(*Automat
 
 func runAutomationsEnable(ctx context.Context, f *cmdutil.Factory, o *AutomationsEnableOptions) error {
 	return byIDs(ctx, f, automationResource, o.IDs, enabledWord(o.Enable),
-		func(c *client.Client, ctx context.Context, id int64) (*api.Automation, error) {
-			return c.SetAutomationEnabled(ctx, id, o.Enable)
+		func(c *client.Client, ctx context.Context, id int64, _ ...client.RequestOption) (*api.Automation, error) {
+			return c.UpdateAutomation(ctx, id, client.AutomationParams{Enabled: api.Val(o.Enable)})
 		})
 }

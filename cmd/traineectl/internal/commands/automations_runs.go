@@ -2,9 +2,11 @@ package commands
 
 import (
 	"context"
+	"iter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -52,5 +54,7 @@ func runAutomationsRuns(ctx context.Context, f *cmdutil.Factory, o *AutomationsR
 	if err != nil {
 		return err
 	}
-	return runList(ctx, f, &o.listFlags, client.PagesOf(c.AutomationRuns, o.ID), o.params(), output.RunRows)
+	return runList(ctx, f, &o.listFlags, func(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.AutomationRun, error] {
+		return c.ListAutomationRuns(ctx, o.ID, p, opts...)
+	}, o.params(), output.RunRows)
 }

@@ -44,6 +44,10 @@ once as on create.`,
 func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *AutomationsUpdateOptions) error {
 	return o.Flags.send(ctx, f, "nothing to change: give at least one flag or -f FILE", "Updated",
 		func(c *client.Client, body map[string]any) (*api.Automation, error) {
-			return c.UpdateAutomation(ctx, o.ID, body)
+			p, err := automationParams(body)
+			if err != nil {
+				return nil, err
+			}
+			return c.UpdateAutomation(ctx, o.ID, p)
 		})
 }

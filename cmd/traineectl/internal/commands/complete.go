@@ -116,19 +116,11 @@ func completeTraineeIDs(f *cmdutil.Factory, status string, multi bool) cobra.Com
 				out = append(out, idCandidate{t.ID, t.Name})
 			}
 		}
-		p := client.SearchParams{Status: status, Size: 100}
-		for page := 0; page < completionPages; page++ {
-			p.Page = page
-			pg, err := c.SearchTrainees(ctx, p)
+		for t, err := range c.ListTrainees(ctx, client.SearchParams{Status: status, Size: 100, Max: completionPages * 100}) {
 			if err != nil {
 				return nil, err
 			}
-			for _, t := range pg.Content {
-				out = append(out, idCandidate{t.ID, t.Name})
-			}
-			if page+1 >= pg.Page.TotalPages {
-				break
-			}
+			out = append(out, idCandidate{t.ID, t.Name})
 		}
 		return out, nil
 	})

@@ -18,17 +18,21 @@ func completionStub(t *testing.T) *stubAPI {
 			list = []string{traineeJSON(41, "Ada Park", "ada@example.com", true)}
 		case q.Get("status") == "deleted":
 			list = []string{traineeJSON(7, "Del Eted", "del@example.com", false)}
-		case q.Get("q") == "" && q.Get("page") == "":
+		case q.Get("q") == "" && q.Get("cursor") == "":
 			list = []string{traineeJSON(4, "Dee", "d@example.com", true), traineeJSON(41, "Ada Park", "ada@example.com", true),
 				traineeJSON(42, "Bo", "bo@example.com", true)}
-		case q.Get("page") == "1":
+		case q.Get("cursor") == "p1":
 			list = []string{traineeJSON(410, "Last Page", "l@example.com", true)}
 		}
-		pages := 1
+		pages, next := 1, "null"
 		if q.Get("q") == "" && q.Get("status") != "deleted" {
 			pages = 2
+			if q.Get("cursor") == "" {
+				next = `"p1"` // as traineed pages: by the cursor of the page before
+			}
 		}
-		fmt.Fprintf(w, `{"timestamp":1,"content":[%s],"page":{"size":100,"number":0,"totalElements":4,"totalPages":%d}}`, strings.Join(list, ","), pages)
+		fmt.Fprintf(w, `{"timestamp":1,"content":[%s],"page":{"size":100,"number":0,"totalElements":4,"totalPages":%d,"nextCursor":%s,"hasMore":%v}}`,
+			strings.Join(list, ","), pages, next, next != "null")
 	})
 	// Trainees by id: 4242 is beyond the pages a completion reads.
 	byID := map[string]string{

@@ -70,10 +70,12 @@ func runEdit(ctx context.Context, f *cmdutil.Factory, o *EditOptions) error {
 	if err != nil {
 		return err
 	}
-	t, etag, err := c.TraineeWithETag(ctx, o.ID)
+	var read client.Response
+	t, err := c.Trainee(ctx, o.ID, client.WithResponse(&read))
 	if err != nil {
 		return err
 	}
+	etag := read.ETag
 	dir, err := os.MkdirTemp("", "traineectl-edit-")
 	if err != nil {
 		return err
@@ -91,7 +93,7 @@ func runEdit(ctx context.Context, f *cmdutil.Factory, o *EditOptions) error {
 	if err != nil || patch == nil {
 		return err
 	}
-	u, _, err := c.UpdateTraineeIf(ctx, t.ID, etag, *patch)
+	u, err := c.UpdateTrainee(ctx, t.ID, *patch, client.IfMatch(etag))
 	var pf *client.PreconditionFailedError
 	if errors.As(err, &pf) {
 		kept := keepEdit(t, edited)

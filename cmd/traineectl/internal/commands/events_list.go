@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -106,8 +107,11 @@ func runEventsList(ctx context.Context, f *cmdutil.Factory, o *EventsListOptions
 	if err != nil {
 		return err
 	}
-	fetch := c.EventPageFunc(client.EventParams{Types: o.Types, Desc: !o.OldestFirst})
-	return runList(ctx, f, &o.listFlags, fetch, client.ListParams{After: o.After}, eventRows)
+	list := func(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.Event, error] {
+		return c.ListEvents(ctx, client.EventParams{Types: o.Types, Desc: !o.OldestFirst,
+			After: p.After, Limit: p.Limit, Max: p.Max, Pages: p.Pages}, opts...)
+	}
+	return runList(ctx, f, &o.listFlags, list, client.ListParams{After: o.After}, eventRows)
 }
 
 // eventData is an event's payload's data (empty when it has none).

@@ -212,7 +212,8 @@ func runExportAll(ctx context.Context, f *cmdutil.Factory, o *ExportOptions) err
 		if err != nil {
 			return err
 		}
-		_, err = c.SearchPages(ctx, o.Params, 0, func(ts []*api.Trainee, _ api.PageInfo) error {
+		var resp client.Response
+		err = client.ByPage(c.ListTrainees(ctx, o.Params, client.WithResponse(&resp)), &resp, func(ts []*api.Trainee) error {
 			return o.writePage(ctx, c, ew, ts, r)
 		})
 		n = ew.Count()

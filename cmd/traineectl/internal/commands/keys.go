@@ -211,7 +211,7 @@ func checkSaveProfile(f *cmdutil.Factory, name string, replace bool) error {
 // their names.
 func completeKeyIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		ks, err := c.Keys(ctx, "")
+		ks, err := client.Collect(c.ListKeys(ctx, client.KeyListParams{}))
 		out := make([]idCandidate, len(ks))
 		for i, k := range ks {
 			out[i] = idCandidate{k.ID, k.Name}

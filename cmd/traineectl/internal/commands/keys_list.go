@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"iter"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -75,7 +76,9 @@ func runKeysList(ctx context.Context, f *cmdutil.Factory, o *KeysListOptions) er
 	if o.State != "" && o.State != "all" {
 		o.what = o.State + " keys"
 	}
-	return runList(ctx, f, &o.listFlags, c.KeyPageFunc(o.State), client.ListParams{}, output.KeyRows)
+	return runList(ctx, f, &o.listFlags, func(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.APIKey, error] {
+		return c.ListKeys(ctx, client.KeyListParams{ListParams: p, State: o.State}, opts...)
+	}, client.ListParams{}, output.KeyRows)
 }
 
 // KeysGetOptions are the inputs of `traineectl keys get`.

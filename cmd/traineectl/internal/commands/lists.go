@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/spf13/cobra"
 
@@ -186,19 +187,12 @@ func (p *listPrinter[T]) close() error {
 	return p.whole(p.all)
 }
 
-// runList prints the list fetch reads, as rows say, from the page p
-// names: that page alone without --limit and --all, else the pages until
+// runList prints the list that list iterates, as rows say, from the page
+// p names: that page alone without --limit and --all, else the pages until
 // --limit rows or the last. When it stopped with more rows to read, it
 // says so on stderr: "Showing 20 of 57 runs; ..." where the list counts
 // its rows, "Showing 100 of more events; ..." where it does not.
-func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *listFlags, fetch client.PageFunc[P], p client.ListParams, rows output.Rows[T]) error {
-	var last P // the last page read, for its totals
-	read := fetch
-	fetch = func(ctx context.Context, p client.ListParams) (P, error) {
-		pg, err := read(ctx, p)
-		last = pg
-		return pg, err
-	}
+func runList[T any](ctx context.Context, f *cmdutil.Factory, l *listFlags, list func(context.Context, client.ListParams, ...client.RequestOption) iter.Seq2[T, error], p client.ListParams, rows output.Rows[T]) error {
 	table := f.OutputOptions().NeedsTable()
 	pr := &listPrinter[T]{whole: func(ts []T) error {
 		if len(ts) == 0 && table && f.IOStreams.StdoutTTY {
@@ -206,26 +200,19 @@ func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *
 		}
 		return f.Print(rows.View(ts))
 	}}
-	var (
-		more bool
-		err  error
-	)
 	if l.All && p.Limit == 0 {
 		p.Limit = api.MaxPageSize
 	}
+	p.Pages = 1
 	if l.walks() {
+		var err error
 		if pr.stream, err = output.NewStream(f.IOStreams, f.OutputOptions(), rows); err != nil {
 			return err
 		}
-		more, err = client.Walk(ctx, fetch, p, l.Limit, pr.write)
-	} else {
-		var pg P
-		if pg, err = fetch(ctx, p); err == nil {
-			more = pg.Paging().HasMore
-			err = pr.write(pg.Rows())
-		}
+		p.Pages, p.Max = 0, l.Limit
 	}
-	if err != nil {
+	var resp client.Response
+	if err := client.ByPage(list(ctx, p, client.WithResponse(&resp)), &resp, pr.write); err != nil {
 		return err
 	}
 	if err := pr.close(); err != nil {
@@ -234,10 +221,10 @@ func runList[T any, P api.Paged[T]](ctx context.Context, f *cmdutil.Factory, l *
 	if pr.n == 0 && table {
 		l.note(f, l.emptyLine())
 	}
-	if more {
+	if resp.More {
 		of := "more " + l.noun + "s"
-		if c, ok := any(last).(api.Counted); ok && c.Counts().TotalExact {
-			of = output.Count(c.Counts().TotalElements, l.noun, l.noun+"s")
+		if resp.Counted && resp.Page.TotalExact {
+			of = output.Count(resp.Page.TotalElements, l.noun, l.noun+"s")
 		}
 		l.note(f, moreLine(pr.n, of, l.Limit > 0))
 	}

@@ -46,7 +46,7 @@ var (
 // one done on a terminal as "<done> <resource> N (...)" (nothing when done
 // is empty), and prints those that succeeded.
 func byIDs[T any](ctx context.Context, f *cmdutil.Factory, r resource[T], ids []int64, done string,
-	call func(c *client.Client, ctx context.Context, id int64) (T, error)) error {
+	call func(c *client.Client, ctx context.Context, id int64, opts ...client.RequestOption) (T, error)) error {
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -57,5 +57,7 @@ func runRestore(ctx context.Context, f *cmdutil.Factory, o *RestoreOptions) erro
 		o.Bulk.Action = bulkupdate.Action{Kind: bulkupdate.KindRestore}
 		return runBulkUpdate(ctx, f, &o.Bulk, "restore")
 	}
-	return byIDs(ctx, f, traineeResource, o.IDs, "Restored", (*client.Client).RestoreTrainee)
+	return byIDs(ctx, f, traineeResource, o.IDs, "Restored", func(c *client.Client, ctx context.Context, id int64, _ ...client.RequestOption) (*api.Trainee, error) {
+		return c.UpdateTrainee(ctx, id, api.TraineePatch{Enabled: api.Val(true)})
+	})
 }

@@ -200,10 +200,13 @@ func runSearch(ctx context.Context, f *cmdutil.Factory, o *SearchOptions) error 
 			return err
 		}
 		pr := &listPrinter[*api.Trainee]{stream: st, whole: func(ts []*api.Trainee) error { return printTrainees(ctx, f, ts, false) }}
-		last, err := c.SearchPages(ctx, o.Params, o.Limit, func(page []*api.Trainee, _ api.PageInfo) error { return pr.write(page) })
-		if err != nil {
+		var resp client.Response
+		p := o.Params
+		p.Max = o.Limit
+		if err := client.ByPage(c.ListTrainees(ctx, p, client.WithResponse(&resp)), &resp, pr.write); err != nil {
 			return err
 		}
+		last := resp.Page
 		n := pr.n
 		if o.All && st == nil && ios.StdoutTTY {
 			o.note(f, allLine(n, last)) // before the table, as it always was

@@ -81,7 +81,7 @@ func runTrainersList(ctx context.Context, f *cmdutil.Factory, _ *TrainersListOpt
 	if err != nil {
 		return err
 	}
-	ts, err := c.TrainersCounted(ctx)
+	ts, err := c.Trainers(ctx, client.TrainerParams{Counts: true})
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func resolveTrainerAs(ctx context.Context, f *cmdutil.Factory, label, text strin
 	if err != nil {
 		return "", err
 	}
-	ts, err := c.Trainers(ctx)
+	ts, err := c.Trainers(ctx, client.TrainerParams{})
 	if rej := (*client.RejectedError)(nil); errors.As(err, &rej) && rej.Status == http.StatusNotFound {
 		return "", cmdutil.Usagef("%s %q: this server cannot look a trainer up by name: give the trainer's id", label, text)
 	}
@@ -177,7 +177,7 @@ func (b *trainerBook) trainers(ctx context.Context) ([]api.TrainerSummary, error
 	if err != nil {
 		return nil, err
 	}
-	ts, err := c.Trainers(ctx)
+	ts, err := c.Trainers(ctx, client.TrainerParams{})
 	if err != nil {
 		return nil, fmt.Errorf("reading the company's trainers: %w", err)
 	}
@@ -266,7 +266,7 @@ func completeTrainerIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 // as a command's one trainer argument.
 func completeTrainerArg(f *cmdutil.Factory) cobra.CompletionFunc {
 	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		ts, err := c.Trainers(ctx)
+		ts, err := c.Trainers(ctx, client.TrainerParams{})
 		out := make([]idCandidate, len(ts))
 		for i, t := range ts {
 			out[i] = idCandidate{t.ID, t.Name}

@@ -128,7 +128,7 @@ func deactivatedNote(ctx context.Context, f *cmdutil.Factory, env *api.TrainerEn
 func keyNames(ctx context.Context, f *cmdutil.Factory, ids []int64) string {
 	names := map[int64]string{}
 	if c, err := f.Client(); err == nil {
-		if ks, err := c.Keys(ctx, "all"); err == nil {
+		if ks, err := client.Collect(c.ListKeys(ctx, client.KeyListParams{State: "all"})); err == nil {
 			for _, k := range ks {
 				names[k.ID] = k.Name
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -89,7 +90,7 @@ func activatedNote(ctx context.Context, f *cmdutil.Factory, t *api.TrainerSummar
 	c, err := f.Client()
 	var ks []*api.APIKey
 	if err == nil {
-		ks, err = c.Keys(ctx, api.KeyDisabled)
+		ks, err = client.Collect(c.ListKeys(ctx, client.KeyListParams{State: api.KeyDisabled}))
 	}
 	if err != nil {
 		return note + " (`traineectl keys list --state disabled` lists them). Enable each that should work again with `traineectl keys update ID --enable`."

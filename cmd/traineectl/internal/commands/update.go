@@ -195,11 +195,11 @@ func updateOne(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error 
 	}
 	// Read, then change only that version: a colleague's change made in
 	// between is never overwritten.
-	_, etag, err := c.TraineeWithETag(ctx, o.ID)
-	if err != nil {
+	var read client.Response
+	if _, err := c.Trainee(ctx, o.ID, client.WithResponse(&read)); err != nil {
 		return err
 	}
-	t, _, err := c.UpdateTraineeIf(ctx, o.ID, etag, o.Patch)
+	t, err := c.UpdateTrainee(ctx, o.ID, o.Patch, client.IfMatch(read.ETag))
 	var pf *client.PreconditionFailedError
 	if errors.As(err, &pf) {
 		return &cmdutil.StatusError{Code: cmdutil.ExitRejected, Err: fmt.Errorf(

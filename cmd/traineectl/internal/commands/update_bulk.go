@@ -216,13 +216,13 @@ func searchIDs(ctx context.Context, c *client.Client, query string) ([]int64, er
 		return nil, &cmdutil.UsageError{Err: fmt.Errorf("--from-search: %w", err)}
 	}
 	var ids []int64
-	_, err = c.SearchPages(ctx, p, 0, func(ts []*api.Trainee, _ api.PageInfo) error {
-		for _, t := range ts {
-			ids = append(ids, t.ID)
+	for t, err := range c.ListTrainees(ctx, p) {
+		if err != nil {
+			return ids, err
 		}
-		return nil
-	})
-	return ids, err
+		ids = append(ids, t.ID)
+	}
+	return ids, nil
 }
 
 // printBulkRecords prints a record per trainee: a table of what changed

@@ -116,7 +116,7 @@ func secretView(f *cmdutil.Factory, env *api.WebhookEnvelope, verb string) outpu
 // completeWebhookIDs offers the company's webhook ids, with their URLs.
 func completeWebhookIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		ws, err := c.Webhooks(ctx)
+		ws, err := client.Collect(c.ListWebhooks(ctx, client.ListParams{}))
 		out := make([]idCandidate, len(ws))
 		for i, w := range ws {
 			out[i] = idCandidate{w.ID, w.URL}

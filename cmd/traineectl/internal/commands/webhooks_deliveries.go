@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"iter"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -88,5 +89,7 @@ func runWebhooksDeliveries(ctx context.Context, f *cmdutil.Factory, o *WebhooksD
 	if err != nil {
 		return err
 	}
-	return runList(ctx, f, &o.listFlags, client.PagesOf(c.WebhookDeliveries, o.ID), o.params(), deliveryRows)
+	return runList(ctx, f, &o.listFlags, func(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.WebhookAttempt, error] {
+		return c.ListWebhookDeliveries(ctx, o.ID, p, opts...)
+	}, o.params(), deliveryRows)
 }

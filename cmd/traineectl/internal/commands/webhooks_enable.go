@@ -30,7 +30,7 @@ func newWebhooksEnableCmd(f *cmdutil.Factory, enable bool, runF func(*WebhooksEn
 
 func runWebhooksEnable(ctx context.Context, f *cmdutil.Factory, o *WebhooksEnableOptions) error {
 	return byIDs(ctx, f, webhookResource, o.IDs, enabledWord(o.Enable),
-		func(c *client.Client, ctx context.Context, id int64) (*api.Webhook, error) {
+		func(c *client.Client, ctx context.Context, id int64, _ ...client.RequestOption) (*api.Webhook, error) {
 			return c.UpdateWebhook(ctx, id, client.WebhookInput{Enabled: &o.Enable})
 		})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -27,7 +28,7 @@ func runWebhooksList(ctx context.Context, f *cmdutil.Factory, _ *WebhooksListOpt
 	if err != nil {
 		return err
 	}
-	ws, err := c.Webhooks(ctx)
+	ws, err := client.Collect(c.ListWebhooks(ctx, client.ListParams{}))
 	if err != nil {
 		return err
 	}

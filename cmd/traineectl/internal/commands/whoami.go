@@ -40,7 +40,8 @@ func runWhoami(ctx context.Context, f *cmdutil.Factory, _ *WhoamiOptions) error 
 	if err != nil {
 		return err
 	}
-	k, err := c.CurrentKey(ctx)
+	var resp client.Response
+	k, err := c.CurrentKey(ctx, client.WithResponse(&resp))
 	if err != nil {
 		return err
 	}
@@ -51,8 +52,8 @@ func runWhoami(ctx context.Context, f *cmdutil.Factory, _ *WhoamiOptions) error 
 		RateLimit *client.RateLimit `json:"rateLimit,omitempty"`
 	}{CurrentKey: k}
 	limit, quota, remaining := "none", "", ""
-	if rl, ok := c.RateLimit(); ok {
-		v.RateLimit = &rl
+	if rl := resp.RateLimit; rl != nil {
+		v.RateLimit = rl
 		limit = fmt.Sprintf("%d per %ds, %d left", rl.Quota, rl.Window, rl.Remaining)
 		quota, remaining = fmt.Sprintf("%d/%ds", rl.Quota, rl.Window), fmt.Sprint(rl.Remaining)
 	}
