@@ -173,46 +173,68 @@ func (f *formModel) request() (api.CreateRequest, map[string]string) {
 // upper-cased, a date in any form api.ParseDateInput reads (what
 // traineectl's flags take).
 func (f *formModel) formValue(p *api.TraineePatch, pf *api.PatchField, text string) string {
-	edit := f.orig != nil
 	trimmed := strings.TrimSpace(text)
+	if trimmed == "" {
+		return f.emptyValue(p, pf)
+	}
+	v, problem := f.parseValue(pf, text, trimmed)
+	if problem != "" {
+		return problem
+	}
+	pf.Set(p, v)
+	return ""
+}
+
+// emptyValue is formValue for an empty input: nothing on a create; on an
+// edit, a password kept, or a field that may not be removed refused.
+func (f *formModel) emptyValue(p *api.TraineePatch, pf *api.PatchField) string {
+	if f.orig == nil {
+		return ""
+	}
+	optional := pf.Create == api.CreateOptional && !pf.Nullable
 	switch {
-	case trimmed == "" && edit && pf.WriteOnly:
+	case pf.WriteOnly:
 		pf.Set(p, "unchanged"+strings.Repeat("*", api.MinPasswordLength)) // only to pass the check
-	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && len(pf.Enum) > 0:
+	case optional && len(pf.Enum) > 0:
 		return fmt.Sprintf("%d %s must be %s", api.CodeInvalidEnum, pf.Name, strings.Join(pf.Enum, " or "))
-	case trimmed == "" && edit && pf.Create == api.CreateOptional && !pf.Nullable && pf.Of(f.orig) != nil:
+	case optional && pf.Of(f.orig) != nil:
 		return fmt.Sprintf("%d a trainee's %s can be changed, not removed", api.CodeRequired, strings.ToLower(pf.Label))
-	case trimmed == "":
+	}
+	return ""
+}
+
+// parseValue reads the text of a non-empty input as pf's value, or says
+// what is wrong with it.
+func (f *formModel) parseValue(pf *api.PatchField, text, trimmed string) (any, string) {
+	switch {
 	case pf.Name == fTrainerID:
 		n, err := f.trainerID(trimmed)
 		if err != nil {
-			return err.Error()
+			return nil, err.Error()
 		}
-		pf.Set(p, n)
+		return n, ""
 	case pf.Kind == api.KindDate:
 		d, err := api.ParseDateInput(trimmed, f.today().Time())
 		if err != nil {
-			return fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
+			return nil, fmt.Sprintf("%d %v", api.CodeInvalidDate, err)
 		}
-		pf.Set(p, d)
+		return d, ""
 	case pf.Kind == api.KindInteger:
 		n, err := strconv.ParseInt(trimmed, 10, 64)
 		if err != nil {
-			return fmt.Sprintf("%d %s must be a whole number", api.CodeBadJSON, pf.Name)
+			return nil, fmt.Sprintf("%d %s must be a whole number", api.CodeBadJSON, pf.Name)
 		}
-		pf.Set(p, n)
+		return n, ""
 	case len(pf.Enum) > 0:
-		pf.Set(p, strings.ToUpper(trimmed))
+		return strings.ToUpper(trimmed), ""
 	case pf.Kind == api.KindString:
-		pf.Set(p, text)
-	default:
-		v, err := pf.ParseText(trimmed, f.today().Time())
-		if err != nil {
-			return fmt.Sprintf("%d %v", api.CodeBadJSON, err)
-		}
-		pf.Set(p, v)
+		return text, ""
 	}
-	return ""
+	v, err := pf.ParseText(trimmed, f.today().Time())
+	if err != nil {
+		return nil, fmt.Sprintf("%d %v", api.CodeBadJSON, err)
+	}
+	return v, ""
 }
 
 // untouchedStored reports whether fl still shows the stored text it opened
@@ -477,23 +499,29 @@ func (f *formModel) view() (top, sub, body string) {
 			label = th.accent.Render(padRight(fl.label, 14))
 		}
 		b.WriteString(marker + label + " " + fl.input.View() + "\n")
-		var msg string
-		switch {
-		case fl.server != "":
-			msg = th.errText.Render("✗ " + fl.server + " (server)")
-		case fl.err != "" && (fl.touched || f.tried):
-			msg = th.errText.Render("✗ " + fl.err)
-		case fl.err == "" && fl.name == fTrainerID && f.value(fTrainerID) != "":
-			msg = th.okText.Render("✓ " + f.trainerShown())
-		case fl.err == "" && (fl.touched || f.tried):
-			msg = th.okText.Render("✓")
-		}
-		b.WriteString(strings.Repeat(" ", 17) + msg + "\n")
+		b.WriteString(strings.Repeat(" ", 17) + f.verdict(&fl) + "\n")
 	}
 	if f.sending {
 		b.WriteString("\n  " + f.spin.View() + " Sending…")
 	}
 	return top, sub, b.String()
+}
+
+// verdict is the line under a field: the server's refusal, the check's,
+// or a tick once the field was touched (or a save tried).
+func (f *formModel) verdict(fl *formField) string {
+	th := f.th
+	switch {
+	case fl.server != "":
+		return th.errText.Render("✗ " + fl.server + " (server)")
+	case fl.err != "" && (fl.touched || f.tried):
+		return th.errText.Render("✗ " + fl.err)
+	case fl.err == "" && fl.name == fTrainerID && f.value(fTrainerID) != "":
+		return th.okText.Render("✓ " + f.trainerShown())
+	case fl.err == "" && (fl.touched || f.tried):
+		return th.okText.Render("✓")
+	}
+	return ""
 }
 
 func (f *formModel) help() helpKeys {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
 )
@@ -290,4 +291,44 @@ func (k keyMap) withGlobal(hk helpKeys, typing bool) helpKeys {
 	full := append([][]key.Binding(nil), hk.full...)
 	hk.full = append(full, []key.Binding{k.Home, k.Command, k.Live})
 	return hk
+}
+
+// keyRoute is one row of a page's key table: a press that matches one of
+// keys (and for which when, if set, holds) is handled by do. A page's key
+// handler is its table, read in order (the first row that matches wins),
+// instead of one long switch.
+type keyRoute struct {
+	keys []key.Binding
+	when func() bool
+	do   func(msg tea.KeyPressMsg) tea.Cmd
+}
+
+// on is a row for keys; onIf one that also needs when.
+func on(do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) keyRoute {
+	return keyRoute{keys: keys, do: do}
+}
+
+func onIf(when func() bool, do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) keyRoute {
+	return keyRoute{keys: keys, when: when, do: do}
+}
+
+// route runs the first row of routes that msg matches; it reports false
+// when none does.
+func route(msg tea.KeyPressMsg, routes []keyRoute) (tea.Cmd, bool) {
+	for _, r := range routes {
+		if key.Matches(msg, r.keys...) && (r.when == nil || r.when()) {
+			return r.do(msg), true
+		}
+	}
+	return nil, false
+}
+
+// done wraps an action that asks for nothing after it.
+func done(f func()) func(tea.KeyPressMsg) tea.Cmd {
+	return func(tea.KeyPressMsg) tea.Cmd { f(); return nil }
+}
+
+// then wraps a command that does not need the key pressed.
+func then(f func() tea.Cmd) func(tea.KeyPressMsg) tea.Cmd {
+	return func(tea.KeyPressMsg) tea.Cmd { return f() }
 }

@@ -135,20 +135,41 @@ type table struct {
 // fitCols fits specs to w cells (a space between columns).
 func fitCols(w int, specs []colSpec) table {
 	t := table{specs: specs, widths: make([]int, len(specs))}
+	shown := shownCols(w, specs)
+	spare := max(w-colsNeed(specs, shown), 0)
+	last := -1
+	for i, s := range specs {
+		if shown[i] {
+			t.widths[i] = s.min
+			last = i
+		}
+	}
+	spare = t.grow(shown, spare)
+	if last >= 0 && specs[last].max == 0 {
+		t.widths[last] += spare
+	}
+	return t
+}
+
+// colsNeed is the width the shown columns need at their minimums.
+func colsNeed(specs []colSpec, shown []bool) int {
+	n := 0
+	for i, s := range specs {
+		if shown[i] {
+			n += s.min + 1
+		}
+	}
+	return n
+}
+
+// shownCols drops the columns of highest drop until the minimums fit w
+// (or none is left to drop).
+func shownCols(w int, specs []colSpec) []bool {
 	shown := make([]bool, len(specs))
 	for i := range shown {
 		shown[i] = true
 	}
-	need := func() int {
-		n := 0
-		for i, s := range specs {
-			if shown[i] {
-				n += s.min + 1
-			}
-		}
-		return n
-	}
-	for need() > w {
+	for colsNeed(specs, shown) > w {
 		worst := -1
 		for i, s := range specs {
 			if shown[i] && s.drop > 0 && (worst < 0 || s.drop > specs[worst].drop) {
@@ -160,17 +181,15 @@ func fitCols(w int, specs []colSpec) table {
 		}
 		shown[worst] = false
 	}
-	spare := max(w-need(), 0)
-	last := -1
-	for i, s := range specs {
-		if shown[i] {
-			t.widths[i] = s.min
-			last = i
-		}
-	}
+	return shown
+}
+
+// grow widens the shown columns that have a maximum one cell at a time,
+// in turn, while spare lasts; it returns what is left.
+func (t table) grow(shown []bool, spare int) int {
 	for grew := true; spare > 0 && grew; {
 		grew = false
-		for i, s := range specs {
+		for i, s := range t.specs {
 			if spare > 0 && shown[i] && s.max > 0 && t.widths[i] < s.max {
 				t.widths[i]++
 				spare--
@@ -178,10 +197,7 @@ func fitCols(w int, specs []colSpec) table {
 			}
 		}
 	}
-	if last >= 0 && specs[last].max == 0 {
-		t.widths[last] += spare
-	}
-	return t
+	return spare
 }
 
 // contentCols narrows specs to the rows' content: a column that grows to

@@ -143,22 +143,13 @@ func (l *listModel) resize(w, h int) {
 	for i := range l.visible {
 		l.visible[i] = i != colTrainer || l.mine == 0
 	}
-	need := func() int {
-		n := 0
-		for i, c := range listColumns {
-			if l.visible[i] {
-				n += c.min + 1
-			}
-		}
-		return n
-	}
 	for _, c := range dropOrder {
-		if need() <= w {
+		if l.colsNeed() <= w {
 			break
 		}
 		l.visible[c] = false
 	}
-	spare := max(w-need(), 0)
+	spare := max(w-l.colsNeed(), 0)
 	for i, c := range listColumns {
 		l.widths[i] = 0
 		if l.visible[i] {
@@ -167,25 +158,43 @@ func (l *listModel) resize(w, h int) {
 	}
 	// Spare room goes to the name and the e-mail, then to the rest.
 	for _, grow := range [][]int{{colName, colEmail, colTrainer}, {colPhone, colTrained}} {
-		for spare > 0 {
-			grew := false
-			for _, c := range grow {
-				if spare > 0 && l.visible[c] && l.widths[c] < listColumns[c].max {
-					l.widths[c]++
-					spare--
-					grew = true
-				}
-			}
-			if !grew {
-				break
-			}
-		}
+		spare = l.growCols(grow, spare)
 	}
 	l.widths[colName] += spare
 	l.rowsH = max(h-1, 1)
 	clear(l.lines)
 	clear(l.chrome)
 	l.follow()
+}
+
+// colsNeed is the width of the visible columns at their minimums.
+func (l *listModel) colsNeed() int {
+	n := 0
+	for i, c := range listColumns {
+		if l.visible[i] {
+			n += c.min + 1
+		}
+	}
+	return n
+}
+
+// growCols widens the visible columns of grow one cell at a time, in
+// turn, up to their maximums while spare lasts; it returns what is left.
+func (l *listModel) growCols(grow []int, spare int) int {
+	for spare > 0 {
+		grew := false
+		for _, c := range grow {
+			if spare > 0 && l.visible[c] && l.widths[c] < listColumns[c].max {
+				l.widths[c]++
+				spare--
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	return spare
 }
 
 func (l *listModel) arrow() string {
@@ -448,84 +457,89 @@ func (l *listModel) maybeLoadMore() tea.Cmd {
 }
 
 func (l *listModel) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := l.keys
-	switch {
-	case key.Matches(msg, k.Open):
-		return l.nav.openTrainee(l.selected())
-	case key.Matches(msg, k.Search):
-		l.searching = true
-		l.input.SetValue(l.query)
-		l.input.CursorEnd()
-		return l.input.Focus()
-	case key.Matches(msg, k.Mark):
-		l.toggleMark(l.selected())
-		l.move(1)
-		return l.maybeLoadMore()
-	case key.Matches(msg, k.MarkAll):
-		return l.markEvery()
-	case key.Matches(msg, k.Act):
-		if l.readOnlyRefusal("changing trainees") {
-			return nil
-		}
-		if len(l.marks) == 0 {
-			l.setStatus(statusInfo, "Nothing is marked: space marks a trainee, ctrl+a every trainee of the view.")
-			return nil
-		}
-		l.nav.openActions()
-		return nil
-	case key.Matches(msg, k.Back) && len(l.marks) > 0:
-		l.unmark()
-		return nil
-	case key.Matches(msg, k.Back):
-		switch {
-		case l.query != "":
-			l.query = ""
-			l.input.SetValue("")
-			return l.reload(false)
-		case l.filter != (listFilter{}):
-			l.filter = listFilter{}
-			return l.reload(false)
-		}
-		return l.nav.openHome()
-	case key.Matches(msg, k.NextTab):
-		return l.setStatusTab((l.status + 1) % len(statuses))
-	case key.Matches(msg, k.PrevTab):
-		return l.setStatusTab((l.status + len(statuses) - 1) % len(statuses))
-	case key.Matches(msg, k.Status):
-		return l.setStatusTab(int(msg.String()[0] - '1'))
-	case key.Matches(msg, k.Sort):
-		l.sort = (l.sort + 1) % len(sortKeys)
-		l.sortDesc = false
-		return l.reload(false)
-	case key.Matches(msg, k.SortDir):
-		l.sortDesc = !l.sortDesc
-		return l.reload(false)
-	case key.Matches(msg, k.Refresh):
-		return l.reload(true)
-	case key.Matches(msg, k.Webhooks):
-		return l.nav.openWebhooks()
-	case l.opt.ReadOnly && (key.Matches(msg, k.New) || key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
-		l.readOnlyRefusal("changing trainees")
-		return nil
-	case key.Matches(msg, k.New):
-		return l.nav.openForm(nil, screenList)
-	case key.Matches(msg, k.Edit):
-		if t := l.selected(); t != nil {
-			return l.nav.openForm(t, screenList)
-		}
-		return nil
-	case key.Matches(msg, k.Delete):
-		l.nav.askDelete(l.selected())
-		return nil
-	case key.Matches(msg, k.Restore):
-		return l.nav.restore(l.selected())
-	case key.Matches(msg, k.Automations):
-		return l.nav.openAutomations()
-	case key.Matches(msg, k.Mine) && l.widens():
-		return l.nav.toggleMine()
+	if cmd, ok := route(msg, l.keyRoutes()); ok {
+		return cmd
 	}
 	cmd, _ := l.moveCursor(msg)
 	return cmd
+}
+
+// keyRoutes is the list's key table (the navigation keys are moveCursor's).
+func (l *listModel) keyRoutes() []keyRoute {
+	k, nav := l.keys, l.nav
+	selected := func() *api.Trainee { return l.selected() }
+	return []keyRoute{
+		on(func(tea.KeyPressMsg) tea.Cmd { return nav.openTrainee(selected()) }, k.Open),
+		on(then(l.startSearch), k.Search),
+		on(func(tea.KeyPressMsg) tea.Cmd { l.toggleMark(selected()); l.move(1); return l.maybeLoadMore() }, k.Mark),
+		on(then(l.markEvery), k.MarkAll),
+		on(done(l.act), k.Act),
+		onIf(func() bool { return len(l.marks) > 0 }, done(l.unmark), k.Back),
+		on(then(l.back), k.Back),
+		on(func(tea.KeyPressMsg) tea.Cmd { return l.setStatusTab((l.status + 1) % len(statuses)) }, k.NextTab),
+		on(func(tea.KeyPressMsg) tea.Cmd { return l.setStatusTab((l.status + len(statuses) - 1) % len(statuses)) }, k.PrevTab),
+		on(func(msg tea.KeyPressMsg) tea.Cmd { return l.setStatusTab(int(msg.String()[0] - '1')) }, k.Status),
+		on(then(l.nextSort), k.Sort),
+		on(func(tea.KeyPressMsg) tea.Cmd { l.sortDesc = !l.sortDesc; return l.reload(false) }, k.SortDir),
+		on(func(tea.KeyPressMsg) tea.Cmd { return l.reload(true) }, k.Refresh),
+		on(then(nav.openWebhooks), k.Webhooks),
+		onIf(func() bool { return l.opt.ReadOnly }, done(func() { l.readOnlyRefusal("changing trainees") }),
+			k.New, k.Edit, k.Delete, k.Restore),
+		on(func(tea.KeyPressMsg) tea.Cmd { return nav.openForm(nil, screenList) }, k.New),
+		on(then(l.edit), k.Edit),
+		on(done(func() { nav.askDelete(selected()) }), k.Delete),
+		on(func(tea.KeyPressMsg) tea.Cmd { return nav.restore(selected()) }, k.Restore),
+		on(then(nav.openAutomations), k.Automations),
+		onIf(l.widens, then(nav.toggleMine), k.Mine),
+	}
+}
+
+// startSearch is /: the search line takes the keys.
+func (l *listModel) startSearch() tea.Cmd {
+	l.searching = true
+	l.input.SetValue(l.query)
+	l.input.CursorEnd()
+	return l.input.Focus()
+}
+
+// act is the bulk action's key: the : line over the marked trainees.
+func (l *listModel) act() {
+	if l.readOnlyRefusal("changing trainees") {
+		return
+	}
+	if len(l.marks) == 0 {
+		l.setStatus(statusInfo, "Nothing is marked: space marks a trainee, ctrl+a every trainee of the view.")
+		return
+	}
+	l.nav.openActions()
+}
+
+// back is esc without marks: the search goes, then the filter, then the
+// list (to the home page).
+func (l *listModel) back() tea.Cmd {
+	switch {
+	case l.query != "":
+		l.query = ""
+		l.input.SetValue("")
+		return l.reload(false)
+	case l.filter != (listFilter{}):
+		l.filter = listFilter{}
+		return l.reload(false)
+	}
+	return l.nav.openHome()
+}
+
+func (l *listModel) nextSort() tea.Cmd {
+	l.sort = (l.sort + 1) % len(sortKeys)
+	l.sortDesc = false
+	return l.reload(false)
+}
+
+func (l *listModel) edit() tea.Cmd {
+	if t := l.selected(); t != nil {
+		return l.nav.openForm(t, screenList)
+	}
+	return nil
 }
 
 // moveCursor handles the navigation keys; it reports false for others.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
@@ -109,52 +108,70 @@ func (tm *traineeModel) open(t *api.Trainee) tea.Cmd {
 // loadTab reads the current tab's data unless it is there already (or
 // force).
 func (tm *traineeModel) loadTab(force bool) tea.Cmd {
-	c := tm.c
-	id, today := tm.t.ID, tm.today()
 	switch tm.tab {
 	case tabWeight:
-		if tm.weight != nil && tm.weightFor == tm.weightRange && !force {
-			return nil
-		}
-		rng := tm.weightRange
-		r := ranges[rng].of(today)
-		return tm.call(slotWeight, func(ctx context.Context) (any, error) {
-			w, err := c.WeightHistory(ctx, id, r)
-			return weightAnswer{id, rng, w}, err
-		})
+		return tm.loadWeight(force)
 	case tabMeasurements:
-		want := [2]int{tm.measureType, tm.measureRange}
-		if tm.measure != nil && tm.measureFor == want && !force {
-			return nil
-		}
-		typ := ""
-		if tm.measureType > 0 {
-			typ = api.MeasurementTypes[tm.measureType-1]
-		}
-		r := ranges[tm.measureRange].of(today)
-		return tm.call(slotMeasurements, func(ctx context.Context) (any, error) {
-			ms, err := c.Measurements(ctx, id, r, typ)
-			return measureAnswer{id, want[0], want[1], ms}, err
-		})
+		return tm.loadMeasurements(force)
 	case tabNutrition:
-		if tm.nutrition != nil && tm.nutritionFor == tm.day && !force {
-			return nil
-		}
-		day := tm.day
-		return tm.call(slotNutrition, func(ctx context.Context) (any, error) {
-			n, err := c.Nutrition(ctx, id, day)
-			return nutritionAnswer{id, day, n}, err
-		})
+		return tm.loadNutrition(force)
 	case tabSteps:
-		if tm.steps != nil && !force {
-			return nil
-		}
-		return tm.call(slotSteps, func(ctx context.Context) (any, error) {
-			s, err := c.AverageSteps(ctx, id)
-			return stepsAnswer{id, s}, err
-		})
+		return tm.loadSteps(force)
 	}
 	return nil
+}
+
+func (tm *traineeModel) loadWeight(force bool) tea.Cmd {
+	if tm.weight != nil && tm.weightFor == tm.weightRange && !force {
+		return nil
+	}
+	c, id := tm.c, tm.t.ID
+	rng := tm.weightRange
+	r := ranges[rng].of(tm.today())
+	return tm.call(slotWeight, func(ctx context.Context) (any, error) {
+		w, err := c.WeightHistory(ctx, id, r)
+		return weightAnswer{id, rng, w}, err
+	})
+}
+
+func (tm *traineeModel) loadMeasurements(force bool) tea.Cmd {
+	want := [2]int{tm.measureType, tm.measureRange}
+	if tm.measure != nil && tm.measureFor == want && !force {
+		return nil
+	}
+	c, id := tm.c, tm.t.ID
+	typ := ""
+	if tm.measureType > 0 {
+		typ = api.MeasurementTypes[tm.measureType-1]
+	}
+	r := ranges[tm.measureRange].of(tm.today())
+	return tm.call(slotMeasurements, func(ctx context.Context) (any, error) {
+		ms, err := c.Measurements(ctx, id, r, typ)
+		return measureAnswer{id, want[0], want[1], ms}, err
+	})
+}
+
+func (tm *traineeModel) loadNutrition(force bool) tea.Cmd {
+	if tm.nutrition != nil && tm.nutritionFor == tm.day && !force {
+		return nil
+	}
+	c, id := tm.c, tm.t.ID
+	day := tm.day
+	return tm.call(slotNutrition, func(ctx context.Context) (any, error) {
+		n, err := c.Nutrition(ctx, id, day)
+		return nutritionAnswer{id, day, n}, err
+	})
+}
+
+func (tm *traineeModel) loadSteps(force bool) tea.Cmd {
+	if tm.steps != nil && !force {
+		return nil
+	}
+	c, id := tm.c, tm.t.ID
+	return tm.call(slotSteps, func(ctx context.Context) (any, error) {
+		s, err := c.AverageSteps(ctx, id)
+		return stepsAnswer{id, s}, err
+	})
 }
 
 func (tm *traineeModel) result(msg resultMsg) tea.Cmd {
@@ -183,56 +200,57 @@ func (tm *traineeModel) result(msg resultMsg) tea.Cmd {
 }
 
 func (tm *traineeModel) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := tm.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		tm.forget(traineeSlots...)
-		tm.nav.show(screenList)
-		return nil
-	case key.Matches(msg, k.NextTab):
-		return tm.setTab((tm.tab + 1) % tabCount)
-	case key.Matches(msg, k.PrevTab):
-		return tm.setTab((tm.tab + tabCount - 1) % tabCount)
-	case key.Matches(msg, k.Status):
-		return tm.setTab(int(msg.String()[0] - '1'))
-	case key.Matches(msg, k.Left, k.Right):
-		step := 1
-		if key.Matches(msg, k.Left) {
-			step = -1
-		}
-		return tm.stepTab(step)
-	case key.Matches(msg, k.Range) && tm.tab == tabMeasurements:
-		tm.measureRange = (tm.measureRange + 1) % len(ranges)
-		return tm.loadTab(false)
-	case key.Matches(msg, k.Today) && tm.tab == tabNutrition:
-		tm.day = tm.today()
-		return tm.loadTab(false)
-	case key.Matches(msg, k.Up):
-		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-1, 0)
-	case key.Matches(msg, k.Down):
-		tm.scroll[tm.tab]++
-	case key.Matches(msg, k.PageUp):
-		tm.scroll[tm.tab] = max(tm.scroll[tm.tab]-tm.contentHeight(), 0)
-	case key.Matches(msg, k.PageDown):
-		tm.scroll[tm.tab] += tm.contentHeight()
-	case key.Matches(msg, k.Top):
-		tm.scroll[tm.tab] = 0
-	case tm.opt.ReadOnly && (key.Matches(msg, k.Edit) || key.Matches(msg, k.Delete) || key.Matches(msg, k.Restore)):
-		tm.readOnlyRefusal("changing trainees")
-	case key.Matches(msg, k.Edit):
-		return tm.nav.openForm(tm.t, screenTrainee)
-	case key.Matches(msg, k.Delete):
-		tm.nav.askDelete(tm.t)
-	case key.Matches(msg, k.Restore):
-		return tm.nav.restore(tm.t)
-	case key.Matches(msg, k.Refresh):
-		id, c := tm.t.ID, tm.c
-		return tea.Batch(tm.call(slotTrainee, func(ctx context.Context) (any, error) {
-			r, err := c.Trainee(ctx, id)
-			return traineeAnswer{r}, err
-		}), tm.loadTab(true))
+	cmd, _ := route(msg, tm.keyRoutes())
+	return cmd
+}
+
+// keyRoutes is the trainee page's key table.
+func (tm *traineeModel) keyRoutes() []keyRoute {
+	k, nav := tm.keys, tm.nav
+	scroll := func(f func(int) int) func(tea.KeyPressMsg) tea.Cmd {
+		return done(func() { tm.scroll[tm.tab] = f(tm.scroll[tm.tab]) })
 	}
-	return nil
+	page := tm.contentHeight()
+	return []keyRoute{
+		on(done(func() { tm.forget(traineeSlots...); nav.show(screenList) }), k.Back),
+		on(func(tea.KeyPressMsg) tea.Cmd { return tm.setTab((tm.tab + 1) % tabCount) }, k.NextTab),
+		on(func(tea.KeyPressMsg) tea.Cmd { return tm.setTab((tm.tab + tabCount - 1) % tabCount) }, k.PrevTab),
+		on(func(msg tea.KeyPressMsg) tea.Cmd { return tm.setTab(int(msg.String()[0] - '1')) }, k.Status),
+		on(func(tea.KeyPressMsg) tea.Cmd { return tm.stepTab(-1) }, k.Left),
+		on(func(tea.KeyPressMsg) tea.Cmd { return tm.stepTab(1) }, k.Right),
+		onIf(func() bool { return tm.tab == tabMeasurements }, then(tm.nextMeasureRange), k.Range),
+		onIf(func() bool { return tm.tab == tabNutrition }, then(tm.backToToday), k.Today),
+		on(scroll(func(n int) int { return max(n-1, 0) }), k.Up),
+		on(scroll(func(n int) int { return n + 1 }), k.Down),
+		on(scroll(func(n int) int { return max(n-page, 0) }), k.PageUp),
+		on(scroll(func(n int) int { return n + page }), k.PageDown),
+		on(scroll(func(int) int { return 0 }), k.Top),
+		onIf(func() bool { return tm.opt.ReadOnly }, done(func() { tm.readOnlyRefusal("changing trainees") }),
+			k.Edit, k.Delete, k.Restore),
+		on(func(tea.KeyPressMsg) tea.Cmd { return nav.openForm(tm.t, screenTrainee) }, k.Edit),
+		on(done(func() { nav.askDelete(tm.t) }), k.Delete),
+		on(func(tea.KeyPressMsg) tea.Cmd { return nav.restore(tm.t) }, k.Restore),
+		on(then(tm.refresh), k.Refresh),
+	}
+}
+
+func (tm *traineeModel) nextMeasureRange() tea.Cmd {
+	tm.measureRange = (tm.measureRange + 1) % len(ranges)
+	return tm.loadTab(false)
+}
+
+func (tm *traineeModel) backToToday() tea.Cmd {
+	tm.day = tm.today()
+	return tm.loadTab(false)
+}
+
+// refresh is ctrl+r: the trainee and the tab read again.
+func (tm *traineeModel) refresh() tea.Cmd {
+	id, c := tm.t.ID, tm.c
+	return tea.Batch(tm.call(slotTrainee, func(ctx context.Context) (any, error) {
+		r, err := c.Trainee(ctx, id)
+		return traineeAnswer{r}, err
+	}), tm.loadTab(true))
 }
 
 func (tm *traineeModel) setTab(i int) tea.Cmd {

@@ -143,63 +143,74 @@ func (w *webhooksModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := w.backOrReload(msg, w.back, w.load, slotWebhooks, slotDeliveries); ok {
 		return cmd
 	}
-	switch {
-	case key.Matches(msg, k.Open):
-		if w.focus == 0 {
-			w.focus = 1
-			return nil
-		}
-		w.detail = w.selectedDelivery() != nil
+	cmd, _ := route(msg, []keyRoute{
+		on(done(w.open), k.Open),
+		on(done(func() { w.focus, w.detail = 1-w.focus, false }), k.NextTab, k.PrevTab),
+		on(func(tea.KeyPressMsg) tea.Cmd { return w.moveBy(-1) }, k.Up),
+		on(func(tea.KeyPressMsg) tea.Cmd { return w.moveBy(1) }, k.Down),
+		onIf(w.limited, done(func() {}), k.Test, k.Redeliver), // no webhook to act on
+		on(then(w.test), k.Test),
+		on(then(w.redeliver), k.Redeliver),
+	})
+	return cmd
+}
+
+// open is enter: from the webhooks to their deliveries, then a delivery
+// in full.
+func (w *webhooksModel) open() {
+	if w.focus == 0 {
+		w.focus = 1
+		return
+	}
+	w.detail = w.selectedDelivery() != nil
+}
+
+// moveBy moves the cursor of the table in focus; another webhook reads
+// its deliveries.
+func (w *webhooksModel) moveBy(d int) tea.Cmd {
+	if w.focus == 1 {
+		w.dcursor = clamp(w.dcursor+d, 0, len(w.deliveries)-1)
 		return nil
-	case key.Matches(msg, k.NextTab), key.Matches(msg, k.PrevTab):
-		w.focus, w.detail = 1-w.focus, false
-		return nil
-	case key.Matches(msg, k.Up), key.Matches(msg, k.Down):
-		d := 1
-		if key.Matches(msg, k.Up) {
-			d = -1
-		}
-		if w.focus == 1 {
-			w.dcursor = clamp(w.dcursor+d, 0, len(w.deliveries)-1)
-			return nil
-		}
-		before := w.cursor
-		w.cursor = clamp(w.cursor+d, 0, len(w.hooks)-1)
-		if w.cursor != before {
-			w.deliveries, w.dcursor, w.detail = nil, 0, false
-			return w.loadDeliveries()
-		}
-		return nil
-	case w.limited() && key.Matches(msg, k.Test, k.Redeliver): // no webhook to act on
-		return nil
-	case key.Matches(msg, k.Test):
-		s := w.selected()
-		if s == nil || w.readOnlyRefusal("sending a test") {
-			return nil
-		}
-		w.setStatus(statusInfo, "Sending a test to webhook %d…", s.ID)
-		c, id := w.c, s.ID
-		return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
-			r, err := c.TestWebhook(ctx, id)
-			return webhookAction{test: r}, err
-		})
-	case key.Matches(msg, k.Redeliver):
-		d := w.selectedDelivery()
-		if d == nil {
-			w.setStatus(statusInfo, "No delivery selected: tab moves to the deliveries.")
-			return nil
-		}
-		if w.readOnlyRefusal("redelivering an event") {
-			return nil
-		}
-		w.setStatus(statusInfo, "Redelivering %s…", d.EventID)
-		c, ev := w.c, d.EventID
-		return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
-			n, err := c.Redeliver(ctx, ev)
-			return webhookAction{eventID: ev, scheduled: n}, err
-		})
+	}
+	before := w.cursor
+	w.cursor = clamp(w.cursor+d, 0, len(w.hooks)-1)
+	if w.cursor != before {
+		w.deliveries, w.dcursor, w.detail = nil, 0, false
+		return w.loadDeliveries()
 	}
 	return nil
+}
+
+// test is t: a test event to the selected webhook.
+func (w *webhooksModel) test() tea.Cmd {
+	s := w.selected()
+	if s == nil || w.readOnlyRefusal("sending a test") {
+		return nil
+	}
+	w.setStatus(statusInfo, "Sending a test to webhook %d…", s.ID)
+	c, id := w.c, s.ID
+	return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+		r, err := c.TestWebhook(ctx, id)
+		return webhookAction{test: r}, err
+	})
+}
+
+// redeliver is r: the selected delivery's event sent again.
+func (w *webhooksModel) redeliver() tea.Cmd {
+	d := w.selectedDelivery()
+	if d == nil {
+		w.setStatus(statusInfo, "No delivery selected: tab moves to the deliveries.")
+		return nil
+	}
+	if w.readOnlyRefusal("redelivering an event") {
+		return nil
+	}
+	w.setStatus(statusInfo, "Redelivering %s…", d.EventID)
+	c, ev := w.c, d.EventID
+	return w.call(slotWebhookAction, func(ctx context.Context) (any, error) {
+		n, err := c.Redeliver(ctx, ev)
+		return webhookAction{eventID: ev, scheduled: n}, err
+	})
 }
 
 func (w *webhooksModel) view() (top, sub, body string) {
@@ -220,6 +231,20 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		return top, sub, body
 	}
 	var b strings.Builder
+	b.WriteString(w.hooksTable())
+	sel := w.selected()
+	if sel.DisabledReason != nil {
+		b.WriteString(th.warnText.Render("  Disabled by the server: "+api.EscapeText(*sel.DisabledReason)+" (enable it to resume)") + "\n")
+	}
+	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
+	b.WriteString(w.deliveriesPart(sel))
+	return top, sub, b.String()
+}
+
+// hooksTable is the webhooks' table with its cursor, and a blank line.
+func (w *webhooksModel) hooksTable() string {
+	th := w.th
+	var b strings.Builder
 	rows := w.hookRows()
 	hooks := fitCols(w.width-2, w.hookCols(rows))
 	b.WriteString(th.header.Render("  "+hooks.header()) + "\n")
@@ -235,25 +260,22 @@ func (w *webhooksModel) view() (top, sub, body string) {
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n")
-	sel := w.selected()
-	if sel.DisabledReason != nil {
-		b.WriteString(th.warnText.Render("  Disabled by the server: "+api.EscapeText(*sel.DisabledReason)+" (enable it to resume)") + "\n")
-	}
-	b.WriteString(th.accent.Render(fmt.Sprintf("Recent deliveries of webhook %d", sel.ID)) + "\n")
-	if len(w.deliveries) == 0 || w.forHook != sel.ID {
+	return b.String()
+}
+
+// deliveriesPart is what shows under the selected webhook: its
+// deliveries, one in full, or why there are none.
+func (w *webhooksModel) deliveriesPart(sel *api.Webhook) string {
+	switch {
+	case len(w.deliveries) == 0 || w.forHook != sel.ID:
 		if w.loading(slotDeliveries) {
-			b.WriteString("  " + w.spin.View() + " Loading…\n")
-		} else {
-			b.WriteString("  " + th.dim.Render("No deliveries yet.") + "\n")
+			return "  " + w.spin.View() + " Loading…\n"
 		}
-		return top, sub, b.String()
+		return "  " + w.th.dim.Render("No deliveries yet.") + "\n"
+	case w.detail && w.selectedDelivery() != nil:
+		return w.deliveryDetail(w.selectedDelivery())
 	}
-	if d := w.selectedDelivery(); w.detail && d != nil {
-		b.WriteString(w.deliveryDetail(d))
-		return top, sub, b.String()
-	}
-	b.WriteString(w.deliveriesView())
-	return top, sub, b.String()
+	return w.deliveriesView()
 }
 
 // Columns of the webhooks and of their deliveries: at 80 columns every
