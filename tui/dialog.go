@@ -92,7 +92,7 @@ type typedQuestion struct {
 	noNote string
 }
 
-func (c *common) newTypedQuestion(text string, notes []string, want string, onYes func() tea.Cmd, noNote string) *typedQuestion {
+func newTypedQuestion(c *common, text string, notes []string, want string, onYes func() tea.Cmd, noNote string) *typedQuestion {
 	in := textinput.New()
 	in.Prompt = "> "
 	in.CharLimit = 200
@@ -246,7 +246,7 @@ func (e *entry) value() string {
 }
 
 // textEntry is a text entry of the form, holding value.
-func (c *common) textEntry(label, placeholder, value string) entry {
+func textEntry(c *common, label, placeholder, value string) entry {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = placeholder
@@ -292,7 +292,7 @@ type entryForm struct {
 
 // newEntryForm is a form of entries; fields are the API's names of the
 // entries, in order.
-func (c *common) newEntryForm(title string, notes []string, entries []entry, fields []string, check func([]string) verdicts,
+func newEntryForm(c *common, title string, notes []string, entries []entry, fields []string, check func([]string) verdicts,
 	submit func([]string) tea.Cmd, noNote string) *entryForm {
 	f := &entryForm{common: c, title: title, notes: notes, entries: entries, fields: fields, check: check, submit: submit,
 		noNote: noNote, server: map[int]string{}}

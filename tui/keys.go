@@ -224,7 +224,7 @@ func (k keyMap) searchHelp() helpKeys {
 
 // traineeHelp is the trainee page's key map for a trainee enabled or
 // deleted (the short line offers d delete or u restore).
-func (k keyMap) traineeHelp(tab int, readOnly, deleted bool) helpKeys {
+func traineeHelp(k keyMap, tab int, readOnly, deleted bool) helpKeys {
 	left, right := k.Left, k.Right
 	what := ""
 	switch tab {

@@ -26,6 +26,7 @@ const (
 // status line and the help line. Create it with New.
 type Model struct {
 	*common
+	opt Options // as given, with the defaults (the pages see opt.shared())
 
 	help help.Model
 
@@ -53,14 +54,14 @@ func New(c Client, o Options) *Model {
 	o = o.withDefaults()
 	cm := &common{
 		c:        c,
-		opt:      o,
+		opt:      o.shared(),
 		width:    defaultWidth,
 		height:   defaultHeight,
 		isDark:   true,
 		keys:     newKeyMap(),
 		requests: newRequests(o.Context, o.Timeout),
 	}
-	m := &Model{common: cm, help: help.New()}
+	m := &Model{common: cm, opt: o, help: help.New()}
 	cm.nav = m
 	m.home = homeModel{common: cm}
 	m.list = newListModel(cm)
@@ -155,7 +156,7 @@ func (m *Model) page() page { return m.pages[m.screen] }
 // and what it shows.
 func (m *Model) place() statusPlace {
 	t, tab := m.page().shows()
-	p := statusPlace{screen: m.screen, tab: tab}
+	p := statusPlace{screen: int(m.screen), tab: tab}
 	if t != nil {
 		p.trainee = t.ID
 	}

@@ -97,7 +97,7 @@ type router interface {
 // writes to: the requests in flight (with the spinner) and the status line.
 type common struct {
 	c      Client
-	opt    Options
+	opt    sharedOptions
 	th     theme
 	isDark bool
 	keys   keyMap

@@ -155,7 +155,7 @@ func (s *settingsModel) ownKey(k *api.APIKey) bool { return s.opt.Key != nil && 
 // settingsHelp is the page's key map in a section; admin says whether the
 // key may change anything (the changes are off when it may not), toggle
 // what e does to the selected key ("enable" or "disable").
-func (k keyMap) settingsHelp(section int, admin bool, toggle string) helpKeys {
+func settingsHelp(k keyMap, section int, admin bool, toggle string) helpKeys {
 	sw, prev, num := k.NextTab, k.PrevTab, k.Status
 	sw.SetHelp("tab", "section")
 	prev.SetHelp("shift+tab", "previous section")
@@ -191,7 +191,7 @@ func (k keyMap) settingsHelp(section int, admin bool, toggle string) helpKeys {
 }
 
 func (s *settingsModel) help() helpKeys {
-	return s.keys.settingsHelp(s.section, s.administers(), toggleWord(s.selectedKey()))
+	return settingsHelp(s.keys, s.section, s.administers(), toggleWord(s.selectedKey()))
 }
 
 // toggleWord is what e does to k: "enable" a disabled key, "disable"

@@ -64,7 +64,7 @@ func (s *settingsModel) add() tea.Cmd {
 		s.nav.ask(s.newKeyForm())
 		return nil
 	}
-	entries := []entry{s.textEntry("Name", "first and last name", ""), s.textEntry("E-mail", "name@example.com", "")}
+	entries := []entry{textEntry(s.common, "Name", "first and last name", ""), textEntry(s.common, "E-mail", "name@example.com", "")}
 	check := func(v []string) verdicts {
 		return ruleVerdicts(api.NewTrainer{Name: v[0], Email: v[1]}, func(b []byte) error {
 			_, err := api.ParseNewTrainer(b)
@@ -79,7 +79,7 @@ func (s *settingsModel) add() tea.Cmd {
 			return err
 		})
 	}
-	s.nav.ask(s.newEntryForm("New trainer", nil, entries, trainerFields, check, submit, "No trainer was added."))
+	s.nav.ask(newEntryForm(s.common, "New trainer", nil, entries, trainerFields, check, submit, "No trainer was added."))
 	return nil
 }
 
@@ -130,11 +130,11 @@ const (
 // and the last day it works.
 func (s *settingsModel) newKeyForm() *entryForm {
 	entries := []entry{
-		s.textEntry("Name", "who or what uses it: crm, sam-phone", ""),
+		textEntry(s.common, "Name", "who or what uses it: crm, sam-phone", ""),
 		choiceEntry("Scope", api.KeyScopeFull, api.KeyScopeRead, api.KeyScopeAdmin),
-		s.textEntry("Trainer", "name or id (empty: the company's)", ""),
+		textEntry(s.common, "Trainer", "name or id (empty: the company's)", ""),
 		choiceEntry("Own trainees only", "no", "yes"),
-		s.textEntry("Expires", "last day, dd-MM-yyyy (empty: never)", ""),
+		textEntry(s.common, "Expires", "last day, dd-MM-yyyy (empty: never)", ""),
 	}
 	check := func(v []string) verdicts {
 		_, vs := s.keyRequest(v)
@@ -149,7 +149,7 @@ func (s *settingsModel) newKeyForm() *entryForm {
 			return err
 		})
 	}
-	return s.newEntryForm("New API key", []string{"Its secret is shown once, when it is made."}, entries, keyFields, check, submit, "No key was created.")
+	return newEntryForm(s.common, "New API key", []string{"Its secret is shown once, when it is made."}, entries, keyFields, check, submit, "No key was created.")
 }
 
 // keyRequest is the key the form's values describe, checked with the
@@ -250,7 +250,7 @@ func (s *settingsModel) revokeOrDeactivate() tea.Cmd {
 func (s *settingsModel) confirmKeyChange(k *api.APIKey, verb, note, ownNote string, do func() tea.Cmd) {
 	name, noNote := api.EscapeText(k.Name), "Not "+verb+"d."
 	if s.ownKey(k) {
-		s.nav.ask(s.newTypedQuestion(capitalized(verb)+" key "+name+", the key this TUI uses?",
+		s.nav.ask(newTypedQuestion(s.common, capitalized(verb)+" key "+name+", the key this TUI uses?",
 			[]string{ownNote, "Type its name to " + verb + " it:"}, name, do, noNote))
 		return
 	}
@@ -550,7 +550,7 @@ func (s *settingsModel) editCompany() tea.Cmd {
 		s.setStatus(statusInfo, "The company is not read yet: ctrl+r reads it.")
 		return nil
 	}
-	entries := []entry{s.textEntry("Name", "the company's name", co.Name), s.textEntry("Time zone", "an IANA name: Europe/London", co.TimeZone)}
+	entries := []entry{textEntry(s.common, "Name", "the company's name", co.Name), textEntry(s.common, "Time zone", "an IANA name: Europe/London", co.TimeZone)}
 	patch := func(v []string) api.CompanyPatch {
 		var p api.CompanyPatch
 		if v[0] != co.Name {
@@ -580,7 +580,7 @@ func (s *settingsModel) editCompany() tea.Cmd {
 		}
 		return s.saveCompany(p)
 	}
-	form = s.newEntryForm("The company", nil, entries, companyFields, check, submit, "Nothing was changed.")
+	form = newEntryForm(s.common, "The company", nil, entries, companyFields, check, submit, "Nothing was changed.")
 	s.nav.ask(form)
 	return nil
 }

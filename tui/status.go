@@ -27,7 +27,7 @@ const (
 // statusPlace is what the status line speaks about: a screen and the
 // trainee selected or shown there (0: none).
 type statusPlace struct {
-	screen  screen
+	screen  int // the page's screen
 	trainee int64
 	tab     int // of the trainee screen
 }

@@ -391,7 +391,7 @@ func (tm *traineeModel) update(msg tea.Msg) tea.Cmd {
 }
 
 func (tm *traineeModel) help() helpKeys {
-	return tm.keys.traineeHelp(tm.tab, tm.opt.ReadOnly, tm.t != nil && !tm.t.Enabled)
+	return traineeHelp(tm.keys, tm.tab, tm.opt.ReadOnly, tm.t != nil && !tm.t.Enabled)
 }
 
 func (tm *traineeModel) takesKeys() bool { return false }

@@ -138,6 +138,25 @@ type Options struct {
 	background func(tea.Cmd) tea.Cmd
 }
 
+// sharedOptions are the options the pages and components read
+// (Options.shared).
+type sharedOptions struct {
+	Today    func() api.Date
+	PageSize int
+	Debounce time.Duration
+	NoColor  bool
+	Zone     *time.Location
+	Server   string
+	ReadOnly bool
+	Key      *api.CurrentKey
+}
+
+// shared is what of o the pages and components read.
+func (o Options) shared() sharedOptions {
+	return sharedOptions{Today: o.Today, PageSize: o.PageSize, Debounce: o.Debounce, NoColor: o.NoColor,
+		Zone: o.Zone, Server: o.Server, ReadOnly: o.ReadOnly, Key: o.Key}
+}
+
 func (o Options) withDefaults() Options {
 	if o.Context == nil {
 		o.Context = context.Background()
