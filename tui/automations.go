@@ -106,8 +106,8 @@ func (am *automationsModel) shows() (*api.Trainee, int) { return nil, 0 }
 
 // automationCols fit 80 columns with every column shown (the name,
 // the trigger and the action cut with "…").
-var automationCols = []colSpec{{"ID", 3, 5, 0}, {"NAME", 10, 22, 0}, {"STATE", 8, 8, 0}, {"TRIGGER", 10, 26, 0},
-	{"RUNS", 4, 5, 0}, {"LAST RUN", 16, 16, 1}, {"ACTION", 8, 0, 0}}
+var automationCols = []colSpec{col("ID", 3, 5, 0), col("NAME", 10, 22, 0), col("STATE", 8, 8, 0), col("TRIGGER", 10, 26, 0),
+	col("RUNS", 4, 5, 0), col("LAST RUN", 16, 16, 1), col("ACTION", 8, 0, 0)}
 
 func (am *automationsModel) lastRun(t *time.Time) string {
 	if t == nil {

@@ -381,7 +381,7 @@ func (bm *bulkModal) resultView() string {
 	return b.String()
 }
 
-var failureCols = []colSpec{{"ID", 4, 8, 0}, {"TRAINEE", 12, 24, 0}, {"REASON", 20, 0, 0}}
+var failureCols = []colSpec{col("ID", 4, 8, 0), col("TRAINEE", 12, 24, 0), col("REASON", 20, 0, 0)}
 
 func (bm *bulkModal) help(helpKeys) helpKeys {
 	k := bm.keys

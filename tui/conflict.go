@@ -147,7 +147,7 @@ func (cm *conflictModal) body(helpKeys) string {
 	return b.String()
 }
 
-var conflictCols = []colSpec{{"FIELD", 11, 15, 0}, {"WHEN YOU OPENED", 12, 24, 0}, {"ON THE SERVER NOW", 12, 24, 0}, {"YOUR EDIT", 12, 0, 0}}
+var conflictCols = []colSpec{col("FIELD", 11, 15, 0), col("WHEN YOU OPENED", 12, 24, 0), col("ON THE SERVER NOW", 12, 24, 0), col("YOUR EDIT", 12, 0, 0)}
 
 // patchValue is the value a patch sets a field to (nil: cleared).
 func patchValue(pf *api.PatchField, p *api.TraineePatch) any {

@@ -264,7 +264,7 @@ func (h *homeModel) recentView(rows int) string {
 // recentCols are the recent changes' columns: when, what, to whom, by
 // whom (the key's name, the automation's, "system"), which fields. On a
 // narrow terminal the fields go first, then who made the change.
-var recentCols = []colSpec{{"WHEN", 6, 6, 0}, {"WHAT", 8, 8, 0}, {"TRAINEE", 14, 28, 0}, {"WHO", 8, 16, 1}, {"FIELDS", 10, 0, 2}}
+var recentCols = []colSpec{col("WHEN", 6, 6, 0), col("WHAT", 8, 8, 0), col("TRAINEE", 14, 28, 0), col("WHO", 8, 16, 1), col("FIELDS", 10, 0, 2)}
 
 // when is an instant of today as 15:04, of another day as 02 Jan.
 func (h *homeModel) when(t time.Time) string {

@@ -126,6 +126,12 @@ type colSpec struct {
 	drop     int
 }
 
+// col is a column: its title, its minimum and maximum widths and when it
+// drops (colSpec).
+func col(title string, min, max, drop int) colSpec {
+	return colSpec{title: title, min: min, max: max, drop: drop}
+}
+
 // table lays out rows of cells in columns fitted to a width (fitCols).
 type table struct {
 	specs  []colSpec

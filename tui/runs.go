@@ -133,8 +133,8 @@ func (rm *runsModel) shows() (*api.Trainee, int) { return nil, 0 }
 
 // runCols fit 80 columns (the trainee's name, the occurrence and the
 // error cut with "…").
-var runCols = []colSpec{{"RUN", 4, 7, 2}, {"TRAINEE", 12, 24, 0}, {"FIRED", 16, 16, 0}, {"OCCURRENCE", 10, 22, 1},
-	{"OUTCOME", 9, 9, 0}, {"ERROR", 8, 0, 0}}
+var runCols = []colSpec{col("RUN", 4, 7, 2), col("TRAINEE", 12, 24, 0), col("FIRED", 16, 16, 0), col("OCCURRENCE", 10, 22, 1),
+	col("OUTCOME", 9, 9, 0), col("ERROR", 8, 0, 0)}
 
 // traineeOf is the name of a run's trainee, or #id when it could not be
 // read.

@@ -330,9 +330,9 @@ func (s *settingsModel) notAdminView() string {
 // a narrow terminal the trainer's column goes first, then the last use,
 // then the e-mail. The prefix tells apart keys of one name.
 var (
-	keyCols = []colSpec{{"NAME", 6, 24, 0}, {"PREFIX", 8, 8, 0}, {"SCOPE", 5, 5, 0}, {"TRAINER", 7, 20, 2}, {"LAST USED", 9, 16, 1},
-		{"EXPIRES", 7, 16, 0}, {"STATE", 6, 8, 0}}
-	trainerCols = []colSpec{{"NAME", 8, 28, 0}, {"E-MAIL", 10, 36, 1}, {"TRAINEES", 8, 8, 0}, {"STATE", 8, 8, 0}}
+	keyCols = []colSpec{col("NAME", 6, 24, 0), col("PREFIX", 8, 8, 0), col("SCOPE", 5, 5, 0), col("TRAINER", 7, 20, 2), col("LAST USED", 9, 16, 1),
+		col("EXPIRES", 7, 16, 0), col("STATE", 6, 8, 0)}
+	trainerCols = []colSpec{col("NAME", 8, 28, 0), col("E-MAIL", 10, 36, 1), col("TRAINEES", 8, 8, 0), col("STATE", 8, 8, 0)}
 )
 
 // keysView is the keys' table (the key this TUI uses marked *) and the

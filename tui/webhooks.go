@@ -282,9 +282,9 @@ func (w *webhooksModel) deliveriesPart(sel *api.Webhook) string {
 // one shows (the event id and the error cut with "…"); narrower, the
 // latency goes first, then the attempt.
 var (
-	webhookCols  = []colSpec{{"ID", 3, 5, 0}, {"STATE", 8, 8, 0}, {"EVENTS", 6, 32, 1}, {"URL", 10, 0, 0}}
-	deliveryCols = []colSpec{{"EVENT", 10, 28, 0}, {"TYPE", 16, 17, 0}, {"#", 2, 3, 2}, {"STATUS", 6, 6, 0},
-		{"LATENCY", 9, 10, 3}, {"STATE", 9, 9, 0}, {"ERROR", 8, 0, 1}}
+	webhookCols  = []colSpec{col("ID", 3, 5, 0), col("STATE", 8, 8, 0), col("EVENTS", 6, 32, 1), col("URL", 10, 0, 0)}
+	deliveryCols = []colSpec{col("EVENT", 10, 28, 0), col("TYPE", 16, 17, 0), col("#", 2, 3, 2), col("STATUS", 6, 6, 0),
+		col("LATENCY", 9, 10, 3), col("STATE", 9, 9, 0), col("ERROR", 8, 0, 1)}
 )
 
 // hookRows are the cells of the webhooks' table.
