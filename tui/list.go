@@ -805,8 +805,8 @@ func (l *listModel) marked() []*api.Trainee {
 	return out
 }
 
-// footerNote is the count of marked rows, before the help line.
-func (l *listModel) footerNote() string {
+// FooterNote is the count of marked rows, before the help line.
+func (l *listModel) FooterNote() string {
 	if len(l.marks) == 0 {
 		return ""
 	}

@@ -312,8 +312,8 @@ func (m *Model) render() string {
 	// The short help changes with the page's state only: drawn once per
 	// state.
 	note := ""
-	if n, ok := p.(interface{ footerNote() string }); ok && m.modal == nil {
-		note = n.footerNote()
+	if n, ok := p.(interface{ FooterNote() string }); ok && m.modal == nil {
+		note = n.FooterNote()
 	}
 	if id := note + "\x02" + helpLineID(hk, m.width); id != m.helpKey {
 		m.helpKey, m.helpLine = id, m.footer(note, hk)
