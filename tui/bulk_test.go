@@ -13,12 +13,13 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // failOnce is the real client, but its first update of one trainee fails
 // before anything is sent (the injected failure).
 type failOnce struct {
-	Client
+	common.Client
 	id     int64
 	mu     sync.Mutex
 	failed bool
@@ -87,7 +88,7 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	if row := lineWith(d.screen(), "injected failure"); !strings.HasPrefix(row, fmt.Sprint(victim)+" ") {
 		t.Errorf("the failure's row is not trainee %d's: %q", victim, row)
 	}
-	if got := len(d.m.list.marks); got != 1 {
+	if got := len(d.m.list.Marks); got != 1 {
 		t.Errorf("%d trainees stay marked, want the failed one", got)
 	}
 	want := api.DateOf(testToday.Time().AddDate(0, 0, 30))
@@ -154,7 +155,7 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	for next := events; ; {
 		for _, e := range next.Events {
 			if c, ok := changeOf(e); ok {
-				updated[c.trainee.ID]++
+				updated[c.Trainee.ID]++
 			}
 		}
 		if !next.HasMore {
@@ -245,10 +246,10 @@ func TestBulkTrainerUnknownListsTrainers(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
-	if len(d.m.trainerList) == 0 {
+	if len(d.m.TrainerList) == 0 {
 		t.Fatal("the trainers are not read")
 	}
-	first := d.m.trainerList[0].Name
+	first := d.m.TrainerList[0].Name
 	d.press("space", ":")
 	d.typeText("trainer Zed")
 	d.press("enter")

@@ -7,13 +7,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/components/statusline"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/home"
+	"github.com/traineed/traineed/tui/pages/list"
 )
 
 // The command line (k9s's model): `:` on any page that does not take
@@ -34,9 +39,9 @@ type command struct {
 
 // commands are the : line's commands, in the order tab lists them.
 func commands() []command {
-	status := func(m *Model) []string { return statuses }
+	status := func(m *Model) []string { return list.Statuses }
 	return []command{
-		{"home", "", "the dashboard", func(m *Model, _ string) tea.Cmd { return m.openHome() }, nil},
+		{"home", "", "the dashboard", func(m *Model, _ string) tea.Cmd { return m.OpenHome() }, nil},
 		{"list", "status", "the trainees (live, active, expired, deleted, all)", cmdList, status},
 		{"expiring", "days", "active trainees expiring within 7 (or N) days", cmdCount(1, 2), nil},
 		{"inactive", "", "trainees with no data for 14+ days", cmdCount(4, 0), nil},
@@ -44,12 +49,12 @@ func commands() []command {
 		{"search", "text", "the trainees whose name, e-mail or phone has text", cmdSearch, nil},
 		{"open", "id", "the trainee of an id", cmdOpen, nil},
 		{"create", "", "a new trainee (the form)", func(m *Model, _ string) tea.Cmd { return m.cmdCreate() }, nil},
-		{"webhooks", "", "the webhooks and their deliveries", func(m *Model, _ string) tea.Cmd { return m.openWebhooks() }, nil},
-		{"automations", "", "the automations and their runs", func(m *Model, _ string) tea.Cmd { return m.openAutomations() }, nil},
-		{"settings", "", "the company's keys, trainers and time zone (admin keys)", func(m *Model, _ string) tea.Cmd { return m.openSettings() }, nil},
+		{"webhooks", "", "the webhooks and their deliveries", func(m *Model, _ string) tea.Cmd { return m.OpenWebhooks() }, nil},
+		{"automations", "", "the automations and their runs", func(m *Model, _ string) tea.Cmd { return m.OpenAutomations() }, nil},
+		{"settings", "", "the company's keys, trainers and time zone (admin keys)", func(m *Model, _ string) tea.Cmd { return m.OpenSettings() }, nil},
 		{"live", "", "turn live updates on or off", func(m *Model, _ string) tea.Cmd { return m.toggleLive() }, nil},
-		{"mine", "", "my trainees or all of the company's (a key bound to a trainer)", func(m *Model, _ string) tea.Cmd { return m.toggleMine() }, nil},
-		{"mark-all", "", "mark every trainee of the list's view", func(m *Model, _ string) tea.Cmd { return m.cmdOnList(m.list.markEvery) }, nil},
+		{"mine", "", "my trainees or all of the company's (a key bound to a trainer)", func(m *Model, _ string) tea.Cmd { return m.ToggleMine() }, nil},
+		{"mark-all", "", "mark every trainee of the list's view", func(m *Model, _ string) tea.Cmd { return m.cmdOnList(m.list.MarkEvery) }, nil},
 		{"extend", "days", "marked: extend the expiration by N days (30 or 30d)", cmdBulk(bulkExtend), nil},
 		{"expire-on", "date", "marked: set the expiration date (dd-MM-yyyy)", cmdBulk(bulkExpireOn), nil},
 		{"trainer", "name", "marked: set the trainer", cmdBulk(bulkTrainer), func(m *Model) []string { return m.trainerNames() }},
@@ -57,8 +62,8 @@ func commands() []command {
 		{"enable", "", "marked: enable (restore)", cmdBulk(bulkEnable), nil},
 		{"delete", "", "marked: delete (soft-delete)", cmdBulk(bulkDelete), nil},
 		{"restore", "", "marked: restore", cmdBulk(bulkRestore), nil},
-		{"unmark", "", "drop every mark", func(m *Model, _ string) tea.Cmd { m.list.unmark(); return nil }, nil},
-		{"help", "", "the keys of the screen", func(m *Model, _ string) tea.Cmd { m.modal = &keysModal{common: m.common, hv: &m.help}; return nil }, nil},
+		{"unmark", "", "drop every mark", func(m *Model, _ string) tea.Cmd { m.list.Unmark(); return nil }, nil},
+		{"help", "", "the keys of the screen", func(m *Model, _ string) tea.Cmd { m.modal = &keysModal{Common: m.Common, hv: &m.help}; return nil }, nil},
 		{"quit", "", "leave traineectl tui", func(*Model, string) tea.Cmd { return tea.Quit }, nil},
 	}
 }
@@ -66,77 +71,77 @@ func commands() []command {
 func cmdList(m *Model, arg string) tea.Cmd {
 	status := api.StatusLive
 	if arg != "" {
-		i := slices.IndexFunc(statuses, func(s string) bool { return strings.HasPrefix(s, strings.ToLower(arg)) })
+		i := slices.IndexFunc(list.Statuses, func(s string) bool { return strings.HasPrefix(s, strings.ToLower(arg)) })
 		if i < 0 {
-			m.setStatus(statusError, "list takes one of %s.", strings.Join(statuses, ", "))
+			m.SetStatus(statusline.StatusError, "list takes one of %s.", strings.Join(list.Statuses, ", "))
 			return nil
 		}
-		status = statuses[i]
+		status = list.Statuses[i]
 	}
-	return m.openList(status, listFilter{})
+	return m.OpenList(status, common.ListFilter{})
 }
 
 // cmdCount opens the list of a dashboard count (homeRows[i]); alt is the
 // row used when the argument says 30 days (0: none).
 func cmdCount(i, alt int) func(m *Model, arg string) tea.Cmd {
 	return func(m *Model, arg string) tea.Cmd {
-		r := homeRows[i]
+		r := home.HomeRows[i]
 		if arg != "" && alt > 0 {
 			if strings.TrimSuffix(arg, "d") == "30" {
-				r = homeRows[alt]
+				r = home.HomeRows[alt]
 			} else if strings.TrimSuffix(arg, "d") != "7" {
-				m.setStatus(statusError, "expiring takes 7 or 30 (days).")
+				m.SetStatus(statusline.StatusError, "expiring takes 7 or 30 (days).")
 				return nil
 			}
 		}
-		f := listFilter{}
-		if r.filter != nil {
-			f = r.filter(m.today())
+		f := common.ListFilter{}
+		if r.Filter != nil {
+			f = r.Filter(m.Today())
 		}
-		return m.openList(r.status, f)
+		return m.OpenList(r.Status, f)
 	}
 }
 
 func cmdSearch(m *Model, arg string) tea.Cmd {
-	cmd := m.openList(api.StatusLive, listFilter{})
-	m.list.query = arg
-	m.list.input.SetValue(arg)
-	return tea.Batch(cmd, m.list.reload(false))
+	cmd := m.OpenList(api.StatusLive, common.ListFilter{})
+	m.list.Query = arg
+	m.list.Input.SetValue(arg)
+	return tea.Batch(cmd, m.list.Reload(false))
 }
 
 func cmdOpen(m *Model, arg string) tea.Cmd {
 	id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
 	if err != nil || id <= 0 {
-		m.setStatus(statusError, "open takes a trainee's id: open 42.")
+		m.SetStatus(statusline.StatusError, "open takes a trainee's id: open 42.")
 		return nil
 	}
 	// The trainee is read first: an id that names no trainee leaves the
 	// screen as it is and says so in the status line.
-	c := m.c
-	return m.call(slotOpen, func(ctx context.Context) (any, error) { return c.Trainee(ctx, id) })
+	c := m.C
+	return m.Call(requests.SlotOpen, func(ctx context.Context) (any, error) { return c.Trainee(ctx, id) })
 }
 
 func (m *Model) cmdCreate() tea.Cmd {
-	if m.readOnlyRefusal("creating trainees") {
+	if m.ReadOnlyRefusal("creating trainees") {
 		return nil
 	}
 	back := m.screen
-	if back == screenForm {
-		back = screenList
+	if back == common.ScreenForm {
+		back = common.ScreenList
 	}
-	return m.openForm(nil, back)
+	return m.OpenForm(nil, back)
 }
 
 // cmdOnList shows the list and runs fn there.
 func (m *Model) cmdOnList(fn func() tea.Cmd) tea.Cmd {
-	m.screen = screenList
+	m.screen = common.ScreenList
 	return fn()
 }
 
 // trainerNames are the company's trainers' names, for completion.
 func (m *Model) trainerNames() []string {
 	var out []string
-	for _, t := range m.trainerList {
+	for _, t := range m.TrainerList {
 		out = append(out, t.Name)
 	}
 	return out
@@ -146,7 +151,7 @@ func (m *Model) trainerNames() []string {
 var bulkCommands = []string{"extend", "expire-on", "trainer", "disable", "enable", "delete", "restore", "unmark"}
 
 // openActions opens the : line with the bulk actions listed.
-func (m *Model) openActions() {
+func (m *Model) OpenActions() {
 	cl := newCommandLine(m)
 	cl.only = bulkCommands
 	cl.hints = cl.completions()
@@ -173,7 +178,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	}
 	switch len(found) {
 	case 0:
-		m.setStatus(statusError, "No command %s: : then tab lists them.", name)
+		m.SetStatus(statusline.StatusError, "No command %s: : then tab lists them.", name)
 		return nil
 	case 1:
 		return found[0].run(m, arg)
@@ -182,7 +187,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	for _, c := range found {
 		names = append(names, c.name)
 	}
-	m.setStatus(statusError, "%s could be %s.", name, strings.Join(names, ", "))
+	m.SetStatus(statusline.StatusError, "%s could be %s.", name, strings.Join(names, ", "))
 	return nil
 }
 
@@ -199,8 +204,8 @@ func newCommandLine(m *Model) *commandLine {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.CharLimit = 200
-	in.SetWidth(max(m.width-4, 10))
-	in.SetStyles(m.th.inputStyles())
+	in.SetWidth(max(m.Width-4, 10))
+	in.SetStyles(m.Th.InputStyles())
 	in.Focus()
 	cl := &commandLine{m: m, input: in}
 	cl.hints = cl.completions()
@@ -252,8 +257,8 @@ func (cl *commandLine) complete() {
 	}
 }
 
-func (cl *commandLine) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := cl.m.keys
+func (cl *commandLine) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := cl.m.Keys
 	switch {
 	case key.Matches(msg, k.Back):
 		return nil, true
@@ -272,12 +277,12 @@ func (cl *commandLine) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // body is the page's: the prompt is in the help line.
-func (cl *commandLine) body(helpKeys) string {
-	_, _, body := cl.m.page().view()
+func (cl *commandLine) Body(keymap.HelpKeys) string {
+	_, _, body := cl.m.page().View()
 	return body
 }
 
-func (cl *commandLine) help(helpKeys) helpKeys { return cl.m.keys.commandHelp() }
+func (cl *commandLine) Help(keymap.HelpKeys) keymap.HelpKeys { return cl.m.Keys.CommandHelp() }
 
 // line is the prompt and, after it, what tab completes to: as many
 // completions as fit the width w, then how many more there are.
@@ -290,7 +295,7 @@ func (cl *commandLine) line(w int) string {
 	s = ansi.Truncate(s, used, "")
 	if len(cl.hints) == 0 || len(cl.hints) == 1 && cl.hints[0] == strings.TrimSpace(v) {
 		if c, ok := cl.named(); ok {
-			s += "  " + cl.m.th.dim.Render(describeCommand(c))
+			s += "  " + cl.m.Th.Dim.Render(describeCommand(c))
 		}
 		return s
 	}
@@ -307,7 +312,7 @@ func (cl *commandLine) line(w int) string {
 		}
 		shown = append(shown, h)
 	}
-	return s + "  " + cl.m.th.dim.Render(strings.Join(shown, " "))
+	return s + "  " + cl.m.Th.Dim.Render(strings.Join(shown, " "))
 }
 
 // named is the command the line names, in full or by a start only it
@@ -335,11 +340,4 @@ func describeCommand(c command) string {
 		return c.name + " " + strings.ToUpper(c.arg) + ": " + c.desc
 	}
 	return c.name + ": " + c.desc
-}
-
-func (k keyMap) commandHelp() helpKeys {
-	run := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"))
-	tab := key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
-	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
-	return helpKeys{short: []key.Binding{run, tab, esc}, full: [][]key.Binding{{run, tab, esc}}}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // lineAfter returns the screen line below the one that starts (after the
@@ -82,8 +83,8 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 		t.Fatalf("an invalid form was sent: %+v", reqs)
 	}
 	d.expect(t, "4 fields break the API's rules")
-	if d.m.form.fields[d.m.form.focus].name != fEmail {
-		t.Errorf("focus on %s, want the first invalid field", d.m.form.fields[d.m.form.focus].name)
+	if d.m.form.Fields[d.m.form.Focus].Name != fEmail {
+		t.Errorf("focus on %s, want the first invalid field", d.m.form.Fields[d.m.form.Focus].Name)
 	}
 
 	// Fix them (the focus is on the e-mail).
@@ -118,7 +119,7 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 		g.ExpirationDate.String() != "31-12-2027" || g.WeightUnit != "LB" || !g.Enabled || g.TrainerID == nil {
 		t.Fatalf("stored %+v", g)
 	}
-	if d.m.screen != screenTrainee || d.m.trainee.t.ID != g.ID {
+	if d.m.screen != common.ScreenTrainee || d.m.trainee.T.ID != g.ID {
 		t.Fatalf("after create:\n%s", d.screen())
 	}
 	d.expect(t, fmt.Sprintf("Created Grace Hopper (#%d)", g.ID))
@@ -128,21 +129,21 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	taken := d.m.list.items[0]
+	taken := d.m.list.Items[0]
 	d.press("n")
 	fill(d, "Ada Again")
 	fill(d, taken.Email)
 	fill(d, "Sup3r-secret")
 	d.press("ctrl+s")
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatalf("the form closed:\n%s", d.screen())
 	}
 	if l := lineAfter(t, d, "E-mail"); !strings.Contains(l, "✗ 1008 e-mail address is already in use (server)") {
 		t.Fatalf("e-mail line %q\n%s", l, d.screen())
 	}
 	d.expect(t, "Rejected: 1008 email: e-mail address is already in use")
-	if f := d.m.form.fields[d.m.form.focus]; f.name != fEmail {
-		t.Errorf("focus on %s", f.name)
+	if f := d.m.form.Fields[d.m.form.Focus]; f.Name != fEmail {
+		t.Errorf("focus on %s", f.Name)
 	}
 	// Editing the field clears the server's word.
 	d.typeText("x")
@@ -152,12 +153,12 @@ func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	// esc on a filled form asks first; y discards without sending.
 	s.rec.take()
 	d.press("esc")
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatal("esc discarded a filled form without asking")
 	}
 	d.expect(t, "Discard your changes? y discards them, n keeps editing.", "y yes", "n/esc no")
 	d.press("y")
-	if d.m.screen != screenList || len(s.rec.take()) != 0 {
+	if d.m.screen != common.ScreenList || len(s.rec.take()) != 0 {
 		t.Fatal("y did not just close the form")
 	}
 }
@@ -166,10 +167,10 @@ func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	var tr *api.Trainee
-	for i, it := range d.m.list.items {
+	for i, it := range d.m.list.Items {
 		if it.PhoneNumber != nil && it.ExpirationDate != nil {
 			tr = it
-			d.m.list.cursor = i
+			d.m.list.Cursor = i
 			break
 		}
 	}
@@ -185,7 +186,7 @@ func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 		t.Fatalf("sent %+v", reqs)
 	}
 	d.expect(t, "Nothing changed")
-	if d.m.screen != screenList {
+	if d.m.screen != common.ScreenList {
 		t.Fatal("the form is still open")
 	}
 
@@ -206,7 +207,7 @@ func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 		t.Fatalf("stored %+v", got)
 	}
 	d.expect(t, "Saved "+tr.Name+": phoneNumber, expirationDate.")
-	if it := d.m.list.selected(); it.ID != tr.ID || *it.PhoneNumber != "+12025550199" {
+	if it := d.m.list.Selected(); it.ID != tr.ID || *it.PhoneNumber != "+12025550199" {
 		t.Fatalf("the list shows %+v", it)
 	}
 }
@@ -218,7 +219,7 @@ func TestEditFromTheTraineeScreen(t *testing.T) {
 	d.press("e")
 	fill(d, tr.Name+" Jr")
 	d.press("ctrl+s")
-	if d.m.screen != screenTrainee {
+	if d.m.screen != common.ScreenTrainee {
 		t.Fatalf("not back on the trainee:\n%s", d.screen())
 	}
 	d.expect(t, tr.Name+" Jr")
@@ -231,8 +232,8 @@ func TestEditFromTheTraineeScreen(t *testing.T) {
 func TestDeleteAsksThenRestore(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	tr := d.m.list.selected()
-	total := d.m.list.total
+	tr := d.m.list.Selected()
+	total := d.m.list.Total
 	s.rec.take()
 	d.press("d")
 	d.expect(t, fmt.Sprintf("Delete %s (#%d)?", tr.Name, tr.ID), "y delete", "n keep")
@@ -250,17 +251,17 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 		t.Fatal("still enabled")
 	}
 	d.expect(t, fmt.Sprintf("Deleted %s (#%d): u restores.", tr.Name, tr.ID))
-	if d.m.list.total != total-1 || d.m.list.items[0].ID == tr.ID {
+	if d.m.list.Total != total-1 || d.m.list.Items[0].ID == tr.ID {
 		t.Fatalf("the live list still has %s", tr.Name)
 	}
 	// In the deleted tab, u restores it.
 	d.press("4")
-	for i, it := range d.m.list.items {
+	for i, it := range d.m.list.Items {
 		if it.ID == tr.ID {
-			d.m.list.cursor = i
+			d.m.list.Cursor = i
 		}
 	}
-	if d.m.list.selected().ID != tr.ID {
+	if d.m.list.Selected().ID != tr.ID {
 		t.Fatal("not in the deleted tab")
 	}
 	d.press("u")
@@ -272,7 +273,7 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 		t.Fatal("not restored")
 	}
 	d.expect(t, fmt.Sprintf("Restored %s", tr.Name))
-	for _, it := range d.m.list.items {
+	for _, it := range d.m.list.Items {
 		if it.ID == tr.ID {
 			t.Fatal("the deleted tab still lists it")
 		}
@@ -288,7 +289,7 @@ func TestDeleteFromTheTraineeScreen(t *testing.T) {
 	tr := openFirst(t, d)
 	d.press("d", "y")
 	d.expect(t, "deleted", fmt.Sprintf("Deleted %s", tr.Name))
-	if d.m.trainee.t.Enabled {
+	if d.m.trainee.T.Enabled {
 		t.Fatal("the screen still shows it enabled")
 	}
 	d.press("u")
@@ -335,11 +336,11 @@ func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
 func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	first := d.m.list.selected()
+	first := d.m.list.Selected()
 	d.press("d", "n")
 	d.expect(t, "Not deleted.")
 	d.press("j") // another trainee selected
-	if d.m.list.selected().ID == first.ID {
+	if d.m.list.Selected().ID == first.ID {
 		t.Fatal("the cursor did not move")
 	}
 	d.expectNot(t, "Not deleted.")
@@ -356,13 +357,13 @@ func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	d.expect(t, "Not deleted.")
 	d.press("esc", "j", "enter", "tab") // another trainee's Weight tab
 	d.expectNot(t, "Not deleted.")
-	if d.m.status != "" {
-		t.Errorf("status %q", d.m.status)
+	if d.m.Status != "" {
+		t.Errorf("status %q", d.m.Status)
 	}
 
 	// An error stays while the screen does, even on another trainee...
 	d.press("esc")
-	d.m.setError(errors.New("boom"))
+	d.m.SetError(errors.New("boom"))
 	d.press("j")
 	d.expect(t, "boom")
 	// ...and goes with the screen.
@@ -378,7 +379,7 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.press("enter", "e")
 	d.press("esc") // nothing changed: closes at once
-	if d.m.screen != screenTrainee {
+	if d.m.screen != common.ScreenTrainee {
 		t.Fatalf("an untouched form did not close:\n%s", d.screen())
 	}
 	d.expect(t, "Cancelled: nothing was sent.")
@@ -390,16 +391,16 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	d.press("esc")
 	d.expect(t, "Discard your changes?")
 	d.press("n")
-	if d.m.screen != screenForm || !strings.HasSuffix(d.m.form.fields[0].input.Value(), " Jr") {
+	if d.m.screen != common.ScreenForm || !strings.HasSuffix(d.m.form.Fields[0].Input.Value(), " Jr") {
 		t.Fatalf("n lost the input:\n%s", d.screen())
 	}
 	d.press("esc", "esc") // asked, then esc answers no
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatalf("esc at the question discarded:\n%s", d.screen())
 	}
 	s.rec.take()
 	d.press("esc", "y")
-	if d.m.screen != screenTrainee || len(s.rec.take()) != 0 {
+	if d.m.screen != common.ScreenTrainee || len(s.rec.take()) != 0 {
 		t.Fatalf("y did not discard without sending:\n%s", d.screen())
 	}
 	d.expect(t, "Changes discarded: nothing was sent.")
@@ -418,11 +419,11 @@ func TestFormAcceptsTheCLIsDates(t *testing.T) {
 	fill(d, "Sup3r-secret")
 	d.press("tab") // phone
 	fill(d, "1990-02-03")
-	if got := d.m.form.field(fDateOfBirth).input.Value(); got != "03-02-1990" {
+	if got := d.m.form.Field(fDateOfBirth).Input.Value(); got != "03-02-1990" {
 		t.Errorf("date of birth shows %q, want 03-02-1990", got)
 	}
 	fill(d, "today")
-	if got := d.m.form.field(fExpirationDate).input.Value(); got != testToday.String() {
+	if got := d.m.form.Field(fExpirationDate).Input.Value(); got != testToday.String() {
 		t.Errorf("expires shows %q", got)
 	}
 	s.rec.take()
@@ -464,7 +465,7 @@ func TestFormRefusesInvisibleCharacters(t *testing.T) {
 		if l := lineAfter(t, d, c.label); !strings.Contains(l, c.shown) {
 			t.Errorf("%s: %q, want %q", c.label, l, c.shown)
 		}
-		if got := d.m.form.field(c.field).err; got != c.err {
+		if got := d.m.form.Field(c.field).Err; got != c.err {
 			t.Errorf("%s: %q, want %q", c.field, got, c.err)
 		}
 	}
@@ -474,13 +475,13 @@ func TestFormRefusesInvisibleCharacters(t *testing.T) {
 		t.Fatalf("an invalid form was sent: %+v", reqs)
 	}
 
-	tr := d.m.list.selected()
+	tr := d.m.list.Selected()
 	legacy := api.TraineePatch{Name: api.Val("Leg\u200bacy"), Email: api.Val("leg\u200bacy@alpha.example")}
 	if _, err := s.st.UpdateTrainee(t.Context(), tr.CompanyID, tr.ID, legacy); err != nil {
 		t.Fatal(err)
 	}
 	d = newDriver(t, s.client(s.Key), Options{})
-	if got := d.m.list.selected(); got.ID != tr.ID || got.Name != "Leg\u200bacy" {
+	if got := d.m.list.Selected(); got.ID != tr.ID || got.Name != "Leg\u200bacy" {
 		t.Fatalf("first trainee %+v", got)
 	}
 	d.press("e", "tab", "tab", "tab") // the phone

@@ -11,12 +11,15 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/pages/settings"
 )
 
 // secretShown is the secret the notice on screen shows ("" when none).
 func secretShown(d *driver) string {
-	if n, ok := d.m.modal.(*notice); ok {
-		return n.value
+	if n, ok := d.m.modal.(*dialog.Notice); ok {
+		return n.Value
 	}
 	return ""
 }
@@ -128,11 +131,11 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	live := len(mayas) - 1
 	s.rec.take()
 	d.press("2", "ctrl+r", "g", "r")
-	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s and any soft-deleted ones to:", plural(live, "live trainee")))
+	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s and any soft-deleted ones to:", layout.Plural(live, "live trainee")))
 	d.press("down", "enter") // Tomás Rivera, then Hannah Okoye
 	expectWrapped(t, d, "and any soft-deleted ones to Hannah Okoye?")
 	d.press("y")
-	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", plural(before["Maya Brooks"], "trainee")))
+	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", layout.Plural(before["Maya Brooks"], "trainee")))
 	if live == before["Maya Brooks"] {
 		t.Fatalf("Maya Brooks has no soft-deleted trainee: the counts cannot differ")
 	}
@@ -147,7 +150,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	must(t, err)
 	for _, tr := range ts {
 		if tr.ID == ids["Maya Brooks"] && (tr.Trainees == nil || *tr.Trainees != 0) {
-			t.Errorf("the server counts Maya Brooks's trainees as %v", countText(tr.Trainees))
+			t.Errorf("the server counts Maya Brooks's trainees as %v", settings.CountText(tr.Trainees))
 		}
 	}
 
@@ -155,7 +158,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	// admin key): the table leaves it out, and the status line, then
 	// every 401, says the TUI must start again with another key.
 	d.press("1", "g")
-	for d.m.settings.selectedKey().ID != me.ID {
+	for d.m.settings.SelectedKey().ID != me.ID {
 		d.press("down")
 	}
 	d.press("d")
@@ -348,22 +351,22 @@ func TestTrainersKeyAgainstTheServer(t *testing.T) {
 	if mine.Active >= all.Active {
 		t.Fatalf("Hannah's %d active trainees are not fewer than the company's %d", mine.Active, all.Active)
 	}
-	if d.m.home.counts.Active != mine.Active || d.m.home.counts.Deleted != mine.Deleted {
-		t.Errorf("the dashboard counts %+v, Hannah's are %+v", d.m.home.counts, mine)
+	if d.m.home.Counts.Active != mine.Active || d.m.home.Counts.Deleted != mine.Deleted {
+		t.Errorf("the dashboard counts %+v, Hannah's are %+v", d.m.home.Counts, mine)
 	}
 	d.press("l")
 	live := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusLive, TrainerID: hannah})
-	if d.m.list.total != int64(len(live)) {
-		t.Errorf("the list has %d trainees, Hannah %d", d.m.list.total, len(live))
+	if d.m.list.Total != int64(len(live)) {
+		t.Errorf("the list has %d trainees, Hannah %d", d.m.list.Total, len(live))
 	}
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if tr.TrainerID == nil || *tr.TrainerID != hannah {
 			t.Errorf("%s (trainer %v) is not Hannah's", tr.Name, tr.TrainerID)
 		}
 	}
 	d.press("m", "H")
-	if d.m.home.counts.Active != all.Active {
-		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.counts.Active, all.Active)
+	if d.m.home.Counts.Active != all.Active {
+		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.Counts.Active, all.Active)
 	}
 }
 

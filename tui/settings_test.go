@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/pages/settings"
 )
 
 // adminKey is the demo company's admin key as GET /keys/current shows it:
@@ -97,7 +98,7 @@ func TestSettingsCreatesAKey(t *testing.T) {
 	d.expect(t, "Key sam-phone (read) was created. Its secret:", "pk_secretOfKey11", "Copy it now: it will not be shown again.",
 		"✓ Created key sam-phone.")
 	k := f.key(11)
-	end := time.Date(2027, 1, 1, 0, 0, 0, 0, d.m.zone()) // the last day ends
+	end := time.Date(2027, 1, 1, 0, 0, 0, 0, d.m.Zone()) // the last day ends
 	if k.Scope != api.KeyScopeRead || k.TrainerID == nil || *k.TrainerID != 1 || !k.OwnTraineesOnly || k.ExpiresAt == nil || !k.ExpiresAt.Equal(end) {
 		t.Errorf("the key made: %+v", k)
 	}
@@ -289,8 +290,8 @@ func TestSettingsDeactivatesAndAddsTrainers(t *testing.T) {
 	expectChanges(t, f, &seen, "CreateTrainer 11")
 	d.expect(t, "✓ Added trainer Leo Tran (#11).", "5 trainers", "leo.tran@demo-fitness.example")
 	// The trainers read are the TUI's: the forms know the new one.
-	if d.m.trainers[11] != "Leo Tran" {
-		t.Errorf("the TUI's trainers: %v", d.m.trainers)
+	if d.m.Trainers[11] != "Leo Tran" {
+		t.Errorf("the TUI's trainers: %v", d.m.Trainers)
 	}
 }
 
@@ -352,8 +353,8 @@ func TestSettingsOfANonAdminKey(t *testing.T) {
 	d.expect(t, "[Trainers]", "4 trainers", "Tomás Rivera", "18", "Read-only: an admin key adds, moves and deactivates trainers.")
 	d.expectNot(t, "n new", "r reassign")
 	checkFits(t, d, 80, 24, "trainers of a full key")
-	if d.m.settings.cursor[sectionTrainers] != 1 {
-		t.Errorf("the trainers' cursor is at %d", d.m.settings.cursor[sectionTrainers])
+	if d.m.settings.Cursor[settings.SectionTrainers] != 1 {
+		t.Errorf("the trainers' cursor is at %d", d.m.settings.Cursor[settings.SectionTrainers])
 	}
 	d.press("H", "?")
 	d.expect(t, "settings (read-only)")

@@ -1,42 +1,42 @@
-package tui
+package theme
 
 import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
-	"charm.land/lipgloss/v2"
+	lipgloss "charm.land/lipgloss/v2"
 )
 
 // theme holds every style the screens use. It is built for a light or a
 // dark background (the terminal is asked with tea.RequestBackgroundColor),
 // and without any colour under NO_COLOR, where selection and the active tab
 // are still shown with reverse video, bold and brackets.
-type theme struct {
+type Theme struct {
 	noColor bool
 	isDark  bool
 
-	title     lipgloss.Style // the title bar's name
-	dim       lipgloss.Style // secondary text
-	accent    lipgloss.Style // active tab, sort marker, headings
-	tab       lipgloss.Style // inactive tab
-	label     lipgloss.Style // field labels
-	errText   lipgloss.Style // errors
-	okText    lipgloss.Style // confirmations
-	warnText  lipgloss.Style // warnings
+	Title     lipgloss.Style // the title bar's name
+	Dim       lipgloss.Style // secondary text
+	Accent    lipgloss.Style // active tab, sort marker, headings
+	Tab       lipgloss.Style // inactive tab
+	Label     lipgloss.Style // field labels
+	ErrText   lipgloss.Style // errors
+	OkText    lipgloss.Style // confirmations
+	WarnText  lipgloss.Style // warnings
 	active    lipgloss.Style // badge: active
 	expired   lipgloss.Style // badge: expired
 	deleted   lipgloss.Style // badge: deleted
-	selected  lipgloss.Style // the table row under the cursor
-	header    lipgloss.Style // table headers
-	chartLine lipgloss.Style // the weight line
-	dialog    lipgloss.Style // the confirmation box
-	protein   lipgloss.Style // macro bars
-	carbs     lipgloss.Style
-	fat       lipgloss.Style
+	Selected  lipgloss.Style // the table row under the cursor
+	Header    lipgloss.Style // table headers
+	ChartLine lipgloss.Style // the weight line
+	Dialog    lipgloss.Style // the confirmation box
+	Protein   lipgloss.Style // macro bars
+	Carbs     lipgloss.Style
+	Fat       lipgloss.Style
 }
 
-func newTheme(isDark, noColor bool) theme {
+func NewTheme(isDark, noColor bool) Theme {
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) color.Color {
 		if noColor {
@@ -45,37 +45,37 @@ func newTheme(isDark, noColor bool) theme {
 		return ld(lipgloss.Color(light), lipgloss.Color(dark))
 	}
 	fg := func(light, dark string) lipgloss.Style { return lipgloss.NewStyle().Foreground(c(light, dark)) }
-	t := theme{noColor: noColor, isDark: isDark}
-	t.title = fg("#5A3FC0", "#B9A6FF").Bold(true)
-	t.dim = fg("#6C6C6C", "#8A8A8A")
-	t.accent = fg("#5A3FC0", "#B9A6FF").Bold(true)
-	t.tab = fg("#4A4A4A", "#BDBDBD")
-	t.label = fg("#555555", "#9E9E9E")
-	t.errText = fg("#B00020", "#FF6B6B").Bold(true)
-	t.okText = fg("#1B7F3B", "#7CDB8A")
-	t.warnText = fg("#8A5A00", "#F2C94C")
+	t := Theme{noColor: noColor, isDark: isDark}
+	t.Title = fg("#5A3FC0", "#B9A6FF").Bold(true)
+	t.Dim = fg("#6C6C6C", "#8A8A8A")
+	t.Accent = fg("#5A3FC0", "#B9A6FF").Bold(true)
+	t.Tab = fg("#4A4A4A", "#BDBDBD")
+	t.Label = fg("#555555", "#9E9E9E")
+	t.ErrText = fg("#B00020", "#FF6B6B").Bold(true)
+	t.OkText = fg("#1B7F3B", "#7CDB8A")
+	t.WarnText = fg("#8A5A00", "#F2C94C")
 	t.active = fg("#1B7F3B", "#7CDB8A")
 	t.expired = fg("#8A5A00", "#F2C94C")
 	t.deleted = fg("#B00020", "#FF6B6B")
-	t.header = fg("#333333", "#E0E0E0").Bold(true)
-	t.selected = lipgloss.NewStyle().Bold(true).Reverse(true)
+	t.Header = fg("#333333", "#E0E0E0").Bold(true)
+	t.Selected = lipgloss.NewStyle().Bold(true).Reverse(true)
 	if !noColor {
-		t.selected = lipgloss.NewStyle().Bold(true).
+		t.Selected = lipgloss.NewStyle().Bold(true).
 			Foreground(c("#FFFFFF", "#FFFFFF")).Background(c("#5A3FC0", "#4B3A9E"))
 	}
-	t.chartLine = fg("#1565C0", "#64B5F6")
-	t.dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#B00020", "#FF6B6B")).Padding(0, 2)
-	t.protein = fg("#1565C0", "#64B5F6")
-	t.carbs = fg("#8A5A00", "#F2C94C")
-	t.fat = fg("#B00020", "#FF8A80")
+	t.ChartLine = fg("#1565C0", "#64B5F6")
+	t.Dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#B00020", "#FF6B6B")).Padding(0, 2)
+	t.Protein = fg("#1565C0", "#64B5F6")
+	t.Carbs = fg("#8A5A00", "#F2C94C")
+	t.Fat = fg("#B00020", "#FF8A80")
 	if noColor {
-		t.accent = lipgloss.NewStyle().Bold(true).Underline(true)
+		t.Accent = lipgloss.NewStyle().Bold(true).Underline(true)
 	}
 	return t
 }
 
 // helpStyles are the bubbles help styles of the theme.
-func (t theme) helpStyles() help.Styles {
+func (t Theme) HelpStyles() help.Styles {
 	if t.noColor {
 		plain := lipgloss.NewStyle()
 		return help.Styles{ShortKey: plain.Bold(true), ShortDesc: plain, ShortSeparator: plain, Ellipsis: plain,
@@ -86,18 +86,18 @@ func (t theme) helpStyles() help.Styles {
 
 // inputStyles are a text input's styles in the theme: a cursor that does
 // not blink, the prompt in the accent; no colour under NO_COLOR.
-func (t theme) inputStyles() textinput.Styles {
+func (t Theme) InputStyles() textinput.Styles {
 	st := textinput.DefaultStyles(t.isDark)
 	if t.noColor {
 		st = textinput.Styles{}
 	}
 	st.Cursor.Blink = false
-	st.Focused.Prompt = t.accent
+	st.Focused.Prompt = t.Accent
 	return st
 }
 
 // badge renders a status: active, expired or deleted.
-func (t theme) badge(status string) string {
+func (t Theme) Badge(status string) string {
 	switch status {
 	case "active":
 		return t.active.Render(status)

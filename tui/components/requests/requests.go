@@ -1,4 +1,4 @@
-package tui
+package requests
 
 import (
 	"context"
@@ -10,65 +10,65 @@ import (
 
 // slot names a kind of request. Only the latest request of a slot counts:
 // an answer to an earlier one is dropped.
-type slot int
+type Slot int
 
 const (
-	slotList slot = iota
-	slotTrainee
-	slotWeight
-	slotMeasurements
-	slotNutrition
-	slotSteps
-	slotMutate
-	slotTrainers
-	slotWebhooks
-	slotDeliveries
-	slotWebhookAction
-	slotAutomations
-	slotRuns
-	slotHome
+	SlotList Slot = iota
+	SlotTrainee
+	SlotWeight
+	SlotMeasurements
+	SlotNutrition
+	SlotSteps
+	SlotMutate
+	SlotTrainers
+	SlotWebhooks
+	SlotDeliveries
+	SlotWebhookAction
+	SlotAutomations
+	SlotRuns
+	SlotHome
 	slotBulk
-	slotForm
-	slotOpen // :open's read of the trainee
-	slotKeys // the Settings page's keys, trainers, company, and its changes
-	slotStaff
-	slotCompany
-	slotAdmin
+	SlotForm
+	SlotOpen // :open's read of the trainee
+	SlotKeys // the Settings page's keys, trainers, company, and its changes
+	SlotStaff
+	SlotCompany
+	SlotAdmin
 	slotCount
 )
 
 // resultMsg is the answer to one request.
-type resultMsg struct {
-	slot slot
+type ResultMsg struct {
+	Slot Slot
 	seq  uint64
-	val  any
-	err  error
+	Val  any
+	Err  error
 }
 
 // requests is the component every page starts its requests with: each
 // runs as a tea.Cmd under the options' context and timeout, tagged with a
 // sequence number, and the spinner turns while any is in flight.
-type requests struct {
+type Requests struct {
 	ctx     context.Context
 	timeout time.Duration
 
 	seq      uint64
 	inflight [slotCount]uint64 // the sequence number each slot waits for; 0: none
 	cancels  [slotCount]context.CancelFunc
-	dropped  int // answers dropped because a newer request replaced them
+	Dropped  int // answers dropped because a newer request replaced them
 
-	spin     spinner.Model
+	Spin     spinner.Model
 	spinning bool
 }
 
-func newRequests(ctx context.Context, timeout time.Duration) requests {
-	return requests{ctx: ctx, timeout: timeout, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+func NewRequests(ctx context.Context, timeout time.Duration) Requests {
+	return Requests{ctx: ctx, timeout: timeout, Spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 }
 
 // call starts a request of slot s; a previous request of the slot is
 // cancelled (reads) and its answer will be dropped.
-func (r *requests) call(s slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	if s != slotMutate && s != slotWebhookAction && s != slotAdmin && r.cancels[s] != nil {
+func (r *Requests) Call(s Slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
+	if s != SlotMutate && s != SlotWebhookAction && s != SlotAdmin && r.cancels[s] != nil {
 		r.cancels[s]()
 	}
 	r.seq++
@@ -78,24 +78,24 @@ func (r *requests) call(s slot, fn func(ctx context.Context) (any, error)) tea.C
 	run := func() tea.Msg {
 		defer cancel()
 		v, err := fn(ctx)
-		return resultMsg{slot: s, seq: seq, val: v, err: err}
+		return ResultMsg{Slot: s, seq: seq, Val: v, Err: err}
 	}
 	return tea.Batch(run, r.startSpinner())
 }
 
 // accept reports whether msg answers the latest request of its slot, which
 // then waits for nothing more; an older answer is counted and dropped.
-func (r *requests) accept(msg resultMsg) bool {
-	if r.inflight[msg.slot] != msg.seq {
-		r.dropped++
+func (r *Requests) Accept(msg ResultMsg) bool {
+	if r.inflight[msg.Slot] != msg.seq {
+		r.Dropped++
 		return false
 	}
-	r.inflight[msg.slot], r.cancels[msg.slot] = 0, nil
+	r.inflight[msg.Slot], r.cancels[msg.Slot] = 0, nil
 	return true
 }
 
 // forget drops whatever the slots wait for: their answers will be dropped.
-func (r *requests) forget(slots ...slot) {
+func (r *Requests) Forget(slots ...Slot) {
 	for _, s := range slots {
 		if r.cancels[s] != nil {
 			r.cancels[s]()
@@ -105,9 +105,9 @@ func (r *requests) forget(slots ...slot) {
 	}
 }
 
-func (r *requests) loading(s slot) bool { return r.inflight[s] != 0 }
+func (r *Requests) Loading(s Slot) bool { return r.inflight[s] != 0 }
 
-func (r *requests) busy() bool {
+func (r *Requests) Busy() bool {
 	for _, seq := range r.inflight {
 		if seq != 0 {
 			return true
@@ -116,29 +116,29 @@ func (r *requests) busy() bool {
 	return false
 }
 
-func (r *requests) startSpinner() tea.Cmd {
+func (r *Requests) startSpinner() tea.Cmd {
 	if r.spinning {
 		return nil
 	}
 	r.spinning = true
-	return r.spin.Tick
+	return r.Spin.Tick
 }
 
 // tick turns the spinner while anything is loading, and stops it after.
-func (r *requests) tick(msg spinner.TickMsg) tea.Cmd {
-	if !r.busy() {
+func (r *Requests) Tick(msg spinner.TickMsg) tea.Cmd {
+	if !r.Busy() {
 		r.spinning = false
 		return nil
 	}
 	var cmd tea.Cmd
-	r.spin, cmd = r.spin.Update(msg)
+	r.Spin, cmd = r.Spin.Update(msg)
 	return cmd
 }
 
 // spinnerView is the spinner while anything is loading, else blank.
-func (r *requests) spinnerView() string {
-	if !r.busy() {
+func (r *Requests) SpinnerView() string {
+	if !r.Busy() {
 		return " "
 	}
-	return r.spin.View()
+	return r.Spin.View()
 }

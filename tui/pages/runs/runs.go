@@ -1,4 +1,4 @@
-package tui
+package runs
 
 import (
 	"context"
@@ -8,11 +8,15 @@ import (
 	"strings"
 	"sync"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/components/table"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // The runs page (enter on an automation): the automation's most recent
@@ -22,8 +26,8 @@ import (
 const recentRuns = 100
 
 // runsModel is the runs page.
-type runsModel struct {
-	*common
+type Model struct {
+	*common.Common
 
 	of     *api.Automation // the automation whose runs are shown
 	runs   []*api.AutomationRun
@@ -33,15 +37,8 @@ type runsModel struct {
 	names  map[int64]string // trainee names by id, escaped, as read
 }
 
-func (k keyMap) runsHelp() helpKeys {
-	return helpKeys{
-		short: []key.Binding{k.Up, k.Down, k.Refresh, k.Back, k.Help, k.Quit},
-		full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Refresh}, {k.Help, k.Back, k.Quit}},
-	}
-}
-
 // open shows a's runs, read anew.
-func (rm *runsModel) open(a *api.Automation) tea.Cmd {
+func (rm *Model) Open(a *api.Automation) tea.Cmd {
 	rm.of, rm.runs, rm.loaded, rm.offset, rm.total = a, nil, false, 0, 0
 	return rm.reload()
 }
@@ -53,13 +50,13 @@ type runsAnswer struct {
 	names map[int64]string
 }
 
-func (rm *runsModel) reload() tea.Cmd {
-	c, id := rm.c, rm.of.ID
+func (rm *Model) reload() tea.Cmd {
+	c, id := rm.C, rm.of.ID
 	known := make(map[int64]bool, len(rm.names))
 	for id := range rm.names {
 		known[id] = true
 	}
-	return rm.call(slotRuns, func(ctx context.Context) (any, error) {
+	return rm.Call(requests.SlotRuns, func(ctx context.Context) (any, error) {
 		p, err := c.AutomationRuns(ctx, id, client.ListParams{Limit: recentRuns})
 		if err != nil {
 			return nil, err
@@ -78,7 +75,7 @@ func (rm *runsModel) reload() tea.Cmd {
 // traineeNames reads the trainees of ids, a few at a time, for their
 // names (escaped); a trainee that cannot be read is left out (it shows
 // as #id).
-func traineeNames(ctx context.Context, c Client, ids []int64) map[int64]string {
+func traineeNames(ctx context.Context, c common.Client, ids []int64) map[int64]string {
 	out := make(map[int64]string, len(ids))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -100,12 +97,12 @@ func traineeNames(ctx context.Context, c Client, ids []int64) map[int64]string {
 }
 
 // update takes the runs read.
-func (rm *runsModel) update(msg tea.Msg) tea.Cmd {
-	r, ok := rm.answer(msg)
+func (rm *Model) Update(msg tea.Msg) tea.Cmd {
+	r, ok := rm.Answer(msg)
 	if !ok {
 		return nil
 	}
-	a := r.val.(runsAnswer)
+	a := r.Val.(runsAnswer)
 	if rm.names == nil {
 		rm.names = map[int64]string{}
 	}
@@ -114,67 +111,67 @@ func (rm *runsModel) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (rm *runsModel) key(msg tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := rm.backOrReload(msg, screenAutomations, rm.reload, slotRuns); ok {
+func (rm *Model) Key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := rm.BackOrReload(msg, common.ScreenAutomations, rm.reload, requests.SlotRuns); ok {
 		return cmd
 	}
-	rows := rm.contentHeight() - 1
-	if n, ok := rm.step(msg, max(rows-1, 1)); ok {
+	rows := rm.ContentHeight() - 1
+	if n, ok := rm.Step(msg, max(rows-1, 1)); ok {
 		rm.offset = min(max(rm.offset+n, 0), max(len(rm.runs)-rows, 0))
 	}
 	return nil
 }
 
-func (rm *runsModel) help() helpKeys { return rm.keys.runsHelp() }
+func (rm *Model) Help() keymap.HelpKeys { return rm.Keys.RunsHelp() }
 
-func (rm *runsModel) takesKeys() bool { return false }
+func (rm *Model) TakesKeys() bool { return false }
 
-func (rm *runsModel) shows() (*api.Trainee, int) { return nil, 0 }
+func (rm *Model) Shows() (*api.Trainee, int) { return nil, 0 }
 
 // runCols fit 80 columns (the trainee's name, the occurrence and the
 // error cut with "…").
-var runCols = []colSpec{col("RUN", 4, 7, 2), col("TRAINEE", 12, 24, 0), col("FIRED", 16, 16, 0), col("OCCURRENCE", 10, 22, 1),
-	col("OUTCOME", 9, 9, 0), col("ERROR", 8, 0, 0)}
+var runCols = []table.ColSpec{table.Col("RUN", 4, 7, 2), table.Col("TRAINEE", 12, 24, 0), table.Col("FIRED", 16, 16, 0), table.Col("OCCURRENCE", 10, 22, 1),
+	table.Col("OUTCOME", 9, 9, 0), table.Col("ERROR", 8, 0, 0)}
 
 // traineeOf is the name of a run's trainee, or #id when it could not be
 // read.
-func (rm *runsModel) traineeOf(id int64) string {
+func (rm *Model) traineeOf(id int64) string {
 	if n := rm.names[id]; n != "" {
 		return n
 	}
 	return "#" + strconv.FormatInt(id, 10)
 }
 
-func (rm *runsModel) view() (top, sub, body string) {
-	th, a := rm.th, rm.of
+func (rm *Model) View() (top, sub, body string) {
+	th, a := rm.Th, rm.of
 	count := ""
 	if rm.loaded {
-		count = fmt.Sprintf("%d of %s", len(rm.runs), plural(int(rm.total), "run"))
+		count = fmt.Sprintf("%d of %s", len(rm.runs), layout.Plural(int(rm.total), "run"))
 	}
-	top = rm.topBar(th.title.Render("Runs of "+api.EscapeText(a.Name))+th.dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.spinnerView()+" "+count+" ")
-	sub = th.dim.Render(triggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
-	if body, ok := rm.emptyBody(rm.loaded, len(rm.runs), "runs", "It has not fired yet."); ok {
+	top = rm.TopBar(th.Title.Render("Runs of "+api.EscapeText(a.Name))+th.Dim.Render(fmt.Sprintf(" #%d", a.ID)), rm.SpinnerView()+" "+count+" ")
+	sub = th.Dim.Render(common.TriggerText(a.Trigger) + " → " + api.EscapeText(a.ActionType) + " · newest first · esc back")
+	if body, ok := rm.EmptyBody(rm.loaded, len(rm.runs), "runs", "It has not fired yet."); ok {
 		return top, sub, body
 	}
 	var b strings.Builder
-	t := fitCols(rm.width, runCols)
-	b.WriteString(th.header.Render(t.header()))
-	rows := rm.contentHeight() - 1
+	t := table.FitCols(rm.Width, runCols)
+	b.WriteString(th.Header.Render(t.Header()))
+	rows := rm.ContentHeight() - 1
 	for i := rm.offset; i < min(rm.offset+rows, len(rm.runs)); i++ {
 		r := rm.runs[i]
 		outcome := api.EscapeText(r.Outcome)
 		switch r.Outcome {
 		case api.OutcomeFailed:
-			outcome = th.errText.Render(outcome)
+			outcome = th.ErrText.Render(outcome)
 		case api.OutcomeDelivered, api.OutcomeDisabled:
-			outcome = th.okText.Render(outcome)
+			outcome = th.OkText.Render(outcome)
 		}
 		errText := "-"
 		if r.Error != nil {
 			errText = api.EscapeText(*r.Error)
 		}
-		b.WriteString("\n" + t.row(strconv.FormatInt(r.ID, 10), rm.traineeOf(r.TraineeID),
-			rm.stamp(r.FiredAt), api.EscapeText(r.Occurrence), outcome, errText))
+		b.WriteString("\n" + t.Row(strconv.FormatInt(r.ID, 10), rm.traineeOf(r.TraineeID),
+			rm.Stamp(r.FiredAt), api.EscapeText(r.Occurrence), outcome, errText))
 	}
 	return top, sub, b.String()
 }

@@ -1,4 +1,4 @@
-package tui
+package keymap
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // keyMap holds every binding; each screen shows its own subset in the help
 // (page.help), and TestHelpNamesEveryKeyTheScreenUses fails when a
 // screen reacts to a key its help does not name.
-type keyMap struct {
+type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	HalfUp, HalfDown                        key.Binding
 	Open, Search, Sort, SortDir, Status     key.Binding
@@ -38,11 +38,11 @@ type keyMap struct {
 	Settings                                key.Binding // S on the dashboard: the Settings page
 }
 
-func newKeyMap() keyMap {
+func NewKeyMap() KeyMap {
 	b := func(keys []string, h, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(h, desc))
 	}
-	return keyMap{
+	return KeyMap{
 		Up:          b([]string{"up", "k"}, "↑/k", "up"),
 		Down:        b([]string{"down", "j"}, "↓/j", "down"),
 		PageUp:      b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
@@ -97,20 +97,21 @@ func newKeyMap() keyMap {
 }
 
 // helpKeys is one screen's help: the short line and the full columns.
-type helpKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
+type HelpKeys struct {
+	Short []key.Binding
+	Full  [][]key.Binding
 }
 
-func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
-func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+func (h HelpKeys) ShortHelp() []key.Binding { return h.Short }
+
+func (h HelpKeys) FullHelp() [][]key.Binding { return h.Full }
 
 // helpLineID names what the short help line of hk shows at width w, so
 // that the line is drawn again only when it changes.
-func helpLineID(hk helpKeys, w int) string {
+func HelpLineID(hk HelpKeys, w int) string {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(w))
-	for _, k := range hk.short {
+	for _, k := range hk.Short {
 		if k.Enabled() {
 			h := k.Help()
 			b.WriteString("\x00" + h.Key + "\x01" + h.Desc)
@@ -125,7 +126,7 @@ func helpLineID(hk helpKeys, w int) string {
 // is the list's trainees for a key bound to a trainer (m switches), ""
 // for another key; limited says the key is limited to its trainer's
 // trainees (w and a need a company-wide key).
-func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose string, limited bool) helpKeys {
+func (k KeyMap) ListHelp(readOnly bool, sel *api.Trainee, marked int, whose string, limited bool) HelpKeys {
 	cmd := k.Command
 	cmd.SetHelp(":", "cmd")
 	fullNew, edit, del, restore, act := k.New, k.Edit, k.Delete, k.Restore, k.Act
@@ -144,9 +145,9 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose stri
 	case sel != nil && !sel.Enabled && !readOnly:
 		short = slices.Concat([]key.Binding{k.Open, restore, k.Search, cmd}, shortPages, []key.Binding{k.Help, k.Quit})
 	}
-	return helpKeys{
-		short: short,
-		full: [][]key.Binding{
+	return HelpKeys{
+		Short: short,
+		Full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 			{k.Open, k.Search, k.NextTab, k.PrevTab, k.Status, k.Sort, k.SortDir, k.mine(whose, limited)},
 			{fullNew, edit, del, restore, k.Refresh, k.Mark, k.MarkAll, act},
@@ -159,7 +160,7 @@ func (k keyMap) listHelp(readOnly bool, sel *api.Trainee, marked int, whose stri
 // the full help and for the short line: a key limited to its trainer's
 // trainees is refused them, so the full help says they need a
 // company-wide key and the short line leaves them out.
-func (k keyMap) companyPages(limited bool) (full, short []key.Binding) {
+func (k KeyMap) companyPages(limited bool) (full, short []key.Binding) {
 	w, a := k.Webhooks, k.Automations
 	if !limited {
 		return []key.Binding{w, a}, []key.Binding{w, a}
@@ -169,7 +170,7 @@ func (k keyMap) companyPages(limited bool) (full, short []key.Binding) {
 	return []key.Binding{w, a}, nil
 }
 
-func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
+func (k KeyMap) WebhooksHelp(readOnly bool) HelpKeys {
 	test, redeliver, sw := k.Test, k.Redeliver, k.NextTab
 	test.SetEnabled(!readOnly)
 	redeliver.SetEnabled(!readOnly)
@@ -178,9 +179,9 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 	redeliver.SetHelp("r", "redeliver")
 	open := k.Open
 	open.SetHelp("enter", "details")
-	return helpKeys{
-		short: []key.Binding{upDown(k), sw, test, redeliver, k.Back, k.Help, k.Quit},
-		full: [][]key.Binding{
+	return HelpKeys{
+		Short: []key.Binding{UpDown(k), sw, test, redeliver, k.Back, k.Help, k.Quit},
+		Full: [][]key.Binding{
 			{k.Up, k.Down, sw, open, k.Refresh},
 			{test, redeliver},
 			{k.Help, k.Back, k.Quit},
@@ -190,7 +191,7 @@ func (k keyMap) webhooksHelp(readOnly bool) helpKeys {
 
 // mine is m for a key bound to a trainer (whose: the trainees shown), off
 // for another key and for one limited to its trainer's trainees.
-func (k keyMap) mine(whose string, limited bool) key.Binding {
+func (k KeyMap) mine(whose string, limited bool) key.Binding {
 	b := k.Mine
 	b.SetEnabled(whose != "" && !limited)
 	if whose == "my trainees" {
@@ -202,11 +203,11 @@ func (k keyMap) mine(whose string, limited bool) key.Binding {
 }
 
 // upDown names both arrows at once on a short line.
-func upDown(k keyMap) key.Binding {
+func UpDown(k KeyMap) key.Binding {
 	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 }
 
-func (k keyMap) searchHelp() helpKeys {
+func (k KeyMap) SearchHelp() HelpKeys {
 	// While typing, only the arrows and page keys move: letters are text.
 	up, down := k.Up, k.Down
 	up.SetKeys("up")
@@ -216,80 +217,31 @@ func (k keyMap) searchHelp() helpKeys {
 	pgUp, pgDown := k.PageUp, k.PageDown
 	pgUp.SetKeys("pgup")
 	pgDown.SetKeys("pgdown")
-	return helpKeys{
-		short: []key.Binding{k.SearchDone, k.SearchClear, up, down},
-		full:  [][]key.Binding{{k.SearchDone, k.SearchClear}, {up, down, pgUp, pgDown}},
+	return HelpKeys{
+		Short: []key.Binding{k.SearchDone, k.SearchClear, up, down},
+		Full:  [][]key.Binding{{k.SearchDone, k.SearchClear}, {up, down, pgUp, pgDown}},
 	}
 }
 
-// traineeHelp is the trainee page's key map for a trainee enabled or
-// deleted (the short line offers d delete or u restore).
-func traineeHelp(k keyMap, tab int, readOnly, deleted bool) helpKeys {
-	left, right := k.Left, k.Right
-	what := ""
-	switch tab {
-	case tabWeight:
-		what = "range"
-		left.SetHelp("←/h", "shorter range")
-		right.SetHelp("→/l", "longer range")
-	case tabMeasurements:
-		what = "type"
-		left.SetHelp("←/h", "previous type")
-		right.SetHelp("→/l", "next type")
-	case tabNutrition:
-		what = "day"
-		left.SetHelp("←/h", "previous day")
-		right.SetHelp("→/l", "next day")
-	default:
-		left.SetEnabled(false)
-		right.SetEnabled(false)
-	}
-	// The short line names both arrows at once.
-	arrows := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", what))
-	arrows.SetEnabled(what != "")
-	rng, today := k.Range, k.Today
-	rng.SetEnabled(tab == tabMeasurements)
-	today.SetEnabled(tab == tabNutrition)
-	tabs := k.Status
-	tabs.SetHelp("1-5", "tab")
-	edit, del, restore := k.Edit, k.Delete, k.Restore
-	for _, b := range []*key.Binding{&edit, &del, &restore} {
-		b.SetEnabled(!readOnly)
-	}
-	change := del
-	if deleted {
-		change = restore
-	}
-	return helpKeys{
-		short: []key.Binding{k.NextTab, arrows, edit, change, k.Back, k.Help, k.Quit},
-		full: [][]key.Binding{
-			{k.NextTab, k.PrevTab, tabs, left, right, rng, today},
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top},
-			{edit, del, restore, k.Refresh},
-			{k.Help, k.Back, k.Quit},
-		},
+func (k KeyMap) FormHelp() HelpKeys {
+	return HelpKeys{
+		Short: []key.Binding{k.NextField, k.PrevField, k.Save, k.Back},
+		Full:  [][]key.Binding{{k.NextField, k.PrevField, k.Save, k.Back}},
 	}
 }
 
-func (k keyMap) formHelp() helpKeys {
-	return helpKeys{
-		short: []key.Binding{k.NextField, k.PrevField, k.Save, k.Back},
-		full:  [][]key.Binding{{k.NextField, k.PrevField, k.Save, k.Back}},
-	}
-}
-
-func (k keyMap) confirmHelp() helpKeys {
-	return helpKeys{short: []key.Binding{k.Yes, k.No}, full: [][]key.Binding{{k.Yes, k.No}}}
+func (k KeyMap) ConfirmHelp() HelpKeys {
+	return HelpKeys{Short: []key.Binding{k.Yes, k.No}, Full: [][]key.Binding{{k.Yes, k.No}}}
 }
 
 // withGlobal adds to a page's key map the keys the root handles on every
 // page that does not take every key: home, the command line, live mode.
-func (k keyMap) withGlobal(hk helpKeys, typing bool) helpKeys {
+func (k KeyMap) WithGlobal(hk HelpKeys, typing bool) HelpKeys {
 	if typing {
 		return hk
 	}
-	full := append([][]key.Binding(nil), hk.full...)
-	hk.full = append(full, []key.Binding{k.Home, k.Command, k.Live})
+	full := append([][]key.Binding(nil), hk.Full...)
+	hk.Full = append(full, []key.Binding{k.Home, k.Command, k.Live})
 	return hk
 }
 
@@ -297,24 +249,24 @@ func (k keyMap) withGlobal(hk helpKeys, typing bool) helpKeys {
 // keys (and for which when, if set, holds) is handled by do. A page's key
 // handler is its table, read in order (the first row that matches wins),
 // instead of one long switch.
-type keyRoute struct {
+type KeyRoute struct {
 	keys []key.Binding
 	when func() bool
 	do   func(msg tea.KeyPressMsg) tea.Cmd
 }
 
 // on is a row for keys; onIf one that also needs when.
-func on(do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) keyRoute {
-	return keyRoute{keys: keys, do: do}
+func On(do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) KeyRoute {
+	return KeyRoute{keys: keys, do: do}
 }
 
-func onIf(when func() bool, do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) keyRoute {
-	return keyRoute{keys: keys, when: when, do: do}
+func OnIf(when func() bool, do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) KeyRoute {
+	return KeyRoute{keys: keys, when: when, do: do}
 }
 
 // route runs the first row of routes that msg matches; it reports false
 // when none does.
-func route(msg tea.KeyPressMsg, routes []keyRoute) (tea.Cmd, bool) {
+func Route(msg tea.KeyPressMsg, routes []KeyRoute) (tea.Cmd, bool) {
 	for _, r := range routes {
 		if key.Matches(msg, r.keys...) && (r.when == nil || r.when()) {
 			return r.do(msg), true
@@ -324,11 +276,11 @@ func route(msg tea.KeyPressMsg, routes []keyRoute) (tea.Cmd, bool) {
 }
 
 // done wraps an action that asks for nothing after it.
-func done(f func()) func(tea.KeyPressMsg) tea.Cmd {
+func Done(f func()) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd { f(); return nil }
 }
 
 // then wraps a command that does not need the key pressed.
-func then(f func() tea.Cmd) func(tea.KeyPressMsg) tea.Cmd {
+func Then(f func() tea.Cmd) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd { return f() }
 }

@@ -1,4 +1,4 @@
-package tui
+package common
 
 import (
 	"fmt"
@@ -9,21 +9,26 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/components/statusline"
+	"github.com/traineed/traineed/tui/components/theme"
 )
 
 // screen names a page.
-type screen int
+type Screen int
 
 const (
-	screenHome screen = iota
-	screenList
-	screenTrainee
-	screenForm
-	screenWebhooks
-	screenAutomations
-	screenRuns
-	screenSettings
-	screenCount
+	ScreenHome Screen = iota
+	ScreenList
+	ScreenTrainee
+	ScreenForm
+	ScreenWebhooks
+	ScreenAutomations
+	ScreenRuns
+	ScreenSettings
+	ScreenCount
 )
 
 // page is one screen of the TUI (soft-serve's ui/pages): the list, a
@@ -32,25 +37,25 @@ const (
 // the page on screen and draws the frame around what it returns: the two
 // title lines, the body, the status line and the help line. The key map
 // (?) and the delete question are modals over a page (modal.go).
-type page interface {
+type Page interface {
 	// key handles a key press the root left to the page: every key but
 	// ctrl+c, q and ? (those two as well while the page takesKeys).
-	key(msg tea.KeyPressMsg) tea.Cmd
+	Key(msg tea.KeyPressMsg) tea.Cmd
 	// update handles the answer to one of the page's requests (resultMsg,
 	// routed by its slot whether or not the page is on screen) and, on
 	// screen, what else comes for its text inputs (a paste, a blink).
-	update(msg tea.Msg) tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
 	// view is the page's title bar, the line under it and its body.
-	view() (top, sub, body string)
+	View() (top, sub, body string)
 	// help is the page's key map: the help line and ? show it, and a test
 	// holds every key the page reacts to to it.
-	help() helpKeys
+	Help() keymap.HelpKeys
 	// takesKeys reports whether every key is the page's (text is typed):
 	// q and ? are then text, not quit and help.
-	takesKeys() bool
+	TakesKeys() bool
 	// shows is the trainee the page shows or has selected (nil: none) and
 	// its tab: where the status line's message belongs.
-	shows() (t *api.Trainee, tab int)
+	Shows() (t *api.Trainee, tab int)
 }
 
 // router is what a page asks of the root model: to show another page,
@@ -58,90 +63,90 @@ type page interface {
 // concerns several pages and is the root's too.
 type router interface {
 	// show goes back to a page as it was left.
-	show(s screen)
-	openTrainee(t *api.Trainee) tea.Cmd
+	Show(s Screen)
+	OpenTrainee(t *api.Trainee) tea.Cmd
 	// openForm opens the create form (t nil) or t's edit form; esc goes
 	// back to the page back.
-	openForm(t *api.Trainee, back screen) tea.Cmd
-	openWebhooks() tea.Cmd
-	openAutomations() tea.Cmd
-	openRuns(a *api.Automation) tea.Cmd
+	OpenForm(t *api.Trainee, back Screen) tea.Cmd
+	OpenWebhooks() tea.Cmd
+	OpenAutomations() tea.Cmd
+	OpenRuns(a *api.Automation) tea.Cmd
 	// openList shows the list of a status tab narrowed by f; openHome
 	// the home page.
-	openList(status string, f listFilter) tea.Cmd
-	openHome() tea.Cmd
+	OpenList(status string, f ListFilter) tea.Cmd
+	OpenHome() tea.Cmd
 	// toggleMine switches between the key's trainer's trainees and all.
-	toggleMine() tea.Cmd
+	ToggleMine() tea.Cmd
 	// openSettings shows the Settings page (admin keys).
-	openSettings() tea.Cmd
+	OpenSettings() tea.Cmd
 	// ask opens a dialog over the page (dialog.go); dialog is the one
 	// open (nil: none), closeDialog closes d when it is still open.
-	ask(d modal)
-	dialog() modal
-	closeDialog(d modal)
+	Ask(d Modal)
+	Dialog() Modal
+	CloseDialog(d Modal)
 	// openActions opens the : line with the bulk actions.
-	openActions()
+	OpenActions()
 	// askDelete asks whether to delete t; restore restores t.
-	askDelete(t *api.Trainee)
-	restore(t *api.Trainee) tea.Cmd
+	AskDelete(t *api.Trainee)
+	Restore(t *api.Trainee) tea.Cmd
 	// traineeRead is a trainee read again: the list follows.
-	traineeRead(t *api.Trainee)
+	TraineeRead(t *api.Trainee)
 	// traineesMoved reads the dashboard's counts and the list again after
 	// a change of many trainees at once (trainers, the time zone).
-	traineesMoved() tea.Cmd
+	TraineesMoved() tea.Cmd
 }
 
 // common is what the root model and every page share (soft-serve's
 // common.Common): the client and options, the theme and the key map, the
 // screen's size, the company's trainers, and the two components every page
 // writes to: the requests in flight (with the spinner) and the status line.
-type common struct {
-	c      Client
-	opt    sharedOptions
-	th     theme
-	isDark bool
-	keys   keyMap
+type Common struct {
+	C      Client
+	Opt    Options
+	Th     theme.Theme
+	IsDark bool
+	Keys   keymap.KeyMap
 
-	width, height int
+	Width, Height int
 
-	trainers    map[int64]string     // trainer names by id, escaped (nil until read)
-	trainerList []api.TrainerSummary // the company's trainers, as read
+	Trainers    map[int64]string     // trainer names by id, escaped (nil until read)
+	TrainerList []api.TrainerSummary // the company's trainers, as read
 
 	// mine is the trainer whose trainees the dashboard and the list show
 	// (0: all of the company's): a key bound to a trainer starts on its
 	// trainer's, m switches (whoami.go).
-	mine int64
+	Mine int64
 
-	nav router // the root model
+	Nav router // the root model
 
-	live liveFeed // live mode: the event feed followed
+	Live liveFeed // live mode: the event feed followed
 
-	requests
-	statusLine
+	requests.Requests
+	statusline.StatusLine
 }
 
-func (c *common) today() api.Date { return c.opt.Today() }
+func (c *Common) Today() api.Date { return c.Opt.Today() }
 
 // contentHeight is the number of lines between the two title lines and the
 // status and help lines.
-func (c *common) contentHeight() int { return max(c.height-3-len(c.statusLines(c.width)), 1) }
+func (c *Common) ContentHeight() int { return max(c.Height-3-len(c.StatusLines(c.Width)), 1) }
 
 // titleBar lays out left and right on one line of the screen's width.
-func (c *common) titleBar(left, right string) string { return titleBar(c.width, left, right) }
+func (c *Common) TitleBar(left, right string) string { return layout.TitleBar(c.Width, left, right) }
 
 // readOnlyRefusal refuses a change on a read-only key, saying why.
-func (c *common) readOnlyRefusal(what string) bool {
-	if !c.opt.ReadOnly {
+func (c *Common) ReadOnlyRefusal(what string) bool {
+	if !c.Opt.ReadOnly {
 		return false
 	}
-	c.setStatus(statusError, "This API key is read-only: %s needs a full key.", what)
+	c.SetStatus(statusline.StatusError, "This API key is read-only: %s needs a full key.", what)
 	return true
 }
 
 // stamp is an instant as the screens show it: api.ShownTimeLayout in the
 // zone of Options (local by default), as traineectl's tables.
-func (c *common) stamp(t time.Time) string {
-	loc := c.opt.Zone
+func (c *Common) Stamp(t time.Time) string {
+	loc := c.Opt.Zone
 	if loc == nil {
 		loc = time.Local
 	}
@@ -149,8 +154,8 @@ func (c *common) stamp(t time.Time) string {
 }
 
 // step reads a navigation key as a move of n rows (page is a page's rows).
-func (c *common) step(msg tea.KeyPressMsg, page int) (int, bool) {
-	k := c.keys
+func (c *Common) Step(msg tea.KeyPressMsg, page int) (int, bool) {
+	k := c.Keys
 	switch {
 	case key.Matches(msg, k.Up):
 		return -1, true
@@ -170,10 +175,10 @@ func (c *common) step(msg tea.KeyPressMsg, page int) (int, bool) {
 
 // answer is msg when it is the answer to a request that did not fail; a
 // failure goes to the status line.
-func (c *common) answer(msg tea.Msg) (resultMsg, bool) {
-	r, ok := msg.(resultMsg)
-	if ok && r.err != nil {
-		c.setError(r.err)
+func (c *Common) Answer(msg tea.Msg) (requests.ResultMsg, bool) {
+	r, ok := msg.(requests.ResultMsg)
+	if ok && r.Err != nil {
+		c.SetError(r.Err)
 		return r, false
 	}
 	return r, ok
@@ -181,35 +186,35 @@ func (c *common) answer(msg tea.Msg) (resultMsg, bool) {
 
 // backOrReload handles esc, back to the page back (what slots wait for is
 // dropped), and ctrl+r, reload; it reports false for other keys.
-func (c *common) backOrReload(msg tea.KeyPressMsg, back screen, reload func() tea.Cmd, slots ...slot) (tea.Cmd, bool) {
+func (c *Common) BackOrReload(msg tea.KeyPressMsg, back Screen, reload func() tea.Cmd, slots ...requests.Slot) (tea.Cmd, bool) {
 	switch {
-	case key.Matches(msg, c.keys.Back):
-		c.nav.show(back)
-		c.forget(slots...)
+	case key.Matches(msg, c.Keys.Back):
+		c.Nav.Show(back)
+		c.Forget(slots...)
 		return nil, true
-	case key.Matches(msg, c.keys.Refresh):
+	case key.Matches(msg, c.Keys.Refresh):
 		return reload(), true
 	}
 	return nil, false
 }
 
 // loadingLine is a page's body while what it shows is read.
-func (c *common) loadingLine(what string) string {
-	return "\n  " + c.spin.View() + " Loading " + what + "…"
+func (c *Common) LoadingLine(what string) string {
+	return "\n  " + c.Spin.View() + " Loading " + what + "…"
 }
 
 // noteLine is a page's body when there is nothing to show: why.
-func (c *common) noteLine(text string) string { return "\n  " + c.th.dim.Render(text) }
+func (c *Common) NoteLine(text string) string { return "\n  " + c.Th.Dim.Render(text) }
 
 // emptyBody is the body of a page of n rows of what while it has none to
 // show: the loading line until the rows are loaded, then none. It reports
 // false when there are rows.
-func (c *common) emptyBody(loaded bool, n int, what, none string) (string, bool) {
+func (c *Common) EmptyBody(loaded bool, n int, what, none string) (string, bool) {
 	switch {
 	case !loaded:
-		return c.loadingLine(what), true
+		return c.LoadingLine(what), true
 	case n == 0:
-		return c.noteLine(none), true
+		return c.NoteLine(none), true
 	}
 	return "", false
 }
@@ -219,29 +224,29 @@ func (c *common) emptyBody(loaded bool, n int, what, none string) (string, bool)
 // trainer's trainees (known at the start, or refused with 403 1030), why,
 // on the page; after another failure (said in the status line), that
 // ctrl+r reads again. It reports false while the rows are still to come.
-func (c *common) unreadBody(err error, what string) (string, bool) {
+func (c *Common) UnreadBody(err error, what string) (string, bool) {
 	switch {
-	case c.limited() || errorCode(err) == api.CodeOwnTrainees:
+	case c.Limited() || ErrorCode(err) == api.CodeOwnTrainees:
 		whose := "its trainer's"
-		if _, name, _ := c.boundTrainer(); name != "" {
+		if _, name, _ := c.BoundTrainer(); name != "" {
 			whose = name + "'s"
 		}
 		text := fmt.Sprintf("This key acts for %s trainees only (own trainees only), and the %s are the company's: "+
 			"a key of the company that is not limited to one trainer's trainees sees them, here or with traineectl %s.", whose, what, what)
 		var b strings.Builder
-		b.WriteString("\n  " + c.th.accent.Render(capitalized(what)+" need a company-wide key.") + "\n\n")
-		for _, l := range wrapWords(text, max(c.width-4, 20)) {
+		b.WriteString("\n  " + c.Th.Accent.Render(Capitalized(what)+" need a company-wide key.") + "\n\n")
+		for _, l := range layout.WrapWords(text, max(c.Width-4, 20)) {
 			b.WriteString("  " + l + "\n")
 		}
 		return b.String(), true
 	case err != nil:
-		return c.noteLine(fmt.Sprintf("The %s could not be read: ctrl+r reads them again.", what)), true
+		return c.NoteLine(fmt.Sprintf("The %s could not be read: ctrl+r reads them again.", what)), true
 	}
 	return "", false
 }
 
 // trainerName is how a trainer shows: the name when known, else "#id".
-func trainerName(names map[int64]string, id *int64) string {
+func TrainerName(names map[int64]string, id *int64) string {
 	switch {
 	case id == nil:
 		return "-"

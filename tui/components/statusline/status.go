@@ -1,4 +1,4 @@
-package tui
+package statusline
 
 import (
 	"context"
@@ -13,86 +13,88 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/components/theme"
 )
 
 // statusKind colours the status line.
 type statusKind int
 
 const (
-	statusInfo statusKind = iota
-	statusOK
-	statusError
+	StatusInfo statusKind = iota
+	StatusOK
+	StatusError
 )
 
 // statusPlace is what the status line speaks about: a screen and the
 // trainee selected or shown there (0: none).
-type statusPlace struct {
-	screen  int // the page's screen
-	trainee int64
-	tab     int // of the trainee screen
+type StatusPlace struct {
+	Screen  int // the page's screen
+	Trainee int64
+	Tab     int // of the trainee screen
 }
 
 // statusLine is the component under every page: one message, an error's
 // or a note's, that stays as long as it speaks about what is shown.
-type statusLine struct {
-	status     string
+type StatusLine struct {
+	Status     string
 	statusKind statusKind
 	// statusFresh: the status was set during the message being handled;
 	// statusAt is where it was shown first (the screen and trainee once
 	// that message was handled). A message that is not an error goes when
 	// the screen or the trainee changes; an error when the screen does.
 	statusFresh bool
-	statusAt    statusPlace
+	statusAt    StatusPlace
 	// background is what the status line says while it has nothing else
 	// to say: a lasting state (the event feed is unreachable).
-	background string
+	Background string
 	// keyGone is what a refused key (401) means once this TUI revoked or
 	// disabled its own key: said instead of "check --api-key".
-	keyGone string
+	KeyGone string
 }
 
 // settleStatus runs after each message: a fresh status belongs to where
 // the message left the screen (now); an older one is cleared once the
 // screen changes, or, unless it is an error, once the trainee or the tab
 // does: "Cancelled" never follows the user around.
-func (s *statusLine) settleStatus(now statusPlace) {
+func (s *StatusLine) SettleStatus(now StatusPlace) {
 	switch {
 	case s.statusFresh:
 		s.statusFresh, s.statusAt = false, now
-	case s.status == "":
-	case now.screen != s.statusAt.screen,
-		s.statusKind != statusError && (now.trainee != s.statusAt.trainee || now.tab != s.statusAt.tab):
-		s.status, s.statusKind = "", statusInfo
+	case s.Status == "":
+	case now.Screen != s.statusAt.Screen,
+		s.statusKind != StatusError && (now.Trainee != s.statusAt.Trainee || now.Tab != s.statusAt.Tab):
+		s.Status, s.statusKind = "", StatusInfo
 	}
 }
 
 // setStatus sets the status line; its string arguments are data (names,
 // ids, errors the server wrote) and are shown escaped (api.EscapeText).
-func (s *statusLine) setStatus(k statusKind, format string, args ...any) {
+func (s *StatusLine) SetStatus(k statusKind, format string, args ...any) {
 	for i, a := range args {
 		if text, ok := a.(string); ok {
 			args[i] = api.EscapeText(text)
 		}
 	}
-	s.showStatus(k, fmt.Sprintf(format, args...))
+	s.ShowStatus(k, fmt.Sprintf(format, args...))
 }
 
-func (s *statusLine) showStatus(k statusKind, text string) {
-	s.statusKind, s.status = k, text
+func (s *StatusLine) ShowStatus(k statusKind, text string) {
+	s.statusKind, s.Status = k, text
 	s.statusFresh = true
 }
 
-func (s *statusLine) setError(err error) {
-	if s.keyGone != "" && isAuthRefused(err) {
-		s.showStatus(statusError, s.keyGone)
+func (s *StatusLine) SetError(err error) {
+	if s.KeyGone != "" && IsAuthRefused(err) {
+		s.ShowStatus(StatusError, s.KeyGone)
 		return
 	}
-	s.showStatus(statusError, describe(err))
+	s.ShowStatus(StatusError, Describe(err))
 }
 
 // isAuthRefused reports whether err is the server's refusal of the key
 // (401).
-func isAuthRefused(err error) bool {
+func IsAuthRefused(err error) bool {
 	var auth *client.AuthRefusedError
 	return errors.As(err, &auth)
 }
@@ -100,29 +102,29 @@ func isAuthRefused(err error) bool {
 // clearStale clears a status set before the message being handled: it
 // belonged to an action done with (a question or a section opens next),
 // while one the same message set stays.
-func (s *statusLine) clearStale() {
+func (s *StatusLine) ClearStale() {
 	if !s.statusFresh {
-		s.status, s.statusKind = "", statusInfo
+		s.Status, s.statusKind = "", StatusInfo
 	}
 }
 
 // statusLines is the status line, on two lines of width w when it is
 // longer (an error's cause on the first, its URL on the second); what two
 // lines cannot hold is cut with "…".
-func (s *statusLine) statusLines(w int) []string {
-	if s.status == "" && s.background == "" || w <= 0 {
+func (s *StatusLine) StatusLines(w int) []string {
+	if s.Status == "" && s.Background == "" || w <= 0 {
 		return []string{""}
 	}
 	prefix := ""
 	switch s.statusKind {
-	case statusError:
+	case StatusError:
 		prefix = "✗ "
-	case statusOK:
+	case StatusOK:
 		prefix = "✓ "
 	}
-	text := prefix + s.status
-	if s.status == "" {
-		text = "⚠ " + s.background
+	text := prefix + s.Status
+	if s.Status == "" {
+		text = "⚠ " + s.Background
 	}
 	if one := strings.ReplaceAll(text, "\n", " "); ansi.StringWidth(one) <= w {
 		return []string{one}
@@ -133,7 +135,7 @@ func (s *statusLine) statusLines(w int) []string {
 	if before, after, ok := strings.Cut(text, "\n"); ok {
 		lines = []string{before, after}
 	} else {
-		lines = wrapWords(text, w)
+		lines = layout.WrapWords(text, w)
 	}
 	if len(lines) > 2 {
 		lines = []string{lines[0], strings.Join(lines[1:], " ")}
@@ -145,18 +147,18 @@ func (s *statusLine) statusLines(w int) []string {
 }
 
 // paintStatus colours one line of the status (see statusLines).
-func (s *statusLine) paintStatus(th theme, line string) string {
+func (s *StatusLine) PaintStatus(th theme.Theme, line string) string {
 	switch {
-	case s.status == "":
-		return th.warnText.Render(line)
+	case s.Status == "":
+		return th.WarnText.Render(line)
 	}
 	switch s.statusKind {
-	case statusError:
-		return th.errText.Render(line)
-	case statusOK:
-		return th.okText.Render(line)
+	case StatusError:
+		return th.ErrText.Render(line)
+	case StatusOK:
+		return th.OkText.Render(line)
 	}
-	return th.dim.Render(line)
+	return th.Dim.Render(line)
 }
 
 // keyRefusals are the words of a route refused to the key in use (a 403
@@ -170,8 +172,8 @@ var keyRefusals = map[int]string{
 // describe turns an error into the status line's words, what the server
 // or the network said escaped (api.EscapeText); a network failure's
 // request goes on a second line.
-func describe(err error) string {
-	cause, request := describeParts(err)
+func Describe(err error) string {
+	cause, request := DescribeParts(err)
 	if request != "" {
 		return api.EscapeText(cause) + "\n" + api.EscapeText(request)
 	}
@@ -180,11 +182,11 @@ func describe(err error) string {
 
 // describeParts is an error's words and, for a network failure, the
 // request that failed.
-func describeParts(err error) (cause, request string) {
+func DescribeParts(err error) (cause, request string) {
 	var rej *client.RejectedError
 	var nf *client.TraineeNotFoundError
 	switch {
-	case isAuthRefused(err):
+	case IsAuthRefused(err):
 		return "The API key was refused (401): check --api-key, TRAINEECTL_API_KEY or the profile.", ""
 	case errors.As(err, &nf):
 		return fmt.Sprintf("Trainee %d was not found in your company.", nf.ID), ""

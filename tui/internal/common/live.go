@@ -1,0 +1,77 @@
+package common
+
+import (
+	"context"
+	"time"
+
+	"github.com/traineed/traineed/api"
+)
+
+// Live mode: the root follows the company's event feed (GET /events with
+// wait=, a long poll) while the TUI runs. Each trainee event another
+// client caused (or this one) updates the list's row, the open trainee
+// and the dashboard's counts as it arrives, and goes to the recent
+// changes the dashboard shows. L turns it off and on; when the feed
+// cannot be read, the status line says so and the poll is tried again
+// after a growing pause.
+
+// Live mode's timing.
+const (
+	// feedWait is the long poll's wait= (seconds): the server answers as
+	// soon as an event commits, or empty after this.
+	FeedWait = 20
+	// recentKept is how many recent changes are kept for the dashboard.
+	RecentKept = 50
+)
+
+// feedBackoff is the pause before the n-th retry of an unreachable feed.
+func FeedBackoff(n int) time.Duration {
+	d := time.Second << min(max(n-1, 0), 5)
+	return min(d, 30*time.Second)
+}
+
+// change is one event of the feed as the recent changes show it.
+type Change struct {
+	Id      string // the event's id
+	At      time.Time
+	Kind    string // api.EventTrainee...
+	Trainee *api.Trainee
+	Fields  []string
+	Who     string // the actor (api.Actor.Label), "" when the event has none
+}
+
+// liveFeed is the root's follower of the feed.
+type liveFeed struct {
+	On      bool
+	Gen     int // drops the answers of polls started before L
+	Started bool
+	After   string // the feed's cursor: the last event seen
+	Fails   int    // polls failed in a row
+	Problem string // why the feed is not followed now ("" when it is)
+	Refused bool   // the feed's key was refused (401): the title says so, not offline
+	Cancel  context.CancelFunc
+	Recent  []Change // newest first
+}
+
+// remember puts c first in the recent changes.
+func (f *liveFeed) Remember(c Change) {
+	f.Recent = append([]Change{c}, f.Recent...)
+	if len(f.Recent) > RecentKept {
+		f.Recent = f.Recent[:RecentKept]
+	}
+}
+
+// liveBadge is the title bar's word for live mode: "● auto-refresh", not
+// "live", the name of the list's tab of trainees not deleted.
+func (c *Common) LiveBadge() string {
+	f := &c.Live
+	switch {
+	case !f.On:
+		return c.Th.Dim.Render("○ paused")
+	case f.Problem != "" && f.Refused:
+		return c.Th.ErrText.Render("● key refused")
+	case f.Problem != "":
+		return c.Th.ErrText.Render("● offline")
+	}
+	return c.Th.OkText.Render("● auto-refresh")
+}
