@@ -150,7 +150,7 @@ func (m *Model) trainerNames() []string {
 // bulkCommands are the commands of the marked trainees (x lists them).
 var bulkCommands = []string{"extend", "expire-on", "trainer", "disable", "enable", "delete", "restore", "unmark"}
 
-// openActions opens the : line with the bulk actions listed.
+// OpenActions opens the : line with the bulk actions listed.
 func (m *Model) OpenActions() {
 	cl := newCommandLine(m)
 	cl.only = bulkCommands
@@ -276,7 +276,7 @@ func (cl *commandLine) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// body is the page's: the prompt is in the help line.
+// Body is the page's: the prompt is in the help line.
 func (cl *commandLine) Body(keymap.HelpKeys) string {
 	_, _, body := cl.m.page().View()
 	return body

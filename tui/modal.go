@@ -70,5 +70,5 @@ func (km *keysModal) columns(under keymap.HelpKeys) string {
 	return strings.Join(rows, "\n\n")
 }
 
-// help is the page's: the help line stays as it was.
+// Help is the page's: the help line stays as it was.
 func (km *keysModal) Help(under keymap.HelpKeys) keymap.HelpKeys { return under }

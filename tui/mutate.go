@@ -14,7 +14,7 @@ import (
 	"github.com/traineed/traineed/tui/internal/common"
 )
 
-// askDelete opens the question before deleting t.
+// AskDelete opens the question before deleting t.
 func (m *Model) AskDelete(t *api.Trainee) {
 	if t == nil {
 		return
@@ -35,7 +35,7 @@ func (m *Model) AskDelete(t *api.Trainee) {
 		}})
 }
 
-// restore restores t when it is deleted.
+// Restore restores t when it is deleted.
 func (m *Model) Restore(t *api.Trainee) tea.Cmd {
 	if t == nil {
 		return nil
@@ -52,10 +52,10 @@ func (m *Model) Restore(t *api.Trainee) tea.Cmd {
 	})
 }
 
-// traineeRead puts a trainee read again in the list.
+// TraineeRead puts a trainee read again in the list.
 func (m *Model) TraineeRead(t *api.Trainee) { m.list.Replace(t) }
 
-// traineesMoved reads the dashboard's counts and the list again: many
+// TraineesMoved reads the dashboard's counts and the list again: many
 // trainees changed at once.
 func (m *Model) TraineesMoved() tea.Cmd { return tea.Batch(m.home.Reload(), m.list.Reload(true)) }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/traineed/traineed/tui/internal/common"
 )
 
-// question is a yes/no question over a page: y runs yes, n or esc keeps
+// Question is a yes/no question over a page: y runs yes, n or esc keeps
 // things as they are and says noNote.
 type Question struct {
 	*common.Common
@@ -104,13 +104,13 @@ func (q *typedQuestion) Help(keymap.HelpKeys) keymap.HelpKeys {
 	return keymap.HelpKeys{Short: []key.Binding{ok, esc}, Full: [][]key.Binding{{ok, esc}}}
 }
 
-// choice is one line of a picker: what it shows and the id it stands for.
+// Choice is one line of a picker: what it shows and the id it stands for.
 type Choice struct {
 	Label string
 	Id    int64
 }
 
-// picker asks to pick one of a few choices (↑/↓, enter); esc keeps things
+// Picker asks to pick one of a few choices (↑/↓, enter); esc keeps things
 // as they are.
 type Picker struct {
 	*common.Common
@@ -165,7 +165,7 @@ func (p *Picker) Help(keymap.HelpKeys) keymap.HelpKeys {
 	return keymap.HelpKeys{Short: []key.Binding{keymap.UpDown(k), pick, esc}, Full: [][]key.Binding{{k.Up, k.Down, pick, esc}}}
 }
 
-// notice shows what is shown once (a new key's secret) until enter or esc;
+// Notice shows what is shown once (a new key's secret) until enter or esc;
 // c copies its value to the clipboard (OSC 52, where the terminal lets
 // it).
 type Notice struct {
@@ -201,7 +201,7 @@ func (n *Notice) Help(keymap.HelpKeys) keymap.HelpKeys {
 	return keymap.HelpKeys{Short: []key.Binding{copyKey, done}, Full: [][]key.Binding{{copyKey, done}}}
 }
 
-// entry is one input of an entry form: a text, or a choice among a few
+// Entry is one input of an entry form: a text, or a choice among a few
 // options (←/→ or space).
 type Entry struct {
 	label   string
@@ -218,7 +218,7 @@ func (e *Entry) value() string {
 	return strings.TrimSpace(e.input.Value())
 }
 
-// textEntry is a text entry of the form, holding value.
+// TextEntry is a text entry of the form, holding value.
 func TextEntry(c *common.Common, label, placeholder, value string) Entry {
 	in := textinput.New()
 	in.Prompt = ""
@@ -230,19 +230,19 @@ func TextEntry(c *common.Common, label, placeholder, value string) Entry {
 	return Entry{label: label, input: in}
 }
 
-// choiceEntry is a choice among options, the first chosen.
+// ChoiceEntry is a choice among options, the first chosen.
 func ChoiceEntry(label string, options ...string) Entry {
 	return Entry{label: label, options: options}
 }
 
-// verdicts is what a form's check says of its values, by entry: what a
+// Verdicts is what a form's check says of its values, by entry: what a
 // value means ("Maya Brooks (#1)"), and what is wrong with it.
 type Verdicts struct {
 	Said map[int]string
 	Errs map[int]error
 }
 
-// entryForm is a small form in a dialog: a few entries, checked together
+// EntryForm is a small form in a dialog: a few entries, checked together
 // as they are typed (check, with the API's own rules); ctrl+s (or enter
 // on the last entry) sends when nothing is wrong, esc closes it and sends
 // nothing. It stays open while its request is sent: the page closes it
@@ -263,7 +263,7 @@ type EntryForm struct {
 	noNote  string
 }
 
-// newEntryForm is a form of entries; fields are the API's names of the
+// NewEntryForm is a form of entries; fields are the API's names of the
 // entries, in order.
 func NewEntryForm(c *common.Common, title string, notes []string, entries []Entry, fields []string, check func([]string) Verdicts,
 	submit func([]string) tea.Cmd, noNote string) *EntryForm {
@@ -348,7 +348,7 @@ func (f *EntryForm) send() (tea.Cmd, bool) {
 	return cmd, false
 }
 
-// refused takes the server's refusal of what the form sent: each problem
+// Refused takes the server's refusal of what the form sent: each problem
 // by the entry it names, the first focused; the form can be sent again.
 func (f *EntryForm) Refused(err error) {
 	f.Sending = false

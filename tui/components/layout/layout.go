@@ -13,7 +13,7 @@ import (
 // The layout component: how the pages lay text out in cells (columns,
 // padding, cutting, centring, tabs), the same on every page.
 
-// titleBar lays out left and right on one line of width w.
+// TitleBar lays out left and right on one line of width w.
 func TitleBar(w int, left, right string) string {
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 {
@@ -22,7 +22,7 @@ func TitleBar(w int, left, right string) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-// placeCenter centres block in a w×h area.
+// PlaceCenter centres block in a w×h area.
 func PlaceCenter(block string, w, h int) string {
 	lines := strings.Split(block, "\n")
 	bw := 0
@@ -42,7 +42,7 @@ func PlaceCenter(block string, w, h int) string {
 	return b.String()
 }
 
-// tabLabel renders one tab: the active one bracketed, so that it shows on
+// TabLabel renders one tab: the active one bracketed, so that it shows on
 // a terminal without colour and in a plain-text capture.
 func TabLabel(th theme.Theme, name string, active bool) string {
 	if active {
@@ -51,7 +51,7 @@ func TabLabel(th theme.Theme, name string, active bool) string {
 	return th.Tab.Render(" " + name + " ")
 }
 
-// padRight pads s with spaces to w cells.
+// PadRight pads s with spaces to w cells.
 func PadRight(s string, w int) string {
 	if n := ansi.StringWidth(s); n < w {
 		return s + strings.Repeat(" ", w-n)
@@ -59,7 +59,7 @@ func PadRight(s string, w int) string {
 	return s
 }
 
-// padLeft pads s with spaces on the left to w cells.
+// PadLeft pads s with spaces on the left to w cells.
 func PadLeft(s string, w int) string {
 	if n := ansi.StringWidth(s); n < w {
 		return strings.Repeat(" ", w-n) + s
@@ -67,7 +67,7 @@ func PadLeft(s string, w int) string {
 	return s
 }
 
-// trunc cuts s to w cells with an ellipsis.
+// Trunc cuts s to w cells with an ellipsis.
 func Trunc(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
@@ -91,7 +91,7 @@ func DateOrDash(d *api.Date) string {
 	return d.String()
 }
 
-// fitter cuts the frame's lines to the screen's width. Measuring a line
+// Fitter cuts the frame's lines to the screen's width. Measuring a line
 // costs more than drawing it, so lines seen to fit are remembered (until a
 // resize).
 type Fitter struct {
@@ -101,7 +101,7 @@ type Fitter struct {
 
 func (f *Fitter) Resize(w int) { f.width, f.fits = w, map[string]bool{} }
 
-// fit cuts a line to the width.
+// Fit cuts a line to the width.
 func (f *Fitter) Fit(s string) string {
 	if len(s) <= f.width || f.fits[s] {
 		return s
@@ -116,7 +116,7 @@ func (f *Fitter) Fit(s string) string {
 	return ansi.Truncate(s, f.width, "…")
 }
 
-// wrapWords wraps s at spaces to lines of w cells; a word longer than a
+// WrapWords wraps s at spaces to lines of w cells; a word longer than a
 // line is broken (never at a hyphen, unlike ansi.Wordwrap: dates stay
 // whole).
 func WrapWords(s string, w int) []string {
@@ -143,7 +143,7 @@ func WrapWords(s string, w int) []string {
 	return lines
 }
 
-// plural is n and the noun, plural unless n is 1: "1 trainee", "2
+// Plural is n and the noun, plural unless n is 1: "1 trainee", "2
 // trainees", "3 marked trainees" (nouns ending in s, x or h take "es").
 func Plural(n int, noun string) string {
 	if n == 1 {

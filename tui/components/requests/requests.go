@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// slot names a kind of request. Only the latest request of a slot counts:
+// Slot names a kind of request. Only the latest request of a slot counts:
 // an answer to an earlier one is dropped.
 type Slot int
 
@@ -37,7 +37,7 @@ const (
 	slotCount
 )
 
-// resultMsg is the answer to one request.
+// ResultMsg is the answer to one request.
 type ResultMsg struct {
 	Slot Slot
 	seq  uint64
@@ -45,7 +45,7 @@ type ResultMsg struct {
 	Err  error
 }
 
-// requests is the component every page starts its requests with: each
+// Requests is the component every page starts its requests with: each
 // runs as a tea.Cmd under the options' context and timeout, tagged with a
 // sequence number, and the spinner turns while any is in flight.
 type Requests struct {
@@ -65,7 +65,7 @@ func NewRequests(ctx context.Context, timeout time.Duration) Requests {
 	return Requests{ctx: ctx, timeout: timeout, Spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 }
 
-// call starts a request of slot s; a previous request of the slot is
+// Call starts a request of slot s; a previous request of the slot is
 // cancelled (reads) and its answer will be dropped.
 func (r *Requests) Call(s Slot, fn func(ctx context.Context) (any, error)) tea.Cmd {
 	if s != SlotMutate && s != SlotWebhookAction && s != SlotAdmin && r.cancels[s] != nil {
@@ -83,7 +83,7 @@ func (r *Requests) Call(s Slot, fn func(ctx context.Context) (any, error)) tea.C
 	return tea.Batch(run, r.startSpinner())
 }
 
-// accept reports whether msg answers the latest request of its slot, which
+// Accept reports whether msg answers the latest request of its slot, which
 // then waits for nothing more; an older answer is counted and dropped.
 func (r *Requests) Accept(msg ResultMsg) bool {
 	if r.inflight[msg.Slot] != msg.seq {
@@ -94,7 +94,7 @@ func (r *Requests) Accept(msg ResultMsg) bool {
 	return true
 }
 
-// forget drops whatever the slots wait for: their answers will be dropped.
+// Forget drops whatever the slots wait for: their answers will be dropped.
 func (r *Requests) Forget(slots ...Slot) {
 	for _, s := range slots {
 		if r.cancels[s] != nil {
@@ -124,7 +124,7 @@ func (r *Requests) startSpinner() tea.Cmd {
 	return r.Spin.Tick
 }
 
-// tick turns the spinner while anything is loading, and stops it after.
+// Tick turns the spinner while anything is loading, and stops it after.
 func (r *Requests) Tick(msg spinner.TickMsg) tea.Cmd {
 	if !r.Busy() {
 		r.spinning = false
@@ -135,7 +135,7 @@ func (r *Requests) Tick(msg spinner.TickMsg) tea.Cmd {
 	return cmd
 }
 
-// spinnerView is the spinner while anything is loading, else blank.
+// SpinnerView is the spinner while anything is loading, else blank.
 func (r *Requests) SpinnerView() string {
 	if !r.Busy() {
 		return " "

@@ -8,7 +8,7 @@ import (
 	lipgloss "charm.land/lipgloss/v2"
 )
 
-// theme holds every style the screens use. It is built for a light or a
+// Theme holds every style the screens use. It is built for a light or a
 // dark background (the terminal is asked with tea.RequestBackgroundColor),
 // and without any colour under NO_COLOR, where selection and the active tab
 // are still shown with reverse video, bold and brackets.
@@ -74,7 +74,7 @@ func NewTheme(isDark, noColor bool) Theme {
 	return t
 }
 
-// helpStyles are the bubbles help styles of the theme.
+// HelpStyles are the bubbles help styles of the theme.
 func (t Theme) HelpStyles() help.Styles {
 	if t.noColor {
 		plain := lipgloss.NewStyle()
@@ -84,7 +84,7 @@ func (t Theme) HelpStyles() help.Styles {
 	return help.DefaultStyles(t.isDark)
 }
 
-// inputStyles are a text input's styles in the theme: a cursor that does
+// InputStyles are a text input's styles in the theme: a cursor that does
 // not blink, the prompt in the accent; no colour under NO_COLOR.
 func (t Theme) InputStyles() textinput.Styles {
 	st := textinput.DefaultStyles(t.isDark)
@@ -96,7 +96,7 @@ func (t Theme) InputStyles() textinput.Styles {
 	return st
 }
 
-// badge renders a status: active, expired or deleted.
+// Badge renders a status: active, expired or deleted.
 func (t Theme) Badge(status string) string {
 	switch status {
 	case "active":

@@ -11,21 +11,21 @@ import (
 // values (a small form), or to show what is shown once (a new key's
 // secret). Each is drawn in a box centred over the page.
 
-// dialogBox is text in the dialog's box, centred in the page's body.
+// DialogBox is text in the dialog's box, centred in the page's body.
 func (c *Common) DialogBox(text string) string {
 	return layout.PlaceCenter(c.Th.Dialog.Render(text), c.Width, c.ContentHeight())
 }
 
-// dialogWidth is the width of a dialog's text: what its box (a border
+// DialogWidth is the width of a dialog's text: what its box (a border
 // and two spaces each side) leaves of the screen, at most 72.
 func (c *Common) DialogWidth() int { return min(max(c.Width-8, 20), 72) }
 
-// wrapDialog wraps text to lines of a dialog, after indent cells.
+// WrapDialog wraps text to lines of a dialog, after indent cells.
 func (c *Common) WrapDialog(text string, indent int) string {
 	return strings.Join(layout.WrapWords(text, max(c.DialogWidth()-indent, 10)), "\n"+strings.Repeat(" ", indent))
 }
 
-// dimLines are notes in the dim style, each wrapped to the dialog's
+// DimLines are notes in the dim style, each wrapped to the dialog's
 // width.
 func (c *Common) DimLines(notes []string) string {
 	var lines []string

@@ -17,20 +17,20 @@ import (
 
 // Live mode's timing.
 const (
-	// feedWait is the long poll's wait= (seconds): the server answers as
+	// FeedWait is the long poll's wait= (seconds): the server answers as
 	// soon as an event commits, or empty after this.
 	FeedWait = 20
-	// recentKept is how many recent changes are kept for the dashboard.
+	// RecentKept is how many recent changes are kept for the dashboard.
 	RecentKept = 50
 )
 
-// feedBackoff is the pause before the n-th retry of an unreachable feed.
+// FeedBackoff is the pause before the n-th retry of an unreachable feed.
 func FeedBackoff(n int) time.Duration {
 	d := time.Second << min(max(n-1, 0), 5)
 	return min(d, 30*time.Second)
 }
 
-// change is one event of the feed as the recent changes show it.
+// Change is one event of the feed as the recent changes show it.
 type Change struct {
 	Id      string // the event's id
 	At      time.Time
@@ -53,7 +53,7 @@ type liveFeed struct {
 	Recent  []Change // newest first
 }
 
-// remember puts c first in the recent changes.
+// Remember puts c first in the recent changes.
 func (f *liveFeed) Remember(c Change) {
 	f.Recent = append([]Change{c}, f.Recent...)
 	if len(f.Recent) > RecentKept {
@@ -61,7 +61,7 @@ func (f *liveFeed) Remember(c Change) {
 	}
 }
 
-// liveBadge is the title bar's word for live mode: "● auto-refresh", not
+// LiveBadge is the title bar's word for live mode: "● auto-refresh", not
 // "live", the name of the list's tab of trainees not deleted.
 func (c *Common) LiveBadge() string {
 	f := &c.Live

@@ -6,7 +6,7 @@ import (
 	"github.com/traineed/traineed/tui/components/keymap"
 )
 
-// modal is a page the root draws over the body of the page on screen: the
+// Modal is a page the root draws over the body of the page on screen: the
 // key map (?), the dialogs (dialog.go: the question before a delete...). It takes every key while
 // it is open (ctrl+c still quits); the page's title lines stay, and the
 // page goes on under it (its answers arrive, it may even change).

@@ -2,6 +2,7 @@ package common
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -15,7 +16,7 @@ import (
 // of the company's and back, unless the key is limited to its trainer's
 // trainees (ownTraineesOnly).
 
-// boundTrainer is the trainer the key in use acts as (0: none, or not
+// BoundTrainer is the trainer the key in use acts as (0: none, or not
 // known), that trainer's name as shown (escaped), and whether the key is
 // limited to the trainer's trainees.
 func (c *Common) BoundTrainer() (id int64, name string, only bool) {
@@ -30,7 +31,7 @@ func (c *Common) BoundTrainer() (id int64, name string, only bool) {
 	return *k.TrainerID, name, k.OwnTraineesOnly
 }
 
-// limited reports whether the key in use is known to be limited to its
+// Limited reports whether the key in use is known to be limited to its
 // trainer's trainees (ownTraineesOnly): the company's webhooks and
 // automations are refused it.
 func (c *Common) Limited() bool {
@@ -38,7 +39,7 @@ func (c *Common) Limited() bool {
 	return only
 }
 
-// isAdmin reports whether the key in use may administer the company;
+// IsAdmin reports whether the key in use may administer the company;
 // known says whether its scope is known at all (a nil Key: the server is
 // asked, and says).
 func (c *Common) IsAdmin() (admin, known bool) {
@@ -48,7 +49,7 @@ func (c *Common) IsAdmin() (admin, known bool) {
 	return api.ScopeIncludes(c.Opt.Key.Scope, api.KeyScopeAdmin), true
 }
 
-// identity is whose key is in use, in at most room cells: "Demo Fitness ·
+// Identity is whose key is in use, in at most room cells: "Demo Fitness ·
 // Sam Coach (full)" (the trainer's name for a key bound to one, else the
 // key's; "(full, own trainees)" for a key limited to its trainer's
 // trainees), without the company when that does not fit, the limit
@@ -92,7 +93,7 @@ func (c *Common) Identity(room int) string {
 	return layout.Trunc(who, room-ansi.StringWidth(scope)) + scope
 }
 
-// topBar is a page's title bar: left, right, and, before right, whose key
+// TopBar is a page's title bar: left, right, and, before right, whose key
 // is in use when there is room for it (at least two spaces after left):
 // the page's own words never give way to it.
 func (c *Common) TopBar(left, right string) string {
@@ -103,7 +104,7 @@ func (c *Common) TopBar(left, right string) string {
 	return c.TitleBar(left, right)
 }
 
-// whose is what the dashboard and the list show for a key bound to a
+// Whose is what the dashboard and the list show for a key bound to a
 // trainer: "my trainees" or "all trainees"; "" for another key.
 func (c *Common) Whose() string {
 	if id, _, _ := c.BoundTrainer(); id == 0 {
@@ -115,14 +116,22 @@ func (c *Common) Whose() string {
 	return "all trainees"
 }
 
-// widens reports whether m switches between the key's trainer's trainees
+// Widens reports whether m switches between the key's trainer's trainees
 // and all: for a key bound to a trainer, not limited to its trainees.
 func (c *Common) Widens() bool { return c.Whose() != "" && !c.Limited() }
 
-// capitalized is s with its first letter upper-case.
+// Capitalized is s with its first letter upper-case.
 func Capitalized(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Zone is where the TUI shows instants (Options.Zone, else local).
+func (c *Common) Zone() *time.Location {
+	if c.Opt.Zone != nil {
+		return c.Opt.Zone
+	}
+	return time.Local
 }

@@ -33,7 +33,7 @@ type Model struct {
 	offset int
 }
 
-// reload reads the automations (not for a key limited to its trainer's
+// Reload reads the automations (not for a key limited to its trainer's
 // trainees: the page says why).
 func (am *Model) Reload() tea.Cmd {
 	if am.Limited() {
@@ -45,7 +45,7 @@ func (am *Model) Reload() tea.Cmd {
 	})
 }
 
-// update takes the automations read.
+// Update takes the automations read.
 func (am *Model) Update(msg tea.Msg) tea.Cmd {
 	r, ok := am.Answer(msg)
 	if _, read := msg.(requests.ResultMsg); read {

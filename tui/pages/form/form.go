@@ -29,7 +29,7 @@ type FormField struct {
 	Label   string
 	Input   textinput.Model
 	Initial string // the value the form opened with
-	// stored: the value the form opened with is stored text that the
+	// Stored: the value the form opened with is stored text that the
 	// rules refuse today, kept from before them: shown escaped
 	// (api.EscapeText) when it holds a control character, as it is when
 	// the field's own characters refuse it (an invisible character in a
@@ -52,12 +52,12 @@ type Model struct {
 	Focus   int
 	Sending bool
 	tried   bool // a save was attempted: every error shows
-	// discarding: esc was pressed on a changed form; y discards, n keeps.
+	// Discarding: esc was pressed on a changed form; y discards, n keeps.
 	Discarding bool
-	// changedMeanwhile: live mode saw another change of the trainee
+	// ChangedMeanwhile: live mode saw another change of the trainee
 	// since the form opened.
 	ChangedMeanwhile bool
-	// etag is the version of orig the form edits (read when it opens):
+	// Etag is the version of orig the form edits (read when it opens):
 	// the save sends it as If-Match.
 	Etag  string
 	Today func() api.Date
@@ -199,7 +199,7 @@ func (f *Model) parseValue(pf *api.PatchField, text, trimmed string) (any, strin
 // with escaped: it is not checked, and not sent.
 func (fl *FormField) untouchedStored() bool { return fl.Stored && fl.Input.Value() == fl.Initial }
 
-// check runs the validation and puts each problem by its field.
+// Check runs the validation and puts each problem by its field.
 func (f *Model) Check() (api.CreateRequest, int) {
 	r, errs := f.request()
 	for i := range f.Fields {
@@ -208,7 +208,7 @@ func (f *Model) Check() (api.CreateRequest, int) {
 	return r, len(errs)
 }
 
-// changes is the PUT body of an edit: only what differs from the trainee.
+// Changes is the PUT body of an edit: only what differs from the trainee.
 // Every input names a field of api.TraineePatch; a cleared input clears a
 // nullable field (a cleared password keeps the old one). The inputs are
 // valid by now (request checked them), and normalised like the server
@@ -240,7 +240,7 @@ func (f *Model) Changes() (api.TraineePatch, []string) {
 	return p, p.Names()
 }
 
-// serverErrors puts a 400's problems by their fields.
+// ServerErrors puts a 400's problems by their fields.
 func (f *Model) ServerErrors(err error) {
 	for i := range f.Fields {
 		f.Fields[i].server = ""
@@ -265,7 +265,7 @@ func (f *Model) ServerErrors(err error) {
 	}
 }
 
-// dirty reports whether any input differs from what the form opened with.
+// Dirty reports whether any input differs from what the form opened with.
 func (f *Model) Dirty() bool {
 	for _, fl := range f.Fields {
 		if fl.Input.Value() != fl.Initial {
@@ -297,7 +297,7 @@ func (f *Model) FocusOn(i int) tea.Cmd {
 	return f.Fields[i].Input.Focus()
 }
 
-// update passes other messages (paste, cursor) to the focused input.
+// Update passes other messages (paste, cursor) to the focused input.
 func (f *Model) Update(msg tea.Msg) tea.Cmd {
 	if !f.Open {
 		return nil
@@ -352,14 +352,14 @@ func (f *Model) Key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// close leaves the form for the page it was opened from, saying note.
+// Close leaves the form for the page it was opened from, saying note.
 func (f *Model) Close(note string) {
 	f.Forget(requests.SlotMutate)
 	f.SetStatus(statusline.StatusInfo, "%s", note)
 	f.Leave()
 }
 
-// leave empties the form and shows the page it was opened from.
+// Leave empties the form and shows the page it was opened from.
 func (f *Model) Leave() {
 	back, nav := f.Back, f.Nav
 	*f = Model{Common: f.Common}
@@ -409,7 +409,7 @@ func (f *Model) submit() tea.Cmd {
 	return f.Save(f.Orig.ID, f.Etag, u, changed)
 }
 
-// save sends an edit: with If-Match when the form knows the version it
+// Save sends an edit: with If-Match when the form knows the version it
 // edits (a 412 then shows the conflict), else as it is.
 func (f *Model) Save(id int64, etag string, u api.TraineePatch, changed []string) tea.Cmd {
 	c := f.C

@@ -67,7 +67,7 @@ type Model struct {
 // countsAnswer is the dashboard's numbers read.
 type countsAnswer struct{ c homeCounts }
 
-// reload reads the counts again.
+// Reload reads the counts again.
 func (h *Model) Reload() tea.Cmd {
 	c, mine := h.C, h.Mine
 	return h.Call(requests.SlotHome, func(ctx context.Context) (any, error) {
@@ -76,7 +76,7 @@ func (h *Model) Reload() tea.Cmd {
 	})
 }
 
-// countsChanged reads the counts again after a change the feed reported;
+// CountsChanged reads the counts again after a change the feed reported;
 // changes that come together are read once.
 func (h *Model) CountsChanged() tea.Cmd {
 	if h.pending {
@@ -86,7 +86,7 @@ func (h *Model) CountsChanged() tea.Cmd {
 	return tea.Tick(300*time.Millisecond, func(time.Time) tea.Msg { return CountsDueMsg{} })
 }
 
-// countsDueMsg: the counts are read again after changes.
+// CountsDueMsg: the counts are read again after changes.
 type CountsDueMsg struct{}
 
 func (h *Model) Update(msg tea.Msg) tea.Cmd {
@@ -251,4 +251,14 @@ func (h *Model) when(t time.Time) string {
 		return t.Format("15:04")
 	}
 	return t.Format("02 Jan")
+}
+
+// loadCounts reads the dashboard's numbers (GET /trainees/stats), of one
+// trainer's trainees (trainerId; 0: the company's).
+func loadCounts(ctx context.Context, c common.Client, trainerID int64) (homeCounts, error) {
+	s, err := c.TrainerStats(ctx, trainerID)
+	if err != nil {
+		return homeCounts{-1, -1, -1, -1, -1, -1, -1}, err
+	}
+	return homeCounts{s.Active, s.Expiring7, s.Expiring30, s.Expired, s.Inactive14, s.New7, s.Deleted}, nil
 }

@@ -37,7 +37,7 @@ type Model struct {
 	names  map[int64]string // trainee names by id, escaped, as read
 }
 
-// open shows a's runs, read anew.
+// Open shows a's runs, read anew.
 func (rm *Model) Open(a *api.Automation) tea.Cmd {
 	rm.of, rm.runs, rm.loaded, rm.offset, rm.total = a, nil, false, 0, 0
 	return rm.reload()
@@ -96,7 +96,7 @@ func traineeNames(ctx context.Context, c common.Client, ids []int64) map[int64]s
 	return out
 }
 
-// update takes the runs read.
+// Update takes the runs read.
 func (rm *Model) Update(msg tea.Msg) tea.Cmd {
 	r, ok := rm.Answer(msg)
 	if !ok {

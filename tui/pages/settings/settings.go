@@ -64,7 +64,7 @@ func (s *Model) administers() bool {
 	return (admin || !known) && !s.refused
 }
 
-// reload reads the keys (for a key that may administer the company), the
+// Reload reads the keys (for a key that may administer the company), the
 // trainers and the company.
 func (s *Model) Reload() tea.Cmd {
 	if !s.administers() {
@@ -88,7 +88,7 @@ func (s *Model) reloadCompany() tea.Cmd {
 	return s.Call(requests.SlotCompany, func(ctx context.Context) (any, error) { return c.Company(ctx) })
 }
 
-// update takes what the page read, and the answers to its changes.
+// Update takes what the page read, and the answers to its changes.
 func (s *Model) Update(msg tea.Msg) tea.Cmd {
 	r, ok := msg.(requests.ResultMsg)
 	switch {
@@ -445,7 +445,7 @@ func (s *Model) trainersView() string {
 	return s.table(trainerCols, rows, func(int) string { return "  " }) + "\n" + s.Th.Dim.Render(layout.Trunc("  "+note, s.Width))
 }
 
-// countText is a trainee count, "-" when the server does not count them.
+// CountText is a trainee count, "-" when the server does not count them.
 func CountText(n *int) string {
 	if n == nil {
 		return "-"

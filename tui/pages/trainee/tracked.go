@@ -235,7 +235,7 @@ func (tm *Model) stepsView() string {
 
 // ---------------------------------------------------------------- format
 
-// num writes a quantity with at most one decimal.
+// Num writes a quantity with at most one decimal.
 func Num(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 		return strconv.FormatInt(int64(f), 10)
@@ -243,12 +243,12 @@ func Num(f float64) string {
 	return strconv.FormatFloat(f, 'f', 1, 64)
 }
 
-// quantity writes an amount with at most two decimals.
+// Quantity writes an amount with at most two decimals.
 func Quantity(f float64) string {
 	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
 }
 
-// unitLabel is how a unit reads: cm, in, kg, lb, % (escaped).
+// UnitLabel is how a unit reads: cm, in, kg, lb, % (escaped).
 func UnitLabel(u string) string {
 	if u == api.UnitPercent {
 		return "%"
@@ -273,7 +273,7 @@ func mealLabel(meal string) string {
 	return strings.ToUpper(meal[:1]) + strings.ToLower(meal[1:])
 }
 
-// thousands writes n with comma separators.
+// Thousands writes n with comma separators.
 func Thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")

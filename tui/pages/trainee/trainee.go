@@ -70,7 +70,7 @@ type Model struct {
 	steps *api.AverageSteps
 }
 
-// invalidate forgets what was drawn for the old terminal size.
+// Invalidate forgets what was drawn for the old terminal size.
 func (t *Model) Invalidate() { t.chartKey = "" }
 
 // Answers of the trainee screen's requests.
@@ -99,7 +99,7 @@ type (
 
 var traineeSlots = []requests.Slot{requests.SlotTrainee, requests.SlotWeight, requests.SlotMeasurements, requests.SlotNutrition, requests.SlotSteps}
 
-// open shows t at its profile and reads t again.
+// Open shows t at its profile and reads t again.
 func (tm *Model) Open(t *api.Trainee) tea.Cmd {
 	tm.Forget(traineeSlots...)
 	*tm = Model{Common: tm.Common, T: t, day: tm.Today(), weightRange: 1, weightFor: -1, measureRange: 3, measureFor: [2]int{-1, -1}}
@@ -387,7 +387,7 @@ func (tm *Model) profileView() string {
 	return b.String()
 }
 
-// update takes the answers of the trainee and of its tabs' data.
+// Update takes the answers of the trainee and of its tabs' data.
 func (tm *Model) Update(msg tea.Msg) tea.Cmd {
 	if r, ok := msg.(requests.ResultMsg); ok {
 		return tm.result(r)

@@ -65,7 +65,7 @@ type webhookAction struct {
 	scheduled int
 }
 
-// load reads the webhooks (not for a key limited to its trainer's
+// Load reads the webhooks (not for a key limited to its trainer's
 // trainees: the page says why).
 func (w *Model) Load() tea.Cmd {
 	if w.Limited() {
@@ -293,7 +293,7 @@ var (
 		table.Col("LATENCY", 9, 10, 3), table.Col("STATE", 9, 9, 0), table.Col("ERROR", 8, 0, 1)}
 )
 
-// hookRows are the cells of the webhooks' table.
+// HookRows are the cells of the webhooks' table.
 func (w *Model) HookRows() [][]string {
 	rows := make([][]string, len(w.Hooks))
 	for i, h := range w.Hooks {
@@ -303,7 +303,7 @@ func (w *Model) HookRows() [][]string {
 	return rows
 }
 
-// hookCols sizes the webhooks' columns by their content, the URL first:
+// HookCols sizes the webhooks' columns by their content, the URL first:
 // the events are cut before the URL is.
 func (w *Model) HookCols(rows [][]string) []table.ColSpec {
 	specs := table.ContentCols(webhookCols, rows)
@@ -413,7 +413,7 @@ func (w *Model) deliveryDetail(a *api.WebhookAttempt) string {
 	return b.String()
 }
 
-// update takes the answers of the webhooks, their deliveries, a test and
+// Update takes the answers of the webhooks, their deliveries, a test and
 // a redelivery.
 func (w *Model) Update(msg tea.Msg) tea.Cmd {
 	r, ok := w.Answer(msg)
@@ -426,7 +426,7 @@ func (w *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// help is the page's key map: t and r are off for a read-only key, and for
+// Help is the page's key map: t and r are off for a read-only key, and for
 // a key limited to its trainer's trainees (it sees no webhook).
 func (w *Model) Help() keymap.HelpKeys { return w.Keys.WebhooksHelp(w.Opt.ReadOnly || w.Limited()) }
 

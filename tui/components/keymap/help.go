@@ -6,7 +6,23 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// homeHelp is the dashboard's key map; whose is the trainees it counts
+func (k KeyMap) AutomationsHelp() HelpKeys {
+	open := k.Open
+	open.SetHelp("enter", "runs")
+	return HelpKeys{
+		Short: []key.Binding{open, k.Up, k.Down, k.Refresh, k.Back, k.Help, k.Quit},
+		Full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {open, k.Refresh}, {k.Help, k.Back, k.Quit}},
+	}
+}
+
+func (k KeyMap) CommandHelp() HelpKeys {
+	run := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"))
+	tab := key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
+	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	return HelpKeys{Short: []key.Binding{run, tab, esc}, Full: [][]key.Binding{{run, tab, esc}}}
+}
+
+// HomeHelp is the dashboard's key map; whose is the trainees it counts
 // for a key bound to a trainer (m switches), limited whether the key is
 // limited to its trainer's trainees (w and a need a company-wide key),
 // admin whether the key may administer the company (S says the Settings
@@ -28,5 +44,12 @@ func (k KeyMap) HomeHelp(whose string, limited, admin bool) HelpKeys {
 			slices.Concat([]key.Binding{list, k.mine(whose, limited)}, pages, []key.Binding{settings, k.Refresh}),
 			{k.Help, k.Quit},
 		},
+	}
+}
+
+func (k KeyMap) RunsHelp() HelpKeys {
+	return HelpKeys{
+		Short: []key.Binding{k.Up, k.Down, k.Refresh, k.Back, k.Help, k.Quit},
+		Full:  [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Refresh}, {k.Help, k.Back, k.Quit}},
 	}
 }

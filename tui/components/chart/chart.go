@@ -13,7 +13,7 @@ import (
 	"github.com/traineed/traineed/tui/components/theme"
 )
 
-// weightChart draws the weight history over its whole range with
+// WeightChart draws the weight history over its whole range with
 // ntcharts' time-series line chart (arc line runes, one averaged value per
 // column: they read better than braille dots and need no braille font).
 func WeightChart(wh *api.WeightHistory, w, h int, th theme.Theme) string {
@@ -52,7 +52,7 @@ func WeightChart(wh *api.WeightHistory, w, h int, th theme.Theme) string {
 // tickSteps are the round steps of the weight axis, smallest first.
 var TickSteps = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500}
 
-// yTicks chooses the weight axis of a chart whose plot has rows rows
+// YTicks chooses the weight axis of a chart whose plot has rows rows
 // for values from lo to hi: its range [yLo, yHi] and a label every
 // `every` rows, such that the labels are even, round values (multiples
 // of a step of tickSteps: 64.0, 64.5, 65.0) and the axis does not run
@@ -83,7 +83,7 @@ func rangeInts(from, to int) []int {
 	return out
 }
 
-// spark draws values as a one-line sparkline of at most w cells (the
+// Spark draws values as a one-line sparkline of at most w cells (the
 // latest values), scaled between their minimum and maximum so that small
 // changes show, padded to w.
 func Spark(values []float64, w int, th theme.Theme) string {

@@ -9,7 +9,7 @@ import (
 	"github.com/traineed/traineed/tui/components/layout"
 )
 
-// colSpec is one column of a table that fits its width: it shrinks down
+// ColSpec is one column of a table that fits its width: it shrinks down
 // to min cells (cut with "…") and grows up to max (0: the column takes
 // what is left); when even the minimums do not fit, the columns with the
 // highest drop go first (0: never dropped).
@@ -19,7 +19,7 @@ type ColSpec struct {
 	drop     int
 }
 
-// col is a column: its title, its minimum and maximum widths and when it
+// Col is a column: its title, its minimum and maximum widths and when it
 // drops (colSpec).
 func Col(title string, min, max, drop int) ColSpec {
 	return ColSpec{title: title, Min: min, Max: max, drop: drop}
@@ -31,7 +31,7 @@ type table struct {
 	widths []int // 0: dropped
 }
 
-// fitCols fits specs to w cells (a space between columns).
+// FitCols fits specs to w cells (a space between columns).
 func FitCols(w int, specs []ColSpec) table {
 	t := table{specs: specs, widths: make([]int, len(specs))}
 	shown := shownCols(w, specs)
@@ -99,7 +99,7 @@ func (t table) grow(shown []bool, spare int) int {
 	return spare
 }
 
-// contentCols narrows specs to the rows' content: a column that grows to
+// ContentCols narrows specs to the rows' content: a column that grows to
 // a maximum grows no wider than its widest cell (or its title), so that
 // the column taking what is left (max 0) gets the rest.
 func ContentCols(specs []ColSpec, rows [][]string) []ColSpec {
@@ -120,7 +120,7 @@ func ContentCols(specs []ColSpec, rows [][]string) []ColSpec {
 	return out
 }
 
-// header is the line of the columns' titles.
+// Header is the line of the columns' titles.
 func (t table) Header() string {
 	cells := make([]string, len(t.specs))
 	for i, s := range t.specs {
@@ -129,7 +129,7 @@ func (t table) Header() string {
 	return t.Row(cells...)
 }
 
-// row lays cells out in the shown columns, each cut with "…" and padded.
+// Row lays cells out in the shown columns, each cut with "…" and padded.
 func (t table) Row(cells ...string) string {
 	var b strings.Builder
 	first := true

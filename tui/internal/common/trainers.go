@@ -10,7 +10,7 @@ import (
 	"github.com/traineed/traineed/api/client"
 )
 
-// refusalFields are the problems a refusal names, each with its field
+// RefusalFields are the problems a refusal names, each with its field
 // (a 400's list, or the one error of another refusal); none for another
 // error.
 func RefusalFields(err error) []api.FieldError {
@@ -24,7 +24,7 @@ func RefusalFields(err error) []api.FieldError {
 	return rej.Errors
 }
 
-// trainerText is how the form shows trainer id: its name when the
+// TrainerText is how the form shows trainer id: its name when the
 // company's trainers are known and the name is theirs alone, else the id.
 func (c *Common) TrainerText(id int64) string {
 	for _, t := range c.TrainerList {

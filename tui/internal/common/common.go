@@ -16,7 +16,7 @@ import (
 	"github.com/traineed/traineed/tui/components/theme"
 )
 
-// screen names a page.
+// Screen names a page.
 type Screen int
 
 const (
@@ -31,7 +31,7 @@ const (
 	ScreenCount
 )
 
-// page is one screen of the TUI (soft-serve's ui/pages): the list, a
+// Page is one screen of the TUI (soft-serve's ui/pages): the list, a
 // trainee, the form, the webhooks, the automations and an automation's
 // runs, each a type of its own file. The root model routes messages to
 // the page on screen and draws the frame around what it returns: the two
@@ -96,7 +96,7 @@ type router interface {
 	TraineesMoved() tea.Cmd
 }
 
-// common is what the root model and every page share (soft-serve's
+// Common is what the root model and every page share (soft-serve's
 // common.Common): the client and options, the theme and the key map, the
 // screen's size, the company's trainers, and the two components every page
 // writes to: the requests in flight (with the spinner) and the status line.
@@ -112,7 +112,7 @@ type Common struct {
 	Trainers    map[int64]string     // trainer names by id, escaped (nil until read)
 	TrainerList []api.TrainerSummary // the company's trainers, as read
 
-	// mine is the trainer whose trainees the dashboard and the list show
+	// Mine is the trainer whose trainees the dashboard and the list show
 	// (0: all of the company's): a key bound to a trainer starts on its
 	// trainer's, m switches (whoami.go).
 	Mine int64
@@ -127,14 +127,14 @@ type Common struct {
 
 func (c *Common) Today() api.Date { return c.Opt.Today() }
 
-// contentHeight is the number of lines between the two title lines and the
+// ContentHeight is the number of lines between the two title lines and the
 // status and help lines.
 func (c *Common) ContentHeight() int { return max(c.Height-3-len(c.StatusLines(c.Width)), 1) }
 
-// titleBar lays out left and right on one line of the screen's width.
+// TitleBar lays out left and right on one line of the screen's width.
 func (c *Common) TitleBar(left, right string) string { return layout.TitleBar(c.Width, left, right) }
 
-// readOnlyRefusal refuses a change on a read-only key, saying why.
+// ReadOnlyRefusal refuses a change on a read-only key, saying why.
 func (c *Common) ReadOnlyRefusal(what string) bool {
 	if !c.Opt.ReadOnly {
 		return false
@@ -143,7 +143,7 @@ func (c *Common) ReadOnlyRefusal(what string) bool {
 	return true
 }
 
-// stamp is an instant as the screens show it: api.ShownTimeLayout in the
+// Stamp is an instant as the screens show it: api.ShownTimeLayout in the
 // zone of Options (local by default), as traineectl's tables.
 func (c *Common) Stamp(t time.Time) string {
 	loc := c.Opt.Zone
@@ -153,7 +153,7 @@ func (c *Common) Stamp(t time.Time) string {
 	return t.In(loc).Format(api.ShownTimeLayout)
 }
 
-// step reads a navigation key as a move of n rows (page is a page's rows).
+// Step reads a navigation key as a move of n rows (page is a page's rows).
 func (c *Common) Step(msg tea.KeyPressMsg, page int) (int, bool) {
 	k := c.Keys
 	switch {
@@ -173,7 +173,7 @@ func (c *Common) Step(msg tea.KeyPressMsg, page int) (int, bool) {
 	return 0, false
 }
 
-// answer is msg when it is the answer to a request that did not fail; a
+// Answer is msg when it is the answer to a request that did not fail; a
 // failure goes to the status line.
 func (c *Common) Answer(msg tea.Msg) (requests.ResultMsg, bool) {
 	r, ok := msg.(requests.ResultMsg)
@@ -184,7 +184,7 @@ func (c *Common) Answer(msg tea.Msg) (requests.ResultMsg, bool) {
 	return r, ok
 }
 
-// backOrReload handles esc, back to the page back (what slots wait for is
+// BackOrReload handles esc, back to the page back (what slots wait for is
 // dropped), and ctrl+r, reload; it reports false for other keys.
 func (c *Common) BackOrReload(msg tea.KeyPressMsg, back Screen, reload func() tea.Cmd, slots ...requests.Slot) (tea.Cmd, bool) {
 	switch {
@@ -198,15 +198,15 @@ func (c *Common) BackOrReload(msg tea.KeyPressMsg, back Screen, reload func() te
 	return nil, false
 }
 
-// loadingLine is a page's body while what it shows is read.
+// LoadingLine is a page's body while what it shows is read.
 func (c *Common) LoadingLine(what string) string {
 	return "\n  " + c.Spin.View() + " Loading " + what + "…"
 }
 
-// noteLine is a page's body when there is nothing to show: why.
+// NoteLine is a page's body when there is nothing to show: why.
 func (c *Common) NoteLine(text string) string { return "\n  " + c.Th.Dim.Render(text) }
 
-// emptyBody is the body of a page of n rows of what while it has none to
+// EmptyBody is the body of a page of n rows of what while it has none to
 // show: the loading line until the rows are loaded, then none. It reports
 // false when there are rows.
 func (c *Common) EmptyBody(loaded bool, n int, what, none string) (string, bool) {
@@ -219,7 +219,7 @@ func (c *Common) EmptyBody(loaded bool, n int, what, none string) (string, bool)
 	return "", false
 }
 
-// unreadBody is the body of a page of the company's (the webhooks, the
+// UnreadBody is the body of a page of the company's (the webhooks, the
 // automations) whose rows were not read: for a key limited to its
 // trainer's trainees (known at the start, or refused with 403 1030), why,
 // on the page; after another failure (said in the status line), that
@@ -245,7 +245,7 @@ func (c *Common) UnreadBody(err error, what string) (string, bool) {
 	return "", false
 }
 
-// trainerName is how a trainer shows: the name when known, else "#id".
+// TrainerName is how a trainer shows: the name when known, else "#id".
 func TrainerName(names map[int64]string, id *int64) string {
 	switch {
 	case id == nil:

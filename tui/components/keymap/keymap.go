@@ -11,7 +11,7 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// keyMap holds every binding; each screen shows its own subset in the help
+// KeyMap holds every binding; each screen shows its own subset in the help
 // (page.help), and TestHelpNamesEveryKeyTheScreenUses fails when a
 // screen reacts to a key its help does not name.
 type KeyMap struct {
@@ -96,7 +96,7 @@ func NewKeyMap() KeyMap {
 	}
 }
 
-// helpKeys is one screen's help: the short line and the full columns.
+// HelpKeys is one screen's help: the short line and the full columns.
 type HelpKeys struct {
 	Short []key.Binding
 	Full  [][]key.Binding
@@ -106,7 +106,7 @@ func (h HelpKeys) ShortHelp() []key.Binding { return h.Short }
 
 func (h HelpKeys) FullHelp() [][]key.Binding { return h.Full }
 
-// helpLineID names what the short help line of hk shows at width w, so
+// HelpLineID names what the short help line of hk shows at width w, so
 // that the line is drawn again only when it changes.
 func HelpLineID(hk HelpKeys, w int) string {
 	var b strings.Builder
@@ -120,7 +120,7 @@ func HelpLineID(hk HelpKeys, w int) string {
 	return b.String()
 }
 
-// listHelp is the list's key map; sel is the selected trainee (nil: none)
+// ListHelp is the list's key map; sel is the selected trainee (nil: none)
 // and marked the number of marked rows: the short line offers u restore
 // on a deleted trainee, and the marks' keys while rows are marked. whose
 // is the list's trainees for a key bound to a trainer (m switches), ""
@@ -202,7 +202,7 @@ func (k KeyMap) mine(whose string, limited bool) key.Binding {
 	return b
 }
 
-// upDown names both arrows at once on a short line.
+// UpDown names both arrows at once on a short line.
 func UpDown(k KeyMap) key.Binding {
 	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 }
@@ -234,7 +234,7 @@ func (k KeyMap) ConfirmHelp() HelpKeys {
 	return HelpKeys{Short: []key.Binding{k.Yes, k.No}, Full: [][]key.Binding{{k.Yes, k.No}}}
 }
 
-// withGlobal adds to a page's key map the keys the root handles on every
+// WithGlobal adds to a page's key map the keys the root handles on every
 // page that does not take every key: home, the command line, live mode.
 func (k KeyMap) WithGlobal(hk HelpKeys, typing bool) HelpKeys {
 	if typing {
@@ -245,7 +245,7 @@ func (k KeyMap) WithGlobal(hk HelpKeys, typing bool) HelpKeys {
 	return hk
 }
 
-// keyRoute is one row of a page's key table: a press that matches one of
+// KeyRoute is one row of a page's key table: a press that matches one of
 // keys (and for which when, if set, holds) is handled by do. A page's key
 // handler is its table, read in order (the first row that matches wins),
 // instead of one long switch.
@@ -255,7 +255,7 @@ type KeyRoute struct {
 	do   func(msg tea.KeyPressMsg) tea.Cmd
 }
 
-// on is a row for keys; onIf one that also needs when.
+// On is a row for keys; onIf one that also needs when.
 func On(do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Binding) KeyRoute {
 	return KeyRoute{keys: keys, do: do}
 }
@@ -264,7 +264,7 @@ func OnIf(when func() bool, do func(msg tea.KeyPressMsg) tea.Cmd, keys ...key.Bi
 	return KeyRoute{keys: keys, when: when, do: do}
 }
 
-// route runs the first row of routes that msg matches; it reports false
+// Route runs the first row of routes that msg matches; it reports false
 // when none does.
 func Route(msg tea.KeyPressMsg, routes []KeyRoute) (tea.Cmd, bool) {
 	for _, r := range routes {
@@ -275,12 +275,12 @@ func Route(msg tea.KeyPressMsg, routes []KeyRoute) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// done wraps an action that asks for nothing after it.
+// Done wraps an action that asks for nothing after it.
 func Done(f func()) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd { f(); return nil }
 }
 
-// then wraps a command that does not need the key pressed.
+// Then wraps a command that does not need the key pressed.
 func Then(f func() tea.Cmd) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd { return f() }
 }

@@ -26,7 +26,7 @@ const (
 	StatusError
 )
 
-// statusPlace is what the status line speaks about: a screen and the
+// StatusPlace is what the status line speaks about: a screen and the
 // trainee selected or shown there (0: none).
 type StatusPlace struct {
 	Screen  int // the page's screen
@@ -34,7 +34,7 @@ type StatusPlace struct {
 	Tab     int // of the trainee screen
 }
 
-// statusLine is the component under every page: one message, an error's
+// StatusLine is the component under every page: one message, an error's
 // or a note's, that stays as long as it speaks about what is shown.
 type StatusLine struct {
 	Status     string
@@ -45,15 +45,15 @@ type StatusLine struct {
 	// the screen or the trainee changes; an error when the screen does.
 	statusFresh bool
 	statusAt    StatusPlace
-	// background is what the status line says while it has nothing else
+	// Background is what the status line says while it has nothing else
 	// to say: a lasting state (the event feed is unreachable).
 	Background string
-	// keyGone is what a refused key (401) means once this TUI revoked or
+	// KeyGone is what a refused key (401) means once this TUI revoked or
 	// disabled its own key: said instead of "check --api-key".
 	KeyGone string
 }
 
-// settleStatus runs after each message: a fresh status belongs to where
+// SettleStatus runs after each message: a fresh status belongs to where
 // the message left the screen (now); an older one is cleared once the
 // screen changes, or, unless it is an error, once the trainee or the tab
 // does: "Cancelled" never follows the user around.
@@ -68,7 +68,7 @@ func (s *StatusLine) SettleStatus(now StatusPlace) {
 	}
 }
 
-// setStatus sets the status line; its string arguments are data (names,
+// SetStatus sets the status line; its string arguments are data (names,
 // ids, errors the server wrote) and are shown escaped (api.EscapeText).
 func (s *StatusLine) SetStatus(k statusKind, format string, args ...any) {
 	for i, a := range args {
@@ -92,14 +92,14 @@ func (s *StatusLine) SetError(err error) {
 	s.ShowStatus(StatusError, Describe(err))
 }
 
-// isAuthRefused reports whether err is the server's refusal of the key
+// IsAuthRefused reports whether err is the server's refusal of the key
 // (401).
 func IsAuthRefused(err error) bool {
 	var auth *client.AuthRefusedError
 	return errors.As(err, &auth)
 }
 
-// clearStale clears a status set before the message being handled: it
+// ClearStale clears a status set before the message being handled: it
 // belonged to an action done with (a question or a section opens next),
 // while one the same message set stays.
 func (s *StatusLine) ClearStale() {
@@ -108,7 +108,7 @@ func (s *StatusLine) ClearStale() {
 	}
 }
 
-// statusLines is the status line, on two lines of width w when it is
+// StatusLines is the status line, on two lines of width w when it is
 // longer (an error's cause on the first, its URL on the second); what two
 // lines cannot hold is cut with "…".
 func (s *StatusLine) StatusLines(w int) []string {
@@ -146,7 +146,7 @@ func (s *StatusLine) StatusLines(w int) []string {
 	return lines
 }
 
-// paintStatus colours one line of the status (see statusLines).
+// PaintStatus colours one line of the status (see statusLines).
 func (s *StatusLine) PaintStatus(th theme.Theme, line string) string {
 	switch {
 	case s.Status == "":
@@ -169,7 +169,7 @@ var keyRefusals = map[int]string{
 	api.CodeOwnTrainees: "This API key acts for its trainer's trainees only: this reaches beyond them",
 }
 
-// describe turns an error into the status line's words, what the server
+// Describe turns an error into the status line's words, what the server
 // or the network said escaped (api.EscapeText); a network failure's
 // request goes on a second line.
 func Describe(err error) string {
@@ -180,7 +180,7 @@ func Describe(err error) string {
 	return api.EscapeText(cause)
 }
 
-// describeParts is an error's words and, for a network failure, the
+// DescribeParts is an error's words and, for a network failure, the
 // request that failed.
 func DescribeParts(err error) (cause, request string) {
 	var rej *client.RejectedError

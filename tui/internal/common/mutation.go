@@ -9,7 +9,7 @@ import (
 // and takes every answer of a create, update, delete or restore (the form
 // closes, the list and the trainee page show the new state).
 
-// mutation is the answer to a create, update, delete or restore.
+// Mutation is the answer to a create, update, delete or restore.
 type Mutation struct {
 	Kind    string // created, updated, deleted, restored
 	T       *api.Trainee

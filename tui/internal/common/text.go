@@ -6,7 +6,7 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// triggerText is a trigger as the pages show it (escaped).
+// TriggerText is a trigger as the pages show it (escaped).
 func TriggerText(tr api.AutomationTrigger) string {
 	if tr.Days != nil {
 		return fmt.Sprintf("%s %dd", api.EscapeText(tr.Type), *tr.Days)
