@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/components/commandline"
 	"github.com/traineed/traineed/tui/components/keymap"
 	"github.com/traineed/traineed/tui/components/layout"
 	"github.com/traineed/traineed/tui/components/requests"
@@ -278,7 +279,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.modal = &keysModal{Common: m.Common, hv: &m.help}
 			return nil
 		case key.Matches(msg, m.Keys.Command):
-			m.modal = newCommandLine(m)
+			m.modal = m.commandLine()
 			return nil
 		case key.Matches(msg, m.Keys.Live):
 			return m.toggleLive()
@@ -333,8 +334,8 @@ func (m *Model) render() string {
 		m.helpKey, m.helpLine = id, m.footer(note, hk)
 	}
 	helpLine := m.helpLine
-	if cl, ok := m.modal.(*commandLine); ok {
-		helpLine = cl.line(m.Width)
+	if cl, ok := m.modal.(*commandline.Line); ok {
+		helpLine = cl.View(m.Width)
 	}
 	var b strings.Builder
 	b.WriteString(m.frame.Fit(top) + "\n")
