@@ -10,6 +10,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/tui/components/commandline"
+	"github.com/traineed/traineed/tui/components/dialog"
 	"github.com/traineed/traineed/tui/components/requests"
 	"github.com/traineed/traineed/tui/components/statusline"
 	"github.com/traineed/traineed/tui/internal/common"
@@ -50,7 +51,7 @@ func (m *Model) commands() []commandline.Command {
 		{Name: "delete", Desc: "marked: delete (soft-delete)", Run: on(cmdBulk(bulkDelete))},
 		{Name: "restore", Desc: "marked: restore", Run: on(cmdBulk(bulkRestore))},
 		{Name: "unmark", Desc: "drop every mark", Run: to(func() tea.Cmd { m.list.Unmark(); return nil })},
-		{Name: "help", Desc: "the keys of the screen", Run: to(func() tea.Cmd { m.modal = &keysModal{Common: m.Common, hv: &m.help}; return nil })},
+		{Name: "help", Desc: "the keys of the screen", Run: to(func() tea.Cmd { m.modal = dialog.NewKeys(m.Common, &m.help); return nil })},
 		{Name: "quit", Desc: "leave traineectl tui", Run: to(func() tea.Cmd { return tea.Quit })},
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/tui/components/commandline"
+	"github.com/traineed/traineed/tui/components/dialog"
 	"github.com/traineed/traineed/tui/components/keymap"
 	"github.com/traineed/traineed/tui/components/layout"
 	"github.com/traineed/traineed/tui/components/requests"
@@ -276,7 +277,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, m.Keys.Quit):
 			return tea.Quit
 		case key.Matches(msg, m.Keys.Help):
-			m.modal = &keysModal{Common: m.Common, hv: &m.help}
+			m.modal = dialog.NewKeys(m.Common, &m.help)
 			return nil
 		case key.Matches(msg, m.Keys.Command):
 			m.modal = m.commandLine()

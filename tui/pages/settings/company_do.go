@@ -8,6 +8,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/form"
 	"github.com/traineed/traineed/tui/components/statusline"
 	"github.com/traineed/traineed/tui/internal/common"
 )
@@ -20,7 +21,7 @@ func (s *Model) editCompany() tea.Cmd {
 		s.SetStatus(statusline.StatusInfo, "The company is not read yet: ctrl+r reads it.")
 		return nil
 	}
-	entries := []dialog.Entry{dialog.TextEntry(s.Common, "Name", "the company's name", co.Name), dialog.TextEntry(s.Common, "Time zone", "an IANA name: Europe/London", co.TimeZone)}
+	entries := []form.Entry{form.TextEntry(s.Common, "Name", "the company's name", co.Name), form.TextEntry(s.Common, "Time zone", "an IANA name: Europe/London", co.TimeZone)}
 	patch := func(v []string) api.CompanyPatch {
 		var p api.CompanyPatch
 		if v[0] != co.Name {
@@ -31,13 +32,13 @@ func (s *Model) editCompany() tea.Cmd {
 		}
 		return p
 	}
-	check := func(v []string) dialog.Verdicts {
+	check := func(v []string) form.Verdicts {
 		return ruleVerdicts(patch(v), func(b []byte) error {
 			_, err := api.ParseCompanyPatch(b)
 			return err
-		}, companyFields, dialog.Verdicts{})
+		}, companyFields, form.Verdicts{})
 	}
-	var form *dialog.EntryForm
+	var ef *form.EntryForm
 	submit := func(v []string) tea.Cmd {
 		p := patch(v)
 		switch {
@@ -45,19 +46,19 @@ func (s *Model) editCompany() tea.Cmd {
 			s.SetStatus(statusline.StatusInfo, "Nothing changed: nothing was sent.")
 			return nil
 		case p.TimeZone != nil:
-			s.Nav.Ask(s.zoneQuestion(co, p, form))
+			s.Nav.Ask(s.zoneQuestion(co, p, ef))
 			return nil
 		}
 		return s.saveCompany(p)
 	}
-	form = dialog.NewEntryForm(s.Common, "The company", nil, entries, companyFields, check, submit, "Nothing was changed.")
-	s.Nav.Ask(form)
+	ef = form.NewEntryForm(s.Common, "The company", nil, entries, companyFields, check, submit, "Nothing was changed.")
+	s.Nav.Ask(ef)
 	return nil
 }
 
 // zoneQuestion explains what a new time zone changes, and asks; y sends
 // the form's change, the form open again until the answer.
-func (s *Model) zoneQuestion(co *api.Company, p api.CompanyPatch, form *dialog.EntryForm) *dialog.Question {
+func (s *Model) zoneQuestion(co *api.Company, p api.CompanyPatch, ef *form.EntryForm) *dialog.Question {
 	from, to := api.EscapeText(co.TimeZone), api.EscapeText(*p.TimeZone)
 	notes := []string{"\"Who is expired today\" follows the new zone from then on: the company's day, its counts, " +
 		"its lists and its automations start and end at midnight in " + to + "."}
@@ -67,8 +68,8 @@ func (s *Model) zoneQuestion(co *api.Company, p api.CompanyPatch, form *dialog.E
 	}
 	return &dialog.Question{Common: s.Common, Text: "Change the time zone from " + from + " to " + to + "?", Notes: notes,
 		Yes: "change", No: "keep", NoNote: "Nothing was changed.", OnYes: func() tea.Cmd {
-			s.Nav.Ask(form)
-			form.Sending = true
+			s.Nav.Ask(ef)
+			ef.Sending = true
 			return s.saveCompany(p)
 		}}
 }

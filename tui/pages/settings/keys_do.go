@@ -10,6 +10,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/form"
 	"github.com/traineed/traineed/tui/components/layout"
 	"github.com/traineed/traineed/tui/components/statusline"
 	"github.com/traineed/traineed/tui/internal/common"
@@ -27,15 +28,15 @@ const (
 // newKeyForm is the form of a new key: its name, scope, the trainer it
 // acts as (by name), whether it is limited to that trainer's trainees,
 // and the last day it works.
-func (s *Model) newKeyForm() *dialog.EntryForm {
-	entries := []dialog.Entry{
-		dialog.TextEntry(s.Common, "Name", "who or what uses it: crm, sam-phone", ""),
-		dialog.ChoiceEntry("Scope", api.KeyScopeFull, api.KeyScopeRead, api.KeyScopeAdmin),
-		dialog.TextEntry(s.Common, "Trainer", "name or id (empty: the company's)", ""),
-		dialog.ChoiceEntry("Own trainees only", "no", "yes"),
-		dialog.TextEntry(s.Common, "Expires", "last day, dd-MM-yyyy (empty: never)", ""),
+func (s *Model) newKeyForm() *form.EntryForm {
+	entries := []form.Entry{
+		form.TextEntry(s.Common, "Name", "who or what uses it: crm, sam-phone", ""),
+		form.ChoiceEntry("Scope", api.KeyScopeFull, api.KeyScopeRead, api.KeyScopeAdmin),
+		form.TextEntry(s.Common, "Trainer", "name or id (empty: the company's)", ""),
+		form.ChoiceEntry("Own trainees only", "no", "yes"),
+		form.TextEntry(s.Common, "Expires", "last day, dd-MM-yyyy (empty: never)", ""),
 	}
-	check := func(v []string) dialog.Verdicts {
+	check := func(v []string) form.Verdicts {
 		_, vs := s.keyRequest(v)
 		return vs
 	}
@@ -48,15 +49,15 @@ func (s *Model) newKeyForm() *dialog.EntryForm {
 			return err
 		})
 	}
-	return dialog.NewEntryForm(s.Common, "New API key", []string{"Its secret is shown once, when it is made."}, entries, keyFields, check, submit, "No key was created.")
+	return form.NewEntryForm(s.Common, "New API key", []string{"Its secret is shown once, when it is made."}, entries, keyFields, check, submit, "No key was created.")
 }
 
 // keyRequest is the key the form's values describe, checked with the
 // API's rules (api.ParseNewKey): the trainer given by name, the expiry a
 // last day (the key works until that day ends where the TUI shows
 // instants).
-func (s *Model) keyRequest(v []string) (api.NewKey, dialog.Verdicts) {
-	vs := dialog.Verdicts{Said: map[int]string{}, Errs: map[int]error{}}
+func (s *Model) keyRequest(v []string) (api.NewKey, form.Verdicts) {
+	vs := form.Verdicts{Said: map[int]string{}, Errs: map[int]error{}}
 	k := api.NewKey{Name: v[keyEntryName], Scope: v[keyEntryScope], OwnTraineesOnly: v[keyEntryOwn] == "yes"}
 	if v[keyEntryTrainer] != "" {
 		if id, err := s.TrainerByText(v[keyEntryTrainer]); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/form"
 	"github.com/traineed/traineed/tui/components/requests"
 	"github.com/traineed/traineed/tui/components/statusline"
 	"github.com/traineed/traineed/tui/internal/common"
@@ -66,12 +67,12 @@ func (s *Model) add() tea.Cmd {
 		s.Nav.Ask(s.newKeyForm())
 		return nil
 	}
-	entries := []dialog.Entry{dialog.TextEntry(s.Common, "Name", "first and last name", ""), dialog.TextEntry(s.Common, "E-mail", "name@example.com", "")}
-	check := func(v []string) dialog.Verdicts {
+	entries := []form.Entry{form.TextEntry(s.Common, "Name", "first and last name", ""), form.TextEntry(s.Common, "E-mail", "name@example.com", "")}
+	check := func(v []string) form.Verdicts {
 		return ruleVerdicts(api.NewTrainer{Name: v[0], Email: v[1]}, func(b []byte) error {
 			_, err := api.ParseNewTrainer(b)
 			return err
-		}, trainerFields, dialog.Verdicts{})
+		}, trainerFields, form.Verdicts{})
 	}
 	submit := func(v []string) tea.Cmd {
 		s.SetStatus(statusline.StatusInfo, "Adding trainer %s…", v[0])
@@ -81,7 +82,7 @@ func (s *Model) add() tea.Cmd {
 			return err
 		})
 	}
-	s.Nav.Ask(dialog.NewEntryForm(s.Common, "New trainer", nil, entries, trainerFields, check, submit, "No trainer was added."))
+	s.Nav.Ask(form.NewEntryForm(s.Common, "New trainer", nil, entries, trainerFields, check, submit, "No trainer was added."))
 	return nil
 }
 
@@ -96,7 +97,7 @@ var (
 // ruleVerdicts checks req, as the JSON a client sends, with the API's own
 // parser, and puts each problem by its entry (fields[i] is the API's name
 // of entry i) unless v has one there already.
-func ruleVerdicts(req any, parse func([]byte) error, fields []string, v dialog.Verdicts) dialog.Verdicts {
+func ruleVerdicts(req any, parse func([]byte) error, fields []string, v form.Verdicts) form.Verdicts {
 	if v.Errs == nil {
 		v.Errs = map[int]error{}
 	}
@@ -174,18 +175,18 @@ func (s *Model) revokeOrDeactivate() tea.Cmd {
 // a colleague's change).
 func (s *Model) changed(r requests.ResultMsg) tea.Cmd {
 	a := r.Val.(adminChange)
-	form, _ := s.Nav.Dialog().(*dialog.EntryForm)
-	if form != nil && !form.Sending {
-		form = nil
+	ef, _ := s.Nav.Dialog().(*form.EntryForm)
+	if ef != nil && !ef.Sending {
+		ef = nil
 	}
 	if r.Err != nil {
-		if form != nil {
-			form.Refused(r.Err) // what was typed stays, the problem by its entry
+		if ef != nil {
+			ef.Refused(r.Err) // what was typed stays, the problem by its entry
 		}
 		return tea.Batch(s.refusedChange(a, r.Err), s.reloadKeys())
 	}
-	if form != nil {
-		s.Nav.CloseDialog(form)
+	if ef != nil {
+		s.Nav.CloseDialog(ef)
 	}
 	if s.lostOwnKey(a) {
 		return nil // every read would be refused (401)

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"strings"
@@ -13,14 +13,18 @@ import (
 	"github.com/traineed/traineed/tui/internal/common"
 )
 
-// keysModal is the key map page (?): every key of the page under it, in
+// Keys is the key map page (?): every key of the page under it, in
 // columns, and the server the TUI talks to.
-type keysModal struct {
+type Keys struct {
 	*common.Common
 	hv *help.Model // the root's help, styled with the theme
 }
 
-func (km *keysModal) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+// NewKeys is the key map page; hv is the root's help (its styles).
+func NewKeys(c *common.Common, hv *help.Model) *Keys { return &Keys{Common: c, hv: hv} }
+
+// Key closes the page on ? or esc; q quits.
+func (km *Keys) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, km.Keys.Help, km.Keys.Back):
 		return nil, true
@@ -30,7 +34,8 @@ func (km *keysModal) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (km *keysModal) Body(under keymap.HelpKeys) string {
+// Body is the key map of the page under it, and the server.
+func (km *Keys) Body(under keymap.HelpKeys) string {
 	body := km.Th.Accent.Render("Keys") + "\n\n" + km.columns(under)
 	if km.Opt.Server != "" {
 		body += "\n\n" + km.Th.Dim.Render("Server: "+km.Opt.Server)
@@ -40,7 +45,7 @@ func (km *keysModal) Body(under keymap.HelpKeys) string {
 
 // columns lays the key map's groups side by side while they fit the
 // width, and under one another when they do not: no key is cut.
-func (km *keysModal) columns(under keymap.HelpKeys) string {
+func (km *Keys) columns(under keymap.HelpKeys) string {
 	h := *km.hv
 	h.ShowAll = true
 	h.SetWidth(0)
@@ -71,4 +76,4 @@ func (km *keysModal) columns(under keymap.HelpKeys) string {
 }
 
 // Help is the page's: the help line stays as it was.
-func (km *keysModal) Help(under keymap.HelpKeys) keymap.HelpKeys { return under }
+func (km *Keys) Help(under keymap.HelpKeys) keymap.HelpKeys { return under }
