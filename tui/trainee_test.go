@@ -274,19 +274,6 @@ func TestStepsTab(t *testing.T) {
 		strings.Repeat("■", st.DaysWithData)+strings.Repeat("□", 7-st.DaysWithData))
 }
 
-func TestFormatting(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 8421: "8,421", 1234567: "1,234,567", -4000: "-4,000"} {
-		if got := trainee.Thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q", n, got)
-		}
-	}
-	for f, want := range map[float64]string{80: "80", 0.25: "0.25", 1.5: "1.5", 2.125: "2.13"} {
-		if got := trainee.Quantity(f); got != want {
-			t.Errorf("quantity(%v) = %q", f, got)
-		}
-	}
-}
-
 // Leaving a trainee drops the answers still on their way, and an earlier
 // range's answer that arrives after a later one is dropped too.
 func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {

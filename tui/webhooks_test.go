@@ -12,11 +12,6 @@ import (
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store/storetest"
-	"github.com/traineed/traineed/tui/components/layout"
-	"github.com/traineed/traineed/tui/components/statusline"
-	"github.com/traineed/traineed/tui/components/table"
-	"github.com/traineed/traineed/tui/internal/common"
-	"github.com/traineed/traineed/tui/pages/webhooks"
 )
 
 // webhookServer is the demo server with one webhook to a real receiver, a
@@ -192,65 +187,5 @@ func TestWebhookDeliveryRetryingAndDetail(t *testing.T) {
 	d.expect(t, "Delivery 7, attempt 2", "… (more than fits")
 	if n := len(strings.Split(d.screen(), "\n")); n > 24 {
 		t.Fatalf("the detail at 80x24 drew %d lines", n)
-	}
-}
-
-// wrapWords wraps at spaces only: a date's hyphens never break it.
-func TestWrapWordsKeepsDates(t *testing.T) {
-	got := layout.WrapWords("the trial ended on 31-02-2027 and nothing else", 24)
-	for _, l := range got {
-		if strings.HasSuffix(l, "-") || len([]rune(l)) > 24 {
-			t.Fatalf("wrapped %q", got)
-		}
-	}
-	if !strings.Contains(strings.Join(got, "|"), "31-02-2027") {
-		t.Fatalf("the date is broken: %q", got)
-	}
-	if got := layout.WrapWords(strings.Repeat("x", 30), 10); len(got) != 3 || got[2] != "xxxxxxxxxx" {
-		t.Fatalf("a long word: %q", got)
-	}
-}
-
-// The webhooks' columns are as wide as what they hold, and the URL comes
-// first: at 80 columns a long URL shows whole and a long events list is
-// cut; "all" takes no more room than its header.
-func TestWebhookColumnsFitTheirContent(t *testing.T) {
-	url := "https://crm.example.com/integrations/traineed/receive?t=42" // 55 cells
-	w := &webhooks.Model{Common: &common.Common{Width: 80}}
-	w.Hooks = []*api.Webhook{
-		{ID: 1, State: "active", Events: api.WebhookEventTypes, URL: "http://127.0.0.1:9/hook"},
-		{ID: 12, State: "disabled", Events: api.WebhookEventTypes[:3], URL: url},
-	}
-	rows := w.HookRows()
-	tb := table.FitCols(w.Width-2, w.HookCols(rows))
-	if got := tb.Row(rows[1]...); !strings.Contains(got, url) || !strings.Contains(got, "…") {
-		t.Fatalf("the URL is cut or the events are not: %q", got)
-	}
-	w.Hooks = w.Hooks[:1]
-	rows = w.HookRows()
-	tb = table.FitCols(w.Width-2, w.HookCols(rows))
-	if got := tb.Header(); !strings.HasPrefix(got, "ID STATE  EVENTS URL") {
-		t.Fatalf("header %q", got)
-	}
-}
-
-// A long status wraps at spaces: a date is never broken at its hyphens,
-// and what two lines cannot hold is cut with "…".
-func TestStatusLineWrapsAtSpaces(t *testing.T) {
-	var s statusline.StatusLine
-	s.ShowStatus(statusline.StatusError, "the field contractEnd must be a real date in the calendar, not 31-02-2027, and the rest of this message runs on and on and on well past the end of the second line of the status")
-	for _, w := range []int{40, 68, 70, 73, 75} {
-		lines := s.StatusLines(w)
-		if len(lines) != 2 {
-			t.Fatalf("width %d: %q", w, lines)
-		}
-		for _, l := range lines {
-			if strings.HasSuffix(l, "31-") || strings.HasSuffix(l, "31-02-") || len([]rune(l)) > w {
-				t.Fatalf("width %d: %q", w, lines)
-			}
-		}
-		if !strings.HasSuffix(lines[1], "…") {
-			t.Fatalf("width %d: not cut with …: %q", w, lines)
-		}
 	}
 }

@@ -1,10 +1,8 @@
-package tui
+package chart
 
 import (
 	"math"
 	"testing"
-
-	"github.com/traineed/traineed/tui/components/chart"
 )
 
 // The weight axis: every label is a multiple of one round step (0.1,
@@ -15,10 +13,10 @@ func TestWeightAxisTicksAreEvenAndRound(t *testing.T) {
 		{63.0, 65.0}, {63.3, 63.3}, {50, 90}, {63.05, 64.95}, {100.2, 100.9}, {48.7, 112.4}, {70.04, 70.06},
 	} {
 		for _, rows := range []int{6, 9, 14, 20, 31} {
-			lo, hi, every := chart.YTicks(c.lo, c.hi, rows)
+			lo, hi, every := YTicks(c.lo, c.hi, rows)
 			step := (hi - lo) / float64(rows) * float64(every)
 			round := false
-			for _, s := range chart.TickSteps {
+			for _, s := range TickSteps {
 				round = round || math.Abs(step-s) < 1e-9
 			}
 			if !round {
