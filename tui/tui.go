@@ -11,18 +11,24 @@
 // left the trainee, changed the range) is dropped. Errors are shown in the
 // status line.
 //
-// The screens are pages (page.go; the pattern of soft-serve's ui/pages and
-// ui/components): one type per screen (homeModel, listModel, traineeModel,
-// formModel, webhooksModel, automationsModel, runsModel, settingsModel) and
-// modals over them (the key map, the dialogs of dialog.go). The root Model
-// routes messages to them and draws the frame. What they share is common: the client and
-// options, the theme and key map, and the components every page writes
-// to: requests (slots, sequence numbers, the spinner), the status line;
-// layout.go holds the layout helpers (columns, padding, the title bar).
+// It is laid out as soft-serve's pkg/ui: pages under tui/pages (home,
+// list, trainee, form, webhooks, automations, runs, settings; one package
+// each, behind internal/common's Page interface) and components under
+// tui/components (theme, keymap, layout, table, chart, requests with the
+// spinner, statusline, commandline, dialog and form). What the root and
+// the pages share is internal/common.Common (the client, the options the
+// pages read, the theme and key map, the requests in flight, the status
+// line); a page reaches the root, and through it another page, only by
+// common.Router. This root package holds the root Model (routing every
+// message to its page, drawing the frame: title lines, body, status line,
+// help line), the Router's implementation (router.go), what concerns
+// several pages (the live feed, a change's answer, the bulk actions, an
+// edit's conflict, the : line's commands) and the public entry points,
+// New and Run.
 //
-// The package imports api and api/client (for its parameter and error types): it talks to the service through Client, a
-// subset of *client.Client, so tests pass the real client pointed at an
-// in-process server.
+// The package talks to the service through Client, a subset of
+// *client.Client, so tests pass the real client pointed at an in-process
+// server.
 package tui
 
 import (

@@ -54,8 +54,8 @@ type Client interface {
 	UpdateCompany(ctx context.Context, p api.CompanyPatch) (*api.Company, error)
 }
 
-// sharedOptions are the options the pages and components read
-// (Options.shared).
+// Options are what of tui.Options the pages and components read (with
+// the defaults applied; tui.Options documents each).
 type Options struct {
 	Today    func() api.Date
 	PageSize int

@@ -33,65 +33,68 @@ const (
 
 // Page is one screen of the TUI (soft-serve's ui/pages): the list, a
 // trainee, the form, the webhooks, the automations and an automation's
-// runs, each a type of its own file. The root model routes messages to
-// the page on screen and draws the frame around what it returns: the two
-// title lines, the body, the status line and the help line. The key map
-// (?) and the delete question are modals over a page (modal.go).
+// runs, the Settings page, each a package of its own under tui/pages. The
+// root model routes messages to the page on screen and draws the frame
+// around what it returns: the two title lines, the body, the status line
+// and the help line. The key map (?) and the dialogs are modals over a
+// page (Modal).
 type Page interface {
-	// key handles a key press the root left to the page: every key but
-	// ctrl+c, q and ? (those two as well while the page takesKeys).
+	// Key handles a key press the root left to the page: every key but
+	// ctrl+c, q and ? (those two as well while the page TakesKeys).
 	Key(msg tea.KeyPressMsg) tea.Cmd
-	// update handles the answer to one of the page's requests (resultMsg,
+	// Update handles the answer to one of the page's requests (requests.ResultMsg,
 	// routed by its slot whether or not the page is on screen) and, on
 	// screen, what else comes for its text inputs (a paste, a blink).
 	Update(msg tea.Msg) tea.Cmd
-	// view is the page's title bar, the line under it and its body.
+	// View is the page's title bar, the line under it and its body.
 	View() (top, sub, body string)
-	// help is the page's key map: the help line and ? show it, and a test
+	// Help is the page's key map: the help line and ? show it, and a test
 	// holds every key the page reacts to to it.
 	Help() keymap.HelpKeys
-	// takesKeys reports whether every key is the page's (text is typed):
+	// TakesKeys reports whether every key is the page's (text is typed):
 	// q and ? are then text, not quit and help.
 	TakesKeys() bool
-	// shows is the trainee the page shows or has selected (nil: none) and
+	// Shows is the trainee the page shows or has selected (nil: none) and
 	// its tab: where the status line's message belongs.
 	Shows() (t *api.Trainee, tab int)
 }
 
-// router is what a page asks of the root model: to show another page,
-// or the question before a delete; what follows a change of a trainee
-// concerns several pages and is the root's too.
-type router interface {
-	// show goes back to a page as it was left.
+// Router is what a page asks of the root model, the one way a page
+// reaches another: to show another page, to open a dialog, or the
+// question before a delete; what follows a change of a trainee concerns
+// several pages and is the root's too. Pages never import each other.
+type Router interface {
+	// Show goes back to a page as it was left.
 	Show(s Screen)
 	OpenTrainee(t *api.Trainee) tea.Cmd
-	// openForm opens the create form (t nil) or t's edit form; esc goes
+	// OpenForm opens the create form (t nil) or t's edit form; esc goes
 	// back to the page back.
 	OpenForm(t *api.Trainee, back Screen) tea.Cmd
 	OpenWebhooks() tea.Cmd
 	OpenAutomations() tea.Cmd
 	OpenRuns(a *api.Automation) tea.Cmd
-	// openList shows the list of a status tab narrowed by f; openHome
+	// OpenList shows the list of a status tab narrowed by f; OpenHome
 	// the home page.
 	OpenList(status string, f ListFilter) tea.Cmd
 	OpenHome() tea.Cmd
-	// toggleMine switches between the key's trainer's trainees and all.
+	// ToggleMine switches between the key's trainer's trainees and all.
 	ToggleMine() tea.Cmd
-	// openSettings shows the Settings page (admin keys).
+	// OpenSettings shows the Settings page (admin keys).
 	OpenSettings() tea.Cmd
-	// ask opens a dialog over the page (dialog.go); dialog is the one
-	// open (nil: none), closeDialog closes d when it is still open.
+	// Ask opens a dialog over the page (components/dialog,
+	// components/form); Dialog is the one open (nil: none), CloseDialog
+	// closes d when it is still open.
 	Ask(d Modal)
 	Dialog() Modal
 	CloseDialog(d Modal)
-	// openActions opens the : line with the bulk actions.
+	// OpenActions opens the : line with the bulk actions.
 	OpenActions()
-	// askDelete asks whether to delete t; restore restores t.
+	// AskDelete asks whether to delete t; Restore restores t.
 	AskDelete(t *api.Trainee)
 	Restore(t *api.Trainee) tea.Cmd
-	// traineeRead is a trainee read again: the list follows.
+	// TraineeRead is a trainee read again: the list follows.
 	TraineeRead(t *api.Trainee)
-	// traineesMoved reads the dashboard's counts and the list again after
+	// TraineesMoved reads the dashboard's counts and the list again after
 	// a change of many trainees at once (trainers, the time zone).
 	TraineesMoved() tea.Cmd
 }
@@ -114,10 +117,10 @@ type Common struct {
 
 	// Mine is the trainer whose trainees the dashboard and the list show
 	// (0: all of the company's): a key bound to a trainer starts on its
-	// trainer's, m switches (whoami.go).
+	// trainer's, m switches (whoami.go, the root's ToggleMine).
 	Mine int64
 
-	Nav router // the root model
+	Nav Router // the root model
 
 	Live liveFeed // live mode: the event feed followed
 

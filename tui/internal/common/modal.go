@@ -7,14 +7,16 @@ import (
 )
 
 // Modal is a page the root draws over the body of the page on screen: the
-// key map (?), the dialogs (dialog.go: the question before a delete...). It takes every key while
-// it is open (ctrl+c still quits); the page's title lines stay, and the
+// key map (?), the dialogs (components/dialog: the question before a
+// delete...), the entry form (components/form), the : line
+// (components/commandline), and the root's bulk and conflict dialogs. It
+// takes every key while it is open (ctrl+c still quits); the page's title lines stay, and the
 // page goes on under it (its answers arrive, it may even change).
 type Modal interface {
-	// key handles a key press; closed closes the modal.
+	// Key handles a key press; closed closes the modal.
 	Key(msg tea.KeyPressMsg) (cmd tea.Cmd, closed bool)
-	// body is drawn instead of the page's; under is the page's key map.
+	// Body is drawn instead of the page's; under is the page's key map.
 	Body(under keymap.HelpKeys) string
-	// help is the key map of the modal over a page whose map is under.
+	// Help is the key map of the modal over a page whose map is under.
 	Help(under keymap.HelpKeys) keymap.HelpKeys
 }
