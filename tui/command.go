@@ -73,10 +73,10 @@ func cmdList(m *Model, arg string) tea.Cmd {
 // row used when the argument says 30 days (0: none).
 func cmdCount(i, alt int) func(m *Model, arg string) tea.Cmd {
 	return func(m *Model, arg string) tea.Cmd {
-		r := home.HomeRows[i]
+		r := home.Rows[i]
 		if arg != "" && alt > 0 {
 			if strings.TrimSuffix(arg, "d") == "30" {
-				r = home.HomeRows[alt]
+				r = home.Rows[alt]
 			} else if strings.TrimSuffix(arg, "d") != "7" {
 				m.SetStatus(statusline.StatusError, "expiring takes 7 or 30 (days).")
 				return nil

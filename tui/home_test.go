@@ -22,7 +22,7 @@ func TestHomeCountsOpenTheirLists(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d.expect(t, "Home", "What needs attention", "Recent changes")
 	counts := d.m.home.Counts
-	for i, r := range home.HomeRows {
+	for i, r := range home.Rows {
 		n := r.Value(&counts)
 		d.press("H", "g")
 		for range i {

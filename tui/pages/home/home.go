@@ -30,7 +30,7 @@ type homeCounts struct {
 	Active, Expiring7, Expiring30, Expired, Inactive14, New7, Deleted int
 }
 
-var HomeRows = []homeCount{
+var Rows = []homeCount{
 	{"active", func(s *homeCounts) int { return s.Active }, api.StatusActive, nil},
 	{"expiring in 7 days", func(s *homeCounts) int { return s.Expiring7 }, api.StatusActive,
 		func(api.Date) common.ListFilter {
@@ -113,7 +113,7 @@ func (h *Model) Help() keymap.HelpKeys {
 func (h *Model) TakesKeys() bool { return false }
 
 func (h *Model) Shows() (*api.Trainee, int) {
-	if i := h.Cursor - len(HomeRows); i >= 0 && i < len(h.Live.Recent) {
+	if i := h.Cursor - len(Rows); i >= 0 && i < len(h.Live.Recent) {
 		return h.Live.Recent[i].Trainee, 0
 	}
 	return nil, h.Cursor
@@ -137,7 +137,7 @@ func (h *Model) Key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return h.Reload()
 	}
-	n := len(HomeRows) + len(h.Live.Recent)
+	n := len(Rows) + len(h.Live.Recent)
 	if d, ok := h.Step(msg, 5); ok {
 		h.Cursor = layout.Clamp(h.Cursor+d, 0, n-1)
 	}
@@ -147,15 +147,15 @@ func (h *Model) Key(msg tea.KeyPressMsg) tea.Cmd {
 // open opens the list a count stands for, or the trainee a recent change
 // concerns.
 func (h *Model) open() tea.Cmd {
-	if h.Cursor < len(HomeRows) {
-		r := HomeRows[h.Cursor]
+	if h.Cursor < len(Rows) {
+		r := Rows[h.Cursor]
 		var f common.ListFilter
 		if r.Filter != nil {
 			f = r.Filter(h.Today())
 		}
 		return h.Nav.OpenList(r.Status, f)
 	}
-	if i := h.Cursor - len(HomeRows); i < len(h.Live.Recent) {
+	if i := h.Cursor - len(Rows); i < len(h.Live.Recent) {
 		return h.Nav.OpenTrainee(h.Live.Recent[i].Trainee)
 	}
 	return nil
@@ -178,7 +178,7 @@ func (h *Model) View() (top, sub, body string) {
 	}
 	top = h.TopBar(title, h.SpinnerView()+" "+h.LiveBadge()+" ")
 	var b strings.Builder
-	for i, r := range HomeRows {
+	for i, r := range Rows {
 		v := "…"
 		if h.failed && !h.loaded {
 			v = "-"
@@ -197,7 +197,7 @@ func (h *Model) View() (top, sub, body string) {
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n" + th.Accent.Render("Recent changes") + "\n")
-	rows := h.ContentHeight() - len(HomeRows) - 3 // the blank, the title and the header lines
+	rows := h.ContentHeight() - len(Rows) - 3 // the blank, the title and the header lines
 	b.WriteString(h.recentView(max(rows, 1)))
 	return top, sub, b.String()
 }
@@ -211,7 +211,7 @@ func (h *Model) recentView(rows int) string {
 		}
 		return "  " + th.Dim.Render("No change yet: changes show here as they happen.")
 	}
-	sel := h.Cursor - len(HomeRows)
+	sel := h.Cursor - len(Rows)
 	if sel >= 0 {
 		h.offset = layout.Clamp(h.offset, sel-rows+1, sel)
 	}
