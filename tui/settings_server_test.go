@@ -49,6 +49,17 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		t.Errorf("the Settings page read the trainers without their counts")
 	}
 
+	first, sam := settingsCreateCoachKey(t, s, d)
+	second := settingsRotateCoachKey(t, s, d, first, sam)
+	settingsDisableAndRevokeCoachKey(t, s, d, second, sam, office)
+	settingsMoveMayasTrainees(t, s, d, office)
+	settingsRevokeOwnKey(t, s, d, office, me)
+}
+
+// settingsCreateCoachKey creates a coach's key bound to Maya Brooks
+// through the page: the key works as the trainer's.
+func settingsCreateCoachKey(t *testing.T, s *testServer, d *driver) (string, *api.CurrentKey) {
+	ctx := context.Background()
 	// Create a coach's key bound to Maya Brooks.
 	d.press("n")
 	d.typeText("coach-sam")
@@ -65,7 +76,13 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	expectRequests(t, s, "POST "+api.PathKeys)
 	d.press("enter")
 	d.expect(t, "coach-sam", "Maya Brooks")
+	return first, sam
+}
 
+// settingsRotateCoachKey rotates it: both secrets work during the
+// overlap.
+func settingsRotateCoachKey(t *testing.T, s *testServer, d *driver, first string, sam *api.CurrentKey) string {
+	ctx := context.Background()
 	// Rotate it: both secrets work during the overlap.
 	d.press("G", "r", "y")
 	d.expect(t, "Key coach-sam has a new secret:", "The old secret keeps working until")
@@ -77,7 +94,13 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		}
 	}
 	d.press("enter")
+	return second
+}
 
+// settingsDisableAndRevokeCoachKey disables the key (refused until
+// enabled again), enables it, and revokes it (refused from then on).
+func settingsDisableAndRevokeCoachKey(t *testing.T, s *testServer, d *driver, second string, sam *api.CurrentKey, office string) {
+	ctx := context.Background()
 	// Disable it: refused until it is enabled again (PATCH enabled).
 	d.press("G", "e", "y")
 	d.expect(t, "✓ Disabled key coach-sam: it is refused until e enables it again.")
@@ -112,7 +135,12 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 			t.Errorf("the server holds coach-sam as %s", k.State)
 		}
 	}
+}
 
+// settingsMoveMayasTrainees moves Maya Brooks's trainees to Hannah
+// Okoye through the page.
+func settingsMoveMayasTrainees(t *testing.T, s *testServer, d *driver, office string) {
+	ctx := context.Background()
 	// Move Maya Brooks's trainees to Hannah Okoye: the question counts
 	// the live ones, the result what the server moved, soft-deleted
 	// ones too.
@@ -153,7 +181,11 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 			t.Errorf("the server counts Maya Brooks's trainees as %v", settings.CountText(tr.Trainees))
 		}
 	}
+}
 
+// settingsRevokeOwnKey revokes the key the TUI uses.
+func settingsRevokeOwnKey(t *testing.T, s *testServer, d *driver, office string, me *api.CurrentKey) {
+	ctx := context.Background()
 	// Revoke the key the TUI uses (the demo key stays the company's
 	// admin key): the table leaves it out, and the status line, then
 	// every 401, says the TUI must start again with another key.
@@ -167,6 +199,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	expectWrapped(t, d, "✓ Revoked key office, this TUI's own key: every request is refused from now on. "+
 		"Quit (q) and start again with another key.")
 	d.expectNot(t, "* office")
+	var refused *client.AuthRefusedError
 	if _, err := s.client(office).CurrentKey(ctx); !errors.As(err, &refused) {
 		t.Errorf("the revoked key of the TUI: %v", err)
 	}
