@@ -165,17 +165,22 @@ func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	}
 }
 
+// selectWhere moves the list's cursor to the first loaded trainee for
+// which ok holds and returns it (nil: none, the cursor stays).
+func selectWhere(d *driver, ok func(*api.Trainee) bool) *api.Trainee {
+	for i, it := range d.m.list.Items {
+		if ok(it) {
+			d.m.list.Cursor = i
+			return it
+		}
+	}
+	return nil
+}
+
 func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	var tr *api.Trainee
-	for i, it := range d.m.list.Items {
-		if it.PhoneNumber != nil && it.ExpirationDate != nil {
-			tr = it
-			d.m.list.Cursor = i
-			break
-		}
-	}
+	tr := selectWhere(d, func(it *api.Trainee) bool { return it.PhoneNumber != nil && it.ExpirationDate != nil })
 	if tr == nil {
 		t.Fatal("no demo trainee with a phone and an expiry")
 	}
@@ -258,11 +263,7 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 	}
 	// In the deleted tab, u restores it.
 	d.press("4")
-	for i, it := range d.m.list.Items {
-		if it.ID == tr.ID {
-			d.m.list.Cursor = i
-		}
-	}
+	selectWhere(d, func(it *api.Trainee) bool { return it.ID == tr.ID })
 	if d.m.list.Selected().ID != tr.ID {
 		t.Fatal("not in the deleted tab")
 	}
@@ -275,10 +276,8 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 		t.Fatal("not restored")
 	}
 	d.expect(t, fmt.Sprintf("Restored %s", tr.Name))
-	for _, it := range d.m.list.Items {
-		if it.ID == tr.ID {
-			t.Fatal("the deleted tab still lists it")
-		}
+	if selectWhere(d, func(it *api.Trainee) bool { return it.ID == tr.ID }) != nil {
+		t.Fatal("the deleted tab still lists it")
 	}
 	// u on a live trainee sends nothing.
 	d.press("1", "u")
