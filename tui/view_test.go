@@ -200,13 +200,9 @@ func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchPara
 	return c.Client.SearchTrainees(ctx, p)
 }
 
-// A slow server never freezes the screen: keys are handled and frames drawn
-// while the request waits, with a spinner; the answer lands when it comes.
-func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
-	s := newServer(t)
-	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
-	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1, Start: "list", liveOff: true})
-	msgs := make(chan tea.Msg, 64)
+// spawner runs each command it is given on a goroutine of its own (each
+// of a batch too) and sends its message to msgs.
+func spawner(msgs chan<- tea.Msg) func(tea.Cmd) {
 	var spawn func(tea.Cmd)
 	spawn = func(cmd tea.Cmd) {
 		if cmd == nil {
@@ -223,6 +219,17 @@ func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
 			msgs <- msg
 		}()
 	}
+	return spawn
+}
+
+// A slow server never freezes the screen: keys are handled and frames drawn
+// while the request waits, with a spinner; the answer lands when it comes.
+func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
+	s := newServer(t)
+	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
+	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1, Start: "list", liveOff: true})
+	msgs := make(chan tea.Msg, 64)
+	spawn := spawner(msgs)
 	spawn(m.Init())
 	done := make(chan struct{})
 	go func() {
