@@ -16,6 +16,14 @@ import (
 	"github.com/traineed/traineed/tui/internal/common"
 )
 
+// Live mode: the root follows the company's event feed (GET /events with
+// wait=, a long poll) while the TUI runs. Each trainee event another
+// client caused (or this one) updates the list's row, the open trainee
+// and the dashboard's counts as it arrives, and goes to the recent
+// changes the dashboard shows. L turns it off and on; when the feed
+// cannot be read, the status line says so and the poll is tried again
+// after a growing pause.
+
 // feedMsg is the answer of one poll of the feed.
 type feedMsg struct {
 	gen    int

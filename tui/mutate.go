@@ -14,6 +14,11 @@ import (
 	"github.com/traineed/traineed/tui/internal/common"
 )
 
+// The changes of a trainee that more than one page follows: the root sends
+// the delete question and the restore the list and trainee pages ask for,
+// and takes every answer of a create, update, delete or restore (the form
+// closes, the list and the trainee page show the new state).
+
 // AskDelete opens the question before deleting t.
 func (m *Model) AskDelete(t *api.Trainee) {
 	if t == nil {

@@ -6,10 +6,9 @@ import (
 	"github.com/traineed/traineed/tui/components/layout"
 )
 
-// Dialogs: the modals a page opens to ask before it changes something (a
-// yes/no question, a name to type, a choice in a list), to take a few
-// values (a small form), or to show what is shown once (a new key's
-// secret). Each is drawn in a box centred over the page.
+// What the dialogs (components/dialog, components/form, the root's bulk
+// and conflict dialogs) share: each is drawn in a box centred over the
+// page.
 
 // DialogBox is text in the dialog's box, centred in the page's body.
 func (c *Common) DialogBox(text string) string {
