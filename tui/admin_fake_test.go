@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // adminFake is a company's administration in memory (its keys, trainers
@@ -18,7 +19,7 @@ import (
 // page's tests set up the state they show, and make a call fail with the
 // refusal they check.
 type adminFake struct {
-	Client
+	common.Client
 
 	mu       sync.Mutex
 	keys     []*api.APIKey
@@ -36,7 +37,7 @@ type adminFake struct {
 // fakeNow is when the fake's keys were made and used.
 var fakeNow = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 
-func newAdminFake(c Client) *adminFake {
+func newAdminFake(c common.Client) *adminFake {
 	one, two, three, none := 20, 18, 17, 0
 	maya := int64(1)
 	mayaName := "Maya Brooks"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // BenchmarkStartToFirstPage is the time from a new model to its first
@@ -22,7 +23,7 @@ func BenchmarkStartToFirstPage(b *testing.B) {
 
 // benchStartToFirstPage measures, per op, a new model of c and o to its
 // first page of trainees drawn.
-func benchStartToFirstPage(b *testing.B, c Client, o Options) {
+func benchStartToFirstPage(b *testing.B, c common.Client, o Options) {
 	o.Start, o.liveOff = "list", true
 	for b.Loop() {
 		m := New(c, o)
@@ -30,15 +31,15 @@ func benchStartToFirstPage(b *testing.B, c Client, o Options) {
 			m.Update(msg)
 		}
 		v := m.View()
-		if len(m.list.items) != DefaultPageSize || len(v.Content) == 0 {
-			b.Fatalf("%d trainees on the first page", len(m.list.items))
+		if len(m.list.Items) != DefaultPageSize || len(v.Content) == 0 {
+			b.Fatalf("%d trainees on the first page", len(m.list.Items))
 		}
 	}
 }
 
 // pagesClient serves n generated trainees, page by page, from memory.
 type pagesClient struct {
-	Client
+	common.Client
 	all []*api.Trainee
 }
 
@@ -79,11 +80,11 @@ func BenchmarkCursorMove(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			d := newDriver(b, newPagesClient(1000), Options{PageSize: 100})
 			d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			for len(d.m.list.items) < 1000 {
+			for len(d.m.list.Items) < 1000 {
 				d.press("end")
 			}
-			d.m.list.cursor = 500
-			d.m.list.follow()
+			d.m.list.Cursor = 500
+			d.m.list.Follow()
 			down, up := kp("j"), kp("k")
 			i := 0
 			for b.Loop() {
@@ -97,7 +98,7 @@ func BenchmarkCursorMove(b *testing.B) {
 					b.Fatal("empty frame")
 				}
 			}
-			if c := d.m.list.cursor; c != 500 && c != 501 {
+			if c := d.m.list.Cursor; c != 500 && c != 501 {
 				b.Fatalf("cursor %d", c)
 			}
 		})

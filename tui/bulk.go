@@ -17,6 +17,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/components/statusline"
+	"github.com/traineed/traineed/tui/components/table"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // Bulk actions: what the : line's extend, expire-on, trainer, disable,
@@ -72,20 +77,20 @@ type bulkAction struct {
 // cmdBulk is the : command of a bulk action.
 func cmdBulk(kind bulkKind) func(m *Model, arg string) tea.Cmd {
 	return func(m *Model, arg string) tea.Cmd {
-		if m.readOnlyRefusal("changing trainees") {
+		if m.ReadOnlyRefusal("changing trainees") {
 			return nil
 		}
-		marked := m.list.marked()
+		marked := m.list.Marked()
 		if len(marked) == 0 {
-			m.setStatus(statusError, "Nothing is marked: on the list, space marks a trainee and ctrl+a every trainee of the view.")
+			m.SetStatus(statusline.StatusError, "Nothing is marked: on the list, space marks a trainee and ctrl+a every trainee of the view.")
 			return nil
 		}
 		a, err := newBulkAction(kind, arg, marked, m)
 		if err != nil {
-			m.setStatus(statusError, "%s", err.Error())
+			m.SetStatus(statusline.StatusError, "%s", err.Error())
 			return nil
 		}
-		m.ask(&bulkModal{common: m.common, m: m, a: a})
+		m.Ask(&bulkModal{Common: m.Common, m: m, a: a})
 		return nil
 	}
 }
@@ -97,7 +102,7 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	a := &bulkAction{kind: kind, id: "bulk-" + hex.EncodeToString(b[:])}
-	today := m.today()
+	today := m.Today()
 	act := api.BulkAction{Kind: api.BulkPatch}
 	switch kind {
 	case bulkExtend:
@@ -106,7 +111,7 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 			return nil, errors.New("extend takes a number of days: extend 30 (or 30d).")
 		}
 		act = api.BulkAction{Kind: api.BulkExtend, Days: days}
-		a.what = "extend the expiration by " + plural(days, "day")
+		a.what = "extend the expiration by " + layout.Plural(days, "day")
 	case bulkExpireOn:
 		date, err := api.ParseDateInput(strings.TrimSpace(arg), today.Time())
 		if err != nil {
@@ -120,7 +125,7 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 			return nil, err
 		}
 		act.Patch.TrainerID = api.Val(trainer)
-		a.what = "set the trainer to " + api.EscapeText(m.trainerText(trainer))
+		a.what = "set the trainer to " + api.EscapeText(m.TrainerText(trainer))
 	case bulkDisable, bulkDelete:
 		act.Kind, a.what = api.BulkDelete, "delete (soft-delete)"
 	case bulkEnable, bulkRestore:
@@ -135,29 +140,29 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 // bulkTrainer is the trainer a bulk trainer command names; when none
 // (or more than one) matches, the error lists the company's trainers.
 func (m *Model) bulkTrainer(arg string) (int64, error) {
-	if arg == "" || len(m.trainerList) == 0 {
+	if arg == "" || len(m.TrainerList) == 0 {
 		if n, err := strconv.ParseInt(arg, 10, 64); err == nil {
 			return n, nil
 		}
 		return 0, errors.New("trainer takes a trainer's name or id: trainer Maya.")
 	}
 	names := make([]string, 0, 5)
-	for i, t := range m.trainerList {
-		if i == 4 && len(m.trainerList) > 5 {
+	for i, t := range m.TrainerList {
+		if i == 4 && len(m.TrainerList) > 5 {
 			names = append(names, "…")
 			break
 		}
 		names = append(names, api.EscapeText(t.Name))
 	}
 	known := "(trainers: " + strings.Join(names, ", ") + ")."
-	id, err := m.trainerByText(arg)
+	id, err := m.TrainerByText(arg)
 	switch {
 	case err != nil && strings.Contains(err.Error(), "more than one"):
 		return 0, fmt.Errorf("more than one trainer is called %s: give the id %s", api.EscapeText(arg), known)
 	case err != nil:
 		return 0, fmt.Errorf("no trainer called %s %s", api.EscapeText(arg), known)
 	}
-	for _, t := range m.trainerList {
+	for _, t := range m.TrainerList {
 		if t.ID == id {
 			return id, nil
 		}
@@ -185,7 +190,7 @@ func (a *bulkAction) skipLines() []string {
 	reasons, counts := a.skips()
 	var out []string
 	for _, r := range reasons {
-		out = append(out, plural(counts[r], "trainee")+" unchanged: "+strings.TrimPrefix(r, "unchanged: "))
+		out = append(out, layout.Plural(counts[r], "trainee")+" unchanged: "+strings.TrimPrefix(r, "unchanged: "))
 	}
 	return out
 }
@@ -235,7 +240,7 @@ func (m *Model) startBulk(a *bulkAction) tea.Cmd {
 	jobs := a.pending()
 	a.total, a.run = len(jobs), a.run+1
 	a.count.Store(0)
-	c, parent, timeout := m.c, m.opt.Context, m.opt.Timeout
+	c, parent, timeout := m.C, m.opt.Context, m.opt.Timeout
 	run := func() tea.Msg {
 		ch := make(chan *bulkJob)
 		var wg sync.WaitGroup
@@ -244,7 +249,7 @@ func (m *Model) startBulk(a *bulkAction) tea.Cmd {
 			go func() {
 				defer wg.Done()
 				for j := range ch {
-					ctx, cancel := context.WithTimeout(withIdempotencyKey(parent, j.key), timeout)
+					ctx, cancel := context.WithTimeout(common.WithIdempotencyKey(parent, j.key), timeout)
 					t, err := applyJob(ctx, c, j)
 					cancel()
 					j.err = err
@@ -270,7 +275,7 @@ func bulkTick(a *bulkAction) tea.Cmd {
 }
 
 // applyJob sends one trainee's request, as planned.
-func applyJob(ctx context.Context, c Client, j *bulkJob) (*api.Trainee, error) {
+func applyJob(ctx context.Context, c common.Client, j *bulkJob) (*api.Trainee, error) {
 	switch {
 	case j.change.Delete:
 		return c.DeleteTrainee(ctx, j.t.ID)
@@ -283,7 +288,7 @@ func applyJob(ctx context.Context, c Client, j *bulkJob) (*api.Trainee, error) {
 // bulkModal is a bulk action's question, then its progress, then its
 // result.
 type bulkModal struct {
-	*common
+	*common.Common
 	m       *Model
 	a       *bulkAction
 	running bool
@@ -292,23 +297,23 @@ type bulkModal struct {
 	offset  int // first failure shown
 }
 
-func (bm *bulkModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := bm.keys
+func (bm *bulkModal) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := bm.Keys
 	switch {
 	case bm.running:
 		return nil, false // it runs to its end
 	case !bm.ran && key.Matches(msg, k.Yes), bm.ran && key.Matches(msg, k.Redeliver) && len(bm.a.failed()) > 0:
 		bm.running = true
-		bm.bar = progress.New(progress.WithWidth(max(min(bm.width-10, 60), 10)), progress.WithoutPercentage())
+		bm.bar = progress.New(progress.WithWidth(max(min(bm.Width-10, 60), 10)), progress.WithoutPercentage())
 		return bm.m.startBulk(bm.a), false
 	case !bm.ran && key.Matches(msg, k.No):
-		bm.setStatus(statusInfo, "Nothing was changed.")
+		bm.SetStatus(statusline.StatusInfo, "Nothing was changed.")
 		return nil, true
 	case bm.ran && key.Matches(msg, k.Back, k.Open):
 		return nil, true
 	case bm.ran:
-		if n, ok := bm.step(msg, 5); ok {
-			bm.offset = clamp(bm.offset+n, 0, max(len(bm.a.failed())-1, 0))
+		if n, ok := bm.Step(msg, 5); ok {
+			bm.offset = layout.Clamp(bm.offset+n, 0, max(len(bm.a.failed())-1, 0))
 		}
 	}
 	return nil, false
@@ -332,70 +337,70 @@ func (bm *bulkModal) progressed(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (bm *bulkModal) body(helpKeys) string {
-	a, th := bm.a, bm.th
+func (bm *bulkModal) Body(keymap.HelpKeys) string {
+	a, th := bm.a, bm.Th
 	n := len(a.jobs)
 	var b strings.Builder
 	switch {
 	case bm.running:
 		done := a.count.Load()
-		b.WriteString(fmt.Sprintf("Working: %s, %d of %s…\n\n", a.what, done, plural(a.total, "trainee")))
+		b.WriteString(fmt.Sprintf("Working: %s, %d of %s…\n\n", a.what, done, layout.Plural(a.total, "trainee")))
 		b.WriteString(bm.bar.ViewAs(float64(done) / float64(max(a.total, 1))))
 	case !bm.ran:
-		b.WriteString(fmt.Sprintf("%s: %s?\n", plural(n, "marked trainee"), a.what))
+		b.WriteString(fmt.Sprintf("%s: %s?\n", layout.Plural(n, "marked trainee"), a.what))
 		for _, l := range a.skipLines() {
-			b.WriteString(th.dim.Render(strings.Replace(l, " unchanged", " will stay unchanged", 1)) + "\n")
+			b.WriteString(th.Dim.Render(strings.Replace(l, " unchanged", " will stay unchanged", 1)) + "\n")
 		}
 		b.WriteString("\n")
-		b.WriteString(th.dim.Render("Each trainee gets its own request; a failure does not stop the others.") + "\n\n")
-		b.WriteString(th.accent.Render("y") + " yes   " + th.accent.Render("n") + " no")
+		b.WriteString(th.Dim.Render("Each trainee gets its own request; a failure does not stop the others.") + "\n\n")
+		b.WriteString(th.Accent.Render("y") + " yes   " + th.Accent.Render("n") + " no")
 	default:
 		return bm.resultView()
 	}
-	return placeCenter(th.dialog.Render(b.String()), bm.width, bm.contentHeight())
+	return layout.PlaceCenter(th.Dialog.Render(b.String()), bm.Width, bm.ContentHeight())
 }
 
 // resultView is the result panel: how many were changed, and each
 // failure with its reason.
 func (bm *bulkModal) resultView() string {
-	a, th := bm.a, bm.th
+	a, th := bm.a, bm.Th
 	failed := a.failed()
 	var b strings.Builder
 	ok := a.sent() - len(failed)
-	b.WriteString(th.okText.Render(fmt.Sprintf("✓ %d of %s done", ok, plural(a.sent(), "trainee"))) + th.dim.Render(": "+a.what) + "\n")
+	b.WriteString(th.OkText.Render(fmt.Sprintf("✓ %d of %s done", ok, layout.Plural(a.sent(), "trainee"))) + th.Dim.Render(": "+a.what) + "\n")
 	for _, l := range a.skipLines() {
-		b.WriteString(th.dim.Render("– "+l) + "\n")
+		b.WriteString(th.Dim.Render("– "+l) + "\n")
 	}
 	if len(failed) == 0 {
-		b.WriteString("\n" + th.dim.Render("No failure. esc closes."))
+		b.WriteString("\n" + th.Dim.Render("No failure. esc closes."))
 		return b.String()
 	}
-	b.WriteString(th.errText.Render(fmt.Sprintf("✗ %d failed", len(failed))) + th.dim.Render(" (r tries them again with the same requests; esc closes)") + "\n\n")
-	t := fitCols(bm.width, failureCols)
-	b.WriteString(th.header.Render(t.header()) + "\n")
-	rows := max(bm.contentHeight()-4-len(a.skipLines()), 1)
-	bm.offset = clamp(bm.offset, 0, max(len(failed)-rows, 0))
+	b.WriteString(th.ErrText.Render(fmt.Sprintf("✗ %d failed", len(failed))) + th.Dim.Render(" (r tries them again with the same requests; esc closes)") + "\n\n")
+	t := table.FitCols(bm.Width, failureCols)
+	b.WriteString(th.Header.Render(t.Header()) + "\n")
+	rows := max(bm.ContentHeight()-4-len(a.skipLines()), 1)
+	bm.offset = layout.Clamp(bm.offset, 0, max(len(failed)-rows, 0))
 	for _, j := range failed[bm.offset:min(bm.offset+rows, len(failed))] {
-		b.WriteString(t.row(strconv.FormatInt(j.t.ID, 10), api.EscapeText(j.t.Name), strings.ReplaceAll(describe(j.err), "\n", " ")) + "\n")
+		b.WriteString(t.Row(strconv.FormatInt(j.t.ID, 10), api.EscapeText(j.t.Name), strings.ReplaceAll(statusline.Describe(j.err), "\n", " ")) + "\n")
 	}
 	return b.String()
 }
 
-var failureCols = []colSpec{{"ID", 4, 8, 0}, {"TRAINEE", 12, 24, 0}, {"REASON", 20, 0, 0}}
+var failureCols = []table.ColSpec{table.Col("ID", 4, 8, 0), table.Col("TRAINEE", 12, 24, 0), table.Col("REASON", 20, 0, 0)}
 
-func (bm *bulkModal) help(helpKeys) helpKeys {
-	k := bm.keys
+func (bm *bulkModal) Help(keymap.HelpKeys) keymap.HelpKeys {
+	k := bm.Keys
 	switch {
 	case bm.running:
-		return helpKeys{}
+		return keymap.HelpKeys{}
 	case !bm.ran:
-		return k.confirmHelp()
+		return k.ConfirmHelp()
 	}
 	retry, closeKey := k.Redeliver, k.Back
 	retry.SetHelp("r", "retry the failed")
 	retry.SetEnabled(len(bm.a.failed()) > 0)
 	closeKey.SetHelp("esc", "close")
-	return helpKeys{short: []key.Binding{retry, upDown(k), closeKey}, full: [][]key.Binding{{retry, k.Up, k.Down, closeKey}}}
+	return keymap.HelpKeys{Short: []key.Binding{retry, keymap.UpDown(k), closeKey}, Full: [][]key.Binding{{retry, k.Up, k.Down, closeKey}}}
 }
 
 // bulkDone puts the new states in the list (unmarking those done) and
@@ -403,21 +408,21 @@ func (bm *bulkModal) help(helpKeys) helpKeys {
 func (m *Model) bulkDone(a *bulkAction) tea.Cmd {
 	for _, j := range a.jobs {
 		if j.done {
-			m.list.replace(j.t)
+			m.list.Replace(j.t)
 		}
 		if j.done || j.skipped() {
-			delete(m.list.marks, j.t.ID)
+			delete(m.list.Marks, j.t.ID)
 		}
 	}
-	clear(m.list.lines)
+	clear(m.list.Lines)
 	skipped := ""
 	if l := a.skipLines(); len(l) > 0 {
 		skipped = "; " + strings.Join(l, "; ")
 	}
 	if f := len(a.failed()); f > 0 {
-		m.setStatus(statusError, "%d of %s failed: their reasons are listed; they stay marked%s.", f, plural(a.sent(), "trainee"), skipped)
+		m.SetStatus(statusline.StatusError, "%d of %s failed: their reasons are listed; they stay marked%s.", f, layout.Plural(a.sent(), "trainee"), skipped)
 	} else {
-		m.setStatus(statusOK, "Done: %s, %s%s.", a.what, plural(a.sent()-len(a.failed()), "trainee"), skipped)
+		m.SetStatus(statusline.StatusOK, "Done: %s, %s%s.", a.what, layout.Plural(a.sent()-len(a.failed()), "trainee"), skipped)
 	}
-	return tea.Batch(m.home.countsChanged(), m.list.maybeLoadMore())
+	return tea.Batch(m.home.CountsChanged(), m.list.MaybeLoadMore())
 }

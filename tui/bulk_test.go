@@ -13,12 +13,13 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // failOnce is the real client, but its first update of one trainee fails
 // before anything is sent (the injected failure).
 type failOnce struct {
-	Client
+	common.Client
 	id     int64
 	mu     sync.Mutex
 	failed bool
@@ -44,13 +45,80 @@ func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePat
 func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	s := newServer(t)
 	direct := s.direct()
-	ctx := context.Background()
 	today := testToday
+	ids := createBulkload(t, direct, 500, today)
+	victim := ids[123]
+	fc := &failOnce{Client: s.client(s.Key), id: victim, calls: map[int64]int{}}
+	d := newDriver(t, fc, Options{NoColor: true, PageSize: 100})
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.press("/")
+	d.typeText("Bulkload")
+	d.press("enter", "ctrl+a")
+	d.expect(t, "500 marked", "Marked all 500 trainees")
+	d.press(":")
+	d.typeText("extend 30")
+	d.press("enter")
+	d.expect(t, "500 marked trainees: extend the expiration by 30 days?")
+	d.press("y")
+	d.expect(t, "499 of 500 trainees done", "1 failed", "injected failure: the connection dropped")
+	if row := lineWith(d.screen(), "injected failure"); !strings.HasPrefix(row, fmt.Sprint(victim)+" ") {
+		t.Errorf("the failure's row is not trainee %d's: %q", victim, row)
+	}
+	if got := len(d.m.list.Marks); got != 1 {
+		t.Errorf("%d trainees stay marked, want the failed one", got)
+	}
+	check := func(when string, applied int) {
+		t.Helper()
+		checkExtended(t, direct, today, api.DateOf(testToday.Time().AddDate(0, 0, 30)), when, applied)
+	}
+	check("after the run", 499)
+
+	d.press("r")
+	d.expect(t, "500 of 500 trainees done", "No failure")
+	check("after the retry", 500)
+	for _, id := range ids {
+		if fc.calls[id] != 1 {
+			t.Errorf("trainee %d: %d updates sent by the action and its retry, want 1", id, fc.calls[id])
+		}
+	}
+	// Every request carried its trainee's key, the same on the retry.
+	a := d.m.modal.(*bulkModal).a
+	checkOneKeyEach(t, s, a)
+	// The whole action sent again (an answer lost for every trainee):
+	// the same requests, answered from the server's record, change nothing
+	// twice: still one trainee.updated event per trainee.
+	for _, j := range a.jobs {
+		j.done = false
+	}
+	d.run(d.m.startBulk(a))
+	d.settle()
+	check("after sending everything again", 500)
+	if replayed := countReplayed(s); replayed != 500 {
+		t.Errorf("%d of the 500 requests sent again were answered from the server's record", replayed)
+	}
+	updated := updatedEvents(t, direct)
+	for _, id := range ids {
+		if updated[id] != 1 {
+			t.Errorf("trainee %d: %d trainee.updated events, want 1", id, updated[id])
+		}
+	}
+	d.press("esc")
+	d.expect(t, "Done: extend the expiration by 30 days, 500 trainees.")
+	if strings.Contains(d.screen(), "marked •") {
+		t.Errorf("marks left:\n%s", d.screen())
+	}
+}
+
+// createBulkload creates n trainees named "Bulkload NNN" expiring today,
+// 8 at a time, and returns their ids.
+func createBulkload(t *testing.T, direct *client.Client, n int, today api.Date) []int64 {
+	t.Helper()
+	ctx := context.Background()
 	var mu sync.Mutex
 	var ids []int64
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
-	for i := range 500 {
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -70,55 +138,33 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	victim := ids[123]
-	fc := &failOnce{Client: s.client(s.Key), id: victim, calls: map[int64]int{}}
-	d := newDriver(t, fc, Options{NoColor: true, PageSize: 100})
-	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
-	d.press("/")
-	d.typeText("Bulkload")
-	d.press("enter", "ctrl+a")
-	d.expect(t, "500 marked", "Marked all 500 trainees")
-	d.press(":")
-	d.typeText("extend 30")
-	d.press("enter")
-	d.expect(t, "500 marked trainees: extend the expiration by 30 days?")
-	d.press("y")
-	d.expect(t, "499 of 500 trainees done", "1 failed", "injected failure: the connection dropped")
-	if row := lineWith(d.screen(), "injected failure"); !strings.HasPrefix(row, fmt.Sprint(victim)+" ") {
-		t.Errorf("the failure's row is not trainee %d's: %q", victim, row)
-	}
-	if got := len(d.m.list.marks); got != 1 {
-		t.Errorf("%d trainees stay marked, want the failed one", got)
-	}
-	want := api.DateOf(testToday.Time().AddDate(0, 0, 30))
-	check := func(when string, applied int) {
-		t.Helper()
-		all := searchAll(t, direct, client.SearchParams{Query: "Bulkload", Status: api.StatusAll})
-		n := 0
-		for _, tr := range all {
-			switch {
-			case tr.ExpirationDate != nil && *tr.ExpirationDate == want:
-				n++
-			case tr.ExpirationDate == nil || *tr.ExpirationDate != today:
-				t.Errorf("%s: %s expires %v, want %s or %s", when, tr.Name, tr.ExpirationDate, want, today)
-			}
-		}
-		if n != applied {
-			t.Errorf("%s: %d trainees extended, want %d", when, n, applied)
-		}
-	}
-	check("after the run", 499)
+	return ids
+}
 
-	d.press("r")
-	d.expect(t, "500 of 500 trainees done", "No failure")
-	check("after the retry", 500)
-	for _, id := range ids {
-		if fc.calls[id] != 1 {
-			t.Errorf("trainee %d: %d updates sent by the action and its retry, want 1", id, fc.calls[id])
+// checkExtended checks that applied of the Bulkload trainees expire on
+// want and the others still on today.
+func checkExtended(t *testing.T, direct *client.Client, today, want api.Date, when string, applied int) {
+	t.Helper()
+	all := searchAll(t, direct, client.SearchParams{Query: "Bulkload", Status: api.StatusAll})
+	n := 0
+	for _, tr := range all {
+		switch {
+		case tr.ExpirationDate != nil && *tr.ExpirationDate == want:
+			n++
+		case tr.ExpirationDate == nil || *tr.ExpirationDate != today:
+			t.Errorf("%s: %s expires %v, want %s or %s", when, tr.Name, tr.ExpirationDate, want, today)
 		}
 	}
-	// Every request carried its trainee's key, the same on the retry.
-	a := d.m.modal.(*bulkModal).a
+	if n != applied {
+		t.Errorf("%s: %d trainees extended, want %d", when, n, applied)
+	}
+}
+
+// checkOneKeyEach checks that the PUTs recorded since the last take
+// carried each job's idempotency key exactly once, and that each key ends
+// with its trainee's id.
+func checkOneKeyEach(t *testing.T, s *testServer, a *bulkAction) {
+	t.Helper()
 	keys := map[string]int{}
 	for _, r := range s.rec.take() {
 		if r.Method == "PUT" {
@@ -130,31 +176,32 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 			t.Errorf("trainee %d: key %q sent %d times", j.t.ID, j.key, keys[j.key])
 		}
 	}
-	// The whole action sent again (an answer lost for every trainee):
-	// the same requests, answered from the server's record, change nothing
-	// twice: still one trainee.updated event per trainee.
-	for _, j := range a.jobs {
-		j.done = false
-	}
-	d.run(d.m.startBulk(a))
-	d.settle()
-	check("after sending everything again", 500)
+}
+
+// countReplayed is how many PUTs recorded since the last take the server
+// answered from its record of an earlier one.
+func countReplayed(s *testServer) int {
 	replayed := 0
 	for _, r := range s.rec.take() {
 		if r.Method == "PUT" && r.Replayed {
 			replayed++
 		}
 	}
-	if replayed != 500 {
-		t.Errorf("%d of the 500 requests sent again were answered from the server's record", replayed)
-	}
+	return replayed
+}
+
+// updatedEvents counts the trainee.updated events of the company by
+// trainee, every page of the feed read.
+func updatedEvents(t *testing.T, direct *client.Client) map[int64]int {
+	t.Helper()
+	ctx := context.Background()
 	updated := map[int64]int{}
 	events, err := direct.Events(ctx, client.EventParams{Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
 	must(t, err)
 	for next := events; ; {
 		for _, e := range next.Events {
 			if c, ok := changeOf(e); ok {
-				updated[c.trainee.ID]++
+				updated[c.Trainee.ID]++
 			}
 		}
 		if !next.HasMore {
@@ -163,16 +210,7 @@ func TestBulkExtendOverFiveHundredWithOneFailure(t *testing.T) {
 		next, err = direct.Events(ctx, client.EventParams{After: next.Next, Types: []string{api.EventTraineeUpdated}, Limit: api.MaxEventLimit})
 		must(t, err)
 	}
-	for _, id := range ids {
-		if updated[id] != 1 {
-			t.Errorf("trainee %d: %d trainee.updated events, want 1", id, updated[id])
-		}
-	}
-	d.press("esc")
-	d.expect(t, "Done: extend the expiration by 30 days, 500 trainees.")
-	if strings.Contains(d.screen(), "marked •") {
-		t.Errorf("marks left:\n%s", d.screen())
-	}
+	return updated
 }
 
 // The TUI's bulk actions plan with the CLI's rule (api.BulkAction): extend
@@ -245,10 +283,10 @@ func TestBulkTrainerUnknownListsTrainers(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
-	if len(d.m.trainerList) == 0 {
+	if len(d.m.TrainerList) == 0 {
 		t.Fatal("the trainers are not read")
 	}
-	first := d.m.trainerList[0].Name
+	first := d.m.TrainerList[0].Name
 	d.press("space", ":")
 	d.typeText("trainer Zed")
 	d.press("enter")

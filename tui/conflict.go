@@ -11,6 +11,12 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/components/statusline"
+	"github.com/traineed/traineed/tui/components/table"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/form"
 )
 
 // Never overwrite a colleague: the edit form reads the trainee with its
@@ -31,47 +37,48 @@ type formRead struct {
 // readForEdit reads t with its ETag for the form (or, conflict, after a
 // 412).
 func (m *Model) readForEdit(id int64, conflict bool) tea.Cmd {
-	c := m.c
-	return m.call(slotForm, func(ctx context.Context) (any, error) {
+	c := m.C
+	return m.Call(requests.SlotForm, func(ctx context.Context) (any, error) {
 		var resp client.Response
 		t, err := c.Trainee(ctx, id, client.WithResponse(&resp))
-		return formRead{t: t, etag: resp.ETag, conflict: conflict}, err
+		etag := resp.ETag
+		return formRead{t: t, etag: etag, conflict: conflict}, err
 	})
 }
 
 // formReadResult keeps the ETag; a trainee read at the opening that
 // differs from the one the form shows opens the form again on it while
 // nothing was typed; after a 412 the conflict shows.
-func (m *Model) formReadResult(msg resultMsg) tea.Cmd {
-	r, ok := msg.val.(formRead)
+func (m *Model) formReadResult(msg requests.ResultMsg) tea.Cmd {
+	r, ok := msg.Val.(formRead)
 	f := &m.form
-	if !f.open || f.orig == nil || (ok && r.t != nil && r.t.ID != f.orig.ID) {
+	if !f.Open || f.Orig == nil || (ok && r.t != nil && r.t.ID != f.Orig.ID) {
 		return nil
 	}
-	if msg.err != nil {
-		f.sending = false
-		m.setError(msg.err)
+	if msg.Err != nil {
+		f.Sending = false
+		m.SetError(msg.Err)
 		return nil
 	}
 	if r.conflict {
-		f.sending = false
-		p, changed := f.changes()
-		m.modal = &conflictModal{common: m.common, m: m, base: f.orig, server: r.t, etag: r.etag, mine: p, names: changed}
+		f.Sending = false
+		p, changed := f.Changes()
+		m.modal = &conflictModal{Common: m.Common, m: m, base: f.Orig, server: r.t, etag: r.etag, mine: p, names: changed}
 		return nil
 	}
-	if len(api.ChangedFields(f.orig, r.t)) > 0 && !f.dirty() {
-		focus, back := f.focus, f.back
-		cmd := m.openForm(r.t, back)
-		m.form.etag = r.etag
-		return tea.Batch(cmd, m.form.focusOn(focus))
+	if len(api.ChangedFields(f.Orig, r.t)) > 0 && !f.Dirty() {
+		focus, back := f.Focus, f.Back
+		cmd := m.OpenForm(r.t, back)
+		m.form.Etag = r.etag
+		return tea.Batch(cmd, m.form.FocusOn(focus))
 	}
-	f.etag = r.etag
+	f.Etag = r.etag
 	return nil
 }
 
 // conflictModal is the 412's question over the form.
 type conflictModal struct {
-	*common
+	*common.Common
 	m      *Model
 	base   *api.Trainee // as the form opened on it
 	server *api.Trainee // as it is now
@@ -80,22 +87,22 @@ type conflictModal struct {
 	names  []string // the fields the coach changed
 }
 
-func (cm *conflictModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := cm.keys
+func (cm *conflictModal) Key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := cm.Keys
 	switch {
 	case key.Matches(msg, k.Reapply):
 		return cm.m.reapply(cm.server, cm.etag, cm.mine, cm.names), true
 	case key.Matches(msg, k.Discard):
 		f := &cm.m.form
 		t := cm.server
-		f.close(fmt.Sprintf("Your edit was discarded: %s is shown as it is on the server.", api.EscapeText(t.Name)))
-		cm.m.list.replace(t)
-		if cm.m.trainee.t != nil && cm.m.trainee.t.ID == t.ID {
-			cm.m.trainee.t = t
+		f.Close(fmt.Sprintf("Your edit was discarded: %s is shown as it is on the server.", api.EscapeText(t.Name)))
+		cm.m.list.Replace(t)
+		if cm.m.trainee.T != nil && cm.m.trainee.T.ID == t.ID {
+			cm.m.trainee.T = t
 		}
 		return nil, true
 	case key.Matches(msg, k.Back):
-		cm.setStatus(statusInfo, "Still editing: ctrl+s saves over the server's version only after a or d.")
+		cm.SetStatus(statusline.StatusInfo, "Still editing: ctrl+s saves over the server's version only after a or d.")
 		return nil, true
 	}
 	return nil, false
@@ -106,24 +113,24 @@ func (cm *conflictModal) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) reapply(server *api.Trainee, etag string, mine api.TraineePatch, names []string) tea.Cmd {
 	p := mine.Without(server)
 	f := &m.form
-	f.orig, f.etag = server, etag
+	f.Orig, f.Etag = server, etag
 	changed := p.Names()
 	if len(changed) == 0 {
-		f.close("The server already has your edit: nothing was sent.")
+		f.Close("The server already has your edit: nothing was sent.")
 		return nil
 	}
-	f.sending = true
-	m.setStatus(statusInfo, "Saving %s over the server's version…", strings.Join(changed, ", "))
-	return f.save(server.ID, etag, p, changed)
+	f.Sending = true
+	m.SetStatus(statusline.StatusInfo, "Saving %s over the server's version…", strings.Join(changed, ", "))
+	return f.Save(server.ID, etag, p, changed)
 }
 
-func (cm *conflictModal) body(helpKeys) string {
-	th := cm.th
+func (cm *conflictModal) Body(keymap.HelpKeys) string {
+	th := cm.Th
 	var b strings.Builder
-	b.WriteString(th.errText.Render(fmt.Sprintf("%s changed on the server while you edited.", api.EscapeText(cm.server.Name))) + "\n")
-	b.WriteString(th.dim.Render("Nothing was saved. Compare, then re-apply your edit or discard it.") + "\n\n")
-	t := fitCols(cm.width, conflictCols)
-	b.WriteString(th.header.Render(t.header()) + "\n")
+	b.WriteString(th.ErrText.Render(fmt.Sprintf("%s changed on the server while you edited.", api.EscapeText(cm.server.Name))) + "\n")
+	b.WriteString(th.Dim.Render("Nothing was saved. Compare, then re-apply your edit or discard it.") + "\n\n")
+	t := table.FitCols(cm.Width, conflictCols)
+	b.WriteString(th.Header.Render(t.Header()) + "\n")
 	theirs := api.ChangedFields(cm.base, cm.server)
 	fields := slices.Clone(theirs)
 	for _, n := range cm.names {
@@ -136,20 +143,20 @@ func (cm *conflictModal) body(helpKeys) string {
 		if pf == nil {
 			continue
 		}
-		mine := th.dim.Render("(unchanged)")
+		mine := th.Dim.Render("(unchanged)")
 		if slices.Contains(cm.names, name) {
 			mine = cm.shown(pf, patchValue(pf, &cm.mine))
 		}
 		server := cm.shown(pf, pf.Of(cm.server))
 		if slices.Contains(theirs, name) {
-			server = th.warnText.Render(server)
+			server = th.WarnText.Render(server)
 		}
-		b.WriteString(t.row(name, cm.shown(pf, pf.Of(cm.base)), server, mine) + "\n")
+		b.WriteString(t.Row(name, cm.shown(pf, pf.Of(cm.base)), server, mine) + "\n")
 	}
 	return b.String()
 }
 
-var conflictCols = []colSpec{{"FIELD", 11, 15, 0}, {"WHEN YOU OPENED", 12, 24, 0}, {"ON THE SERVER NOW", 12, 24, 0}, {"YOUR EDIT", 12, 0, 0}}
+var conflictCols = []table.ColSpec{table.Col("FIELD", 11, 15, 0), table.Col("WHEN YOU OPENED", 12, 24, 0), table.Col("ON THE SERVER NOW", 12, 24, 0), table.Col("YOUR EDIT", 12, 0, 0)}
 
 // patchValue is the value a patch sets a field to (nil: cleared).
 func patchValue(pf *api.PatchField, p *api.TraineePatch) any {
@@ -170,16 +177,16 @@ func (cm *conflictModal) shown(pf *api.PatchField, v any) string {
 	case nil:
 		return "-"
 	case int64:
-		if pf.Name == fTrainerID {
-			return trainerName(cm.trainers, &x)
+		if pf.Name == form.FTrainerID {
+			return common.TrainerName(cm.Trainers, &x)
 		}
 	}
 	return api.EscapeText(fmt.Sprint(v))
 }
 
-func (cm *conflictModal) help(helpKeys) helpKeys {
-	k := cm.keys
+func (cm *conflictModal) Help(keymap.HelpKeys) keymap.HelpKeys {
+	k := cm.Keys
 	back := k.Back
 	back.SetHelp("esc", "keep editing")
-	return helpKeys{short: []key.Binding{k.Reapply, k.Discard, back}, full: [][]key.Binding{{k.Reapply, k.Discard, back}}}
+	return keymap.HelpKeys{Short: []key.Binding{k.Reapply, k.Discard, back}, Full: [][]key.Binding{{k.Reapply, k.Discard, back}}}
 }

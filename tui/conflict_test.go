@@ -22,7 +22,7 @@ func TestEditConflictShowsTheServersChangeAndReapplies(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d.press("e")
 	d.expect(t, "Edit Ada Park")
-	if d.m.form.etag == "" {
+	if d.m.form.Etag == "" {
 		t.Fatal("the form read no ETag")
 	}
 	if _, err := other.UpdateTrainee(ctx, 1, api.TraineePatch{PhoneNumber: api.Val("+447700900111")}); err != nil {

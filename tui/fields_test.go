@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/pages/form"
 )
 
 // Names of the form's inputs the tests look at (the API's names).
@@ -26,17 +27,17 @@ func TestFormFieldsComeFromTheTable(t *testing.T) {
 			want = append(want, pf.Name)
 		}
 	}
-	if len(d.m.form.fields) != len(want) || len(want) < 8 {
-		t.Fatalf("%d inputs, want %d (at least 8)", len(d.m.form.fields), len(want))
+	if len(d.m.form.Fields) != len(want) || len(want) < 8 {
+		t.Fatalf("%d inputs, want %d (at least 8)", len(d.m.form.Fields), len(want))
 	}
-	for i, fl := range d.m.form.fields {
+	for i, fl := range d.m.form.Fields {
 		pf := api.PatchFieldNamed(want[i])
 		label, hint := pf.Label, pf.Hint
-		if pf.Name == fTrainerID { // typed and shown by name
+		if pf.Name == form.FTrainerID { // typed and shown by name
 			label, hint = "Trainer", "name or id (empty: the first trainer)"
 		}
-		if fl.name != pf.Name || fl.label != label || fl.input.Placeholder != hint {
-			t.Errorf("input %d is %s %q %q, want %s %q %q", i, fl.name, fl.label, fl.input.Placeholder, pf.Name, pf.Label, pf.Hint)
+		if fl.Name != pf.Name || fl.Label != label || fl.Input.Placeholder != hint {
+			t.Errorf("input %d is %s %q %q, want %s %q %q", i, fl.Name, fl.Label, fl.Input.Placeholder, pf.Name, pf.Label, pf.Hint)
 		}
 	}
 }

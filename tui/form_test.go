@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // lineAfter returns the screen line below the one that starts (after the
@@ -57,20 +58,13 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 	fill(d, "short")
 	fill(d, "12345")
 	fill(d, "31-02-1990")
-	if l := lineAfter(t, d, "E-mail"); !strings.Contains(l, "✗ 1002 e-mail address is not valid") {
-		t.Errorf("e-mail: %q", l)
-	}
-	if l := lineAfter(t, d, "Password"); !strings.Contains(l, "✗ 1003 password must be 8 to 128 characters") {
-		t.Errorf("password: %q", l)
-	}
-	if l := lineAfter(t, d, "Phone"); !strings.Contains(l, "✗ 1006") {
-		t.Errorf("phone: %q", l)
-	}
-	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005") {
-		t.Errorf("date of birth: %q", l)
-	}
-	if l := lineAfter(t, d, "Name"); !strings.Contains(l, "✓") {
-		t.Errorf("name: %q", l)
+	for _, c := range []struct{ field, want string }{
+		{"E-mail", "✗ 1002 e-mail address is not valid"}, {"Password", "✗ 1003 password must be 8 to 128 characters"},
+		{"Phone", "✗ 1006"}, {"Date of birth", "✗ 1005"}, {"Name", "✓"},
+	} {
+		if l := lineAfter(t, d, c.field); !strings.Contains(l, c.want) {
+			t.Errorf("%s: %q", c.field, l)
+		}
 	}
 	// Untouched fields show nothing yet.
 	if l := lineAfter(t, d, "Weight unit"); strings.TrimSpace(l) != "" {
@@ -82,8 +76,8 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 		t.Fatalf("an invalid form was sent: %+v", reqs)
 	}
 	d.expect(t, "4 fields break the API's rules")
-	if d.m.form.fields[d.m.form.focus].name != fEmail {
-		t.Errorf("focus on %s, want the first invalid field", d.m.form.fields[d.m.form.focus].name)
+	if d.m.form.Fields[d.m.form.Focus].Name != fEmail {
+		t.Errorf("focus on %s, want the first invalid field", d.m.form.Fields[d.m.form.Focus].Name)
 	}
 
 	// Fix them (the focus is on the e-mail).
@@ -95,6 +89,19 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 	d.press("tab") // keep the company's first trainer
 	d.typeText("lb")
 	d.press("ctrl+s")
+	g := expectGraceSentAndStored(t, s)
+	// The new trainee's screen is open.
+	if d.m.screen != common.ScreenTrainee || d.m.trainee.T.ID != g.ID {
+		t.Fatalf("after create:\n%s", d.screen())
+	}
+	d.expect(t, fmt.Sprintf("Created Grace Hopper (#%d)", g.ID))
+}
+
+// expectGraceSentAndStored checks the one POST of Grace Hopper's form
+// (normalised as the server normalises) and what is stored, and returns
+// the stored trainee.
+func expectGraceSentAndStored(t *testing.T, s *testServer) *api.Trainee {
+	t.Helper()
 	posts := sent(s.rec.take(), "POST")
 	if len(posts) != 1 {
 		t.Fatalf("posts %+v", posts)
@@ -108,7 +115,6 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 	if fmt.Sprint(body) != fmt.Sprint(want) {
 		t.Fatalf("sent %v\nwant %v", body, want)
 	}
-	// What is stored; and the new trainee's screen is open.
 	got := searchAll(t, s.direct(), client.SearchParams{Query: "grace.hopper"})
 	if len(got) != 1 {
 		t.Fatalf("stored: %v", names(got))
@@ -118,31 +124,28 @@ func TestCreateChecksEachFieldBeforeSending(t *testing.T) {
 		g.ExpirationDate.String() != "31-12-2027" || g.WeightUnit != "LB" || !g.Enabled || g.TrainerID == nil {
 		t.Fatalf("stored %+v", g)
 	}
-	if d.m.screen != screenTrainee || d.m.trainee.t.ID != g.ID {
-		t.Fatalf("after create:\n%s", d.screen())
-	}
-	d.expect(t, fmt.Sprintf("Created Grace Hopper (#%d)", g.ID))
+	return g
 }
 
 // A 400 from the server is shown by the field it names.
 func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	taken := d.m.list.items[0]
+	taken := d.m.list.Items[0]
 	d.press("n")
 	fill(d, "Ada Again")
 	fill(d, taken.Email)
 	fill(d, "Sup3r-secret")
 	d.press("ctrl+s")
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatalf("the form closed:\n%s", d.screen())
 	}
 	if l := lineAfter(t, d, "E-mail"); !strings.Contains(l, "✗ 1008 e-mail address is already in use (server)") {
 		t.Fatalf("e-mail line %q\n%s", l, d.screen())
 	}
 	d.expect(t, "Rejected: 1008 email: e-mail address is already in use")
-	if f := d.m.form.fields[d.m.form.focus]; f.name != fEmail {
-		t.Errorf("focus on %s", f.name)
+	if f := d.m.form.Fields[d.m.form.Focus]; f.Name != fEmail {
+		t.Errorf("focus on %s", f.Name)
 	}
 	// Editing the field clears the server's word.
 	d.typeText("x")
@@ -152,27 +155,32 @@ func TestCreateRejectedByTheServerShowsTheErrorByItsField(t *testing.T) {
 	// esc on a filled form asks first; y discards without sending.
 	s.rec.take()
 	d.press("esc")
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatal("esc discarded a filled form without asking")
 	}
 	d.expect(t, "Discard your changes? y discards them, n keeps editing.", "y yes", "n/esc no")
 	d.press("y")
-	if d.m.screen != screenList || len(s.rec.take()) != 0 {
+	if d.m.screen != common.ScreenList || len(s.rec.take()) != 0 {
 		t.Fatal("y did not just close the form")
 	}
+}
+
+// selectWhere moves the list's cursor to the first loaded trainee for
+// which ok holds and returns it (nil: none, the cursor stays).
+func selectWhere(d *driver, ok func(*api.Trainee) bool) *api.Trainee {
+	for i, it := range d.m.list.Items {
+		if ok(it) {
+			d.m.list.Cursor = i
+			return it
+		}
+	}
+	return nil
 }
 
 func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	var tr *api.Trainee
-	for i, it := range d.m.list.items {
-		if it.PhoneNumber != nil && it.ExpirationDate != nil {
-			tr = it
-			d.m.list.cursor = i
-			break
-		}
-	}
+	tr := selectWhere(d, func(it *api.Trainee) bool { return it.PhoneNumber != nil && it.ExpirationDate != nil })
 	if tr == nil {
 		t.Fatal("no demo trainee with a phone and an expiry")
 	}
@@ -185,7 +193,7 @@ func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 		t.Fatalf("sent %+v", reqs)
 	}
 	d.expect(t, "Nothing changed")
-	if d.m.screen != screenList {
+	if d.m.screen != common.ScreenList {
 		t.Fatal("the form is still open")
 	}
 
@@ -206,7 +214,7 @@ func TestEditSendsOnlyTheChangedFields(t *testing.T) {
 		t.Fatalf("stored %+v", got)
 	}
 	d.expect(t, "Saved "+tr.Name+": phoneNumber, expirationDate.")
-	if it := d.m.list.selected(); it.ID != tr.ID || *it.PhoneNumber != "+12025550199" {
+	if it := d.m.list.Selected(); it.ID != tr.ID || *it.PhoneNumber != "+12025550199" {
 		t.Fatalf("the list shows %+v", it)
 	}
 }
@@ -218,7 +226,7 @@ func TestEditFromTheTraineeScreen(t *testing.T) {
 	d.press("e")
 	fill(d, tr.Name+" Jr")
 	d.press("ctrl+s")
-	if d.m.screen != screenTrainee {
+	if d.m.screen != common.ScreenTrainee {
 		t.Fatalf("not back on the trainee:\n%s", d.screen())
 	}
 	d.expect(t, tr.Name+" Jr")
@@ -231,8 +239,8 @@ func TestEditFromTheTraineeScreen(t *testing.T) {
 func TestDeleteAsksThenRestore(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	tr := d.m.list.selected()
-	total := d.m.list.total
+	tr := d.m.list.Selected()
+	total := d.m.list.Total
 	s.rec.take()
 	d.press("d")
 	d.expect(t, fmt.Sprintf("Delete %s (#%d)?", tr.Name, tr.ID), "y delete", "n keep")
@@ -250,17 +258,13 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 		t.Fatal("still enabled")
 	}
 	d.expect(t, fmt.Sprintf("Deleted %s (#%d): u restores.", tr.Name, tr.ID))
-	if d.m.list.total != total-1 || d.m.list.items[0].ID == tr.ID {
+	if d.m.list.Total != total-1 || d.m.list.Items[0].ID == tr.ID {
 		t.Fatalf("the live list still has %s", tr.Name)
 	}
 	// In the deleted tab, u restores it.
 	d.press("4")
-	for i, it := range d.m.list.items {
-		if it.ID == tr.ID {
-			d.m.list.cursor = i
-		}
-	}
-	if d.m.list.selected().ID != tr.ID {
+	selectWhere(d, func(it *api.Trainee) bool { return it.ID == tr.ID })
+	if d.m.list.Selected().ID != tr.ID {
 		t.Fatal("not in the deleted tab")
 	}
 	d.press("u")
@@ -272,10 +276,8 @@ func TestDeleteAsksThenRestore(t *testing.T) {
 		t.Fatal("not restored")
 	}
 	d.expect(t, fmt.Sprintf("Restored %s", tr.Name))
-	for _, it := range d.m.list.items {
-		if it.ID == tr.ID {
-			t.Fatal("the deleted tab still lists it")
-		}
+	if selectWhere(d, func(it *api.Trainee) bool { return it.ID == tr.ID }) != nil {
+		t.Fatal("the deleted tab still lists it")
 	}
 	// u on a live trainee sends nothing.
 	d.press("1", "u")
@@ -288,7 +290,7 @@ func TestDeleteFromTheTraineeScreen(t *testing.T) {
 	tr := openFirst(t, d)
 	d.press("d", "y")
 	d.expect(t, "deleted", fmt.Sprintf("Deleted %s", tr.Name))
-	if d.m.trainee.t.Enabled {
+	if d.m.trainee.T.Enabled {
 		t.Fatal("the screen still shows it enabled")
 	}
 	d.press("u")
@@ -335,11 +337,11 @@ func TestServerDownIsSaidInTheStatusLine(t *testing.T) {
 func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	first := d.m.list.selected()
+	first := d.m.list.Selected()
 	d.press("d", "n")
 	d.expect(t, "Not deleted.")
 	d.press("j") // another trainee selected
-	if d.m.list.selected().ID == first.ID {
+	if d.m.list.Selected().ID == first.ID {
 		t.Fatal("the cursor did not move")
 	}
 	d.expectNot(t, "Not deleted.")
@@ -356,13 +358,13 @@ func TestStatusClearsWhenTheScreenOrTraineeChanges(t *testing.T) {
 	d.expect(t, "Not deleted.")
 	d.press("esc", "j", "enter", "tab") // another trainee's Weight tab
 	d.expectNot(t, "Not deleted.")
-	if d.m.status != "" {
-		t.Errorf("status %q", d.m.status)
+	if d.m.Status != "" {
+		t.Errorf("status %q", d.m.Status)
 	}
 
 	// An error stays while the screen does, even on another trainee...
 	d.press("esc")
-	d.m.setError(errors.New("boom"))
+	d.m.SetError(errors.New("boom"))
 	d.press("j")
 	d.expect(t, "boom")
 	// ...and goes with the screen.
@@ -378,7 +380,7 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.press("enter", "e")
 	d.press("esc") // nothing changed: closes at once
-	if d.m.screen != screenTrainee {
+	if d.m.screen != common.ScreenTrainee {
 		t.Fatalf("an untouched form did not close:\n%s", d.screen())
 	}
 	d.expect(t, "Cancelled: nothing was sent.")
@@ -390,111 +392,19 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	d.press("esc")
 	d.expect(t, "Discard your changes?")
 	d.press("n")
-	if d.m.screen != screenForm || !strings.HasSuffix(d.m.form.fields[0].input.Value(), " Jr") {
+	if d.m.screen != common.ScreenForm || !strings.HasSuffix(d.m.form.Fields[0].Input.Value(), " Jr") {
 		t.Fatalf("n lost the input:\n%s", d.screen())
 	}
 	d.press("esc", "esc") // asked, then esc answers no
-	if d.m.screen != screenForm {
+	if d.m.screen != common.ScreenForm {
 		t.Fatalf("esc at the question discarded:\n%s", d.screen())
 	}
 	s.rec.take()
 	d.press("esc", "y")
-	if d.m.screen != screenTrainee || len(s.rec.take()) != 0 {
+	if d.m.screen != common.ScreenTrainee || len(s.rec.take()) != 0 {
 		t.Fatalf("y did not discard without sending:\n%s", d.screen())
 	}
 	d.expect(t, "Changes discarded: nothing was sent.")
 	d.press("esc") // back to the list: the note stays behind
 	d.expectNot(t, "discarded")
-}
-
-// The form reads dates as traineectl's flags do (api.ParseDateInput) and
-// shows them dd-MM-yyyy.
-func TestFormAcceptsTheCLIsDates(t *testing.T) {
-	s := newServer(t)
-	d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
-	d.press("n")
-	fill(d, "Iso Date")
-	fill(d, "iso.date@example.com")
-	fill(d, "Sup3r-secret")
-	d.press("tab") // phone
-	fill(d, "1990-02-03")
-	if got := d.m.form.field(fDateOfBirth).input.Value(); got != "03-02-1990" {
-		t.Errorf("date of birth shows %q, want 03-02-1990", got)
-	}
-	fill(d, "today")
-	if got := d.m.form.field(fExpirationDate).input.Value(); got != testToday.String() {
-		t.Errorf("expires shows %q", got)
-	}
-	s.rec.take()
-	d.press("ctrl+s")
-	var body string
-	for _, r := range s.rec.take() {
-		if r.Method == "POST" {
-			body = r.Body
-		}
-	}
-	if !strings.Contains(body, `"dateOfBirth":"03-02-1990"`) || !strings.Contains(body, `"expirationDate":"`+testToday.String()+`"`) {
-		t.Errorf("sent %s\n%s", body, d.screen())
-	}
-	d = newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
-	d.press("n", "tab", "tab", "tab", "tab")
-	d.typeText("31/12/1990")
-	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "yyyy-MM-dd") {
-		t.Errorf("bad date line %q", l)
-	}
-}
-
-// An invisible character in a name, an e-mail address or a phone number
-// (api.PatchField.CheckText) is refused by the form with the API's code
-// before anything is sent. A trainee stored with one before the rule can
-// still be edited: the untouched field is neither checked nor sent.
-func TestFormRefusesInvisibleCharacters(t *testing.T) {
-	s := newServer(t)
-	d := newDriver(t, s.client(s.Key), Options{})
-	d.press("n")
-	fill(d, "Tw\u200bin")
-	fill(d, "twin\ufeff@alpha.example")
-	fill(d, "Sup3r-secret")
-	fill(d, "+44\u00ad7700900123")
-	for _, c := range []struct{ label, field, shown, err string }{
-		{"Name", "name", "✗ 1016 name must not contain", "1016 name must not contain format characters (U+200B)"},
-		{"E-mail", fEmail, "✗ 1002 e-mail address must not", "1002 e-mail address must not contain format characters (U+FEFF)"},
-		{"Phone", "phoneNumber", "✗ 1006 phone number must not", "1006 phone number must not contain format characters (U+00AD)"},
-	} {
-		if l := lineAfter(t, d, c.label); !strings.Contains(l, c.shown) {
-			t.Errorf("%s: %q, want %q", c.label, l, c.shown)
-		}
-		if got := d.m.form.field(c.field).err; got != c.err {
-			t.Errorf("%s: %q, want %q", c.field, got, c.err)
-		}
-	}
-	s.rec.take()
-	d.press("ctrl+s")
-	if reqs := s.rec.take(); len(reqs) != 0 {
-		t.Fatalf("an invalid form was sent: %+v", reqs)
-	}
-
-	tr := d.m.list.selected()
-	legacy := api.TraineePatch{Name: api.Val("Leg\u200bacy"), Email: api.Val("leg\u200bacy@alpha.example")}
-	if _, err := s.st.UpdateTrainee(t.Context(), tr.CompanyID, tr.ID, legacy); err != nil {
-		t.Fatal(err)
-	}
-	d = newDriver(t, s.client(s.Key), Options{})
-	if got := d.m.list.selected(); got.ID != tr.ID || got.Name != "Leg\u200bacy" {
-		t.Fatalf("first trainee %+v", got)
-	}
-	d.press("e", "tab", "tab", "tab") // the phone
-	fill(d, "+1 (202) 555-0199")
-	s.rec.take()
-	d.press("ctrl+s")
-	if puts := sent(s.rec.take(), "PUT"); len(puts) != 1 || puts[0].Body != `{"phoneNumber":"+12025550199"}` {
-		t.Fatalf("puts %+v\n%s", puts, d.screen())
-	}
-	got, err := s.direct().Trainee(t.Context(), tr.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Name != "Leg\u200bacy" || got.Email != "leg\u200bacy@alpha.example" || *got.PhoneNumber != "+12025550199" {
-		t.Fatalf("stored %+v", got)
-	}
 }

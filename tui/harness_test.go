@@ -23,6 +23,7 @@ import (
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store"
 	"github.com/traineed/traineed/store/storetest"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // testNow is the clock of the server and of the TUI: Saturday 21-11-2026.
@@ -187,7 +188,7 @@ type driver struct {
 	quit    bool
 }
 
-func newDriver(t testing.TB, c Client, o Options) *driver {
+func newDriver(t testing.TB, c common.Client, o Options) *driver {
 	t.Helper()
 	if o.Today == nil {
 		o.Today = func() api.Date { return testToday }

@@ -6,12 +6,14 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/tui/components/keymap"
 )
 
 // inHelp reports whether an enabled binding of hk (its short line or its
 // full help) matches k.
-func inHelp(hk helpKeys, k tea.KeyPressMsg) bool {
+func inHelp(hk keymap.HelpKeys, k tea.KeyPressMsg) bool {
 	all := append([]key.Binding(nil), hk.ShortHelp()...)
 	for _, col := range hk.FullHelp() {
 		all = append(all, col...)
@@ -45,9 +47,9 @@ func candidateKeys(printable bool) []string {
 // moves them: the screen and where they are.
 func fingerprint(d *driver) string {
 	m := d.m
-	return fmt.Sprint(m.screen, m.trainee.tab, m.trainee.scroll, m.list.cursor, m.list.offset, m.list.status,
-		m.list.sort, m.list.sortDesc, m.list.searching, fmt.Sprintf("%T", m.modal), m.form.focus, m.form.discarding,
-		m.home.cursor, len(m.list.marks), m.live.on, m.settings.section, m.settings.cursor, m.mine,
+	return fmt.Sprint(m.screen, m.trainee.Tab, m.trainee.Scroll, m.list.Cursor, m.list.Offset, m.list.Status,
+		m.list.Sort, m.list.SortDesc, m.list.Searching, fmt.Sprintf("%T", m.modal), m.form.Focus, m.form.Discarding,
+		m.home.Cursor, len(m.list.Marks), m.Live.On, m.settings.Section, m.settings.Cursor, m.Mine,
 		d.quit, "\n", d.screen())
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/pages/home"
 )
 
 // The home page is the first screen: its counts come from GET
@@ -20,19 +21,19 @@ func TestHomeCountsOpenTheirLists(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{NoColor: true, Start: "home"})
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	d.expect(t, "Home", "What needs attention", "Recent changes")
-	counts := d.m.home.counts
-	for i, r := range homeRows {
-		n := r.value(&counts)
+	counts := d.m.home.Counts
+	for i, r := range home.Rows {
+		n := r.Value(&counts)
 		d.press("H", "g")
 		for range i {
 			d.press("down")
 		}
 		d.press("enter")
 		d.expect(t, "Trainees", fmt.Sprintf("of %d ", n))
-		if d.m.list.total != int64(n) {
-			t.Errorf("%s: the list has %d trainees, the count says %d", r.label, d.m.list.total, n)
+		if d.m.list.Total != int64(n) {
+			t.Errorf("%s: the list has %d trainees, the count says %d", r.Label, d.m.list.Total, n)
 		}
-		if r.filter != nil {
+		if r.Filter != nil {
 			d.expect(t, "only: ", "(esc clears)")
 			d.press("esc")
 			d.expectNot(t, "only: ")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/pages/list"
 )
 
 func (s *testServer) direct() *client.Client {
@@ -35,7 +37,7 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 		t.Fatalf("requests %+v", reqs)
 	}
 	// The rows are the server's first page, in its order.
-	for i, tr := range d.m.list.items {
+	for i, tr := range d.m.list.Items {
 		if tr.ID != live[i].ID {
 			t.Fatalf("row %d is #%d, want #%d", i, tr.ID, live[i].ID)
 		}
@@ -45,16 +47,16 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 func TestSearchNarrowsTheList(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
-	before := d.m.list.total
+	before := d.m.list.Total
 	d.press("/", "p", "a", "r", "k")
 	want := searchAll(t, s.direct(), client.SearchParams{Query: "park", Sort: "id,asc"})
 	if len(want) == 0 || int64(len(want)) >= before {
 		t.Fatalf("%d trainees match park, of %d", len(want), before)
 	}
-	if got := names(d.m.list.items); strings.Join(got, "|") != strings.Join(names(want), "|") {
+	if got := names(d.m.list.Items); strings.Join(got, "|") != strings.Join(names(want), "|") {
 		t.Fatalf("list %q, want %q", got, names(want))
 	}
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if !strings.Contains(strings.ToLower(tr.Name+tr.Email), "park") {
 			t.Errorf("%s <%s> does not match park", tr.Name, tr.Email)
 		}
@@ -74,8 +76,8 @@ func TestSearchNarrowsTheList(t *testing.T) {
 	d.press("enter")
 	d.expect(t, "/ park", "(esc clears)")
 	d.press("esc")
-	if d.m.list.query != "" || d.m.list.total != before {
-		t.Fatalf("esc left query %q and %d trainees", d.m.list.query, d.m.list.total)
+	if d.m.list.Query != "" || d.m.list.Total != before {
+		t.Fatalf("esc left query %q and %d trainees", d.m.list.Query, d.m.list.Total)
 	}
 }
 
@@ -83,7 +85,7 @@ func TestSearchByPhoneDigits(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	var phone string
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if tr.PhoneNumber != nil {
 			phone = *tr.PhoneNumber
 			break
@@ -95,10 +97,10 @@ func TestSearchByPhoneDigits(t *testing.T) {
 	digits := phone[len(phone)-6:]
 	d.press("/")
 	d.typeText(digits)
-	if len(d.m.list.items) == 0 {
+	if len(d.m.list.Items) == 0 {
 		t.Fatalf("no trainee matches %s", digits)
 	}
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if tr.PhoneNumber == nil || !strings.Contains(*tr.PhoneNumber, digits) {
 			t.Errorf("%s (%v) does not match %s", tr.Name, tr.PhoneNumber, digits)
 		}
@@ -136,20 +138,20 @@ func TestStaleSearchAnswerIsDropped(t *testing.T) {
 	// "ad" is sent and answered.
 	d.send(kp("d"))
 	d.settle()
-	got := names(d.m.list.items)
-	dropped := d.m.dropped
+	got := names(d.m.list.Items)
+	dropped := d.m.Dropped
 	// Now the answer to "a" arrives: it must change nothing.
 	for _, msg := range stale {
 		d.send(msg)
 	}
 	d.settle()
-	if d.m.dropped != dropped+1 {
-		t.Fatalf("dropped %d answers, want %d", d.m.dropped, dropped+1)
+	if d.m.Dropped != dropped+1 {
+		t.Fatalf("dropped %d answers, want %d", d.m.Dropped, dropped+1)
 	}
-	if after := names(d.m.list.items); strings.Join(after, "|") != strings.Join(got, "|") {
+	if after := names(d.m.list.Items); strings.Join(after, "|") != strings.Join(got, "|") {
 		t.Fatalf("the stale answer replaced the list: %q, was %q", after, got)
 	}
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if !strings.Contains(strings.ToLower(tr.Name+tr.Email), "ad") {
 			t.Errorf("%s shows for query ad", tr.Name)
 		}
@@ -161,19 +163,19 @@ func TestPagingLoadsMoreAsTheCursorNearsTheEnd(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{PageSize: 10})
 	d.press("5") // all
 	all := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusAll, Sort: "id,asc"})
-	first := len(d.m.list.items)
+	first := len(d.m.list.Items)
 	if first >= len(all) || first%10 != 0 {
 		t.Fatalf("%d trainees loaded at first, of %d", first, len(all))
 	}
 	d.expect(t, fmt.Sprintf("%d of %d", first, len(all)))
 	s.rec.take()
-	for i := 0; i < 20 && len(d.m.list.items) < len(all); i++ {
+	for i := 0; i < 20 && len(d.m.list.Items) < len(all); i++ {
 		d.press("end")
 	}
-	if len(d.m.list.items) != len(all) {
-		t.Fatalf("loaded %d of %d", len(d.m.list.items), len(all))
+	if len(d.m.list.Items) != len(all) {
+		t.Fatalf("loaded %d of %d", len(d.m.list.Items), len(all))
 	}
-	for i, tr := range d.m.list.items {
+	for i, tr := range d.m.list.Items {
 		if tr.ID != all[i].ID {
 			t.Fatalf("row %d is #%d, want #%d", i, tr.ID, all[i].ID)
 		}
@@ -206,8 +208,8 @@ func TestStatusTabs(t *testing.T) {
 			t.Fatalf("no %s trainees in the demo data", c.status)
 		}
 		d.expect(t, "["+c.status+"]", fmt.Sprintf("%d of %d", len(want), len(want)))
-		for _, tr := range d.m.list.items {
-			if !matchesStatus(tr, c.status, testToday) {
+		for _, tr := range d.m.list.Items {
+			if !list.MatchesStatus(tr, c.status, testToday) {
 				t.Errorf("%s: %s is %s", c.status, tr.Name, tr.Status(testToday))
 			}
 		}
@@ -221,14 +223,14 @@ func TestSortCyclesColumnsAndDirection(t *testing.T) {
 	d.press("s")
 	d.expect(t, "Name ▲", "sort: name ▲")
 	want := searchAll(t, s.direct(), client.SearchParams{Sort: "name,asc"})
-	if got := names(d.m.list.items); strings.Join(got, "|") != strings.Join(names(want), "|") {
+	if got := names(d.m.list.Items); strings.Join(got, "|") != strings.Join(names(want), "|") {
 		t.Fatalf("sorted by name: %q\nwant %q", got, names(want))
 	}
 	d.press("S")
 	d.expect(t, "Name ▼", "sort: name ▼")
 	want = searchAll(t, s.direct(), client.SearchParams{Sort: "name,desc"})
-	if d.m.list.items[0].ID != want[0].ID {
-		t.Fatalf("first by name desc is %s, want %s", d.m.list.items[0].Name, want[0].Name)
+	if d.m.list.Items[0].ID != want[0].ID {
+		t.Fatalf("first by name desc is %s, want %s", d.m.list.Items[0].Name, want[0].Name)
 	}
 	d.press("s", "s")
 	d.expect(t, "Expires ▲", "sort: expires ▲")
@@ -251,8 +253,8 @@ func TestBottomLoadsToTheRealEnd(t *testing.T) {
 		t.Fatalf("%d trainees: too few for the test", len(all))
 	}
 	d.press("G")
-	if got, want := d.m.list.selected().ID, all[len(all)-1].ID; got != want {
-		t.Fatalf("G selected %d, the last trainee is %d (%d of %d loaded)", got, want, len(d.m.list.items), len(all))
+	if got, want := d.m.list.Selected().ID, all[len(all)-1].ID; got != want {
+		t.Fatalf("G selected %d, the last trainee is %d (%d of %d loaded)", got, want, len(d.m.list.Items), len(all))
 	}
 	d.expect(t, fmt.Sprintf("%d of %d", len(all), len(all)), head(all[len(all)-1].Name, 10))
 	d.expectNot(t, "Loading to the last")
@@ -278,7 +280,7 @@ func TestTrainersShowByName(t *testing.T) {
 	for _, tr := range ts {
 		names[tr.ID] = tr.Name
 	}
-	first := d.m.list.items[0]
+	first := d.m.list.Items[0]
 	d.expect(t, names[*first.TrainerID])
 	d.expectNot(t, fmt.Sprintf(" #%d ", *first.TrainerID))
 	d.press("enter")
@@ -319,7 +321,7 @@ func TestListInexactTotal(t *testing.T) {
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.expect(t, fmt.Sprintf("100 of %d+", api.ExactTotalBound+1))
 	for range 200 {
-		if len(d.m.list.items) == api.ExactTotalBound+500 {
+		if len(d.m.list.Items) == api.ExactTotalBound+500 {
 			break
 		}
 		d.press("end")
@@ -379,8 +381,8 @@ func TestMarksClearOnViewChange(t *testing.T) {
 	d.press("enter")
 	d.expectNot(t, "1 marked")
 	d.expect(t, "1 mark dropped: the view changed.")
-	if len(d.m.list.marks) != 0 {
-		t.Errorf("%d marks survive a search", len(d.m.list.marks))
+	if len(d.m.list.Marks) != 0 {
+		t.Errorf("%d marks survive a search", len(d.m.list.Marks))
 	}
 }
 
@@ -405,7 +407,7 @@ func TestPlural(t *testing.T) {
 		want string
 	}{{0, "trainee", "0 trainees"}, {1, "trainee", "1 trainee"}, {2, "marked trainee", "2 marked trainees"},
 		{1, "webhook", "1 webhook"}, {3, "automation", "3 automations"}, {2, "field", "2 fields"}, {1, "day", "1 day"}} {
-		if got := plural(c.n, c.noun); got != c.want {
+		if got := layout.Plural(c.n, c.noun); got != c.want {
 			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/list"
 )
 
 // liveDriver is a driver whose event feed is followed for real: the
@@ -20,7 +22,7 @@ type liveDriver struct {
 	feed chan tea.Msg
 }
 
-func newLiveDriver(t *testing.T, c Client, o Options) *liveDriver {
+func newLiveDriver(t *testing.T, c common.Client, o Options) *liveDriver {
 	t.Helper()
 	feed := make(chan tea.Msg, 16)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -57,7 +59,7 @@ func (d *liveDriver) pumpUntil(t *testing.T, within time.Duration, what string, 
 // from then on the TUI follows the feed.
 func (d *liveDriver) firstFeedRead(t *testing.T) {
 	t.Helper()
-	d.pumpUntil(t, 5*time.Second, "the feed's first read", func() bool { return d.m.live.started })
+	d.pumpUntil(t, 5*time.Second, "the feed's first read", func() bool { return d.m.Live.Started })
 }
 
 // Two clients: while the TUI is open on the list, another client changes
@@ -78,8 +80,8 @@ func TestAChangeThroughTheAPIShowsWithinTwoSeconds(t *testing.T) {
 	took := d.pumpUntil(t, 2*time.Second, "the renamed row", func() bool { return strings.Contains(d.screen(), "Ada Parker-Live") })
 	t.Logf("the change showed after %s", took)
 	row := lineWith(d.screen(), "Ada Parker-Live")
-	if !strings.HasPrefix(row, markChanged) && !strings.Contains(row, markChanged) {
-		t.Errorf("the changed row has no marker %q: %q", markChanged, row)
+	if !strings.HasPrefix(row, list.MarkChanged) && !strings.Contains(row, list.MarkChanged) {
+		t.Errorf("the changed row has no marker %q: %q", list.MarkChanged, row)
 	}
 
 	// The open trainee follows.
@@ -94,13 +96,13 @@ func TestAChangeThroughTheAPIShowsWithinTwoSeconds(t *testing.T) {
 
 	// The home page's counts and recent changes follow a new trainee.
 	d.press("esc", "H")
-	before := d.m.home.counts.Active
+	before := d.m.home.Counts.Active
 	created, err := other.CreateTrainee(ctx, api.CreateRequest{Name: "Live Newcomer", Email: "live.newcomer@example.com", Password: "long enough"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.pumpUntil(t, 2*time.Second, "the home page", func() bool {
-		return d.m.home.counts.Active == before+1 && strings.Contains(d.screen(), "Live Newcomer")
+		return d.m.home.Counts.Active == before+1 && strings.Contains(d.screen(), "Live Newcomer")
 	})
 	d.expect(t, "created", "updated")
 
@@ -118,7 +120,7 @@ func TestLiveModeToggleAndUnreachableFeed(t *testing.T) {
 	d.firstFeedRead(t)
 	d.press("L")
 	d.expect(t, "○ paused", "Live updates off")
-	if d.m.live.on {
+	if d.m.Live.On {
 		t.Fatal("L did not turn live mode off")
 	}
 	d.press("L")
@@ -128,16 +130,16 @@ func TestLiveModeToggleAndUnreachableFeed(t *testing.T) {
 	dead := client.New("http://127.0.0.1:1", s.Key, client.WithRetryDelays())
 	d2 := newLiveDriver(t, dead, Options{NoColor: true})
 	d2.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	d2.pumpUntil(t, 5*time.Second, "the feed's failure", func() bool { return d2.m.live.fails > 0 })
+	d2.pumpUntil(t, 5*time.Second, "the feed's failure", func() bool { return d2.m.Live.Fails > 0 })
 	d2.expect(t, "● offline")
-	if !strings.Contains(d2.m.background, "Live updates paused: the event feed is unreachable") ||
-		!strings.Contains(d2.m.background, "retrying in 1s") {
-		t.Errorf("status line's background: %q", d2.m.background)
+	if !strings.Contains(d2.m.Background, "Live updates paused: the event feed is unreachable") ||
+		!strings.Contains(d2.m.Background, "retrying in 1s") {
+		t.Errorf("status line's background: %q", d2.m.Background)
 	}
-	d2.m.status = "" // the request's error gone, the feed's state stays
+	d2.m.Status = "" // the request's error gone, the feed's state stays
 	d2.expect(t, "⚠ Live updates paused")
-	if feedBackoff(1) != time.Second || feedBackoff(3) != 4*time.Second || feedBackoff(20) != 30*time.Second {
-		t.Errorf("backoff %v %v %v", feedBackoff(1), feedBackoff(3), feedBackoff(20))
+	if common.FeedBackoff(1) != time.Second || common.FeedBackoff(3) != 4*time.Second || common.FeedBackoff(20) != 30*time.Second {
+		t.Errorf("backoff %v %v %v", common.FeedBackoff(1), common.FeedBackoff(3), common.FeedBackoff(20))
 	}
 }
 

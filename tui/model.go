@@ -12,6 +12,22 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/commandline"
+	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/keymap"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/components/statusline"
+	"github.com/traineed/traineed/tui/components/theme"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/automations"
+	"github.com/traineed/traineed/tui/pages/form"
+	"github.com/traineed/traineed/tui/pages/home"
+	"github.com/traineed/traineed/tui/pages/list"
+	"github.com/traineed/traineed/tui/pages/runs"
+	"github.com/traineed/traineed/tui/pages/settings"
+	"github.com/traineed/traineed/tui/pages/trainee"
+	"github.com/traineed/traineed/tui/pages/webhooks"
 )
 
 // Minimum size the layout is designed for; smaller terminals still work,
@@ -26,63 +42,64 @@ const (
 // page, and draws the frame: the page's two title lines and body, the
 // status line and the help line. Create it with New.
 type Model struct {
-	*common
+	*common.Common
+	opt Options // as given, with the defaults (the pages see opt.shared())
 
 	help help.Model
 
 	// Frame caches: lines known to fit the width, and the help line.
-	frame    fitter
+	frame    layout.Fitter
 	helpKey  string
 	helpLine string
 
-	screen screen
-	pages  [screenCount]page
-	modal  modal // over the page; nil: none
+	screen common.Screen
+	pages  [common.ScreenCount]common.Page
+	modal  common.Modal // over the page; nil: none
 
-	home     homeModel
-	list     listModel
-	trainee  traineeModel
-	form     formModel
-	webhooks webhooksModel
-	autos    automationsModel
-	runs     runsModel
-	settings settingsModel
+	home     home.Model
+	list     list.Model
+	trainee  trainee.Model
+	form     form.Model
+	webhooks webhooks.Model
+	autos    automations.Model
+	runs     runs.Model
+	settings settings.Model
 }
 
 // New returns the model over c.
-func New(c Client, o Options) *Model {
+func New(c common.Client, o Options) *Model {
 	o = o.withDefaults()
-	cm := &common{
-		c:        c,
-		opt:      o,
-		width:    defaultWidth,
-		height:   defaultHeight,
-		isDark:   true,
-		keys:     newKeyMap(),
-		requests: newRequests(o.Context, o.Timeout),
+	cm := &common.Common{
+		C:        c,
+		Opt:      o.shared(),
+		Width:    defaultWidth,
+		Height:   defaultHeight,
+		IsDark:   true,
+		Keys:     keymap.NewKeyMap(),
+		Requests: requests.NewRequests(o.Context, o.Timeout),
 	}
-	m := &Model{common: cm, help: help.New()}
-	cm.nav = m
-	m.home = homeModel{common: cm}
-	m.list = newListModel(cm)
-	m.trainee = traineeModel{common: cm}
-	m.form = formModel{common: cm}
-	m.webhooks = webhooksModel{common: cm}
-	m.autos = automationsModel{common: cm}
-	m.runs = runsModel{common: cm}
-	m.settings = settingsModel{common: cm}
-	m.pages = [screenCount]page{
-		screenHome: &m.home, screenList: &m.list, screenTrainee: &m.trainee, screenForm: &m.form,
-		screenWebhooks: &m.webhooks, screenAutomations: &m.autos, screenRuns: &m.runs, screenSettings: &m.settings,
+	m := &Model{Common: cm, opt: o, help: help.New()}
+	cm.Nav = m
+	m.home = home.Model{Common: cm}
+	m.list = list.New(cm)
+	m.trainee = trainee.Model{Common: cm}
+	m.form = form.Model{Common: cm}
+	m.webhooks = webhooks.Model{Common: cm}
+	m.autos = automations.Model{Common: cm}
+	m.runs = runs.Model{Common: cm}
+	m.settings = settings.Model{Common: cm}
+	m.pages = [common.ScreenCount]common.Page{
+		common.ScreenHome: &m.home, common.ScreenList: &m.list, common.ScreenTrainee: &m.trainee, common.ScreenForm: &m.form,
+		common.ScreenWebhooks: &m.webhooks, common.ScreenAutomations: &m.autos, common.ScreenRuns: &m.runs, common.ScreenSettings: &m.settings,
 	}
-	if id, _, _ := cm.boundTrainer(); id != 0 {
-		cm.mine = id // a trainer's key starts on the trainer's trainees
+	if id, _, _ := cm.BoundTrainer(); id != 0 {
+		cm.Mine = id // a trainer's key starts on the trainer's trainees
 	}
-	cm.live.on = !o.liveOff
+	cm.Live.On = !o.liveOff
 	m.setTheme(true)
-	m.resize(m.width, m.height)
+	m.resize(m.Width, m.Height)
 	if o.NoAPIKey {
-		m.setStatus(statusError, "No API key: give --api-key, set TRAINEECTL_API_KEY or save a profile.")
+		m.SetStatus(statusline.StatusError, "No API key: give --api-key, set TRAINEECTL_API_KEY or save a profile.")
 	}
 	return m
 }
@@ -91,18 +108,18 @@ func New(c Client, o Options) *Model {
 // page (the home page, or the one Options.Start names) and the list
 // behind it, and starts following the event feed.
 func (m *Model) Init() tea.Cmd {
-	c := m.c
-	trainers := m.call(slotTrainers, func(ctx context.Context) (any, error) {
+	c := m.C
+	trainers := m.Call(requests.SlotTrainers, func(ctx context.Context) (any, error) {
 		return c.Trainers(ctx, client.TrainerParams{})
 	})
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, trainers, m.pollFeed()}
 	if m.opt.Start != "" {
 		cmds = append(cmds, m.runCommand(m.opt.Start))
-		if m.screen != screenList {
-			cmds = append(cmds, m.list.reload(false))
+		if m.screen != common.ScreenList {
+			cmds = append(cmds, m.list.Reload(false))
 		}
 	} else {
-		cmds = append(cmds, m.home.reload(), m.list.reload(false))
+		cmds = append(cmds, m.home.Reload(), m.list.Reload(false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -110,9 +127,9 @@ func (m *Model) Init() tea.Cmd {
 // trainersResult keeps the company's trainers' names, read once at the
 // start; a server without GET /public-api/trainers leaves trainers shown
 // by id, silently.
-func (m *Model) trainersResult(msg resultMsg) tea.Cmd {
-	ts, ok := msg.val.([]api.TrainerSummary)
-	if msg.err != nil || !ok {
+func (m *Model) trainersResult(msg requests.ResultMsg) tea.Cmd {
+	ts, ok := msg.Val.([]api.TrainerSummary)
+	if msg.Err != nil || !ok {
 		return nil
 	}
 	m.keepTrainers(ts)
@@ -126,39 +143,39 @@ func (m *Model) keepTrainers(ts []api.TrainerSummary) {
 	for _, t := range ts {
 		names[t.ID] = api.EscapeText(t.Name)
 	}
-	m.trainers, m.trainerList = names, ts
-	clear(m.list.lines) // rows drawn with ids, or former names
+	m.Trainers, m.TrainerList = names, ts
+	clear(m.list.Lines) // rows drawn with ids, or former names
 }
 
 func (m *Model) setTheme(isDark bool) {
-	m.isDark = isDark
-	m.th = newTheme(isDark, m.opt.NoColor)
-	m.help.Styles = m.th.helpStyles()
+	m.IsDark = isDark
+	m.Th = theme.NewTheme(isDark, m.opt.NoColor)
+	m.help.Styles = m.Th.HelpStyles()
 	m.helpKey = ""
-	m.spin.Style = m.th.accent
-	m.list.restyle(m.th)
-	m.form.restyle(m.th)
+	m.Spin.Style = m.Th.Accent
+	m.list.Restyle(m.Th)
+	m.form.Restyle(m.Th)
 }
 
 func (m *Model) resize(w, h int) {
-	m.width, m.height = max(w, 20), max(h, 8)
-	m.frame.resize(m.width)
-	m.help.SetWidth(m.width)
-	m.list.resize(m.width, m.contentHeight())
-	m.trainee.invalidate()
-	m.form.resize(m.width)
+	m.Width, m.Height = max(w, 20), max(h, 8)
+	m.frame.Resize(m.Width)
+	m.help.SetWidth(m.Width)
+	m.list.Resize(m.Width, m.ContentHeight())
+	m.trainee.Invalidate()
+	m.form.Resize(m.Width)
 }
 
 // page is the page on screen.
-func (m *Model) page() page { return m.pages[m.screen] }
+func (m *Model) page() common.Page { return m.pages[m.screen] }
 
 // place is where the status line's message is shown: the page on screen
 // and what it shows.
-func (m *Model) place() statusPlace {
-	t, tab := m.page().shows()
-	p := statusPlace{screen: m.screen, tab: tab}
+func (m *Model) place() statusline.StatusPlace {
+	t, tab := m.page().Shows()
+	p := statusline.StatusPlace{Screen: int(m.screen), Tab: tab}
 	if t != nil {
-		p.trainee = t.ID
+		p.Trainee = t.ID
 	}
 	return p
 }
@@ -166,7 +183,7 @@ func (m *Model) place() statusPlace {
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	m.settleStatus(m.place())
+	m.SettleStatus(m.place())
 	return m, cmd
 }
 
@@ -179,13 +196,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setTheme(msg.IsDark())
 		return nil
 	case spinner.TickMsg:
-		return m.tick(msg)
-	case resultMsg:
+		return m.Tick(msg)
+	case requests.ResultMsg:
 		return m.result(msg)
-	case debounceMsg:
-		return m.list.update(msg)
-	case countsDueMsg:
-		return m.home.update(msg)
+	case list.DebounceMsg:
+		return m.list.Update(msg)
+	case home.CountsDueMsg:
+		return m.home.Update(msg)
 	case feedMsg:
 		return m.feedResult(msg)
 	case bulkTickMsg, bulkDoneMsg:
@@ -194,52 +211,52 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case feedRetryMsg:
-		if msg.gen != m.live.gen {
+		if msg.gen != m.Live.Gen {
 			return nil
 		}
 		return m.pollFeed()
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
-	return m.page().update(msg)
+	return m.page().Update(msg)
 }
 
 // result gives the answer to the latest request of a slot to the page
 // that sent it, on screen or not.
-func (m *Model) result(msg resultMsg) tea.Cmd {
-	if !m.accept(msg) {
+func (m *Model) result(msg requests.ResultMsg) tea.Cmd {
+	if !m.Accept(msg) {
 		return nil
 	}
-	switch msg.slot {
-	case slotMutate:
+	switch msg.Slot {
+	case requests.SlotMutate:
 		return m.mutateResult(msg)
-	case slotTrainers:
+	case requests.SlotTrainers:
 		return m.trainersResult(msg)
-	case slotList:
-		return m.list.update(msg)
-	case slotWebhooks, slotDeliveries, slotWebhookAction:
-		return m.webhooks.update(msg)
-	case slotAutomations:
-		return m.autos.update(msg)
-	case slotRuns:
-		return m.runs.update(msg)
-	case slotHome:
-		return m.home.update(msg)
-	case slotKeys, slotStaff, slotCompany, slotAdmin:
-		if ts, ok := msg.val.([]api.TrainerSummary); ok && msg.err == nil {
+	case requests.SlotList:
+		return m.list.Update(msg)
+	case requests.SlotWebhooks, requests.SlotDeliveries, requests.SlotWebhookAction:
+		return m.webhooks.Update(msg)
+	case requests.SlotAutomations:
+		return m.autos.Update(msg)
+	case requests.SlotRuns:
+		return m.runs.Update(msg)
+	case requests.SlotHome:
+		return m.home.Update(msg)
+	case requests.SlotKeys, requests.SlotStaff, requests.SlotCompany, requests.SlotAdmin:
+		if ts, ok := msg.Val.([]api.TrainerSummary); ok && msg.Err == nil {
 			m.keepTrainers(ts)
 		}
-		return m.settings.update(msg)
-	case slotForm:
+		return m.settings.Update(msg)
+	case requests.SlotForm:
 		return m.formReadResult(msg)
-	case slotOpen:
-		if msg.err != nil {
-			m.setError(msg.err) // not found: the screen stays
+	case requests.SlotOpen:
+		if msg.Err != nil {
+			m.SetError(msg.Err) // not found: the screen stays
 			return nil
 		}
-		return m.openTrainee(msg.val.(*api.Trainee))
+		return m.OpenTrainee(msg.Val.(*api.Trainee))
 	}
-	return m.trainee.update(msg)
+	return m.trainee.Update(msg)
 }
 
 // key gives a key press to the modal, else to the page: q quits and ?
@@ -249,30 +266,30 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if open := m.modal; open != nil {
-		cmd, closed := open.key(msg)
+		cmd, closed := open.Key(msg)
 		if closed && m.modal == open { // a command may open another
 			m.modal = nil
 		}
 		return cmd
 	}
 	p := m.page()
-	if !p.takesKeys() {
+	if !p.TakesKeys() {
 		switch {
-		case key.Matches(msg, m.keys.Quit):
+		case key.Matches(msg, m.Keys.Quit):
 			return tea.Quit
-		case key.Matches(msg, m.keys.Help):
-			m.modal = &keysModal{common: m.common, hv: &m.help}
+		case key.Matches(msg, m.Keys.Help):
+			m.modal = dialog.NewKeys(m.Common, &m.help)
 			return nil
-		case key.Matches(msg, m.keys.Command):
-			m.modal = newCommandLine(m)
+		case key.Matches(msg, m.Keys.Command):
+			m.modal = m.commandLine()
 			return nil
-		case key.Matches(msg, m.keys.Live):
+		case key.Matches(msg, m.Keys.Live):
 			return m.toggleLive()
-		case key.Matches(msg, m.keys.Home):
-			return m.openHome()
+		case key.Matches(msg, m.Keys.Home):
+			return m.OpenHome()
 		}
 	}
-	return p.key(msg)
+	return p.Key(msg)
 }
 
 // View renders the screen.
@@ -280,7 +297,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "traineectl"
-	if id := m.identity(200); id != "" {
+	if id := m.Identity(200); id != "" {
 		v.WindowTitle += " · " + id
 	}
 	return v
@@ -288,60 +305,60 @@ func (m *Model) View() tea.View {
 
 // currentHelp is the key map of what is on the screen: the help line and
 // `?` show it, and a test holds every key the screen reacts to to it.
-func (m *Model) currentHelp() helpKeys {
+func (m *Model) currentHelp() keymap.HelpKeys {
 	hk := m.pageHelp()
 	if m.modal != nil {
-		return m.modal.help(hk)
+		return m.modal.Help(hk)
 	}
 	return hk
 }
 
 // pageHelp is the page's key map with the keys of every page.
-func (m *Model) pageHelp() helpKeys {
+func (m *Model) pageHelp() keymap.HelpKeys {
 	p := m.page()
-	return m.keys.withGlobal(p.help(), p.takesKeys())
+	return m.Keys.WithGlobal(p.Help(), p.TakesKeys())
 }
 
 func (m *Model) render() string {
 	p := m.page()
-	top, sub, body := p.view()
+	top, sub, body := p.View()
 	hk := m.pageHelp()
 	if m.modal != nil {
-		body, hk = m.modal.body(hk), m.modal.help(hk)
+		body, hk = m.modal.Body(hk), m.modal.Help(hk)
 	}
 	// The short help changes with the page's state only: drawn once per
 	// state.
 	note := ""
-	if n, ok := p.(interface{ footerNote() string }); ok && m.modal == nil {
-		note = n.footerNote()
+	if n, ok := p.(interface{ FooterNote() string }); ok && m.modal == nil {
+		note = n.FooterNote()
 	}
-	if id := note + "\x02" + helpLineID(hk, m.width); id != m.helpKey {
+	if id := note + "\x02" + keymap.HelpLineID(hk, m.Width); id != m.helpKey {
 		m.helpKey, m.helpLine = id, m.footer(note, hk)
 	}
 	helpLine := m.helpLine
-	if cl, ok := m.modal.(*commandLine); ok {
-		helpLine = cl.line(m.width)
+	if cl, ok := m.modal.(*commandline.Line); ok {
+		helpLine = cl.View(m.Width)
 	}
 	var b strings.Builder
-	b.WriteString(m.frame.fit(top) + "\n")
-	b.WriteString(m.frame.fit(sub) + "\n")
+	b.WriteString(m.frame.Fit(top) + "\n")
+	b.WriteString(m.frame.Fit(sub) + "\n")
 	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
-	h := m.contentHeight()
+	h := m.ContentHeight()
 	if len(lines) > h && h > 0 {
 		// A body taller than the screen (a long error or response in a
 		// detail panel) says that it goes on.
-		lines[h-1] = "  " + m.th.dim.Render("… (more than fits: a taller terminal shows the rest)")
+		lines[h-1] = "  " + m.Th.Dim.Render("… (more than fits: a taller terminal shows the rest)")
 	}
 	for i := range h {
 		if i < len(lines) {
-			b.WriteString(m.frame.fit(lines[i]))
+			b.WriteString(m.frame.Fit(lines[i]))
 		}
 		b.WriteString("\n")
 	}
-	for _, l := range m.statusLines(m.width) {
-		b.WriteString(m.frame.fit(m.paintStatus(m.th, l)) + "\n")
+	for _, l := range m.StatusLines(m.Width) {
+		b.WriteString(m.frame.Fit(m.PaintStatus(m.Th, l)) + "\n")
 	}
-	b.WriteString(m.frame.fit(helpLine))
+	b.WriteString(m.frame.Fit(helpLine))
 	// Every page escapes the data it shows (api.EscapeText); this is the
 	// backstop for what the pages do not draw themselves (a pasted
 	// bidirectional override in a text input): no C1 control or
@@ -354,16 +371,16 @@ func (m *Model) render() string {
 // rows), then its short key map, fitted whole to the width: the hints
 // that do not fit are dropped, the last ones first, "? help" late and
 // "q quit" and "esc" never.
-func (m *Model) footer(note string, hk helpKeys) string {
+func (m *Model) footer(note string, hk keymap.HelpKeys) string {
 	if note != "" {
-		note = m.th.accent.Render(note) + m.th.dim.Render(" • ")
+		note = m.Th.Accent.Render(note) + m.Th.Dim.Render(" • ")
 	}
 	h := m.help
 	h.SetWidth(0) // no cut with "…": the hints are dropped instead
-	short := fitHints(hk.ShortHelp(), max(m.width-ansi.StringWidth(note), 1), func(ks []key.Binding) int {
+	short := fitHints(hk.ShortHelp(), max(m.Width-ansi.StringWidth(note), 1), func(ks []key.Binding) int {
 		return ansi.StringWidth(h.ShortHelpView(ks))
 	})
-	h.SetWidth(max(m.width-ansi.StringWidth(note), 1))
+	h.SetWidth(max(m.Width-ansi.StringWidth(note), 1))
 	return note + h.ShortHelpView(short)
 }
 
@@ -393,57 +410,4 @@ func fitHints(ks []key.Binding, w int, width func([]key.Binding) int) []key.Bind
 		ks = append(ks[:drop], ks[drop+1:]...)
 	}
 	return ks
-}
-
-// show goes back to page s as it was left (the list when s is a trainee's
-// page and no trainee was opened).
-func (m *Model) show(s screen) {
-	if s == screenTrainee && m.trainee.t == nil {
-		s = screenList
-	}
-	m.screen = s
-}
-
-// openTrainee shows t's page at its profile and reads t again.
-func (m *Model) openTrainee(t *api.Trainee) tea.Cmd {
-	if t == nil {
-		return nil
-	}
-	m.screen = screenTrainee
-	return m.trainee.open(t)
-}
-
-// openHome shows the home page and reads its counts again.
-func (m *Model) openHome() tea.Cmd {
-	m.screen = screenHome
-	return m.home.reload()
-}
-
-// openList shows the list of a status tab narrowed by f (the search is
-// cleared: the list shows what the dashboard counted).
-func (m *Model) openList(status string, f listFilter) tea.Cmd {
-	m.screen = screenList
-	return m.list.show(status, f)
-}
-
-// openWebhooks shows the webhooks page and loads the webhooks.
-func (m *Model) openWebhooks() tea.Cmd {
-	m.webhooks.back = m.screen
-	m.screen = screenWebhooks
-	return m.webhooks.load()
-}
-
-// openAutomations shows the automations page and loads it.
-func (m *Model) openAutomations() tea.Cmd {
-	m.screen = screenAutomations
-	return m.autos.reload()
-}
-
-// openRuns shows a's runs.
-func (m *Model) openRuns(a *api.Automation) tea.Cmd {
-	if a == nil {
-		return nil
-	}
-	m.screen = screenRuns
-	return m.runs.open(a)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/statusline"
 )
 
 // A refused key (401): the dashboard says so in the status line, its
@@ -34,7 +35,7 @@ func TestKeyRefusalsSayWhatTheKeyLacks(t *testing.T) {
 	} {
 		err := &client.RejectedError{CallInfo: client.CallInfo{Status: http.StatusForbidden},
 			ErrorBody: api.ErrorBody{ErrorCode: code, Message: "refused"}}
-		if got := describe(err); got != want {
+		if got := statusline.Describe(err); got != want {
 			t.Errorf("%d: %q, want %q", code, got, want)
 		}
 	}

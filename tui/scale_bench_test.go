@@ -76,8 +76,8 @@ func BenchmarkScaleKeystroke(b *testing.B) {
 		}
 		took = append(took, time.Since(began))
 		slowest[took[len(took)-1]] = string(runes[:pos])
-		if want := strings.TrimSpace(string(runes[:pos])); d.m.list.query != want {
-			b.Fatalf("searched %q, typed %q", d.m.list.query, want)
+		if want := strings.TrimSpace(string(runes[:pos])); d.m.list.Query != want {
+			b.Fatalf("searched %q, typed %q", d.m.list.Query, want)
 		}
 	}
 	slices.Sort(took)

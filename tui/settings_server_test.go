@@ -11,12 +11,15 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/dialog"
+	"github.com/traineed/traineed/tui/components/layout"
+	"github.com/traineed/traineed/tui/pages/settings"
 )
 
 // secretShown is the secret the notice on screen shows ("" when none).
 func secretShown(d *driver) string {
-	if n, ok := d.m.modal.(*notice); ok {
-		return n.value
+	if n, ok := d.m.modal.(*dialog.Notice); ok {
+		return n.Value
 	}
 	return ""
 }
@@ -46,6 +49,17 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		t.Errorf("the Settings page read the trainers without their counts")
 	}
 
+	first, sam := settingsCreateCoachKey(t, s, d)
+	second := settingsRotateCoachKey(t, s, d, first, sam)
+	settingsDisableAndRevokeCoachKey(t, s, d, second, sam, office)
+	settingsMoveMayasTrainees(t, s, d, office)
+	settingsRevokeOwnKey(t, s, d, office, me)
+}
+
+// settingsCreateCoachKey creates a coach's key bound to Maya Brooks
+// through the page: the key works as the trainer's.
+func settingsCreateCoachKey(t *testing.T, s *testServer, d *driver) (string, *api.CurrentKey) {
+	ctx := context.Background()
 	// Create a coach's key bound to Maya Brooks.
 	d.press("n")
 	d.typeText("coach-sam")
@@ -62,7 +76,13 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	expectRequests(t, s, "POST "+api.PathKeys)
 	d.press("enter")
 	d.expect(t, "coach-sam", "Maya Brooks")
+	return first, sam
+}
 
+// settingsRotateCoachKey rotates it: both secrets work during the
+// overlap.
+func settingsRotateCoachKey(t *testing.T, s *testServer, d *driver, first string, sam *api.CurrentKey) string {
+	ctx := context.Background()
 	// Rotate it: both secrets work during the overlap.
 	d.press("G", "r", "y")
 	d.expect(t, "Key coach-sam has a new secret:", "The old secret keeps working until")
@@ -74,7 +94,13 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 		}
 	}
 	d.press("enter")
+	return second
+}
 
+// settingsDisableAndRevokeCoachKey disables the key (refused until
+// enabled again), enables it, and revokes it (refused from then on).
+func settingsDisableAndRevokeCoachKey(t *testing.T, s *testServer, d *driver, second string, sam *api.CurrentKey, office string) {
+	ctx := context.Background()
 	// Disable it: refused until it is enabled again (PATCH enabled).
 	d.press("G", "e", "y")
 	d.expect(t, "✓ Disabled key coach-sam: it is refused until e enables it again.")
@@ -109,7 +135,12 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 			t.Errorf("the server holds coach-sam as %s", k.State)
 		}
 	}
+}
 
+// settingsMoveMayasTrainees moves Maya Brooks's trainees to Hannah
+// Okoye through the page.
+func settingsMoveMayasTrainees(t *testing.T, s *testServer, d *driver, office string) {
+	ctx := context.Background()
 	// Move Maya Brooks's trainees to Hannah Okoye: the question counts
 	// the live ones, the result what the server moved, soft-deleted
 	// ones too.
@@ -128,11 +159,11 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	live := len(mayas) - 1
 	s.rec.take()
 	d.press("2", "ctrl+r", "g", "r")
-	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s and any soft-deleted ones to:", plural(live, "live trainee")))
+	d.expect(t, fmt.Sprintf("Move Maya Brooks's %s and any soft-deleted ones to:", layout.Plural(live, "live trainee")))
 	d.press("down", "enter") // Tomás Rivera, then Hannah Okoye
 	expectWrapped(t, d, "and any soft-deleted ones to Hannah Okoye?")
 	d.press("y")
-	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", plural(before["Maya Brooks"], "trainee")))
+	d.expect(t, fmt.Sprintf("✓ Moved %s from Maya Brooks to Hannah Okoye.", layout.Plural(before["Maya Brooks"], "trainee")))
 	if live == before["Maya Brooks"] {
 		t.Fatalf("Maya Brooks has no soft-deleted trainee: the counts cannot differ")
 	}
@@ -147,15 +178,19 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	must(t, err)
 	for _, tr := range ts {
 		if tr.ID == ids["Maya Brooks"] && (tr.Trainees == nil || *tr.Trainees != 0) {
-			t.Errorf("the server counts Maya Brooks's trainees as %v", countText(tr.Trainees))
+			t.Errorf("the server counts Maya Brooks's trainees as %v", settings.CountText(tr.Trainees))
 		}
 	}
+}
 
+// settingsRevokeOwnKey revokes the key the TUI uses.
+func settingsRevokeOwnKey(t *testing.T, s *testServer, d *driver, office string, me *api.CurrentKey) {
+	ctx := context.Background()
 	// Revoke the key the TUI uses (the demo key stays the company's
 	// admin key): the table leaves it out, and the status line, then
 	// every 401, says the TUI must start again with another key.
 	d.press("1", "g")
-	for d.m.settings.selectedKey().ID != me.ID {
+	for d.m.settings.SelectedKey().ID != me.ID {
 		d.press("down")
 	}
 	d.press("d")
@@ -164,6 +199,7 @@ func TestSettingsAgainstTheServer(t *testing.T) {
 	expectWrapped(t, d, "✓ Revoked key office, this TUI's own key: every request is refused from now on. "+
 		"Quit (q) and start again with another key.")
 	d.expectNot(t, "* office")
+	var refused *client.AuthRefusedError
 	if _, err := s.client(office).CurrentKey(ctx); !errors.As(err, &refused) {
 		t.Errorf("the revoked key of the TUI: %v", err)
 	}
@@ -348,22 +384,22 @@ func TestTrainersKeyAgainstTheServer(t *testing.T) {
 	if mine.Active >= all.Active {
 		t.Fatalf("Hannah's %d active trainees are not fewer than the company's %d", mine.Active, all.Active)
 	}
-	if d.m.home.counts.Active != mine.Active || d.m.home.counts.Deleted != mine.Deleted {
-		t.Errorf("the dashboard counts %+v, Hannah's are %+v", d.m.home.counts, mine)
+	if d.m.home.Counts.Active != mine.Active || d.m.home.Counts.Deleted != mine.Deleted {
+		t.Errorf("the dashboard counts %+v, Hannah's are %+v", d.m.home.Counts, mine)
 	}
 	d.press("l")
 	live := searchAll(t, s.direct(), client.SearchParams{Status: api.StatusLive, TrainerID: hannah})
-	if d.m.list.total != int64(len(live)) {
-		t.Errorf("the list has %d trainees, Hannah %d", d.m.list.total, len(live))
+	if d.m.list.Total != int64(len(live)) {
+		t.Errorf("the list has %d trainees, Hannah %d", d.m.list.Total, len(live))
 	}
-	for _, tr := range d.m.list.items {
+	for _, tr := range d.m.list.Items {
 		if tr.TrainerID == nil || *tr.TrainerID != hannah {
 			t.Errorf("%s (trainer %v) is not Hannah's", tr.Name, tr.TrainerID)
 		}
 	}
 	d.press("m", "H")
-	if d.m.home.counts.Active != all.Active {
-		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.counts.Active, all.Active)
+	if d.m.home.Counts.Active != all.Active {
+		t.Errorf("all: the dashboard counts %d active, the company %d", d.m.home.Counts.Active, all.Active)
 	}
 }
 

@@ -11,17 +11,19 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/trainee"
 )
 
 // openFirst opens the trainee under the cursor (the first of the list).
 func openFirst(t *testing.T, d *driver) *api.Trainee {
 	t.Helper()
-	tr := d.m.list.selected()
+	tr := d.m.list.Selected()
 	if tr == nil {
 		t.Fatal("the list is empty")
 	}
 	d.press("enter")
-	if d.m.screen != screenTrainee {
+	if d.m.screen != common.ScreenTrainee {
 		t.Fatalf("enter did not open the trainee:\n%s", d.screen())
 	}
 	return tr
@@ -86,7 +88,7 @@ func TestProfileShowsEveryField(t *testing.T) {
 	}
 	d.expect(t, want...)
 	d.press("esc")
-	if d.m.screen != screenList {
+	if d.m.screen != common.ScreenList {
 		t.Fatal("esc did not go back to the list")
 	}
 }
@@ -105,17 +107,17 @@ func TestWeightTabChartsTheDemoData(t *testing.T) {
 	if len(wh.Entries) < 30 {
 		t.Fatalf("the demo trainee has %d weights in 3 months", len(wh.Entries))
 	}
-	st := statsOf(wh.Entries)
+	st := trainee.StatsOf(wh.Entries)
 	unit := strings.ToLower(wh.Unit)
 	d.expect(t, "[Weight]", "[3M]", "1M", "6M", "1Y", fmt.Sprintf("%s – %s", monthsAgo(3), testToday),
-		fmt.Sprintf("First %.1f %s (%s)", st.first.Weight, unit, st.first.Date),
-		fmt.Sprintf("Last %.1f %s (%s)", st.last.Weight, unit, st.last.Date),
-		fmt.Sprintf("Min   %.1f %s (%s)", st.min.Weight, unit, st.min.Date),
-		fmt.Sprintf("Max  %.1f %s (%s)", st.max.Weight, unit, st.max.Date),
-		fmt.Sprintf("Change %+.1f %s (%+.1f%%)", st.change, unit, st.changePct),
+		fmt.Sprintf("First %.1f %s (%s)", st.First.Weight, unit, st.First.Date),
+		fmt.Sprintf("Last %.1f %s (%s)", st.Last.Weight, unit, st.Last.Date),
+		fmt.Sprintf("Min   %.1f %s (%s)", st.Min.Weight, unit, st.Min.Date),
+		fmt.Sprintf("Max  %.1f %s (%s)", st.Max.Weight, unit, st.Max.Date),
+		fmt.Sprintf("Change %+.1f %s (%+.1f%%)", st.Change, unit, st.ChangePct),
 		fmt.Sprintf("%d days with a weight", len(wh.Entries)),
 		"└", monthsAgo(3).Time().Format("02 Jan")) // the axis starts at the range's first day
-	if st.change != math.Round((st.last.Weight-st.first.Weight)*10)/10 || st.min.Weight > st.first.Weight || st.max.Weight < st.last.Weight {
+	if st.Change != math.Round((st.Last.Weight-st.First.Weight)*10)/10 || st.Min.Weight > st.First.Weight || st.Max.Weight < st.Last.Weight {
 		t.Fatalf("stats %+v", st)
 	}
 	// The line is drawn.
@@ -148,7 +150,7 @@ func TestMeasurementsTab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := seriesOf(ms.Measurements)
+	ss := trainee.SeriesOf(ms.Measurements)
 	if len(ss) < 4 {
 		t.Fatalf("the demo trainee has %d measurement types", len(ss))
 	}
@@ -156,15 +158,15 @@ func TestMeasurementsTab(t *testing.T) {
 	// One line per type (as many as fit), with its sparkline and its change.
 	lines := strings.Split(d.screen(), "\n")
 	for _, se := range ss[:4] {
-		want := fmt.Sprintf("%.1f → %.1f %s", se.values[0], se.values[len(se.values)-1], unitLabel(se.unit))
+		want := fmt.Sprintf("%.1f → %.1f %s", se.Values[0], se.Values[len(se.Values)-1], trainee.UnitLabel(se.Unit))
 		found := false
 		for _, l := range lines {
-			if strings.Contains(l, head(se.label, 14)) && strings.Contains(l, want) {
+			if strings.Contains(l, head(se.Label, 14)) && strings.Contains(l, want) {
 				found = strings.ContainsAny(l, "▁▂▃▄▅▆▇█")
 			}
 		}
 		if !found {
-			t.Errorf("no sparkline line for %s with %q:\n%s", se.label, want, d.screen())
+			t.Errorf("no sparkline line for %s with %q:\n%s", se.Label, want, d.screen())
 		}
 	}
 	first := ms.Measurements[0]
@@ -199,13 +201,13 @@ func TestNutritionTab(t *testing.T) {
 	ctx := context.Background()
 	// A trainee who logged meals today, and a day without any.
 	var n *api.Nutrition
-	for i, tr := range d.m.list.items {
+	for i, tr := range d.m.list.Items {
 		got, err := s.direct().Nutrition(ctx, tr.ID, testToday)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got.Meals) >= 2 {
-			d.m.list.cursor, n = i, got
+			d.m.list.Cursor, n = i, got
 			break
 		}
 	}
@@ -216,12 +218,12 @@ func TestNutritionTab(t *testing.T) {
 	s.rec.take()
 	d.press("4")
 	expectCalls(t, s, "nutrition date=21-11-2026")
-	want := []string{"[Nutrition]", "Sat 21-11-2026 (today)", "Day total", fmt.Sprintf("%s kcal", num(n.Totals.Calories)),
-		"P " + num(n.Totals.Protein), "C " + num(n.Totals.Carbs), "F " + num(n.Totals.Fat), "Macro split"}
+	want := []string{"[Nutrition]", "Sat 21-11-2026 (today)", "Day total", fmt.Sprintf("%s kcal", trainee.Num(n.Totals.Calories)),
+		"P " + trainee.Num(n.Totals.Protein), "C " + trainee.Num(n.Totals.Carbs), "F " + trainee.Num(n.Totals.Fat), "Macro split"}
 	for _, meal := range n.Meals {
 		want = append(want, strings.ToUpper(meal.Meal[:1])+strings.ToLower(meal.Meal[1:]))
 		for _, it := range meal.Items {
-			want = append(want, head(it.Name, 12), quantity(it.Quantity)+" "+it.Unit, num(it.Calories)+" kcal")
+			want = append(want, head(it.Name, 12), trainee.Quantity(it.Quantity)+" "+it.Unit, trainee.Num(it.Calories)+" kcal")
 		}
 	}
 	d.expect(t, want...)
@@ -232,8 +234,8 @@ func TestNutritionTab(t *testing.T) {
 	for _, meal := range n.Meals {
 		title := strings.ToUpper(meal.Meal[:1]) + strings.ToLower(meal.Meal[1:])
 		for _, l := range strings.Split(d.screen(), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(l), title+" ") && !strings.Contains(l, num(meal.Totals.Calories)+" kcal") {
-				t.Errorf("%s line %q lacks %s kcal", title, l, num(meal.Totals.Calories))
+			if strings.HasPrefix(strings.TrimSpace(l), title+" ") && !strings.Contains(l, trainee.Num(meal.Totals.Calories)+" kcal") {
+				t.Errorf("%s line %q lacks %s kcal", title, l, trainee.Num(meal.Totals.Calories))
 			}
 		}
 	}
@@ -244,10 +246,10 @@ func TestNutritionTab(t *testing.T) {
 	if len(y.Meals) == 0 {
 		d.expect(t, "Nothing logged on this day.")
 	} else {
-		d.expect(t, fmt.Sprintf("%s kcal", num(y.Totals.Calories)))
+		d.expect(t, fmt.Sprintf("%s kcal", trainee.Num(y.Totals.Calories)))
 	}
 	d.press("right")
-	d.expect(t, "(today)", fmt.Sprintf("%s kcal", num(n.Totals.Calories)))
+	d.expect(t, "(today)", fmt.Sprintf("%s kcal", trainee.Num(n.Totals.Calories)))
 	d.press("right") // the future: nothing asked
 	d.expect(t, "Nothing is logged in the future.", "(today)")
 	d.press("left", "left", "t")
@@ -267,22 +269,9 @@ func TestStepsTab(t *testing.T) {
 	if err != nil || st.AverageSteps == nil {
 		t.Fatalf("%+v %v", st, err)
 	}
-	d.expect(t, "[Steps]", "15-11-2026 – 21-11-2026", thousands(*st.AverageSteps)+" steps a day",
+	d.expect(t, "[Steps]", "15-11-2026 – 21-11-2026", trainee.Thousands(*st.AverageSteps)+" steps a day",
 		fmt.Sprintf("Days with data: %d of 7", st.DaysWithData),
 		strings.Repeat("■", st.DaysWithData)+strings.Repeat("□", 7-st.DaysWithData))
-}
-
-func TestFormatting(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 8421: "8,421", 1234567: "1,234,567", -4000: "-4,000"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q", n, got)
-		}
-	}
-	for f, want := range map[float64]string{80: "80", 0.25: "0.25", 1.5: "1.5", 2.125: "2.13"} {
-		if got := quantity(f); got != want {
-			t.Errorf("quantity(%v) = %q", f, got)
-		}
-	}
 }
 
 // Leaving a trainee drops the answers still on their way, and an earlier
@@ -296,14 +285,14 @@ func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {
 	sixMonths := collect(cmd) // held back
 	d.press("right")          // 1Y, answered
 	d.expect(t, "[1Y]")
-	year := d.m.trainee.weight
-	dropped := d.m.dropped
+	year := d.m.trainee.Weight
+	dropped := d.m.Dropped
 	for _, msg := range sixMonths {
 		d.send(msg)
 	}
 	d.settle()
-	if d.m.dropped != dropped+1 || d.m.trainee.weight != year {
-		t.Fatalf("the 6M answer was taken (dropped %d)", d.m.dropped-dropped)
+	if d.m.Dropped != dropped+1 || d.m.trainee.Weight != year {
+		t.Fatalf("the 6M answer was taken (dropped %d)", d.m.Dropped-dropped)
 	}
 	d.expect(t, "[1Y]", fmt.Sprintf("%s – %s", monthsAgo(12), testToday))
 
@@ -314,11 +303,11 @@ func TestTraineeAnswersAfterMovingOnAreDropped(t *testing.T) {
 		d.send(msg)
 	}
 	d.settle()
-	if d.m.screen != screenList || d.m.trainee.measure != nil {
+	if d.m.screen != common.ScreenList || d.m.trainee.Measure != nil {
 		t.Fatalf("a late answer changed the screen:\n%s", d.screen())
 	}
-	if d.m.dropped != dropped+2 {
-		t.Fatalf("dropped %d, want %d", d.m.dropped, dropped+2)
+	if d.m.Dropped != dropped+2 {
+		t.Fatalf("dropped %d, want %d", d.m.Dropped, dropped+2)
 	}
 }
 
@@ -331,7 +320,7 @@ func TestOpenCommandReadsTheTraineeFirst(t *testing.T) {
 	d.press(":")
 	d.typeText("open 9999")
 	d.press("enter")
-	if d.m.screen != screenList {
+	if d.m.screen != common.ScreenList {
 		t.Fatalf("screen %v after :open 9999, want the list still:\n%s", d.m.screen, d.screen())
 	}
 	d.expect(t, "9999")
@@ -342,7 +331,7 @@ func TestOpenCommandReadsTheTraineeFirst(t *testing.T) {
 	d.press(":")
 	d.typeText("open 1")
 	d.press("enter")
-	if d.m.screen != screenTrainee || d.m.trainee.t.ID != 1 || d.m.trainee.t.Name == "#1" {
+	if d.m.screen != common.ScreenTrainee || d.m.trainee.T.ID != 1 || d.m.trainee.T.Name == "#1" {
 		t.Fatalf("screen %v after :open 1, want trainee 1's:\n%s", d.m.screen, d.screen())
 	}
 }

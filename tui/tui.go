@@ -11,25 +11,30 @@
 // left the trainee, changed the range) is dropped. Errors are shown in the
 // status line.
 //
-// The screens are pages (page.go; the pattern of soft-serve's ui/pages and
-// ui/components): one type per screen (homeModel, listModel, traineeModel,
-// formModel, webhooksModel, automationsModel, runsModel, settingsModel) and
-// modals over them (the key map, the dialogs of dialog.go). The root Model
-// routes messages to them and draws the frame. What they share is common: the client and
-// options, the theme and key map, and the components every page writes
-// to: requests (slots, sequence numbers, the spinner), the status line;
-// layout.go holds the layout helpers (columns, padding, the title bar).
+// It is laid out as soft-serve's pkg/ui: pages under tui/pages (home,
+// list, trainee, form, webhooks, automations, runs, settings; one package
+// each, behind internal/common's Page interface) and components under
+// tui/components (theme, keymap, layout, table, chart, requests with the
+// spinner, statusline, commandline, dialog and form). What the root and
+// the pages share is internal/common.Common (the client, the options the
+// pages read, the theme and key map, the requests in flight, the status
+// line); a page reaches the root, and through it another page, only by
+// common.Router. This root package holds the root Model (routing every
+// message to its page, drawing the frame: title lines, body, status line,
+// help line), the Router's implementation (router.go), what concerns
+// several pages (the live feed, a change's answer, the bulk actions, an
+// edit's conflict, the : line's commands) and the public entry points,
+// New and Run.
 //
-// The package imports api and api/client (for its parameter and error types): it talks to the service through Client, a
-// subset of *client.Client, so tests pass the real client pointed at an
-// in-process server.
+// The package talks to the service through Client, a subset of
+// *client.Client, so tests pass the real client pointed at an in-process
+// server.
 package tui
 
 import (
 	"context"
 	"errors"
 	"io"
-	"iter"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -37,51 +42,12 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
-// Client is what the TUI needs of the API; *client.Client implements it.
-// Every call takes the client's per-call options (client.IfMatch for a
-// conditional change, client.WithResponse for an ETag).
-type Client interface {
-	SearchTrainees(ctx context.Context, p client.SearchParams, opts ...client.RequestOption) (*api.TraineePage, error)
-	Trainee(ctx context.Context, id int64, opts ...client.RequestOption) (*api.Trainee, error)
-	// TraineeStats is the dashboard's counts, of one trainer's trainees
-	// (0: the company's).
-	TraineeStats(ctx context.Context, trainerID int64, opts ...client.RequestOption) (*api.TraineeStats, error)
-	CreateTrainee(ctx context.Context, r api.CreateRequest, opts ...client.RequestOption) (*api.Trainee, error)
-	UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, opts ...client.RequestOption) (*api.Trainee, error)
-	DeleteTrainee(ctx context.Context, id int64, opts ...client.RequestOption) (*api.Trainee, error)
-	WeightHistory(ctx context.Context, id int64, r client.TrackedRange, opts ...client.RequestOption) (*api.WeightHistory, error)
-	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string, opts ...client.RequestOption) (*api.Measurements, error)
-	Nutrition(ctx context.Context, id int64, day api.Date, opts ...client.RequestOption) (*api.Nutrition, error)
-	AverageSteps(ctx context.Context, id int64, opts ...client.RequestOption) (*api.AverageSteps, error)
-	// Trainers with Counts adds their trainee counts (the Settings page's
-	// table): a pass over the company's trainees on the server.
-	Trainers(ctx context.Context, p client.TrainerParams, opts ...client.RequestOption) ([]api.TrainerSummary, error)
-
-	ListWebhooks(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.Webhook, error]
-	WebhookDeliveries(ctx context.Context, id int64, p client.ListParams, opts ...client.RequestOption) (*api.WebhookDeliveries, error)
-	TestWebhook(ctx context.Context, id int64, opts ...client.RequestOption) (*api.WebhookTestResult, error)
-	Redeliver(ctx context.Context, eventID string, opts ...client.RequestOption) (int, error)
-	ListAutomations(ctx context.Context, p client.ListParams, opts ...client.RequestOption) iter.Seq2[*api.Automation, error]
-	AutomationRuns(ctx context.Context, id int64, p client.ListParams, opts ...client.RequestOption) (*api.AutomationRunPage, error)
-	Events(ctx context.Context, p client.EventParams, opts ...client.RequestOption) (*api.EventPage, error)
-
-	// Company administration: the Settings page (admin keys).
-	ListKeys(ctx context.Context, p client.KeyListParams, opts ...client.RequestOption) iter.Seq2[*api.APIKey, error]
-	CreateKey(ctx context.Context, k api.NewKey, opts ...client.RequestOption) (*api.KeyEnvelope, error)
-	RotateKey(ctx context.Context, id int64, overlap *time.Duration, opts ...client.RequestOption) (*api.KeyEnvelope, error)
-	RevokeKey(ctx context.Context, id int64, opts ...client.RequestOption) (*api.APIKey, error)
-	UpdateKey(ctx context.Context, id int64, p api.KeyPatch, opts ...client.RequestOption) (*api.APIKey, error)
-	CreateTrainer(ctx context.Context, t api.NewTrainer, opts ...client.RequestOption) (*api.TrainerSummary, error)
-	UpdateTrainer(ctx context.Context, id int64, p api.TrainerPatch, opts ...client.RequestOption) (*api.TrainerSummary, error)
-	// DeactivateTrainer's answer says what it did: the trainees moved
-	// and the keys it disabled.
-	DeactivateTrainer(ctx context.Context, id int64, reassignTo *int64, opts ...client.RequestOption) (*api.TrainerEnvelope, error)
-	ReassignTrainees(ctx context.Context, from, to int64, opts ...client.RequestOption) (*api.ReassignResult, error)
-	Company(ctx context.Context, opts ...client.RequestOption) (*api.Company, error)
-	UpdateCompany(ctx context.Context, p api.CompanyPatch, opts ...client.RequestOption) (*api.Company, error)
-}
+// Client is what the TUI needs of the API (common.Client: the pages call
+// it); *client.Client implements it.
+type Client = common.Client
 
 var _ Client = (*client.Client)(nil)
 
@@ -137,6 +103,12 @@ type Options struct {
 	background func(tea.Cmd) tea.Cmd
 }
 
+// shared is what of o the pages and components read.
+func (o Options) shared() common.Options {
+	return common.Options{Today: o.Today, PageSize: o.PageSize, Debounce: o.Debounce, NoColor: o.NoColor,
+		Zone: o.Zone, Server: o.Server, ReadOnly: o.ReadOnly, Key: o.Key}
+}
+
 func (o Options) withDefaults() Options {
 	if o.Context == nil {
 		o.Context = context.Background()
@@ -161,7 +133,7 @@ func (o Options) withDefaults() Options {
 
 // Run runs the TUI on in and out (a terminal) until the user quits or ctx
 // ends.
-func Run(ctx context.Context, c Client, o Options, in io.Reader, out io.Writer) error {
+func Run(ctx context.Context, c common.Client, o Options, in io.Reader, out io.Writer) error {
 	o.Context = ctx
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
 	if o.NoColor {

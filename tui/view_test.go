@@ -13,6 +13,9 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/components/requests"
+	"github.com/traineed/traineed/tui/internal/common"
+	"github.com/traineed/traineed/tui/pages/trainee"
 )
 
 // checkFits fails when a line of the view is wider than w or the view is
@@ -43,9 +46,9 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 		checkFits(t, d, w, h, "help")
 		d.press("?")
 		d.press("enter")
-		for tab := range tabCount {
+		for tab := range trainee.TabCount {
 			d.press(string(rune('1' + tab)))
-			checkFits(t, d, w, h, tabNames[tab])
+			checkFits(t, d, w, h, trainee.TabNames[tab])
 		}
 		d.press("e")
 		checkFits(t, d, w, h, "edit form")
@@ -56,8 +59,8 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 	// The list shows more rows on a taller terminal, and drops columns on a
 	// narrow one.
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if d.m.list.rowsH != 19 {
-		t.Errorf("%d rows at 80x24", d.m.list.rowsH)
+	if d.m.list.RowsH != 19 {
+		t.Errorf("%d rows at 80x24", d.m.list.RowsH)
 	}
 	d.expect(t, "Phone", "Trainer")
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 24})
@@ -95,7 +98,7 @@ func TestLightAndDarkBackground(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	dark := d.m.View().Content
 	d.send(tea.BackgroundColorMsg{Color: color.RGBA{R: 250, G: 250, B: 250, A: 255}})
-	if d.m.isDark {
+	if d.m.IsDark {
 		t.Fatal("a white background is dark")
 	}
 	light := d.m.View().Content
@@ -103,7 +106,7 @@ func TestLightAndDarkBackground(t *testing.T) {
 		t.Fatal("the light theme changed nothing, or changed the text")
 	}
 	d.send(tea.BackgroundColorMsg{Color: color.RGBA{R: 10, G: 10, B: 10, A: 255}})
-	if !d.m.isDark || d.m.View().Content != dark {
+	if !d.m.IsDark || d.m.View().Content != dark {
 		t.Fatal("back on a dark background, not the dark theme")
 	}
 }
@@ -118,8 +121,8 @@ func TestHelpAndQuit(t *testing.T) {
 	d.expectNot(t, "sort direction")
 	// In the search, q is a letter; outside it quits.
 	d.press("/", "q")
-	if d.quit || d.m.list.input.Value() != "q" {
-		t.Fatalf("q in the search: quit %v, value %q", d.quit, d.m.list.input.Value())
+	if d.quit || d.m.list.Input.Value() != "q" {
+		t.Fatalf("q in the search: quit %v, value %q", d.quit, d.m.list.Input.Value())
 	}
 	d.press("esc", "q")
 	if !d.quit {
@@ -154,27 +157,27 @@ func TestVimKeysMoveTheCursor(t *testing.T) {
 	s := newServer(t)
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.press("j", "j", "down")
-	if d.m.list.cursor != 3 {
-		t.Fatalf("cursor %d", d.m.list.cursor)
+	if d.m.list.Cursor != 3 {
+		t.Fatalf("cursor %d", d.m.list.Cursor)
 	}
 	d.press("k", "up")
-	if d.m.list.cursor != 1 {
-		t.Fatalf("cursor %d", d.m.list.cursor)
+	if d.m.list.Cursor != 1 {
+		t.Fatalf("cursor %d", d.m.list.Cursor)
 	}
 	d.press("G") // the real last row: the next page is read and followed
-	if len(d.m.list.items) <= DefaultPageSize || d.m.list.cursor != len(d.m.list.items)-1 {
-		t.Fatalf("cursor %d of %d", d.m.list.cursor, len(d.m.list.items))
+	if len(d.m.list.Items) <= DefaultPageSize || d.m.list.Cursor != len(d.m.list.Items)-1 {
+		t.Fatalf("cursor %d of %d", d.m.list.Cursor, len(d.m.list.Items))
 	}
 	d.press("g")
-	if d.m.list.cursor != 0 || d.m.list.offset != 0 {
-		t.Fatalf("cursor %d offset %d", d.m.list.cursor, d.m.list.offset)
+	if d.m.list.Cursor != 0 || d.m.list.Offset != 0 {
+		t.Fatalf("cursor %d offset %d", d.m.list.Cursor, d.m.list.Offset)
 	}
 	d.press("pgdown")
-	if d.m.list.cursor != d.m.list.rowsH-1 {
-		t.Fatalf("pgdown: cursor %d", d.m.list.cursor)
+	if d.m.list.Cursor != d.m.list.RowsH-1 {
+		t.Fatalf("pgdown: cursor %d", d.m.list.Cursor)
 	}
 	// The selected row is the one highlighted.
-	sel := d.m.list.selected()
+	sel := d.m.list.Selected()
 	for _, l := range strings.Split(d.m.View().Content, "\n") {
 		if strings.Contains(ansi.Strip(l), head(sel.Name, 10)) && !strings.Contains(l, "\x1b[") {
 			t.Fatalf("selected row not highlighted: %q", l)
@@ -184,7 +187,7 @@ func TestVimKeysMoveTheCursor(t *testing.T) {
 
 // blockingClient holds every search until released.
 type blockingClient struct {
-	Client
+	common.Client
 	release chan struct{}
 }
 
@@ -197,13 +200,9 @@ func (c *blockingClient) SearchTrainees(ctx context.Context, p client.SearchPara
 	return c.Client.SearchTrainees(ctx, p)
 }
 
-// A slow server never freezes the screen: keys are handled and frames drawn
-// while the request waits, with a spinner; the answer lands when it comes.
-func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
-	s := newServer(t)
-	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
-	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1, Start: "list", liveOff: true})
-	msgs := make(chan tea.Msg, 64)
+// spawner runs each command it is given on a goroutine of its own (each
+// of a batch too) and sends its message to msgs.
+func spawner(msgs chan<- tea.Msg) func(tea.Cmd) {
 	var spawn func(tea.Cmd)
 	spawn = func(cmd tea.Cmd) {
 		if cmd == nil {
@@ -220,6 +219,17 @@ func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
 			msgs <- msg
 		}()
 	}
+	return spawn
+}
+
+// A slow server never freezes the screen: keys are handled and frames drawn
+// while the request waits, with a spinner; the answer lands when it comes.
+func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
+	s := newServer(t)
+	c := &blockingClient{Client: s.client(s.Key), release: make(chan struct{})}
+	m := New(c, Options{Today: func() api.Date { return testToday }, Debounce: -1, Start: "list", liveOff: true})
+	msgs := make(chan tea.Msg, 64)
+	spawn := spawner(msgs)
 	spawn(m.Init())
 	done := make(chan struct{})
 	go func() {
@@ -235,27 +245,27 @@ func TestSlowServerNeverBlocksTheScreen(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("keys were not handled while the search waited")
 	}
-	if !m.busy() || !strings.Contains(ansi.Strip(m.View().Content), "Loading trainees…") {
+	if !m.Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Loading trainees…") {
 		t.Fatalf("no loading state:\n%s", ansi.Strip(m.View().Content))
 	}
 	close(c.release)
 	// Deliver what comes: the first search (live) was superseded by "2"
 	// (active), whose answer is the one kept.
 	deadline := time.After(10 * time.Second)
-	for m.busy() {
+	for m.Busy() {
 		select {
 		case msg := <-msgs:
-			if r, ok := msg.(resultMsg); ok {
+			if r, ok := msg.(requests.ResultMsg); ok {
 				m.Update(r)
 			}
 		case <-deadline:
 			t.Fatal("the searches never answered")
 		}
 	}
-	if m.list.status != 1 || !m.list.loaded || len(m.list.items) == 0 {
-		t.Fatalf("status %d loaded %v items %d", m.list.status, m.list.loaded, len(m.list.items))
+	if m.list.Status != 1 || !m.list.Loaded || len(m.list.Items) == 0 {
+		t.Fatalf("status %d loaded %v items %d", m.list.Status, m.list.Loaded, len(m.list.Items))
 	}
-	for _, tr := range m.list.items {
+	for _, tr := range m.list.Items {
 		if tr.Status(testToday) != api.StatusActive {
 			t.Fatalf("%s is %s in the active tab", tr.Name, tr.Status(testToday))
 		}

@@ -85,11 +85,11 @@ func TestIdentityFitsItsRoom(t *testing.T) {
 		{limited, 18, "Sam C… (full, own)"},
 		{limited, 17, ""},
 	} {
-		if got := c.m.identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
+		if got := c.m.Identity(c.room); got != c.want || ansi.StringWidth(got) > c.room {
 			t.Errorf("identity(%d) = %q, want %q", c.room, got, c.want)
 		}
 	}
-	if got := New(nil, Options{}).identity(80); got != "" {
+	if got := New(nil, Options{}).Identity(80); got != "" {
 		t.Errorf("an unknown key shows %q", got)
 	}
 }
@@ -169,25 +169,25 @@ func TestMineCannotWidenALimitedKey(t *testing.T) {
 func TestMineListKeepsToTheTrainer(t *testing.T) {
 	m := New(nil, Options{Key: coachKey(1, "Maya Brooks", false), Today: func() api.Date { return testToday }})
 	l := &m.list
-	l.loaded = true
+	l.Loaded = true
 	one, two := int64(1), int64(2)
 	mine := &api.Trainee{ID: 5, Name: "Ada", Enabled: true, TrainerID: &one}
 	theirs := &api.Trainee{ID: 6, Name: "Bo", Enabled: true, TrainerID: &two}
-	l.liveChange(mine, true)
-	l.liveChange(theirs, true)
-	if len(l.items) != 1 || l.items[0].ID != 5 {
-		t.Fatalf("the list holds %v", names(l.items))
+	l.LiveChange(mine, true)
+	l.LiveChange(theirs, true)
+	if len(l.Items) != 1 || l.Items[0].ID != 5 {
+		t.Fatalf("the list holds %v", names(l.Items))
 	}
 	moved := *mine
 	moved.TrainerID = &two
-	l.liveChange(&moved, false)
-	if len(l.items) != 0 {
-		t.Fatalf("a trainee given to another trainer stays: %v", names(l.items))
+	l.LiveChange(&moved, false)
+	if len(l.Items) != 0 {
+		t.Fatalf("a trainee given to another trainer stays: %v", names(l.Items))
 	}
-	m.mine = 0
-	l.liveChange(theirs, true)
-	if len(l.items) != 1 {
-		t.Fatalf("all trainees: %v", names(l.items))
+	m.Mine = 0
+	l.LiveChange(theirs, true)
+	if len(l.Items) != 1 {
+		t.Fatalf("all trainees: %v", names(l.Items))
 	}
 }
 
