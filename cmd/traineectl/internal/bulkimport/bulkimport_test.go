@@ -124,7 +124,7 @@ func TestJournal(t *testing.T) {
 	if _, err := OpenJournal(path); err == nil {
 		t.Error("a second import could open the journal in use")
 	}
-	must(t, j.Run("http://x", "in.csv"))
+	must(t, j.Run("http://x", 7, "in.csv"))
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Add(1)

@@ -70,8 +70,9 @@ type journalRecord struct {
 	ErrorCode int    `json:"errorCode,omitempty"`
 	Message   string `json:"message,omitempty"`
 	Uncertain bool   `json:"uncertain,omitempty"`
-	BaseURL   string `json:"baseUrl,omitempty"` // run records
-	Input     string `json:"input,omitempty"`   // run records
+	BaseURL   string `json:"baseUrl,omitempty"`   // run records
+	CompanyID int64  `json:"companyId,omitempty"` // run records: the key's company
+	Input     string `json:"input,omitempty"`     // run records
 }
 
 // Journal records, for each request id, that its create is about to be sent
@@ -87,6 +88,8 @@ type Journal struct {
 	entries  map[string]*Entry
 	byTarget map[string]*Entry // apply -f's changes by Target: the latest send
 	baseURL  string            // of the last run recorded
+	company  int64             // of the last run recorded (0: not recorded)
+	runs     bool              // a run was recorded
 }
 
 // OpenJournal opens (or creates, mode 0600) the journal at path for an
@@ -141,7 +144,10 @@ func (j *Journal) load(content []byte, tolerateTorn bool) error {
 // apply updates the state with one record.
 func (j *Journal) apply(r journalRecord) {
 	if r.Kind == "run" {
-		j.baseURL = r.BaseURL
+		j.baseURL, j.runs = r.BaseURL, true
+		if r.CompanyID != 0 {
+			j.company = r.CompanyID
+		}
 		return
 	}
 	e := j.entries[r.RequestID]
@@ -189,6 +195,13 @@ func (j *Journal) Path() string { return j.path }
 // journal).
 func (j *Journal) BaseURL() string { return j.baseURL }
 
+// CompanyID is the company of the API key of the last run that recorded
+// one (0 for a new journal, or one written before runs recorded it).
+func (j *Journal) CompanyID() int64 { return j.company }
+
+// Started reports whether a run was recorded: a journal that is not new.
+func (j *Journal) Started() bool { return j.runs }
+
 // Entry returns what the journal knows of a request id.
 func (j *Journal) Entry(rid string) (Entry, bool) {
 	j.mu.Lock()
@@ -229,9 +242,10 @@ func (j *Journal) append(r journalRecord, durable bool) error {
 	return nil
 }
 
-// Run records the start of a run.
-func (j *Journal) Run(baseURL, input string) error {
-	return j.append(journalRecord{Kind: "run", BaseURL: baseURL, Input: input}, true)
+// Run records the start of a run: the server, the company of the key in
+// use (0: unknown) and the input.
+func (j *Journal) Run(baseURL string, companyID int64, input string) error {
+	return j.append(journalRecord{Kind: "run", BaseURL: baseURL, CompanyID: companyID, Input: input}, true)
 }
 
 // Sent records that a row's create is about to be sent, and returns once

@@ -134,6 +134,17 @@ func runApply(ctx context.Context, f *cmdutil.Factory, o *ApplyOptions) error {
 	plan := bulkimport.MakePlan(rows, x, bulkimport.PlanOptions{Match: o.Match, NoRestore: o.NoRestore,
 		Prune: o.Prune, GeneratePasswords: o.GeneratePasswords})
 	if o.DryRun {
+		// The run's verdict on its journal, too (an import into another
+		// server or company is refused).
+		if journalPath != "" {
+			j, err := bulkimport.ReadJournal(journalPath)
+			if err != nil {
+				return err
+			}
+			if err := checkJournalOwner(ctx, f, j, journalPath); err != nil {
+				return err
+			}
+		}
 		return f.Print(planView(plan, ios.ColorEnabled()))
 	}
 	if err := o.confirmPrune(ctx, f, plan); err != nil {
@@ -193,7 +204,7 @@ func (o *ApplyOptions) confirmPrune(ctx context.Context, f *cmdutil.Factory, pla
 // then prints the summary and the records, and gives the exit status.
 func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *bulkimport.Plan, srv bulkimport.ClientAPI,
 	prog *bulkimport.Progress, journalPath string) error {
-	j, results, err := o.openOutputs(f, journalPath)
+	j, results, err := o.openOutputs(ctx, f, journalPath)
 	if err != nil {
 		return err
 	}

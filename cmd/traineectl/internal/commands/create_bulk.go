@@ -107,12 +107,12 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 		return err
 	}
 	if o.DryRun {
-		return bulkDryRun(f, rows, journalPath)
+		return bulkDryRun(ctx, f, rows, journalPath)
 	}
 	if err := f.RequireFullKey(ctx, "traineectl create -f"); err != nil {
 		return err
 	}
-	j, results, err := o.openOutputs(f, journalPath)
+	j, results, err := o.openOutputs(ctx, f, journalPath)
 	if err != nil {
 		return err
 	}
@@ -122,16 +122,12 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 
 // openOutputs opens the journal (started for the server it names) and,
 // with --results, the results file: what create -f and apply -f write.
-func (o *BulkOptions) openOutputs(f *cmdutil.Factory, journalPath string) (*bulkimport.Journal, *bulkimport.Results, error) {
-	s, err := f.Settings()
-	if err != nil {
-		return nil, nil, err
-	}
+func (o *BulkOptions) openOutputs(ctx context.Context, f *cmdutil.Factory, journalPath string) (*bulkimport.Journal, *bulkimport.Results, error) {
 	j, err := bulkimport.OpenJournal(journalPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := o.startJournal(j, journalPath, s.BaseURL); err != nil {
+	if err := o.startJournal(ctx, f, j, journalPath); err != nil {
 		j.Close()
 		return nil, nil, err
 	}
@@ -234,17 +230,77 @@ func (o *BulkOptions) columnMap() (*bulkimport.ColumnMap, error) {
 }
 
 // startJournal records the run in the journal, refusing one that belongs
-// to an import into another server.
-func (o *BulkOptions) startJournal(j *bulkimport.Journal, journalPath, baseURL string) error {
-	base := strings.TrimRight(baseURL, "/")
-	if prev := j.BaseURL(); prev != "" && prev != base {
-		return cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, base)
+// to an import into another server or company (journalFits).
+func (o *BulkOptions) startJournal(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) error {
+	owner, err := journalFits(ctx, f, j, journalPath)
+	if err != nil {
+		return err
 	}
 	input := o.File
 	if abs, err := filepath.Abs(o.File); err == nil && o.File != "-" {
 		input = abs
 	}
-	return j.Run(base, input)
+	return j.Run(owner.base, owner.company, input)
+}
+
+// importFor is whom an import's rows go to: the server, and the company
+// of the API key in use. A journal records both; its rows' outcomes
+// ("already done") hold for them only.
+type importFor struct {
+	base    string
+	company int64
+}
+
+// journalFits refuses a journal of an import into another server, then
+// (GET /keys/current: a read, so a dry run sends no change) one into
+// another company, a key of another company on the same server: its
+// outcomes are not this import's, and taking them would report rows
+// "already done" that were never created here. A journal from before runs
+// recorded the company is checked for its server only. A journal that is
+// not new cannot be used unless the key's company is known (the read's
+// error is the command's); for a new one the read is quiet and its failure
+// leaves the company unrecorded (the import then meets the same server).
+// It answers whom the import is for.
+func journalFits(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) (importFor, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return importFor{}, err
+	}
+	w := importFor{base: strings.TrimRight(s.BaseURL, "/")}
+	if prev := j.BaseURL(); prev != "" && prev != w.base {
+		return w, cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, w.base)
+	}
+	open := f.CompletionClient // quiet: no retries, no trace
+	if j.Started() {
+		open = f.Client
+	}
+	c, err := open()
+	if err != nil {
+		return w, err
+	}
+	k, err := c.CurrentKey(ctx)
+	switch {
+	case err != nil && j.Started():
+		return w, err
+	case err != nil:
+		return w, nil
+	}
+	w.company = k.CompanyID
+	if prev := j.CompanyID(); prev != 0 && prev != w.company {
+		return w, cmdutil.Usagef("the journal %s belongs to an import into company %d at %s, not into company %d (%s), the API key's: give another --journal",
+			journalPath, prev, w.base, w.company, api.EscapeText(k.CompanyName))
+	}
+	return w, nil
+}
+
+// checkJournalOwner is a dry run's check of the journal its run would use:
+// the run's verdict (journalFits), asked only of a journal that is not new.
+func checkJournalOwner(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) error {
+	if j == nil || !j.Started() {
+		return nil
+	}
+	_, err := journalFits(ctx, f, j, journalPath)
+	return err
 }
 
 // run imports the rows with a progress bar on stderr, closes the results
@@ -372,11 +428,14 @@ func distinctFiles(input, journal, results string) error {
 }
 
 // bulkDryRun prints what an import would do.
-func bulkDryRun(f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) error {
+func bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) error {
 	var j *bulkimport.Journal
 	if journalPath != "" {
 		var err error
 		if j, err = bulkimport.ReadJournal(journalPath); err != nil {
+			return err
+		}
+		if err := checkJournalOwner(ctx, f, j, journalPath); err != nil {
 			return err
 		}
 	}
