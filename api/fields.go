@@ -44,6 +44,32 @@ var FormFields = func() []*PatchField {
 // TraineePatch (a test holds the two lists to Trainee).
 var ReadOnlyFields = []string{"id", "userId", "username", "companyId", "createdByType", "authorities", "lastTrained"}
 
+// TraineeLabels are the label tags of Trainee's fields by JSON name: how
+// people read each field.
+var TraineeLabels = func() map[string]string {
+	m := map[string]string{}
+	for i := range traineeType.NumField() {
+		f := traineeType.Field(i)
+		m[jsonName(f)] = f.Tag.Get("label")
+	}
+	return m
+}()
+
+// ProfileFields are the JSON names of Trainee in the order a profile
+// shows them: Trainee's order, the identifiers (id, userId, companyId)
+// last.
+var ProfileFields = func() []string {
+	var out, ids []string
+	for _, name := range TraineeFieldNames {
+		if name == "id" || strings.HasSuffix(name, "Id") && slices.Contains(ReadOnlyFields, name) {
+			ids = append(ids, name)
+			continue
+		}
+		out = append(out, name)
+	}
+	return append(out, ids...)
+}()
+
 // TraineeFieldNames are the JSON names of Trainee, in its order.
 var TraineeFieldNames = func() []string {
 	out := make([]string, traineeType.NumField())

@@ -22,6 +22,14 @@ func TestTraineeFieldsAreInTheTable(t *testing.T) {
 			t.Errorf("Trainee shows %s, a write-only field", name)
 		}
 	}
+	for _, name := range TraineeFieldNames {
+		if TraineeLabels[name] == "" {
+			t.Errorf("Trainee's %s has no label tag (how the TUI's profile shows it)", name)
+		}
+	}
+	if len(ProfileFields) != len(TraineeFieldNames) {
+		t.Errorf("ProfileFields %v are not Trainee's fields %v", ProfileFields, TraineeFieldNames)
+	}
 	for _, name := range ReadOnlyFields {
 		if !slices.Contains(TraineeFieldNames, name) {
 			t.Errorf("ReadOnlyFields names %s, no field of Trainee", name)

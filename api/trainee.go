@@ -7,23 +7,26 @@ import (
 
 // Trainee is the full trainee representation of contract section 2. Every
 // field is always present in a response; unset ones are null.
+//
+// Each field's label tag is how people read it (the TUI's profile, which
+// shows every field of Trainee in this order, identifiers last).
 type Trainee struct {
-	ID                  int64    `json:"id"`
-	UserID              int64    `json:"userId"`
-	Name                string   `json:"name"`
-	Email               string   `json:"email"`
-	Username            string   `json:"username"`
-	PhoneNumber         *string  `json:"phoneNumber"`
-	DateOfBirth         *Date    `json:"dateOfBirth"`
-	ExpirationDate      *Date    `json:"expirationDate"`
-	Enabled             bool     `json:"enabled"`
-	CompanyID           int64    `json:"companyId"`
-	TrainerID           *int64   `json:"trainerId"`
-	CreatedByType       string   `json:"createdByType"`
-	ForcePasswordChange bool     `json:"forcePasswordChange"`
-	WeightUnit          string   `json:"weightUnit"`
-	Authorities         []string `json:"authorities"`
-	LastTrained         *Date    `json:"lastTrained"`
+	ID                  int64    `json:"id" label:"Trainee id"`
+	UserID              int64    `json:"userId" label:"User id"`
+	Name                string   `json:"name" label:"Name"`
+	Email               string   `json:"email" label:"E-mail"`
+	Username            string   `json:"username" label:"Username"`
+	PhoneNumber         *string  `json:"phoneNumber" label:"Phone"`
+	DateOfBirth         *Date    `json:"dateOfBirth" label:"Date of birth"`
+	ExpirationDate      *Date    `json:"expirationDate" label:"Expiration date"`
+	Enabled             bool     `json:"enabled" label:"Status"`
+	CompanyID           int64    `json:"companyId" label:"Company id"`
+	TrainerID           *int64   `json:"trainerId" label:"Trainer"`
+	CreatedByType       string   `json:"createdByType" label:"Created by"`
+	ForcePasswordChange bool     `json:"forcePasswordChange" label:"Must change password"`
+	WeightUnit          string   `json:"weightUnit" label:"Weight unit"`
+	Authorities         []string `json:"authorities" label:"Authorities"`
+	LastTrained         *Date    `json:"lastTrained" label:"Last trained"`
 }
 
 // Authorities every trainee has.

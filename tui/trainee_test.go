@@ -86,7 +86,20 @@ func TestProfileShowsEveryField(t *testing.T) {
 	if fresh.PhoneNumber != nil {
 		want = append(want, *fresh.PhoneNumber)
 	}
+	// Every field of the field table, under its label, in its order.
+	for _, name := range api.ProfileFields {
+		want = append(want, api.TraineeLabels[name])
+	}
 	d.expect(t, want...)
+	screen := d.screen()
+	last := -1
+	for _, name := range api.ProfileFields {
+		i := strings.Index(screen, "  "+api.TraineeLabels[name]+" ")
+		if i <= last {
+			t.Errorf("the profile shows %s (%q) out of the field table's order:\n%s", name, api.TraineeLabels[name], screen)
+		}
+		last = i
+	}
 	d.press("esc")
 	if d.m.screen != common.ScreenList {
 		t.Fatal("esc did not go back to the list")

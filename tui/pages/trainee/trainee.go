@@ -340,51 +340,58 @@ func (tm *Model) tabState(tab int, s requests.Slot, what string) (string, bool) 
 	return "", false
 }
 
+// profileView shows every field of the trainee, as the field table
+// declares them (api.ProfileFields: Trainee's order, identifiers last,
+// each under its label tag): a field added to api.Trainee is shown with
+// no change here. The status (of enabled and the expiration date) and the
+// trainer's name are shown for enabled and trainerId.
 func (tm *Model) profileView() string {
-	t, th := tm.T, tm.Th
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
-	str := func(p *string) string {
-		if p == nil {
-			return "-"
-		}
-		return api.EscapeText(*p)
-	}
-	esc := api.EscapeText
-	trainer := common.TrainerName(tm.Trainers, t.TrainerID)
-	if t.TrainerID != nil && tm.Trainers[*t.TrainerID] != "" {
-		trainer += fmt.Sprintf(" (#%d)", *t.TrainerID)
-	}
-	rows := [][2]string{
-		{"Name", esc(t.Name)},
-		{"E-mail", esc(t.Email)},
-		{"Username", esc(t.Username)},
-		{"Phone", str(t.PhoneNumber)},
-		{"Date of birth", layout.DateOrDash(t.DateOfBirth)},
-		{"Expiration date", layout.DateOrDash(t.ExpirationDate)},
-		{"Status", th.Badge(t.Status(tm.Today())) + th.Dim.Render(fmt.Sprintf("  (enabled: %s)", yes(t.Enabled)))},
-		{"Last trained", layout.DateOrDash(t.LastTrained)},
-		{"Trainer", trainer},
-		{"Weight unit", esc(t.WeightUnit)},
-		{"Created by", esc(t.CreatedByType)},
-		{"Must change password", yes(t.ForcePasswordChange)},
-		{"Authorities", esc(strings.Join(t.Authorities, ", "))},
-		{"Trainee id", fmt.Sprint(t.ID)},
-		{"User id", fmt.Sprint(t.UserID)},
-		{"Company id", fmt.Sprint(t.CompanyID)},
-	}
+	th := tm.Th
 	var b strings.Builder
-	for _, r := range rows {
-		b.WriteString("  " + th.Label.Render(layout.PadRight(r[0], 22)) + r[1] + "\n")
+	for _, name := range api.ProfileFields {
+		b.WriteString("  " + th.Label.Render(layout.PadRight(api.TraineeLabels[name], 22)) + tm.profileValue(name) + "\n")
 	}
 	if e := tm.errs[tabProfile]; e != "" {
 		b.WriteString("\n  " + th.ErrText.Render(e) + "\n")
 	}
 	return b.String()
+}
+
+// profileValue is how the profile shows the field name of the trainee:
+// by the value's type, but for the status and the trainer.
+func (tm *Model) profileValue(name string) string {
+	t, th := tm.T, tm.Th
+	switch name {
+	case "enabled":
+		return th.Badge(t.Status(tm.Today())) + th.Dim.Render(fmt.Sprintf("  (enabled: %s)", yesNo(t.Enabled)))
+	case "trainerId":
+		trainer := common.TrainerName(tm.Trainers, t.TrainerID)
+		if t.TrainerID != nil && tm.Trainers[*t.TrainerID] != "" {
+			trainer += fmt.Sprintf(" (#%d)", *t.TrainerID)
+		}
+		return trainer
+	}
+	switch v := api.TraineeValue(t, name).(type) {
+	case nil:
+		return "-"
+	case bool:
+		return yesNo(v)
+	case string:
+		return api.EscapeText(v)
+	case []string:
+		return api.EscapeText(strings.Join(v, ", "))
+	case api.Date:
+		return v.String()
+	default:
+		return api.EscapeText(fmt.Sprint(v))
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // Update takes the answers of the trainee and of its tabs' data.
