@@ -58,7 +58,9 @@ func markEvent(ctx context.Context, companyID int64) {
 
 // afterCommit acts on a committed transaction's effects: it wakes this
 // process's dispatcher (without blocking, coalescing) and tells the OnEvent
-// listeners of each company that recorded an event.
+// listeners of each company that recorded an event; on PostgreSQL it hands
+// the same marks to the wake sender, which notifies the other instances
+// (wake.go).
 func (s *Store) afterCommit(e *effects) {
 	if e == nil {
 		return
@@ -67,13 +69,13 @@ func (s *Store) afterCommit(e *effects) {
 	deliveries, companies := e.deliveries, slices.Clone(e.companies)
 	e.mu.Unlock()
 	if deliveries {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+		s.wakeDispatcher()
 	}
 	for _, c := range companies {
 		s.notifyEvent(c)
+	}
+	if s.wakeOut != nil && (deliveries || len(companies) > 0) {
+		s.wakeOut.add(deliveries, companies)
 	}
 }
 
