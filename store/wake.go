@@ -332,7 +332,9 @@ func (l *Listener) session(ctx context.Context) error {
 		return err
 	}
 	l.s.wakeAll()
-	l.connects.Add(1)
+	if l.connects.Add(1) > 1 {
+		l.cfg.Logger.Info("wake listener: connected again; everything woken once")
+	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
