@@ -71,6 +71,9 @@ type Store struct {
 	outbox bool          // record webhook events (benchmarks turn it off for a baseline)
 	wake   chan struct{} // a committed change scheduled webhook deliveries
 
+	url     string      // what Open was given (Listen connects with it)
+	wakeOut *wakeSender // PostgreSQL: tells the other instances what committed (wake.go)
+
 	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
 
 	maxIdle      int           // the pool's idle connections (flushIdle restores it)
@@ -79,9 +82,6 @@ type Store struct {
 
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
-
-	url     string      // what Open was given (Listen connects with it)
-	wakeOut *wakeSender // PostgreSQL: tells the other instances what committed (wake.go)
 }
 
 // Open connects to url and brings the schema up to date. url is
