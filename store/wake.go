@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,22 +79,13 @@ func (m *wakeMarks) add(deliveries bool, companies []int64) {
 		if m.all {
 			return
 		}
-		if !containsID(m.companies, c) {
+		if !slices.Contains(m.companies, c) {
 			m.companies = append(m.companies, c)
 		}
 		if len(m.companies) > maxWakeCompanies {
 			m.all, m.companies = true, nil
 		}
 	}
-}
-
-func containsID(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // payload encodes marks: "INSTANCE D COMPANIES", D being "d" (deliveries
