@@ -64,7 +64,9 @@ type DispatcherConfig struct {
 	// It must exceed Timeout.
 	Lease time.Duration
 	// PollInterval is how often the database is asked for due deliveries.
-	// Changes committed by this process wake the dispatcher at once.
+	// Changes committed by this process wake the dispatcher at once, and on
+	// PostgreSQL, with the store's Listener running, those of the other
+	// instances too: the poll is then the fallback.
 	PollInterval time.Duration
 	// Concurrency is how many deliveries are sent at once.
 	Concurrency int
@@ -150,7 +152,8 @@ type Dispatcher struct {
 // Outbox is what the dispatcher needs of storage: the webhook outbox's
 // cycle (record finished attempts, give back unsent deliveries, claim due
 // deliveries under a lease), its one wake point (signalled
-// after a commit that scheduled deliveries), the disabling of an endpoint
+// after a commit that scheduled deliveries: this process's, and on
+// PostgreSQL another instance's heard by the store's Listener), the disabling of an endpoint
 // that answered 410 Gone, and the pruning of finished events.
 type Outbox interface {
 	CycleDeliveries(ctx context.Context, done []*store.FinishedAttempt, release []*store.ClaimedDelivery, schedule []time.Duration, limit int, lim store.ClaimLimits, lease time.Duration) ([]*store.ClaimedDelivery, error)

@@ -69,7 +69,9 @@ func markChange(ctx context.Context, ch *traineeChange) {
 
 // afterCommit acts on a committed transaction's effects: it wakes this
 // process's dispatcher (without blocking, coalescing) and tells the OnEvent
-// listeners of each company that recorded an event.
+// listeners of each company that recorded an event; on PostgreSQL it hands
+// the same marks to the wake sender, which notifies the other instances
+// (wake.go).
 func (s *Store) afterCommit(e *effects) {
 	if e == nil {
 		return
@@ -78,13 +80,13 @@ func (s *Store) afterCommit(e *effects) {
 	deliveries, companies := e.deliveries, slices.Clone(e.companies)
 	e.mu.Unlock()
 	if deliveries {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+		s.wakeDispatcher()
 	}
 	for _, c := range companies {
 		s.notifyEvent(c)
+	}
+	if s.wakeOut != nil && (deliveries || len(companies) > 0) {
+		s.wakeOut.add(deliveries, companies)
 	}
 }
 

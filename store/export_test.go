@@ -28,6 +28,15 @@ func SetMigrateLockWait(d time.Duration) (restore func()) {
 // measure the store without it).
 func SetOutbox(s *Store, on bool) { s.outbox = on }
 
+// StopWakeSender stops the NOTIFY after each commit (PostgreSQL), for a
+// baseline; call it before the store is used.
+func StopWakeSender(s *Store) {
+	if s.wakeOut != nil {
+		s.wakeOut.close()
+		s.wakeOut = nil
+	}
+}
+
 // CreateTraineeThenFail creates a trainee, with its event, in a transaction
 // that then fails: nothing of it may remain.
 func CreateTraineeThenFail(s *Store, companyID int64, nt api.NewTrainee) error {

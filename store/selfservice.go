@@ -24,7 +24,9 @@ func (s *Store) webhookScope(db bun.IDB, companyID int64) *bun.SelectQuery {
 }
 
 // OnEvent registers fn, called (synchronously: it must not block) after a
-// change that recorded an event has committed in this process. The feed's
+// change that recorded an event has committed in this process, or, on
+// PostgreSQL with a Listener, in another instance. companyID is
+// AllCompanies (0) when any company may have new events. The feed's
 // long-poll wakes its waiters with it.
 func (s *Store) OnEvent(fn func(companyID int64)) {
 	s.hookMu.Lock()

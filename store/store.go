@@ -71,6 +71,9 @@ type Store struct {
 	outbox bool          // record webhook events (benchmarks turn it off for a baseline)
 	wake   chan struct{} // a committed change scheduled webhook deliveries
 
+	url     string      // what Open was given (Listen connects with it)
+	wakeOut *wakeSender // PostgreSQL: tells the other instances what committed (wake.go)
+
 	idemMu sync.Mutex // SQLite: one idempotent transaction at a time
 
 	maxIdle      int           // the pool's idle connections (flushIdle restores it)
@@ -126,6 +129,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		wake:         make(chan struct{}, 1),
 		maxIdle:      db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
 		suspectUntil: suspect,
+		url:          url,
 	}
 	if dialect == DialectPostgres {
 		db.AddQueryHook(&lostHook{s})
@@ -133,6 +137,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err := s.Migrate(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
+	}
+	if dialect == DialectPostgres {
+		s.startWakeSender()
 	}
 	return s, nil
 }
@@ -170,6 +177,24 @@ func openSQLite(path string) (*sql.DB, error) {
 // while after a lost connection was seen (lostSeen), when the others may
 // have gone with it; a ping that fails makes database/sql take another.
 func openPostgres(url string, suspect *atomic.Int64) (*sql.DB, error) {
+	cfg, err := pgConnConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	sqldb := stdlib.OpenDB(*cfg, stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
+		return p.IdleDuration > time.Second || time.Now().UnixNano() < suspect.Load()
+	}))
+	n := max(10, 4*runtime.GOMAXPROCS(0))
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	sqldb.SetConnMaxLifetime(time.Hour)
+	return sqldb, nil
+}
+
+// pgConnConfig is the configuration of every connection to url: the
+// pool's and the wake listener's.
+func pgConnConfig(url string) (*pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: postgres URL: %w", err)
@@ -185,15 +210,7 @@ func openPostgres(url string, suspect *atomic.Int64) (*sql.DB, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "traineed"
 	}
-	sqldb := stdlib.OpenDB(*cfg, stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
-		return p.IdleDuration > time.Second || time.Now().UnixNano() < suspect.Load()
-	}))
-	n := max(10, 4*runtime.GOMAXPROCS(0))
-	sqldb.SetMaxOpenConns(n)
-	sqldb.SetMaxIdleConns(n)
-	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	sqldb.SetConnMaxLifetime(time.Hour)
-	return sqldb, nil
+	return cfg, nil
 }
 
 // Migrate applies the embedded migrations of the store's dialect that are
@@ -252,6 +269,9 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.touchMu.Unlock()
 	s.touchWG.Wait()
+	if s.wakeOut != nil {
+		s.wakeOut.close() // after the last commit's afterCommit
+	}
 	s.stmts.Range(func(_, st any) bool {
 		_ = st.(*sql.Stmt).Close()
 		return true

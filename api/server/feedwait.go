@@ -10,8 +10,9 @@ import (
 // feedWaiters holds the feed requests waiting for events, by company. A
 // waiter takes its company's channel before it reads the feed; the channel
 // is closed (and replaced) when the company gets an event: at once when
-// this process committed it (notify), else when the company's poller sees
-// the company's latest event id change. One poller runs per company with
+// this process committed it, or another instance did and the store's
+// wake listener heard it (notify, through store.OnEvent), else when the
+// company's poller sees the company's latest event id change. One poller runs per company with
 // waiters, whatever their number, and stops with the last waiter.
 //
 // A company's event ids are taken in commit order (see store.Events), so
@@ -107,10 +108,18 @@ func (f *feedWaiters) wait(companyID int64) <-chan struct{} {
 	return f.company(companyID).ch
 }
 
-// notify wakes the company's waiters.
+// notify wakes the company's waiters; company 0, every company's (the
+// store's AllCompanies: after its cross-instance listener reconnected).
 func (f *feedWaiters) notify(companyID int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if companyID == 0 {
+		for _, c := range f.companies {
+			close(c.ch)
+			c.ch = make(chan struct{})
+		}
+		return
+	}
 	c := f.companies[companyID]
 	if c == nil {
 		return

@@ -46,8 +46,9 @@ func (h *Handler) checkDestination(field, url string) error {
 func WithFeedPoll(d time.Duration) Option { return func(x *Handler) { x.feedPoll = d } }
 
 // NotifyEvent wakes the feed requests of a company waiting for events:
-// call it when this process commits a change that recorded an event
-// (store.OnEvent).
+// call it when a change that recorded an event commits (store.OnEvent:
+// this process's commits, and on PostgreSQL the other instances' through
+// the store's Listener). Company 0 wakes every company's requests.
 func (h *Handler) NotifyEvent(companyID int64) { h.feed.notify(companyID) }
 
 func (h *Handler) currentKey(w http.ResponseWriter, r *http.Request) error {

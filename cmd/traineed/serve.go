@@ -56,6 +56,7 @@ type serveOptions struct {
 	rateBurst       int
 	redisURL        string
 	limitsFile      string // --limits-file: the rate limit, re-read on SIGHUP
+	wakeListen      bool   // --wake-listen: hear the other instances' changes (wake.go)
 }
 
 // envInt is the integer of environment variable name, else def.
@@ -81,7 +82,10 @@ sends due deliveries, at most --webhook-concurrency at once, and retries failed
 ones on --webhook-retry-schedule. On shutdown, attempts in flight finish within
 the same 30 seconds or are released for another instance to send. Several
 instances on one PostgreSQL share the deliveries; --webhook-dispatch=false leaves
-them to the other instances.
+them to the other instances. On PostgreSQL each instance hears the others'
+changes (LISTEN/NOTIFY on one connection of its own) and starts their
+deliveries and answers the event feed's long polls at once, the polls standing
+in while that connection is lost; --wake-listen=false leaves it to the polls.
 
 The server also evaluates the automations' time triggers (EXPIRATION_APPROACHING,
 TRAINEE_EXPIRED, INACTIVE) and records the trainee.expired webhook events, every
@@ -155,6 +159,7 @@ func newServeCmd(e *env) *cobra.Command {
 	_ = c.Flags().MarkHidden("automations-batch") // tests make evaluations long with tiny batches
 	c.Flags().StringVar(&o.metricsAddr, "metrics-addr", os.Getenv("TRAINEED_METRICS_ADDR"),
 		"serve GET /metrics on this address instead of the main one (env TRAINEED_METRICS_ADDR)")
+	c.Flags().BoolVar(&o.wakeListen, "wake-listen", true, wakeListenHelp)
 	return c
 }
 
@@ -228,6 +233,11 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	h := server.NewHandler(s, opts...)
 	s.OnEvent(h.NotifyEvent) // wake the event feed's long-polls at once
+	stopWake, err := o.listenWake(s, log)
+	if err != nil {
+		return err
+	}
+	defer stopWake()
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
 }
 
