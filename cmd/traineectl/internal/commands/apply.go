@@ -26,7 +26,7 @@ type ApplyOptions struct {
 	Yes       bool // --prune without asking
 }
 
-const applyLong = `Make the company's trainees look like a file: the nightly sync from a CRM.
+var applyLong = fieldsHelp(`Make the company's trainees look like a file: the nightly sync from a CRM.
 The input is what create -f takes (CSV, JSON Lines or YAML, the same columns,
 --map or --map-file for another system's headers), and also what export and
 search -o csv/json/yaml write.
@@ -38,8 +38,9 @@ phone number), deleted trainees included:
   fields differ     only the changed fields are sent
   all equal         nothing is sent
   deleted trainee   restored (with its changes); --no-restore refuses it
-A column the input has is managed: an empty cell clears phoneNumber,
-dateOfBirth or expirationDate. A column it lacks is left alone. The password
+
+A column the input has is managed: an empty cell clears {clearable}. A
+column it lacks is left alone. The password
 is used to create only: an existing trainee's password is never changed.
 
 --dry-run reads the company, prints the plan and exits 0, changing nothing:
@@ -60,7 +61,7 @@ records every change before it is sent, and the next run reads the company
 afresh and sends only what is still missing, a change whose outcome was lost
 with the same idempotency key. The summary line, --results, -o json records
 and the exit status are those of create -f: 5 when any row failed or was
-refused, 0 otherwise.`
+refused, 0 otherwise.`)
 
 const applyExample = `  traineectl apply -f clients.csv --dry-run
   traineectl apply -f clients.csv --generate-passwords --results new-passwords.csv

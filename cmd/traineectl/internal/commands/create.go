@@ -25,7 +25,7 @@ type CreateOptions struct {
 	Bulk *BulkOptions
 }
 
-const createLong = `Create one trainee. Name, e-mail and password are required; the rest is
+var createLong = fieldsHelp(`Create one trainee. Name, e-mail and password are required; the rest is
 optional. Without --trainer the company's first trainer is assigned.
 
 The password can also come from stdin (--password-stdin) or, on a terminal,
@@ -36,9 +36,7 @@ The API is not idempotent: creating the same e-mail or phone number twice is
 refused (exit status 5, errorCode 1008 or 1009).
 
 With -f FILE, create every trainee of a file: CSV with a header row naming
-the columns (name, email, password, phoneNumber or phone, dateOfBirth or
-dob, expirationDate or expires, trainerId or trainer, weightUnit, and an
-optional requestId; any case; an unknown column is an error), or JSON Lines
+the columns ({createColumns}; any case; an unknown column is an error), or JSON Lines
 (one create body per line). The format comes from the extension (.csv,
 .jsonl, .ndjson) or --format, which -f - (stdin) needs. Every row is first
 checked with the server's own rules; --dry-run stops there and sends
@@ -56,7 +54,7 @@ and every row ends up created once.
 status, errorCode, message, password), mode 0600. --generate-passwords gives
 each row without a password a random one, written to the results file only.
 With -o json (yaml, csv) the records go to stdout, passwords left out.
-Exit status 5 when any row failed, 0 when all are created or already done.`
+Exit status 5 when any row failed, 0 when all are created or already done.`)
 
 const createExample = `  traineectl create --name "Ada Park" --email ada@example.com --password 'S3cret-pass'
   traineectl create --name "Ada Park" --email ada@example.com --phone "+44 7700 900123" \

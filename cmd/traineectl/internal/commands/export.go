@@ -38,15 +38,14 @@ func newExportCmd(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "export [ID] [--file PATH] [--format csv|jsonl|yaml] [--with KINDS] [--from D] [--to D]",
 		Short: "Export one trainee's data, or the company's trainees",
-		Long: `With ID: everything the server holds about that trainee (GDPR access and
+		Long: fieldsHelp(`With ID: everything the server holds about that trainee (GDPR access and
 portability): the trainee, its trainer, and all its tracked data as stored
 (--from and --to bound the days), as one JSON document (-o yaml: YAML).
 
 Without ID: the company's trainees, streamed as they are read (any number of
 trainees in bounded memory), in CSV, JSON Lines or YAML (--format, else the
 extension of --file, else -o json, yaml or csv, else CSV). The columns are
-those "traineectl create -f" reads: name, email, phoneNumber, dateOfBirth,
-expirationDate, trainerId, weightUnit (never a password), so the file is an
+those "traineectl create -f" reads: {exportColumns} (never a password), so the file is an
 input of "create -f --generate-passwords" and of "apply -f", where it changes
 nothing. --query, --status and --sort choose the trainees as search does
 (default: live ones, by id). --with weight,measurements,nutrition,steps adds
@@ -55,7 +54,7 @@ it), one request per trainee, --parallel at once: such a file is an archive,
 not an input of create -f or apply -f.
 
 --file writes to PATH (mode 0600: it is personal data) through PATH.partial,
-renamed when the export is complete; without it the export goes to stdout.`,
+renamed when the export is complete; without it the export goes to stdout.`),
 		Example: `  traineectl export 41 > ada.json
   traineectl export --file trainees.csv
   traineectl export --status all --format jsonl > all.jsonl
