@@ -41,10 +41,10 @@ func TestReadCSV(t *testing.T) {
 		t.Error("empty input accepted")
 	}
 	in = "\ufeff Name ,EMAIL,Password,DOB,Expires,Trainer,WeightUnit\n" +
-		"Ada, Ada@Example.COM ,S3cret-pass,1990-03-02,31-12-2026,7,LB\n" + // 2
+		"Ada, Ada@Example.COM ,S3cret-pass,1990-03-02,31-12-2026,7,lb\n" + // 2: a unit in any case, as --weight-unit takes it
 		"\n" + // not a row (encoding/csv skips it; row numbers follow records)
 		",,,,,,\n" + // 3: blank: skipped
-		"Bob,bob@example.com,S3cret-pass,31-02-1990,,seven,kg\n" + // 4
+		"Bob,bob@example.com,S3cret-pass,31-02-1990,,seven,stone\n" + // 4
 		"Cy,cy@example.com,S3cret-pass\n" + // 5: short
 		"Dee,ADA@example.com,S3cret-pass,,,,\n" // 6: repeats 2
 	rows, err := Read(strings.NewReader(in), ReadOptions{Format: CSV, Today: today})
@@ -57,6 +57,9 @@ func TestReadCSV(t *testing.T) {
 		"6 ada@example.com [1008 email]\n"
 	if got := summary(rows); got != want {
 		t.Errorf("rows:\n%s\nwant\n%s", got, want)
+	}
+	if rows[0].Req.WeightUnit != "LB" {
+		t.Errorf("weightUnit lb read as %q", rows[0].Req.WeightUnit)
 	}
 	ada := rows[0].Req
 	if ada.Name != "Ada" || ada.DateOfBirth.String() != "02-03-1990" || ada.ExpirationDate.String() != "31-12-2026" ||
@@ -330,5 +333,42 @@ func TestReadControlCharacters(t *testing.T) {
 	}
 	if got := summary(rows); got != "1 eve\x00@example.com [1016 email]\n" {
 		t.Errorf("jsonl: %s", got)
+	}
+}
+
+// A cell reads like the flag of its field (api.PatchField.ParseText): a
+// unit in any case, a date in every form the flags take ("today"
+// included), a trainer by whole name as --trainer; a bad date's problem
+// quotes it. A row's every problem is listed at once, in the table's
+// order: a repeated e-mail beside a bad phone number.
+func TestCellsReadLikeFlags(t *testing.T) {
+	trainers := map[string]int64{"maya brooks": 7}
+	o := ReadOptions{Format: CSV, Today: today, Trainer: func(name string) (int64, error) {
+		if id, ok := trainers[strings.ToLower(name)]; ok {
+			return id, nil
+		}
+		return 0, fmt.Errorf("no trainer is named %q", name)
+	}}
+	in := "name,email,password,phone,dob,expires,trainer,weightUnit\n" +
+		"Ada,ada@example.com,S3cret-pass,+447700900123,02-03-1990,today,Maya Brooks,kg\n" + // 2
+		"Bob,bob@example.com,S3cret-pass,,1990-13-40,2026-12-31,7,Lb\n" + // 3
+		"Cy,ADA@example.com,S3cret-pass,12345,,,Nobody,kg\n" // 4: repeats 2, a bad phone, no such trainer
+	rows, err := Read(strings.NewReader(in), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada := rows[0].Req
+	if !rows[0].Valid() || ada.WeightUnit != "KG" || ada.TrainerID == nil || *ada.TrainerID != 7 || ada.ExpirationDate == nil || *ada.ExpirationDate != today {
+		t.Errorf("row 2: %+v %+v", rows[0].Errors, ada)
+	}
+	if len(rows[1].Errors) != 1 || rows[1].Errors[0].ErrorCode != api.CodeInvalidDate || !strings.Contains(rows[1].Errors[0].Message, `"1990-13-40"`) {
+		t.Errorf("row 3: %+v", rows[1].Errors)
+	}
+	var got []string
+	for _, e := range rows[2].Errors {
+		got = append(got, fmt.Sprintf("%d %s", e.ErrorCode, e.Field))
+	}
+	if want := "1008 email,1006 phoneNumber,1010 trainerId"; strings.Join(got, ",") != want {
+		t.Errorf("row 4's problems %q, want %q", strings.Join(got, ","), want)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/traineed/traineed/api"
 )
@@ -127,15 +126,4 @@ func blankRecord(rec []string) bool {
 		}
 	}
 	return true
-}
-
-// isoToWire turns a yyyy-MM-dd date (what spreadsheets export) into the
-// API's dd-MM-yyyy; anything else is left for validation to judge.
-func isoToWire(s string) string {
-	if len(s) == len("2006-01-02") {
-		if t, err := time.Parse("2006-01-02", s); err == nil {
-			return t.Format(api.DateLayout)
-		}
-	}
-	return s
 }

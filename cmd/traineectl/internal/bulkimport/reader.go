@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/traineed/traineed/api"
@@ -109,6 +109,10 @@ type ReadOptions struct {
 	// dateOfBirth, expirationDate) clears it, and each valid row gets its
 	// Patch.
 	Apply bool
+	// Trainer looks a trainer up by whole name (any case), as --trainer
+	// does, for a trainerId cell that is not a number (nil: not looked
+	// up, the server refuses the text). Its error is the cell's problem.
+	Trainer func(name string) (int64, error)
 }
 
 // Input is what Read found in an input.
@@ -233,7 +237,7 @@ func (rd *reader) body(cells []cell) (map[string]any, []api.FieldError) {
 			}
 			continue
 		}
-		val, ferr := cellValue(f, v, c.col.entry)
+		val, ferr := rd.cellValue(f, v, c.col.entry)
 		if ferr != nil {
 			errs = append(errs, *ferr)
 			continue
@@ -243,10 +247,12 @@ func (rd *reader) body(cells []cell) (map[string]any, []api.FieldError) {
 	return body, errs
 }
 
-// cellValue is the JSON value of a non-empty cell of field f: a number or
-// a boolean where the field is one (else the text, for validation to
-// refuse), a date in the API's form.
-func cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
+// cellValue is the JSON value of a non-empty cell of field f, read as the
+// field's flag reads it (api.PatchField.ParseText, the one parser of what
+// people type: a date in every form the flags take, an enum in any case, a
+// number, a boolean), a trainer by name as --trainer takes one; a date in
+// the API's form. Text stays as written, for validation to judge.
+func (rd *reader) cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 	if e != nil && e.goLayout != "" {
 		d, err := e.parseDate(v)
 		if err != nil {
@@ -255,22 +261,28 @@ func cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 		return d, nil
 	}
 	pf := api.PatchFieldNamed(f)
-	if pf == nil || pf.WriteOnly {
+	if pf == nil || pf.WriteOnly || pf.Kind == api.KindString && len(pf.Enum) == 0 {
 		return v, nil
 	}
-	switch pf.Kind {
-	case api.KindInteger:
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			return n, nil
+	val, err := pf.ParseText(v, rd.o.Today.Time())
+	switch {
+	case err == nil:
+		if d, ok := val.(api.Date); ok {
+			return d.String(), nil
 		}
-	case api.KindBoolean:
-		if b, err := strconv.ParseBool(v); err == nil {
-			return b, nil
+		return val, nil
+	case pf.Kind == api.KindInteger && f == "trainerId" && rd.o.Trainer != nil:
+		id, err := rd.o.Trainer(v)
+		if err != nil {
+			return nil, &api.FieldError{ErrorCode: api.CodeUnknownTrainer, Field: f, Message: err.Error()}
 		}
-	case api.KindDate:
-		return isoToWire(v), nil
+		return id, nil
+	case pf.Kind == api.KindDate:
+		return nil, &api.FieldError{ErrorCode: api.CodeInvalidDate, Field: f, Message: err.Error()}
+	case len(pf.Enum) > 0:
+		return nil, &api.FieldError{ErrorCode: api.CodeInvalidEnum, Field: f, Message: err.Error()}
 	}
-	return v, nil
+	return v, nil // the server's validation names the problem
 }
 
 // row validates a body, with the problems found making it (errs).
@@ -288,8 +300,17 @@ func (rd *reader) row(num int, body map[string]any, errs []api.FieldError) Row {
 	row := validate(num, m, rid, rd.o)
 	if len(errs) > 0 {
 		row.Errors = append(errs, row.Errors...)
+		// In the table's order, as validation reports them, whichever
+		// found each.
+		sort.SliceStable(row.Errors, func(i, j int) bool { return fieldRank(row.Errors[i].Field) < fieldRank(row.Errors[j].Field) })
 	}
 	return row
+}
+
+// fieldRank is a field's place in api.TraineePatch (-1 for none: a
+// problem of the row as a whole comes first).
+func fieldRank(name string) int {
+	return slices.IndexFunc(api.TraineePatchFields, func(f api.PatchField) bool { return f.Name == name })
 }
 
 // fieldErrors are the problems of a validation error.
@@ -385,11 +406,9 @@ func markDuplicates(rows []Row) {
 	emails, phones, rids := map[string]int{}, map[string]int{}, map[string]int{}
 	for i := range rows {
 		r := &rows[i]
-		if !r.Valid() {
-			continue
-		}
+		valid := r.Valid()
 		dupEmail := false
-		if n, dup := emails[r.Email]; dup {
+		if n, dup := emails[r.Email]; dup && r.Email != "" {
 			dupEmail = true
 			r.Errors = append(r.Errors, api.FieldError{ErrorCode: api.CodeEmailTaken, Field: "email",
 				Message: fmt.Sprintf("e-mail address repeats row %d of the input", n)})
@@ -403,6 +422,12 @@ func markDuplicates(rows []Row) {
 		if n, dup := rids[r.RequestID]; dup && !(dupEmail && r.RequestID == DeriveRequestID(r.Email)) {
 			r.Errors = append(r.Errors, api.FieldError{Field: "requestId",
 				Message: fmt.Sprintf("request id repeats row %d of the input", n)})
+		}
+		if !valid {
+			// Every problem of the row at once: a repeat is said beside
+			// the row's other problems, in the table's order.
+			sort.SliceStable(r.Errors, func(i, j int) bool { return fieldRank(r.Errors[i].Field) < fieldRank(r.Errors[j].Field) })
+			continue
 		}
 		if r.Valid() {
 			emails[r.Email] = r.Num

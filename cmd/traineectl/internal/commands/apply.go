@@ -113,7 +113,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, o *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
-	rows, err := o.read(f, format)
+	rows, err := o.read(ctx, f, format)
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 	if err != nil {
 		return err
 	}
-	rows, err := o.read(f, format)
+	rows, err := o.read(ctx, f, format)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (o *BulkOptions) check() (format bulkimport.Format, journalPath string, err
 
 // read reads and checks every row of the input; a malformed input as a
 // whole is a usage error.
-func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulkimport.Row, error) {
+func (o *BulkOptions) read(ctx context.Context, f *cmdutil.Factory, format bulkimport.Format) ([]bulkimport.Row, error) {
 	cmap, err := o.columnMap()
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func (o *BulkOptions) read(f *cmdutil.Factory, format bulkimport.Format) ([]bulk
 		in, name = fh, o.File
 	}
 	input, err := bulkimport.ReadInput(in, bulkimport.ReadOptions{Format: format, Today: f.Today(),
-		GeneratePasswords: o.GeneratePasswords, Map: cmap, Apply: o.apply})
+		GeneratePasswords: o.GeneratePasswords, Map: cmap, Apply: o.apply, Trainer: cellTrainers(ctx, f)})
 	var ie *bulkimport.InputError
 	if errors.As(err, &ie) {
 		return nil, &cmdutil.UsageError{Err: fmt.Errorf("%s: %w", name, err)}
@@ -480,4 +480,48 @@ func printRecords(f *cmdutil.Factory, records []bulkimport.Record) error {
 		rows = append(rows, r.CSV()[:len(bulkimport.ResultsHeader)-1])
 	}
 	return f.Print(output.View{Value: records, CSVHeader: bulkimport.ResultsHeader[:len(bulkimport.ResultsHeader)-1], CSVRows: rows})
+}
+
+// cellTrainers looks up the trainerId cells that name a trainer, as
+// --trainer does (whole name, any case): the company's trainers are read
+// once (GET /public-api/trainers), at the first such cell.
+func cellTrainers(ctx context.Context, f *cmdutil.Factory) func(name string) (int64, error) {
+	var (
+		byName map[string][]int64
+		err    error
+	)
+	return func(name string) (int64, error) {
+		if byName == nil && err == nil {
+			byName, err = trainersByName(ctx, f)
+		}
+		if err != nil {
+			return 0, err
+		}
+		switch ids := byName[strings.ToLower(strings.TrimSpace(name))]; len(ids) {
+		case 1:
+			return ids[0], nil
+		case 0:
+			return 0, fmt.Errorf("no trainer is named %q (traineectl trainers lists them)", name)
+		default:
+			return 0, fmt.Errorf("%d trainers are named %q: give the trainer's id", len(ids), name)
+		}
+	}
+}
+
+// trainersByName reads the company's trainers by lower-cased whole name.
+func trainersByName(ctx context.Context, f *cmdutil.Factory) (map[string][]int64, error) {
+	c, err := f.Client()
+	if err != nil {
+		return nil, err
+	}
+	ts, err := c.Trainers(ctx, client.TrainerParams{})
+	if err != nil {
+		return nil, fmt.Errorf("reading the trainers to find a trainer by name: %w", err)
+	}
+	m := map[string][]int64{}
+	for _, t := range ts {
+		k := strings.ToLower(strings.TrimSpace(t.Name))
+		m[k] = append(m[k], t.ID)
+	}
+	return m, nil
 }
