@@ -339,7 +339,7 @@ func (p *Plan) WriteText(w io.Writer, paint Painter) {
 	if p.PruneSkipped != "" {
 		fmt.Fprintf(w, "--prune deletes nothing: %s\n", p.PruneSkipped)
 	}
-	fmt.Fprintf(w, "Plan for %d rows: %s.\n", p.Rows, p.counts())
+	fmt.Fprintf(w, "Plan for %s: %s.\n", rowsText(p.Rows), p.counts())
 }
 
 // counts is the plan's counts in words.

@@ -77,7 +77,7 @@ func (c Check) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "row %d: invalid: %s\n", e.Row, problem(code, e.Field, e.Message))
 	}
-	fmt.Fprintf(w, "%d rows: %d valid, %d invalid", c.Rows, c.Valid, c.Invalid)
+	fmt.Fprintf(w, "%s: %d valid, %d invalid", rowsText(c.Rows), c.Valid, c.Invalid)
 	var parts []string
 	if c.AlreadyDone > 0 {
 		parts = append(parts, fmt.Sprintf("%d already done", c.AlreadyDone))
@@ -111,7 +111,7 @@ func (s Summary) Text() string {
 	if s.Duration < time.Second {
 		d = s.Duration.Round(time.Millisecond)
 	}
-	fmt.Fprintf(&b, " of %d rows in %s", s.Rows, d)
+	fmt.Fprintf(&b, " of %s in %s", rowsText(s.Rows), d)
 	// The rate is of rows the server settled: rows not sent, or sent and
 	// left without an answer, do not count.
 	if s.Answered > 0 && s.Duration > 0 {
@@ -145,7 +145,7 @@ func (s Summary) ApplyText() string {
 	if s.NotAttempted > 0 {
 		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
 	}
-	fmt.Fprintf(&b, " of %d rows in %s", s.Rows, roundDuration(s.Duration))
+	fmt.Fprintf(&b, " of %s in %s", rowsText(s.Rows), roundDuration(s.Duration))
 	if s.Answered > 0 && s.Duration > 0 {
 		fmt.Fprintf(&b, " (%.1f changes/s)", float64(s.Answered)/s.Duration.Seconds())
 	}
@@ -160,4 +160,12 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(10 * time.Millisecond)
+}
+
+// rowsText is "1 row", "2 rows".
+func rowsText(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
 }

@@ -340,7 +340,7 @@ func TestBulkDryRunSendsNothing(t *testing.T) {
 	// After an import, a dry run counts the rows already done.
 	h.run("create", "-f", ok).expect(t, 0)
 	r = h.run("create", "-f", ok, "--dry-run").expect(t, 0)
-	if !strings.Contains(r.out, "1 rows: 1 valid, 0 invalid; 1 already done, 0 to create.") {
+	if !strings.Contains(r.out, "1 row: 1 valid, 0 invalid; 1 already done, 0 to create.") {
 		t.Errorf("dry run after the import: %s", r)
 	}
 }
