@@ -2,13 +2,14 @@ package api
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Kinds of bulk action beyond the patch's own fields.
 const (
 	BulkPatch   = "update"  // set the fields of Patch
-	BulkExtend  = "extend"  // move the expiration date by Days
+	BulkExtend  = "extend"  // move the expiration date by Days or Months
 	BulkDelete  = "delete"  // soft-delete (DELETE)
 	BulkRestore = "restore" // restore (enabled: true)
 )
@@ -27,7 +28,50 @@ const (
 type BulkAction struct {
 	Kind  string
 	Patch TraineePatch // BulkPatch: the fields set on every trainee
-	Days  int          // BulkExtend
+	Days  int          // BulkExtend: by days (weeks are 7)
+	// Months is BulkExtend by calendar months instead (years are 12):
+	// Date.AddMonths, so 31-01 + 1 month is the month's last day.
+	Months int
+}
+
+// ParseExtension reads the length of an extension as people write it: 30d
+// (or 30), 6w, 3m (calendar months), 1y; at most MaxFilterDays days, or as
+// many months or years as that many days hold. The error says the forms.
+func ParseExtension(s string) (BulkAction, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	unit := byte('d')
+	if t != "" && strings.ContainsRune("dwmy", rune(t[len(t)-1])) {
+		unit, t = t[len(t)-1], t[:len(t)-1]
+	}
+	n, err := strconv.Atoi(t)
+	limit := map[byte]int{'d': MaxFilterDays, 'w': MaxFilterDays / 7, 'm': MaxFilterDays / 31, 'y': MaxFilterDays / 366}[unit]
+	if err != nil || n < 1 || n > limit {
+		return BulkAction{}, fmt.Errorf("%q is not a length: give days, weeks, months or years, such as 30d, 6w, 3m or 1y", s)
+	}
+	a := BulkAction{Kind: BulkExtend}
+	switch unit {
+	case 'w':
+		a.Days = 7 * n
+	case 'm':
+		a.Months = n
+	case 'y':
+		a.Months = 12 * n
+	default:
+		a.Days = n
+	}
+	return a, nil
+}
+
+// ExtensionText is an extension's length as people read it: "30 days",
+// "3 months", "1 year".
+func (a BulkAction) ExtensionText() string {
+	switch {
+	case a.Months > 0 && a.Months%12 == 0:
+		return plural(a.Months/12, "1 year", fmt.Sprintf("%d years", a.Months/12))
+	case a.Months > 0:
+		return plural(a.Months, "1 month", fmt.Sprintf("%d months", a.Months))
+	}
+	return plural(a.Days, "1 day", fmt.Sprintf("%d days", a.Days))
 }
 
 // BulkChange is an action's change of one trainee, computed from its read.
@@ -68,6 +112,9 @@ func (a BulkAction) Plan(t *Trainee, today Date) BulkChange {
 			from = today
 		}
 		to := from.AddDays(a.Days)
+		if a.Months > 0 {
+			to = from.AddMonths(a.Months)
+		}
 		return BulkChange{Patch: TraineePatch{ExpirationDate: Val(to)},
 			Summary: "expirationDate " + t.ExpirationDate.String() + " → " + to.String()}
 	}

@@ -1,6 +1,9 @@
 package api
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // One rule plans the CLI's and the TUI's bulk actions.
 func TestBulkActionPlan(t *testing.T) {
@@ -47,6 +50,37 @@ func TestBulkActionPlan(t *testing.T) {
 		}
 		if c.skip == "" && got.Summary == "" {
 			t.Errorf("%s: no summary", c.name)
+		}
+	}
+}
+
+// An extension is written in days, weeks, calendar months or years; a
+// month keeps the day in its month (31-01 + 1 month is the last of
+// February); anything else is refused with the forms.
+func TestParseExtension(t *testing.T) {
+	from := &Trainee{ExpirationDate: &Date{2027, 1, 31}, Enabled: true}
+	today := Date{2026, 11, 28}
+	for in, want := range map[string]string{
+		"30d": "02-03-2027", "30": "02-03-2027", " 6W ": "14-03-2027", "1m": "28-02-2027", "3m": "30-04-2027",
+		"13m": "29-02-2028", "1y": "31-01-2028", "2Y": "31-01-2029",
+	} {
+		a, err := ParseExtension(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if got := a.Plan(from, today).Patch.ExpirationDate.Value.String(); got != want {
+			t.Errorf("%q from 31-01-2027: %s, want %s", in, got, want)
+		}
+	}
+	for _, bad := range []string{"", "0d", "-3m", "3x", "m", "1.5m", "40000d", "101y"} {
+		if _, err := ParseExtension(bad); err == nil || !strings.Contains(err.Error(), "30d, 6w, 3m or 1y") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	for in, want := range map[string]string{"1d": "1 day", "6w": "42 days", "1m": "1 month", "3m": "3 months", "1y": "1 year", "24m": "2 years"} {
+		if a, _ := ParseExtension(in); a.ExtensionText() != want {
+			t.Errorf("%q says %q, want %q", in, a.ExtensionText(), want)
 		}
 	}
 }

@@ -59,6 +59,15 @@ func (d Date) Time() time.Time { return time.Date(d.Year, d.Month, d.Day, 0, 0, 
 // AddDays returns d moved by n days.
 func (d Date) AddDays(n int) Date { return DateOf(d.Time().AddDate(0, 0, n)) }
 
+// AddMonths returns d moved by n calendar months, kept in its month: the
+// day past the month's last is its last (31-01 + 1 month is 28-02 or
+// 29-02; 31-03 + 1 month is 30-04).
+func (d Date) AddMonths(n int) Date {
+	first := time.Date(d.Year, d.Month, 1, 0, 0, 0, 0, time.UTC).AddDate(0, n, 0)
+	last := first.AddDate(0, 1, -1).Day()
+	return Date{Year: first.Year(), Month: first.Month(), Day: min(d.Day, last)}
+}
+
 // AddYears returns d moved by n calendar years (29-02 + 1 year is 01-03).
 func (d Date) AddYears(n int) Date { return DateOf(d.Time().AddDate(n, 0, 0)) }
 

@@ -106,12 +106,11 @@ func newBulkAction(kind bulkKind, arg string, ts []*api.Trainee, m *Model) (*bul
 	act := api.BulkAction{Kind: api.BulkPatch}
 	switch kind {
 	case bulkExtend:
-		days, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(arg), "d"))
-		if err != nil || days < 1 || days > 3660 {
-			return nil, errors.New("extend takes a number of days: extend 30 (or 30d).")
+		var err error
+		if act, err = api.ParseExtension(arg); err != nil {
+			return nil, fmt.Errorf("extend takes a length: extend 30d, 6w, 3m or 1y (%v).", err)
 		}
-		act = api.BulkAction{Kind: api.BulkExtend, Days: days}
-		a.what = "extend the expiration by " + layout.Plural(days, "day")
+		a.what = "extend the expiration by " + act.ExtensionText()
 	case bulkExpireOn:
 		date, err := api.ParseDateInput(strings.TrimSpace(arg), today.Time())
 		if err != nil {

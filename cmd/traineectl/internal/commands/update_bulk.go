@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -266,26 +265,17 @@ func bulkAction(p api.TraineePatch, extend string, disable, enable bool) (bulkup
 		p.Enabled = api.Val(true)
 	}
 	if extend != "" {
-		days, err := parseDaysFlag(extend)
+		a, err := api.ParseExtension(extend)
 		if err != nil {
 			return bulkupdate.Action{}, cmdutil.Usagef("--extend: %v", err)
 		}
 		if !p.IsEmpty() {
 			return bulkupdate.Action{}, cmdutil.Usagef("--extend cannot be combined with other changes: run them as two actions")
 		}
-		return bulkupdate.Action{Kind: bulkupdate.KindExtend, Days: days}, nil
+		return a, nil
 	}
 	if p.IsEmpty() {
 		return bulkupdate.Action{}, cmdutil.Usagef("nothing to change: give --extend, --expiration-date, --trainer, --disable, --enable or another field")
 	}
 	return bulkupdate.Action{Kind: bulkupdate.KindPatch, Patch: p}, nil
-}
-
-// parseDaysFlag reads "30d" or "30": 1 to 36600 days.
-func parseDaysFlag(s string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "d"))
-	if err != nil || n < 1 || n > api.MaxFilterDays {
-		return 0, errors.New("want a number of days such as 30d (1 to 36600)")
-	}
-	return n, nil
 }
