@@ -97,6 +97,13 @@ type ErrorClassifier interface {
 	ClassifyError(err error) error
 }
 
+// TraineeVersionCreator is TraineeStore.CreateTrainee with the new
+// trainee's version, for the create's ETag (a store without it answers
+// a create without one).
+type TraineeVersionCreator interface {
+	CreateTraineeVersion(ctx context.Context, companyID int64, t NewTrainee) (*Trainee, int64, error)
+}
+
 // KeyTraineeVersionReader is KeyTraineeReader with the trainee's version
 // (its ETag): what GET /trainees/{id} uses when the store has it.
 type KeyTraineeVersionReader interface {

@@ -73,19 +73,30 @@ func (s *Store) Trainee(ctx context.Context, companyID, id int64) (*api.Trainee,
 // CreateTrainee stores a new trainee (see api.TraineeStore). Trainees
 // created through the API must change their password at first login.
 func (s *Store) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
-	var out *api.Trainee
+	t, _, err := s.CreateTraineeVersion(ctx, companyID, nt)
+	return t, err
+}
+
+// CreateTraineeVersion is CreateTrainee with the new trainee's version
+// (its ETag), as stored when the transaction commits: 1, or more when an
+// automation of the create changed it in the same transaction.
+func (s *Store) CreateTraineeVersion(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, int64, error) {
+	var (
+		out     *api.Trainee
+		version int64
+	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		_, c, err := s.createTraineeChange(ctx, tx, companyID, nt, newTraineeOptions{forcePasswordChange: true})
 		if err != nil {
 			return err
 		}
-		out = c.stored.toAPI() // as stored: a verdict may have disabled it
+		out, version = c.stored.toAPI(), c.stored.Version // as stored: a verdict may have disabled it
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, version, nil
 }
 
 // createTrainee inserts a trainee and its user inside tx.

@@ -127,11 +127,16 @@ func (l *lossy) SearchTrainees(ctx context.Context, companyID int64, q api.Searc
 }
 
 func (l *lossy) CreateTrainee(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, error) {
+	t, _, err := l.CreateTraineeVersion(ctx, companyID, nt)
+	return t, err
+}
+
+func (l *lossy) CreateTraineeVersion(ctx context.Context, companyID int64, nt api.NewTrainee) (*api.Trainee, int64, error) {
 	l.creates.Add(1)
 	if l.lose.Add(-1) >= 0 {
-		return nil, errTerminated
+		return nil, 0, errTerminated
 	}
-	return l.Store.CreateTrainee(ctx, companyID, nt)
+	return l.Store.CreateTraineeVersion(ctx, companyID, nt)
 }
 
 // TestLostConnectionAnswers: a GET that meets a lost connection is run

@@ -34,7 +34,15 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, api.NewTraineeOf(req, hash))
+	nt := api.NewTraineeOf(req, hash)
+	if vc, ok := h.store.(api.TraineeVersionCreator); ok {
+		t, version, err := vc.CreateTraineeVersion(r.Context(), p.CompanyID, nt)
+		if err != nil {
+			return err
+		}
+		return h.writeVersioned(w, t, version) // the ETag a conditional update sends
+	}
+	t, err := h.store.CreateTrainee(r.Context(), p.CompanyID, nt)
 	if err != nil {
 		return err
 	}
