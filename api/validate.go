@@ -28,6 +28,7 @@ var (
 	emailPattern = regexp.MustCompile(`^[^@\s<>()\[\],;:"\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$`)
 	// phoneInternational is a number PhoneE164 parses: a + then digits.
 	phoneInternational = regexp.MustCompile(`^\+[0-9]{1,17}$`)
+	phoneNational      = regexp.MustCompile(`^[0-9]{1,17}$`)
 	phoneStrip         = strings.NewReplacer(" ", "", "-", "", ".", "", "(", "", ")", "")
 	minBirthDate       = Date{1900, 1, 1}
 	// MinExpirationDate and MaxExpirationDate bound expirationDate.
@@ -90,6 +91,39 @@ func PhoneE164(s string) (e164, problem string) {
 	// TOO_SHORT, IS_POSSIBLE_LOCAL_ONLY (dialled within an area only),
 	// INVALID_LENGTH.
 	return stripped, fmt.Sprintf("phone number is not a full number of its country code +%d: give the whole international number", n.GetCountryCode())
+}
+
+// PhoneE164In is PhoneE164 for a number that may be national: one
+// without a leading + is read as a number of region (an ISO 3166 code,
+// "GB": "07700 900123" is +447700900123) when region is given. The API
+// takes international numbers only; the clients' bulk import converts.
+func PhoneE164In(s, region string) (e164, problem string) {
+	stripped := phoneStrip.Replace(strings.TrimSpace(s))
+	if region == "" || strings.HasPrefix(stripped, "+") {
+		return PhoneE164(s)
+	}
+	if !phoneNational.MatchString(stripped) {
+		return stripped, phoneFormatProblem
+	}
+	n, err := phonenumbers.Parse(stripped, strings.ToUpper(region))
+	if err != nil {
+		return stripped, fmt.Sprintf("phone number is not a number of region %s: %s", strings.ToUpper(region), phoneFormatHint)
+	}
+	return PhoneE164("+" + strconv.Itoa(int(n.GetCountryCode())) + phonenumbers.GetNationalSignificantNumber(n))
+}
+
+// PhoneRegionOfZone is the country whose national numbers a company in
+// time zone zone writes (zone.tab's one country of each zone): "Europe/
+// London" is GB. ok is false for a zone without one (UTC, a link).
+func PhoneRegionOfZone(zone string) (region string, ok bool) {
+	region, ok = zoneCountry[zone]
+	return region, ok
+}
+
+// PhoneRegionKnown reports whether region is a region libphonenumber has
+// a numbering plan for ("GB", any case).
+func PhoneRegionKnown(region string) bool {
+	return phonenumbers.GetCountryCodeForRegion(strings.ToUpper(region)) != 0
 }
 
 const (

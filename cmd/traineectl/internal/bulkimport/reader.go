@@ -113,6 +113,11 @@ type ReadOptions struct {
 	// does, for a trainerId cell that is not a number (nil: not looked
 	// up, the server refuses the text). Its error is the cell's problem.
 	Trainer func(name string) (int64, error)
+	// PhoneRegion gives the region ("GB") whose national numbers a
+	// phoneNumber cell without a leading + is read in (api.PhoneE164In),
+	// asked at the first such cell; "" or nil leaves such a cell for the
+	// server to refuse.
+	PhoneRegion func() (string, error)
 }
 
 // Input is what Read found in an input.
@@ -126,6 +131,9 @@ type Input struct {
 	// Collisions are the columns of a mapped file named like a field but
 	// not exactly, which the map leaves out: not imported (see resolve).
 	Collisions []Collision
+	// Converted are the national phone numbers read in the phone region,
+	// each as "07700 900123 → +447700900123", in the order met.
+	Converted []string
 }
 
 // InputError is a problem with the input as a whole (its header, its
@@ -182,7 +190,7 @@ func ReadInput(r io.Reader, o ReadOptions) (*Input, error) {
 		return nil, err
 	}
 	markDuplicates(rows)
-	return &Input{Rows: rows, Ignored: rd.ignoredOrder, Collisions: rd.collisions}, nil
+	return &Input{Rows: rows, Ignored: rd.ignoredOrder, Collisions: rd.collisions, Converted: rd.converted}, nil
 }
 
 // reader reads one input.
@@ -191,6 +199,7 @@ type reader struct {
 	ignored      map[string]bool
 	ignoredOrder []string
 	collisions   []Collision
+	converted    []string
 }
 
 // cell is one value of a row: a CSV cell or a YAML member; val is nil for
@@ -260,6 +269,9 @@ func (rd *reader) cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 		}
 		return d, nil
 	}
+	if f == "phoneNumber" && !strings.HasPrefix(v, "+") && rd.o.PhoneRegion != nil {
+		return rd.nationalPhone(f, v)
+	}
 	pf := api.PatchFieldNamed(f)
 	if pf == nil || pf.WriteOnly || pf.Kind == api.KindString && len(pf.Enum) == 0 {
 		return v, nil
@@ -283,6 +295,24 @@ func (rd *reader) cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 		return nil, &api.FieldError{ErrorCode: api.CodeInvalidEnum, Field: f, Message: err.Error()}
 	}
 	return v, nil // the server's validation names the problem
+}
+
+// nationalPhone reads a phone number without its country code as a
+// number of the phone region (ReadOptions.PhoneRegion).
+func (rd *reader) nationalPhone(f, v string) (any, *api.FieldError) {
+	region, err := rd.o.PhoneRegion()
+	if err != nil {
+		return nil, &api.FieldError{ErrorCode: api.CodeInvalidPhone, Field: f, Message: err.Error()}
+	}
+	if region == "" {
+		return v, nil // the server says it is not international
+	}
+	e164, problem := api.PhoneE164In(v, region)
+	if problem != "" {
+		return nil, &api.FieldError{ErrorCode: api.CodeInvalidPhone, Field: f, Message: problem}
+	}
+	rd.converted = append(rd.converted, v+" → "+e164)
+	return e164, nil
 }
 
 // row validates a body, with the problems found making it (errs).

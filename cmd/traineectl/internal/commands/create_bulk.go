@@ -33,12 +33,15 @@ type BulkOptions struct {
 	Parallel          int // creates in flight at once
 	// Map and MapFile are the column map (--map, --map-file).
 	Map, MapFile string
+	// PhoneRegion is the region national phone numbers are read in
+	// (--phone-region GB); "": the company's, by its time zone.
+	PhoneRegion string
 
 	apply bool // read for apply -f (bulkimport.ReadOptions.Apply)
 }
 
 // bulkFlags are the flags that only mean something with -f.
-var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file"}
+var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file", "phone-region"}
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
@@ -71,6 +74,8 @@ func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl.StringVar(&o.Results, "results", "", h.prefix+"append a CSV line per row to this file (mode 0600)")
 	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
 	o.registerMap(cmd, h.prefix)
+	fl.StringVar(&o.PhoneRegion, "phone-region", "", h.prefix+"read phone numbers without + as national numbers of this country (GB, US, ...; default: the company's, by its time zone)")
+	_ = cmd.RegisterFlagCompletionFunc("phone-region", fixedValues("GB", "IE", "US", "CA", "DE", "FR", "ES", "IT", "NL", "AU", "NZ"))
 	registerFileCompletions(cmd)
 }
 
@@ -150,6 +155,9 @@ func (o *BulkOptions) check() (format bulkimport.Format, journalPath string, err
 	if o.Parallel < 1 || o.Parallel > maxParallel {
 		return "", "", cmdutil.Usagef("--parallel must be 1 to %d", maxParallel)
 	}
+	if o.PhoneRegion != "" && !api.PhoneRegionKnown(o.PhoneRegion) {
+		return "", "", cmdutil.Usagef("--phone-region %q is not a country code libphonenumber knows (GB, US, DE, ...)", o.PhoneRegion)
+	}
 	journalPath = o.Journal
 	if journalPath == "" && o.File != "-" {
 		journalPath = o.File + ".journal"
@@ -183,7 +191,8 @@ func (o *BulkOptions) read(ctx context.Context, f *cmdutil.Factory, format bulki
 		in, name = fh, o.File
 	}
 	input, err := bulkimport.ReadInput(in, bulkimport.ReadOptions{Format: format, Today: f.Today(),
-		GeneratePasswords: o.GeneratePasswords, Map: cmap, Apply: o.apply, Trainer: cellTrainers(ctx, f)})
+		GeneratePasswords: o.GeneratePasswords, Map: cmap, Apply: o.apply, Trainer: cellTrainers(ctx, f),
+		PhoneRegion: o.phoneRegion(ctx, f)})
 	var ie *bulkimport.InputError
 	if errors.As(err, &ie) {
 		return nil, &cmdutil.UsageError{Err: fmt.Errorf("%s: %w", name, err)}
@@ -201,6 +210,7 @@ func (o *BulkOptions) read(ctx context.Context, f *cmdutil.Factory, format bulki
 	for _, c := range input.Collisions {
 		fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: %s\n", name, api.EscapeText(c.String()))
 	}
+	notePhones(f, name, input.Converted)
 	return input.Rows, nil
 }
 
@@ -524,4 +534,54 @@ func trainersByName(ctx context.Context, f *cmdutil.Factory) (map[string][]int64
 		m[k] = append(m[k], t.ID)
 	}
 	return m, nil
+}
+
+// phoneRegion is the region of ReadOptions.PhoneRegion: --phone-region,
+// else the company's, by its time zone (GET /keys/current, asked at the
+// first national number only).
+func (o *BulkOptions) phoneRegion(ctx context.Context, f *cmdutil.Factory) func() (string, error) {
+	var (
+		region string
+		err    error
+		asked  bool
+	)
+	return func() (string, error) {
+		if o.PhoneRegion != "" {
+			return strings.ToUpper(o.PhoneRegion), nil
+		}
+		if !asked {
+			asked = true
+			region, err = companyPhoneRegion(ctx, f)
+		}
+		return region, err
+	}
+}
+
+// companyPhoneRegion is the country of the company's time zone.
+func companyPhoneRegion(ctx context.Context, f *cmdutil.Factory) (string, error) {
+	c, err := f.Client()
+	if err != nil {
+		return "", err
+	}
+	k, err := c.CurrentKey(ctx)
+	if err != nil {
+		return "", fmt.Errorf("reading the company's time zone for its phone region: %w", err)
+	}
+	region, ok := api.PhoneRegionOfZone(k.TimeZone)
+	if !ok {
+		return "", fmt.Errorf("a number without + needs --phone-region: the company's time zone %s names no one country", k.TimeZone)
+	}
+	return region, nil
+}
+
+// notePhones says on stderr how national phone numbers were read: the
+// first ten, and how many in all.
+func notePhones(f *cmdutil.Factory, name string, converted []string) {
+	for i, c := range converted {
+		if i == 10 {
+			fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: %d phone numbers read in the phone region in all\n", name, len(converted))
+			break
+		}
+		fmt.Fprintf(f.IOStreams.ErrOut, "note: %s: phone number %s\n", name, api.EscapeText(c))
+	}
 }
