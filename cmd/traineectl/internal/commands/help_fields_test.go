@@ -41,3 +41,15 @@ func TestHelpNamesEveryField(t *testing.T) {
 		}
 	}
 }
+
+// events --help lists every event type the feed may hold, from the
+// server's one list.
+func TestEventsHelpListsEveryType(t *testing.T) {
+	h := newHarness(t, "http://127.0.0.1:1", "unused")
+	out := strings.Join(strings.Fields(h.run("events", "--help").expect(t, 0).out), " ")
+	for _, typ := range api.FeedEventTypes {
+		if !strings.Contains(out, typ) {
+			t.Errorf("events --help lacks %s", typ)
+		}
+	}
+}
