@@ -150,6 +150,13 @@ func readProfileKey(f *cmdutil.Factory, o *ConfigSetProfileOptions) error {
 			return cmdutil.Usagef("--api-key-stdin: stdin holds no key")
 		}
 		o.APIKey = &k
+	case o.APIKey == nil && ios.StdinPiped:
+		// A key piped without --api-key-stdin would be dropped, and the
+		// profile saved without it: say so instead, saving nothing.
+		k, _ := cmdutil.ReadLine(ios.In)
+		if api.WellFormedKey(strings.TrimSpace(k)) {
+			return cmdutil.Usagef("stdin holds an API key, but --api-key-stdin was not given: add it to save the key (nothing was saved)")
+		}
 	case o.APIKey == nil && ios.CanPrompt() && ios.ReadPassword != nil:
 		fmt.Fprintf(ios.ErrOut, "API key for profile %s (pk_..., not echoed; empty keeps the current one): ", o.Name)
 		k, err := ios.ReadPassword()

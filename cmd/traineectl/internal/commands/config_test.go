@@ -276,3 +276,20 @@ func TestConfigDeleteCurrentGet(t *testing.T) {
 	}
 	h.run("config", "current").expect(t, 1)
 }
+
+// A key piped to set-profile without --api-key-stdin is not dropped
+// silently (a profile saved without its key): the command says so and
+// saves nothing. Other piped text is no key and changes nothing.
+func TestSetProfileKeyPipedWithoutTheFlag(t *testing.T) {
+	h := newHarness(t, "", "")
+	key := "pk_" + strings.Repeat("a", 40)
+	r := h.runWith(runOpts{stdin: key + "\n"}, "config", "set-profile", "prod", "--base-url", "https://api.example.com")
+	if r.code != 2 || !strings.Contains(r.err, "stdin holds an API key, but --api-key-stdin was not given") {
+		t.Fatalf("piped key without the flag: %s", r)
+	}
+	if r := h.run("config", "list").expect(t, 0); strings.Contains(r.out, "prod") {
+		t.Errorf("a profile was saved: %s", r)
+	}
+	h.runWith(runOpts{stdin: "hello\n"}, "config", "set-profile", "prod", "--base-url", "https://api.example.com").expect(t, 0)
+	h.runWith(runOpts{stdin: key + "\n"}, "config", "set-profile", "prod", "--api-key-stdin").expect(t, 0)
+}

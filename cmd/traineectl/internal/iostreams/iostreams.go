@@ -19,9 +19,12 @@ type IOStreams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	StdinTTY  bool
-	StdoutTTY bool
-	StderrTTY bool
+	StdinTTY bool
+	// StdinPiped: stdin is a pipe or a file (data was given to it), not a
+	// terminal nor nothing; reading it does not wait for a person.
+	StdinPiped bool
+	StdoutTTY  bool
+	StderrTTY  bool
 
 	// Width is the terminal width; 0 when stdout is not a terminal.
 	Width int
@@ -45,6 +48,9 @@ func System() *IOStreams {
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
+	if fi, err := os.Stdin.Stat(); err == nil && !s.StdinTTY {
+		s.StdinPiped = fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular() && fi.Size() > 0
+	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	s.NoColor = noColor || os.Getenv("TERM") == "dumb"
 	if s.StdoutTTY {
@@ -64,7 +70,7 @@ func System() *IOStreams {
 // Test returns streams over buffers: stdin from in, nothing a terminal.
 func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: strings.NewReader(in), Out: out, ErrOut: errOut}, out, errOut
+	return &IOStreams{In: strings.NewReader(in), StdinPiped: in != "", Out: out, ErrOut: errOut}, out, errOut
 }
 
 // ColorEnabled reports whether stdout may carry colour: only on a terminal
