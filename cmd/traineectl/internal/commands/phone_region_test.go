@@ -46,3 +46,16 @@ func TestBulkPhoneRegion(t *testing.T) {
 		t.Errorf("+447700900123 stored %d times", n)
 	}
 }
+
+// The README's sample import, docs/clients.csv, is valid as shipped for a
+// company in Europe/London (the demo's).
+func TestSampleClientsCSV(t *testing.T) {
+	s := newImportServer(t)
+	zone := "Europe/London"
+	_, err := s.store.UpdateCompany(context.Background(), s.companyID, api.CompanyPatch{TimeZone: &zone})
+	must(t, err)
+	h := newHarness(t, s.url, s.key)
+	if r := h.run("create", "-f", "../../../../docs/clients.csv", "--dry-run").expect(t, 0); !strings.Contains(r.out, "3 rows: 3 valid, 0 invalid") {
+		t.Errorf("docs/clients.csv: %s", r)
+	}
+}
