@@ -68,6 +68,7 @@ var contractOperations = []struct {
 	{"GET", "/public-api/trainees/{id}/measurements", true, true, false},
 	{"GET", "/public-api/trainees/{id}/nutrition", true, true, false},
 	{"GET", "/public-api/trainees/{id}/average-steps", true, true, false},
+	{"GET", "/public-api/trainees/{id}/steps", true, true, false},
 	{"POST", "/public-api/trainees/{id}/erase", true, true, true},
 	{"GET", "/public-api/trainees/{id}/export", true, true, false},
 	{"GET", "/public-api/automations", true, false, false},

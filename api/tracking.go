@@ -89,6 +89,22 @@ type NutritionTotals struct {
 	Fat      float64 `json:"fat"`
 }
 
+// DailySteps is the body of GET /trainees/{id}/steps: the steps of each
+// day of the range that has a count, oldest first.
+type DailySteps struct {
+	Timestamp int64      `json:"timestamp"`
+	TraineeID int64      `json:"traineeId"`
+	From      Date       `json:"from"`
+	To        Date       `json:"to"`
+	Days      []StepsDay `json:"days"`
+}
+
+// StepsDay is one day's step count.
+type StepsDay struct {
+	Date  Date  `json:"date"`
+	Steps int64 `json:"steps"`
+}
+
 // AverageSteps is the body of GET /trainees/{id}/average-steps.
 type AverageSteps struct {
 	Timestamp    int64  `json:"timestamp"`
@@ -114,6 +130,9 @@ type TrackedStore interface {
 	Nutrition(ctx context.Context, companyID, traineeID int64, day Date) (*Nutrition, error)
 	// AverageSteps returns the mean daily steps of the 7 days ending today.
 	AverageSteps(ctx context.Context, companyID, traineeID int64, today Date) (*AverageSteps, error)
+	// Steps returns the step count of each day of [from, to] that has
+	// one, oldest first.
+	Steps(ctx context.Context, companyID, traineeID int64, from, to Date) (*DailySteps, error)
 }
 
 // Store is everything the handler needs from storage.

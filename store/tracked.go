@@ -204,6 +204,31 @@ func (s *Store) Nutrition(ctx context.Context, companyID, traineeID int64, day a
 	return api.BuildNutrition(traineeID, day, items), nil
 }
 
+// Steps returns the step count of each day of [from, to] that has one,
+// oldest first.
+func (s *Store) Steps(ctx context.Context, companyID, traineeID int64, from, to api.Date) (*api.DailySteps, error) {
+	out := &api.DailySteps{TraineeID: traineeID, From: from, To: to, Days: []api.StepsDay{}}
+	q := s.trackedScope(s.db, companyID, traineeID).
+		ColumnExpr("st.day, st.steps").
+		Join("LEFT JOIN daily_steps AS st ON st.company_id = t.company_id AND st.trainee_id = t.id AND st.day BETWEEN ? AND ?",
+			from.Int(), to.Int()).
+		OrderExpr("st.day ASC")
+	var day, steps sql.NullInt64
+	err := scanTracked(ctx, q, func(scan func(...any) error) error {
+		if err := scan(&day, &steps); err != nil {
+			return err
+		}
+		if day.Valid {
+			out.Days = append(out.Days, api.StepsDay{Date: api.DateFromInt(int(day.Int64)), Steps: steps.Int64})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AverageSteps returns the mean daily steps of the 7 days ending today
 // (see api.BuildAverageSteps).
 func (s *Store) AverageSteps(ctx context.Context, companyID, traineeID int64, today api.Date) (*api.AverageSteps, error) {

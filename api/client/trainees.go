@@ -323,6 +323,18 @@ func (c *Client) WeightHistory(ctx context.Context, id int64, r TrackedRange, op
 	return &out, nil
 }
 
+// Steps returns a trainee's step count of each day of r that has one.
+func (c *Client) Steps(ctx context.Context, id int64, r TrackedRange, opts ...RequestOption) (*api.DailySteps, error) {
+	var out api.DailySteps
+	if err := c.getJSON(ctx, traineePath(id)+"/steps", r.values(), id, &out, opts); err != nil {
+		return nil, err
+	}
+	if out.Days == nil {
+		out.Days = []api.StepsDay{}
+	}
+	return &out, nil
+}
+
 // Measurements returns a trainee's body measurements over r; typ ("" for
 // every type) filters on one type such as WAIST.
 func (c *Client) Measurements(ctx context.Context, id int64, r TrackedRange, typ string, opts ...RequestOption) (*api.Measurements, error) {

@@ -96,6 +96,7 @@ func (h *Handler) publicRoutes() map[string]route {
 		"GET " + id + "/measurements":                      {fn: h.measurements, scope: read, own: ownTrainee},
 		"GET " + id + "/nutrition":                         {fn: h.nutrition, scope: read, own: ownTrainee},
 		"GET " + id + "/average-steps":                     {fn: h.averageSteps, scope: read, own: ownTrainee},
+		"GET " + id + "/steps":                             {fn: h.steps, scope: read, own: ownTrainee},
 		"POST " + id + "/erase":                            {fn: h.eraseTrainee, scope: full, own: ownTrainee},
 		"GET " + id + "/export":                            {fn: h.exportTrainee, scope: read, own: ownTrainee},
 		"GET " + api.PathCurrentKey:                        {fn: h.currentKey, scope: read, own: ownNarrowed},

@@ -70,6 +70,24 @@ func (h *Handler) nutrition(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+func (h *Handler) steps(w http.ResponseWriter, r *http.Request) error {
+	p, id, err := h.trackedTarget(r)
+	if err != nil {
+		return err
+	}
+	from, to, err := api.ParseRange(r.URL.Query(), p.Today(h.now()))
+	if err != nil {
+		return err
+	}
+	out, err := h.store.Steps(r.Context(), p.CompanyID, id, from, to)
+	if err != nil {
+		return err
+	}
+	out.Timestamp = h.now().Unix()
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 func (h *Handler) averageSteps(w http.ResponseWriter, r *http.Request) error {
 	p, id, err := h.trackedTarget(r)
 	if err != nil {

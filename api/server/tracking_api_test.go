@@ -432,3 +432,41 @@ func TestTrackedForeignAndUnknownIDs(t *testing.T) {
 		e.do("GET", tracked(theirs.ID, "weight-history?from=32-01-2026"), e.keyA, nil).expectError(t, api.CodeInvalidDate, "from")
 	})
 }
+
+// GET /trainees/{id}/steps: each day with a count in the range, oldest
+// first (the default range the last 30 days to today, in the company's
+// zone); a re-ingested day shows its last count; another company's
+// trainee is the empty 500; a bad range is a 400.
+func TestDailyStepsAPI(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		walker := e.create(e.keyA, newTraineeBody("Walker"))
+		e.record(e.companyA,
+			stepsLine(walker.ID, "21-10-2026", 1),    // before the default range
+			stepsLine(walker.ID, "23-10-2026", 4000), // its first day
+			stepsLine(walker.ID, "15-11-2026", 8000),
+			stepsLine(walker.ID, "21-11-2026", 7000), // today
+			stepsLine(walker.ID, "22-11-2026", 9999), // tomorrow in UTC
+		)
+		e.record(e.companyA, stepsLine(walker.ID, "15-11-2026", 8500))
+		var d api.DailySteps
+		e.get(tracked(walker.ID, "steps"), e.keyA, &d)
+		var got []string
+		for _, s := range d.Days {
+			got = append(got, fmt.Sprintf("%s=%d", s.Date, s.Steps))
+		}
+		if d.TraineeID != walker.ID || d.From.String() != "23-10-2026" || d.To.String() != "21-11-2026" ||
+			strings.Join(got, " ") != "23-10-2026=4000 15-11-2026=8500 21-11-2026=7000" {
+			t.Fatalf("default range: %+v %v", d, got)
+		}
+		e.get(tracked(walker.ID, "steps")+"?from=21-10-2026&to=22-10-2026", e.keyA, &d)
+		if len(d.Days) != 1 || d.Days[0].Steps != 1 {
+			t.Fatalf("an old range: %+v", d)
+		}
+		r := e.get(tracked(walker.ID, "steps")+"?from=01-01-2026&to=02-01-2026", e.keyA, &d)
+		if !strings.Contains(string(r.Body), `"days":[]`) {
+			t.Fatalf("no data: %s", r.Body)
+		}
+		e.do("GET", tracked(walker.ID, "steps")+"?from=22-11-2026&to=21-11-2026", e.keyA, nil).expectError(t, api.CodeInvalidRange, "from")
+		e.do("GET", tracked(walker.ID, "steps"), e.keyB, nil).expectNotFound(t)
+	})
+}

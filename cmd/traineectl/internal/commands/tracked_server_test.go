@@ -73,6 +73,16 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 	steps, err := c.AverageSteps(ctx, id)
 	must(t, err)
 	sameJSON(h.run("steps", sid, "-o", "json").expect(t, 0).out, steps)
+	daily, err := c.Steps(ctx, id, client.TrackedRange{From: api.Date{Year: 2026, Month: 10, Day: 23}, To: api.Date{Year: 2026, Month: 11, Day: 21}})
+	must(t, err)
+	if len(daily.Days) == 0 {
+		t.Fatal("demo trainee without daily steps")
+	}
+	sameJSON(h.run("steps", sid, "--from", "23-10-2026", "--to", "21-11-2026", "-o", "json").expect(t, 0).out, daily)
+	sameJSON(h.run("steps", sid, "--daily", "-o", "json").expect(t, 0).out, daily) // the default range: the same 30 days
+	if r := h.run("steps", sid, "--daily"); !strings.Contains(r.out, "STEPS") || strings.Count(r.out, "\n") < len(daily.Days)+1 {
+		t.Errorf("daily steps table:\n%s", r.out)
+	}
 	n, err := c.Nutrition(ctx, id, api.Date{Year: 2026, Month: 11, Day: 20})
 	must(t, err)
 	sameJSON(h.run("nutrition", sid, "--date", "20-11-2026", "-o", "json").expect(t, 0).out, n)
