@@ -277,14 +277,25 @@ func TestStepsTab(t *testing.T) {
 	tr := openFirst(t, d)
 	s.rec.take()
 	d.press("shift+tab")
-	expectCalls(t, s, "average-steps")
+	expectCalls(t, s, "average-steps", "steps")
 	st, err := s.direct().AverageSteps(context.Background(), tr.ID)
 	if err != nil || st.AverageSteps == nil {
 		t.Fatalf("%+v %v", st, err)
 	}
+	daily, err := s.direct().Steps(context.Background(), tr.ID, client.TrackedRange{})
+	if err != nil || len(daily.Days) == 0 {
+		t.Fatalf("%+v %v", daily, err)
+	}
+	best := daily.Days[0]
+	for _, x := range daily.Days {
+		if x.Steps > best.Steps {
+			best = x
+		}
+	}
 	d.expect(t, "[Steps]", "15-11-2026 – 21-11-2026", trainee.Thousands(*st.AverageSteps)+" steps a day",
 		fmt.Sprintf("Days with data: %d of 7", st.DaysWithData),
-		strings.Repeat("■", st.DaysWithData)+strings.Repeat("□", 7-st.DaysWithData))
+		strings.Repeat("■", st.DaysWithData)+strings.Repeat("□", 7-st.DaysWithData),
+		"Daily steps 23-10-2026 – 21-11-2026", "Busiest day: "+trainee.Thousands(best.Steps)+" steps ("+best.Date.String()+")")
 }
 
 // Leaving a trainee drops the answers still on their way, and an earlier

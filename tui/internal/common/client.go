@@ -25,6 +25,8 @@ type Client interface {
 	Measurements(ctx context.Context, id int64, r client.TrackedRange, typ string, opts ...client.RequestOption) (*api.Measurements, error)
 	Nutrition(ctx context.Context, id int64, day api.Date, opts ...client.RequestOption) (*api.Nutrition, error)
 	AverageSteps(ctx context.Context, id int64, opts ...client.RequestOption) (*api.AverageSteps, error)
+	// Steps is each day's step count over r (the Steps tab's chart).
+	Steps(ctx context.Context, id int64, r client.TrackedRange, opts ...client.RequestOption) (*api.DailySteps, error)
 	// Trainers with Counts adds their trainee counts (the Settings page's
 	// table): a pass over the company's trainees on the server.
 	Trainers(ctx context.Context, p client.TrainerParams, opts ...client.RequestOption) ([]api.TrainerSummary, error)

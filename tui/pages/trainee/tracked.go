@@ -230,7 +230,36 @@ func (tm *Model) stepsView() string {
 	if days > 0 && days < 7 {
 		b.WriteString("  " + th.Dim.Render("Days without a record are left out of the average.") + "\n")
 	}
+	b.WriteString(tm.dailyStepsView())
 	return b.String()
+}
+
+// dailyStepsView is the last 30 days' steps, a day a cell (a day without a
+// record as none), with the busiest day.
+func (tm *Model) dailyStepsView() string {
+	d, th := tm.dailySteps, tm.Th
+	if d == nil {
+		return ""
+	}
+	if len(d.Days) == 0 {
+		return "\n  " + th.Dim.Render(fmt.Sprintf("No steps recorded from %s to %s.", d.From, d.To)) + "\n"
+	}
+	byDay := map[api.Date]int64{}
+	best := d.Days[0]
+	for _, s := range d.Days {
+		byDay[s.Date] = s.Steps
+		if s.Steps > best.Steps {
+			best = s
+		}
+	}
+	var values []float64
+	for day := d.From; !day.After(d.To); day = day.AddDays(1) {
+		values = append(values, float64(byDay[day]))
+	}
+	return fmt.Sprintf("\n  %s\n  %s\n  %s %s steps %s\n",
+		th.Label.Render(fmt.Sprintf("Daily steps %s – %s", d.From, d.To)),
+		chart.Spark(values, min(len(values), max(tm.Width-4, 10)), th),
+		th.Label.Render("Busiest day:"), Thousands(best.Steps), th.Dim.Render("("+best.Date.String()+")"))
 }
 
 // ---------------------------------------------------------------- format

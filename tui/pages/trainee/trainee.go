@@ -67,7 +67,8 @@ type Model struct {
 	nutrition    *api.Nutrition
 	nutritionFor api.Date
 
-	steps *api.AverageSteps
+	steps      *api.AverageSteps
+	dailySteps *api.DailySteps // the last 30 days
 }
 
 // Invalidate forgets what was drawn for the old terminal size.
@@ -92,8 +93,9 @@ type (
 		n   *api.Nutrition
 	}
 	stepsAnswer struct {
-		id int64
-		s  *api.AverageSteps
+		id    int64
+		s     *api.AverageSteps
+		daily *api.DailySteps // the last 30 days, each day's count
 	}
 )
 
@@ -175,7 +177,11 @@ func (tm *Model) loadSteps(force bool) tea.Cmd {
 	c, id := tm.C, tm.T.ID
 	return tm.Call(requests.SlotSteps, func(ctx context.Context) (any, error) {
 		s, err := c.AverageSteps(ctx, id)
-		return stepsAnswer{id, s}, err
+		if err != nil {
+			return stepsAnswer{id: id}, err
+		}
+		d, err := c.Steps(ctx, id, client.TrackedRange{})
+		return stepsAnswer{id, s, d}, err
 	})
 }
 
@@ -199,7 +205,7 @@ func (tm *Model) result(msg requests.ResultMsg) tea.Cmd {
 	case nutritionAnswer:
 		tm.nutrition, tm.nutritionFor = a.n, a.day
 	case stepsAnswer:
-		tm.steps = a.s
+		tm.steps, tm.dailySteps = a.s, a.daily
 	}
 	return nil
 }
