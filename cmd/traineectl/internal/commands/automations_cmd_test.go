@@ -152,3 +152,27 @@ func TestAutomationsCommands(t *testing.T) {
 	}
 	h.run("automations", "get", id).expect(t, 4)
 }
+
+// automations list names the trainer of a condition, as people read it
+// ("trainer Maya Brooks (#7)"); JSON and CSV keep the id.
+func TestAutomationsListNamesTheTrainer(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.SQLite(t)
+	co, err := st.CreateCompany(ctx, "Named Gym", "UTC")
+	must(t, err)
+	maya := storetest.MustTrainer(t, st, co.ID, "Maya Brooks", "maya@named.example")
+	key := api.GenerateKey()
+	_, err = st.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
+	must(t, err)
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
+	defer srv.Close()
+	h := newHarness(t, srv.URL, key)
+	h.run("automations", "create", "--name", "Maya's idle", "--trigger", "INACTIVE", "--days", "14", "--trainer", "Maya Brooks",
+		"--action", "DISABLE_TRAINEE").expect(t, 0)
+	if r := h.run("automations", "list").expect(t, 0); !strings.Contains(r.out, fmt.Sprintf("trainer Maya Brooks (#%d)", maya)) {
+		t.Errorf("list: %s", r)
+	}
+	if r := h.run("automations", "list", "-o", "csv").expect(t, 0); !strings.Contains(r.out, fmt.Sprintf(",%d,", maya)) || strings.Contains(r.out, "Maya Brooks") {
+		t.Errorf("csv: %s", r)
+	}
+}

@@ -43,5 +43,5 @@ func runAutomationsList(ctx context.Context, f *cmdutil.Factory, o *AutomationsL
 	if err != nil {
 		return err
 	}
-	return runList(ctx, f, &o.listFlags, c.ListAutomations, client.ListParams{}, output.AutomationRows)
+	return runList(ctx, f, &o.listFlags, c.ListAutomations, client.ListParams{}, output.AutomationRowsNamed(func() map[int64]string { return f.TrainerNames(ctx) }))
 }

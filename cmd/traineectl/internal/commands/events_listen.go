@@ -373,9 +373,13 @@ func orNone(s string) string {
 	return s
 }
 
-// listenText is one event's line on a terminal.
+// listenText is one event's line on a terminal, with the trainee it is
+// about (id and name) when it is about one.
 func listenText(l listenLine) string {
 	s := fmt.Sprintf("%s  %-17s %s", output.Stamp(l.CreatedAt), l.Type, l.ID)
+	if who := listenWho(l.Payload); who != "" {
+		s += "  " + who
+	}
 	if fr := l.Forward; fr != nil {
 		status := "-"
 		if fr.StatusCode != nil {
@@ -387,4 +391,15 @@ func listenText(l listenLine) string {
 		}
 	}
 	return s
+}
+
+// listenWho is "trainee 41 Ada Park" for an event about a trainee (its
+// payload's data.trainee, as events list reads it), "" otherwise; an
+// erased trainee's event carries its id alone.
+func listenWho(payload []byte) string {
+	var ev api.WebhookEvent
+	if json.Unmarshal(payload, &ev) != nil || eventTrainee(ev.Data) == "" {
+		return ""
+	}
+	return strings.TrimSpace("trainee " + eventTrainee(ev.Data) + " " + eventName(ev.Data))
 }

@@ -58,10 +58,21 @@ func TriggerText(tr api.AutomationTrigger) string {
 }
 
 // ConditionsText is the conditions as the table shows them.
-func ConditionsText(c api.AutomationConditions) string {
+func ConditionsText(c api.AutomationConditions) string { return conditionsText(c, nil) }
+
+// conditionsText is ConditionsText with the trainer named when names
+// (read only when a condition has a trainer) knows it: "trainer Maya
+// Brooks (#7)".
+func conditionsText(c api.AutomationConditions, names func() map[int64]string) string {
 	var parts []string
 	if c.TrainerID != nil {
-		parts = append(parts, "trainer "+strconv.FormatInt(*c.TrainerID, 10))
+		t := "trainer " + strconv.FormatInt(*c.TrainerID, 10)
+		if names != nil {
+			if n := names()[*c.TrainerID]; n != "" {
+				t = "trainer " + api.EscapeText(n) + " (#" + strconv.FormatInt(*c.TrainerID, 10) + ")"
+			}
+		}
+		parts = append(parts, t)
 	}
 	if c.Status != nil {
 		parts = append(parts, *c.Status)
@@ -81,13 +92,23 @@ func ActionText(a *api.Automation) string {
 }
 
 // AutomationRow is one automation in the table.
-func AutomationRow(a *api.Automation) []string {
+func AutomationRow(a *api.Automation) []string { return automationRow(a, nil) }
+
+func automationRow(a *api.Automation, names func() map[int64]string) []string {
 	state := "enabled"
 	if !a.Enabled {
 		state = "disabled"
 	}
-	return []string{strconv.FormatInt(a.ID, 10), a.Name, state, TriggerText(a.Trigger), ConditionsText(a.Conditions),
+	return []string{strconv.FormatInt(a.ID, 10), a.Name, state, TriggerText(a.Trigger), conditionsText(a.Conditions, names),
 		ActionText(a), strconv.FormatInt(a.RunCount, 10), StampOr(a.LastRunAt, "never")}
+}
+
+// AutomationRowsNamed is AutomationRows whose table names the trainer of
+// a condition (names is asked only when one has a trainer).
+func AutomationRowsNamed(names func() map[int64]string) Rows[*api.Automation] {
+	r := AutomationRows
+	r.Row = func(a *api.Automation) []string { return automationRow(a, names) }
+	return r
 }
 
 // RunCSVHeader is the header of runs in CSV.
