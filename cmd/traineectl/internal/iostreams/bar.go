@@ -161,6 +161,16 @@ func (b *Bar) draw() {
 	if el := b.now().Sub(b.start).Seconds(); el > 0 {
 		rate = float64(b.answered) / el
 	}
-	io.WriteString(b.w, "\r\x1b[K"+bar+fmt.Sprintf(" %d/%d %s, %d failed, %.1f %s/s", b.done, b.total, b.unit, b.failed, rate, b.unit))
+	io.WriteString(b.w, "\r\x1b[K"+bar+fmt.Sprintf(" %d/%d %s, %d failed, %.1f %s/s%s", b.done, b.total, b.unit, b.failed, rate, b.unit,
+		eta(b.total-b.done, rate)))
 	b.drawn = true
+}
+
+// eta is ", ETA 1m20s" for left items at rate a second, to the second
+// ("" before a rate is known or when nothing is left).
+func eta(left int, rate float64) string {
+	if left <= 0 || rate <= 0 {
+		return ""
+	}
+	return ", ETA " + (time.Duration(float64(left)/rate*float64(time.Second))).Round(time.Second).String()
 }

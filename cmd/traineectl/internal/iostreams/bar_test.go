@@ -29,7 +29,7 @@ func TestBarOnATerminal(t *testing.T) {
 	for _, want := range []string{
 		"[------------------------------] 0/4 trainees, 0 failed, 0.0 trainees/s",
 		"\r\x1b[Ktrainee 7: failed: 1001 boom\n",
-		"[######################--------] 3/4 trainees, 1 failed, 1.0 trainees/s",
+		"[######################--------] 3/4 trainees, 1 failed, 1.0 trainees/s, ETA 1s",
 		"\r\x1b[Ktrace line\n",
 	} {
 		if !strings.Contains(got, want) {
