@@ -185,7 +185,7 @@ func testEditFromKeptFile(t *testing.T, s *testServer, h *harness, id int64, std
 	seen, err := os.ReadFile(filepath.Join(dir, "seen.yaml"))
 	must(t, err)
 	for _, want := range []string{"# Your fields: name.", "# Changed on the server meanwhile: phoneNumber, name (yours kept for name: check them).",
-		"name: Mine\n", `phoneNumber: "` + phone + `"`} {
+		"name: Mine\n#   the server's, changed meanwhile: name: Colleague\n", `phoneNumber: "` + phone + `"`} {
 		if !strings.Contains(string(seen), want) {
 			t.Fatalf("edit --file opened without %q:\n%s", want, seen)
 		}

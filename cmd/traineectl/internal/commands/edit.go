@@ -174,6 +174,13 @@ func runEditor(f *cmdutil.Factory, path string) error {
 // an update can set, in the API's form (the value in mine instead, for a
 // field it holds), then the read-only ones as comments.
 func editDocument(t *api.Trainee, etag string, mine map[string]any) string {
+	return editDocumentBeside(t, etag, mine, nil)
+}
+
+// editDocumentBeside is editDocument with, under each field of server
+// (the fields both you and someone else changed since your edit began),
+// the server's value as a comment, as the TUI shows it beside yours.
+func editDocumentBeside(t *api.Trainee, etag string, mine map[string]any, server map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Edit trainee %d and save; lines beginning with # are ignored, and an\n", t.ID)
 	if len(mine) == 0 {
@@ -194,6 +201,9 @@ func editDocument(t *api.Trainee, etag string, mine map[string]any) string {
 			v = pf.Of(t)
 		}
 		b.WriteString(yamlLine(pf.Name, v))
+		if server[pf.Name] {
+			b.WriteString("#   the server's, changed meanwhile: " + strings.TrimSpace(yamlLine(pf.Name, pf.Of(t))) + "\n")
+		}
 	}
 	fmt.Fprintf(&b, "# Read-only: id %d, userId %d, createdByType %s, lastTrained %s\n",
 		t.ID, t.UserID, t.CreatedByType, dateText(t.LastTrained))
@@ -409,7 +419,11 @@ func resumeDocument(path string, t *api.Trainee, etag string) (string, error) {
 		}
 		h.WriteString(".\n")
 	}
-	return h.String() + editDocument(t, etag, mine), nil
+	server := map[string]bool{}
+	for _, name := range both {
+		server[name] = true
+	}
+	return h.String() + editDocumentBeside(t, etag, mine, server), nil
 }
 
 // keptBase is the base of a kept edit, if the file has one.
