@@ -25,7 +25,7 @@ func TestFirstPageShowsTheLiveTrainees(t *testing.T) {
 	if len(live) < 40 {
 		t.Fatalf("demo data has %d live trainees", len(live))
 	}
-	d.expect(t, "Trainees", "[live]", fmt.Sprintf("20 of %d", len(live)), "Name", "E-mail", "Phone", "Trainer",
+	d.expect(t, "Trainees", "[live]", fmt.Sprintf("20 of %d", len(live)), "ID", "Name", "E-mail", "Trainer",
 		"Status", "Expires", "Trained", live[0].Name, head(live[0].Email, 10))
 	// The first page, and the company's trainers, once, for their names.
 	reqs := s.rec.take()

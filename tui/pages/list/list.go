@@ -29,7 +29,7 @@ type sortKey struct {
 }
 
 var sortKeys = []sortKey{
-	{api.SortID, "id", -1},
+	{api.SortID, "id", colID},
 	{api.SortName, "name", colName},
 	{api.SortEmail, "e-mail", colEmail},
 	{api.SortExpirationDate, "expires", colExpires},
@@ -38,7 +38,8 @@ var sortKeys = []sortKey{
 
 // Columns of the trainee table.
 const (
-	colName = iota
+	colID = iota // two trainees of one name are told apart by it
+	colName
 	colEmail
 	colPhone
 	colTrainer
@@ -54,6 +55,7 @@ type listColumn struct {
 }
 
 var listColumns = [colCount]listColumn{
+	{"ID", 4, 7},
 	{"Name", 12, 32},
 	{"E-mail", 13, 36},
 	{"Phone", 13, 16},

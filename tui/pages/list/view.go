@@ -2,6 +2,7 @@ package list
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -95,7 +96,7 @@ func (l *Model) cells(t *api.Trainee, selected bool, th theme.Theme) [colCount]s
 	if !selected {
 		status = th.Badge(status)
 	}
-	return [colCount]string{api.EscapeText(t.Name), api.EscapeText(t.Email), phone, trainer, status, layout.DateOrDash(t.ExpirationDate), layout.DateOrDash(t.LastTrained)}
+	return [colCount]string{layout.PadLeft(strconv.FormatInt(t.ID, 10), l.widths[colID]), api.EscapeText(t.Name), api.EscapeText(t.Email), phone, trainer, status, layout.DateOrDash(t.ExpirationDate), layout.DateOrDash(t.LastTrained)}
 }
 
 // Row markers in the gutter.
