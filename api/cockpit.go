@@ -26,7 +26,8 @@ const PathStats = "/public-api/trainees/stats"
 //   - Expired: live trainees whose expirationDate is today or before
 //     (status=expired).
 //   - Inactive14: live trainees with no tracked data for 14 days or more:
-//     lastTrained null or at least 14 days before today (inactiveFor=14d).
+//     lastTrained at least 14 days before today, or null for a trainee
+//     created at least 14 days before today (inactiveFor=14d).
 //   - New7: live trainees created on one of the last 7 days, today
 //     included, in the company's time zone (createdSince=7d).
 //   - Deleted: soft-deleted trainees (status=deleted).
@@ -108,7 +109,9 @@ func parseDays(s string) (int, bool) {
 //   - expiresWithin=Nd: expirationDate from today to today+N days, both
 //     included (with the default status live, one that expires today is
 //     among them: it is expired; status=active leaves it out).
-//   - inactiveFor=Nd: lastTrained null, or N days or more before today.
+//   - inactiveFor=Nd: lastTrained N days or more before today; never
+//     trained, created N days or more before today (a newer trainee is
+//     not inactive yet).
 //   - createdSince=DATE (dd-MM-yyyy or yyyy-MM-dd), or Nd: created on that
 //     day or later, in the company's time zone; Nd is the last N days,
 //     today included (1d is today).

@@ -23,8 +23,10 @@ func cockpitCond(q api.Search) (string, []any) {
 		args = append(args, q.Today.Int(), q.Today.AddDays(q.ExpiresWithin).Int())
 	}
 	if q.InactiveFor > 0 {
-		conds = append(conds, "(t.last_trained IS NULL OR t.last_trained <= ?)")
-		args = append(args, q.Today.AddDays(-q.InactiveFor).Int())
+		// Never trained counts from the day the trainee was created: one
+		// created in the last N days is not inactive for N days yet.
+		conds = append(conds, "(t.last_trained <= ? OR t.last_trained IS NULL AND t.created_at < ?)")
+		args = append(args, q.Today.AddDays(-q.InactiveFor).Int(), dayStart(q, q.Today.AddDays(1-q.InactiveFor)))
 	}
 	if !q.CreatedSince.IsZero() {
 		conds = append(conds, "t.created_at >= ?")
@@ -39,12 +41,14 @@ func cockpitCond(q api.Search) (string, []any) {
 
 // createdFrom is the first instant of q.CreatedSince in q.Zone, in UTC
 // (as the store writes times).
-func createdFrom(q api.Search) time.Time {
+func createdFrom(q api.Search) time.Time { return dayStart(q, q.CreatedSince) }
+
+// dayStart is the first instant of day d in q.Zone, in UTC.
+func dayStart(q api.Search, d api.Date) time.Time {
 	loc := q.Zone
 	if loc == nil {
 		loc = time.UTC
 	}
-	d := q.CreatedSince
 	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc).UTC()
 }
 

@@ -32,7 +32,7 @@ func (m *Model) commands() []commandline.Command {
 		{Name: "home", Desc: "the dashboard", Run: to(m.OpenHome)},
 		{Name: "list", Arg: "status", Desc: "the trainees (live, active, expired, deleted, all)", Run: on(cmdList), Args: status},
 		{Name: "expiring", Arg: "days", Desc: "active trainees expiring within 7 (or N) days", Run: on(cmdCount(1, 2))},
-		{Name: "inactive", Desc: "trainees with no data for 14+ days", Run: on(cmdCount(4, 0))},
+		{Name: "inactive", Desc: "trainees inactive for 14+ days", Run: on(cmdCount(4, 0))},
 		{Name: "new", Desc: "trainees created this week", Run: on(cmdCount(5, 0))},
 		{Name: "search", Arg: "text", Desc: "the trainees whose name, e-mail or phone has text", Run: on(cmdSearch)},
 		{Name: "open", Arg: "id", Desc: "the trainee of an id", Run: on(cmdOpen)},

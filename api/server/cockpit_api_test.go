@@ -146,7 +146,7 @@ func TestTraineeStatsEqualSearchTotals(t *testing.T) {
 		specs := []spec{
 			{}, {expires: n(0)}, {expires: n(1)}, {expires: n(7)}, {expires: n(8)}, {expires: n(30)}, {expires: n(31)},
 			{expires: n(-1)}, {expires: n(-40)}, {lastTrained: n(13)}, {lastTrained: n(14)}, {lastTrained: n(0)},
-			{createdAgo: 6}, {createdAgo: 7}, {createdAgo: 30}, {deleted: true}, {deleted: true, expires: n(3)},
+			{createdAgo: 6}, {createdAgo: 7}, {createdAgo: 13}, {createdAgo: 14}, {createdAgo: 30}, {deleted: true}, {deleted: true, expires: n(3)},
 			{expires: n(5), lastTrained: n(2), createdAgo: 2},
 		}
 		for i, sp := range specs {
@@ -169,8 +169,11 @@ func TestTraineeStatsEqualSearchTotals(t *testing.T) {
 		e.create(e.keyB, newTraineeBody("Other Company")) // never counted for A
 		var st api.TraineeStats
 		e.do("GET", api.PathStats, e.keyA, nil).expect(t, 200).JSON(t, &st)
-		want := api.TraineeStats{Timestamp: fixedNow.Unix(), Active: 13, Expiring7: 3, Expiring30: 5, Expired: 3,
-			Inactive14: 13, New7: 14, Deleted: 2}
+		// Inactive for 14+ days: trained 14 days ago, or never and
+		// created 14 or 30 days ago (one created 13 days ago, or this
+		// week, is not inactive yet).
+		want := api.TraineeStats{Timestamp: fixedNow.Unix(), Active: 15, Expiring7: 3, Expiring30: 5, Expired: 3,
+			Inactive14: 3, New7: 14, Deleted: 2}
 		if st != want {
 			t.Errorf("stats %+v, want %+v", st, want)
 		}

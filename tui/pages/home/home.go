@@ -43,7 +43,7 @@ var Rows = []homeCount{
 	{"expired", func(s *homeCounts) int { return s.Expired }, api.StatusExpired, nil},
 	{"inactive for 14+ days", func(s *homeCounts) int { return s.Inactive14 }, api.StatusLive,
 		func(api.Date) common.ListFilter {
-			return common.ListFilter{Label: "no data for 14+ days", InactiveFor: 14}
+			return common.ListFilter{Label: "inactive for 14+ days", InactiveFor: 14}
 		}},
 	{"new this week", func(s *homeCounts) int { return s.New7 }, api.StatusLive,
 		func(api.Date) common.ListFilter {
