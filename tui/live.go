@@ -87,6 +87,7 @@ func (m *Model) feedResult(msg feedMsg) tea.Cmd {
 		return tea.Tick(wait, func(time.Time) tea.Msg { return feedRetryMsg{gen} })
 	}
 	f.Fails, f.Problem, m.Background = 0, "", ""
+	m.ServerAnswered()
 	events := msg.page.Events
 	if msg.first {
 		f.Started = true

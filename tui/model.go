@@ -227,6 +227,9 @@ func (m *Model) result(msg requests.ResultMsg) tea.Cmd {
 	if !m.Accept(msg) {
 		return nil
 	}
+	if msg.Err == nil {
+		m.ServerAnswered()
+	}
 	switch msg.Slot {
 	case requests.SlotMutate:
 		return m.mutateResult(msg)

@@ -45,6 +45,9 @@ type StatusLine struct {
 	// the screen or the trainee changes; an error when the screen does.
 	statusFresh bool
 	statusAt    StatusPlace
+	// unreachable: the status says the server could not be reached; it
+	// goes as soon as the server answers again (ServerAnswered).
+	unreachable bool
 	// Background is what the status line says while it has nothing else
 	// to say: a lasting state (the event feed is unreachable).
 	Background string
@@ -81,7 +84,7 @@ func (s *StatusLine) SetStatus(k statusKind, format string, args ...any) {
 
 func (s *StatusLine) ShowStatus(k statusKind, text string) {
 	s.statusKind, s.Status = k, text
-	s.statusFresh = true
+	s.statusFresh, s.unreachable = true, false
 }
 
 func (s *StatusLine) SetError(err error) {
@@ -90,6 +93,16 @@ func (s *StatusLine) SetError(err error) {
 		return
 	}
 	s.ShowStatus(StatusError, Describe(err))
+	var ne *client.NetworkError
+	s.unreachable = errors.As(err, &ne)
+}
+
+// ServerAnswered clears a status that said the server could not be
+// reached: it answered since, so the status no longer holds.
+func (s *StatusLine) ServerAnswered() {
+	if s.unreachable {
+		s.Status, s.statusKind, s.unreachable = "", StatusInfo, false
+	}
 }
 
 // IsAuthRefused reports whether err is the server's refusal of the key
