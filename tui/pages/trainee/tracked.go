@@ -168,8 +168,10 @@ func (tm *Model) nutritionView(w, h int) string {
 	}
 	nameW := max(w-4-10-10-3*8-5, 8)
 	macros := func(t api.NutritionTotals) string {
-		return layout.PadLeft(Num(t.Calories)+" kcal", 10) + layout.PadLeft("P "+Num(t.Protein), 8) +
-			layout.PadLeft("C "+Num(t.Carbs), 8) + layout.PadLeft("F "+Num(t.Fat), 8)
+		// Grams always with one decimal, so that the figures of a column
+		// align on the decimal point.
+		return layout.PadLeft(Num(t.Calories)+" kcal", 10) + layout.PadLeft("P "+Grams(t.Protein), 8) +
+			layout.PadLeft("C "+Grams(t.Carbs), 8) + layout.PadLeft("F "+Grams(t.Fat), 8)
 	}
 	var b strings.Builder
 	lead := 4 + nameW + 10
@@ -271,6 +273,9 @@ func Num(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64)
 }
+
+// Grams writes grams with one decimal, always (24.0, 5.6).
+func Grams(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 // Quantity writes an amount with at most two decimals.
 func Quantity(f float64) string {
