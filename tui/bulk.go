@@ -347,6 +347,7 @@ func (bm *bulkModal) Body(keymap.HelpKeys) string {
 		b.WriteString(bm.bar.ViewAs(float64(done) / float64(max(a.total, 1))))
 	case !bm.ran:
 		b.WriteString(fmt.Sprintf("%s: %s?\n", layout.Plural(n, "marked trainee"), a.what))
+		b.WriteString(bm.changeLines())
 		for _, l := range a.skipLines() {
 			b.WriteString(th.Dim.Render(strings.Replace(l, " unchanged", " will stay unchanged", 1)) + "\n")
 		}
@@ -357,6 +358,34 @@ func (bm *bulkModal) Body(keymap.HelpKeys) string {
 		return bm.resultView()
 	}
 	return layout.PlaceCenter(th.Dialog.Render(b.String()), bm.Width, bm.ContentHeight())
+}
+
+// changeLines lists, under the question, each trainee the action changes
+// with its change, before → after ("Ada Park #1  expirationDate
+// 21-11-2026 → 21-12-2026"), as many as the screen leaves room for, then
+// how many more.
+func (bm *bulkModal) changeLines() string {
+	th := bm.Th
+	room := max(bm.ContentHeight()-12, 1)
+	width := max(min(bm.Width-12, 90), 20)
+	var b strings.Builder
+	shown, total := 0, 0
+	for _, j := range bm.a.jobs {
+		if j.skipped() {
+			continue
+		}
+		total++
+		if shown == room {
+			continue
+		}
+		shown++
+		line := fmt.Sprintf("  %s #%d  %s", api.EscapeText(j.t.Name), j.t.ID, j.change.Summary)
+		b.WriteString(th.Dim.Render(layout.Trunc(line, width)) + "\n")
+	}
+	if total > shown {
+		b.WriteString(th.Dim.Render(fmt.Sprintf("  … and %d more", total-shown)) + "\n")
+	}
+	return b.String()
 }
 
 // resultView is the result panel: how many were changed, and each
@@ -414,12 +443,13 @@ func (m *Model) bulkDone(a *bulkAction) tea.Cmd {
 		}
 	}
 	clear(m.list.Lines)
+	// One line: the panel above lists the reasons of the unchanged.
 	skipped := ""
-	if l := a.skipLines(); len(l) > 0 {
-		skipped = "; " + strings.Join(l, "; ")
+	if n := len(a.jobs) - a.sent(); n > 0 {
+		skipped = fmt.Sprintf("; %d unchanged", n)
 	}
 	if f := len(a.failed()); f > 0 {
-		m.SetStatus(statusline.StatusError, "%d of %s failed: their reasons are listed; they stay marked%s.", f, layout.Plural(a.sent(), "trainee"), skipped)
+		m.SetStatus(statusline.StatusError, "%d of %s failed (listed); they stay marked%s.", f, layout.Plural(a.sent(), "trainee"), skipped)
 	} else {
 		m.SetStatus(statusline.StatusOK, "Done: %s, %s%s.", a.what, layout.Plural(a.sent()-len(a.failed()), "trainee"), skipped)
 	}

@@ -247,11 +247,16 @@ func TestBulkSkipsAndUnchanged(t *testing.T) {
 	d.press(":")
 	d.typeText("extend 30")
 	d.press("enter")
-	d.expect(t, "2 marked trainees: extend the expiration by 30 days?", "1 trainee will stay unchanged: no expiration date: never expires")
+	// The question lists each trainee it changes, before → after.
+	dated := byName["Skipper Dated"]
+	d.expect(t, "2 marked trainees: extend the expiration by 30 days?", "1 trainee will stay unchanged: no expiration date: never expires",
+		fmt.Sprintf("Skipper Dated #%d  expirationDate %s → %s", dated.ID, today, today.AddDays(30)))
+	d.expectNot(t, fmt.Sprintf("Skipper Never #%d", byName["Skipper Never"].ID))
 	d.press("y")
 	d.expect(t, "1 of 1 trainee done", "– 1 trainee unchanged: no expiration date: never expires")
 	d.press("esc")
-	d.expect(t, "Done: extend the expiration by 30 days, 1 trainee; 1 trainee unchanged: no expiration date")
+	// The result in one line; the panel said why one was left.
+	d.expect(t, "Done: extend the expiration by 30 days, 1 trainee; 1 unchanged.")
 	got, err := direct.Trainee(ctx, byName["Skipper Never"].ID)
 	must(t, err)
 	if got.TrainerID != nil && *got.TrainerID == tr0.ID {
