@@ -82,6 +82,12 @@ func PhoneE164(s string) (e164, problem string) {
 	}
 	switch phonenumbers.IsPossibleNumberWithReason(n) {
 	case phonenumbers.IS_POSSIBLE:
+		// A zero kept after the country code ("+44 0 77009001", read as
+		// an Italian-style leading zero) is a national prefix left in
+		// unless the plan has such numbers: it must then be a valid one.
+		if n.GetItalianLeadingZero() && !phonenumbers.IsValidNumber(n) {
+			return stripped, fmt.Sprintf("phone number is not a full number of its country code +%d: give the whole international number", n.GetCountryCode())
+		}
 		return phonenumbers.Format(n, phonenumbers.E164), ""
 	case phonenumbers.INVALID_COUNTRY_CODE:
 		return stripped, "phone number has no known country code: " + phoneFormatHint

@@ -171,6 +171,8 @@ func TestPhoneNumbersByTheirCountrysPlan(t *testing.T) {
 		{"+15550100", "", "not a full number of its country code +1"},
 		{"+4477009001", "", "not a full number of its country code +44"},
 		{"+44770090012345", "", "too long for its country code +44"},
+		{"+44077009001", "", "not a full number of its country code +44"}, // 07700 9001 with its 0: no UK number
+		{"+39 06 1234 5678", "+390612345678", ""},                         // Rome: Italy's numbers keep their 0
 		{"07700 900123", "", "international format"},
 		{"447700900123", "", "international format"},
 		{"+44 7700 9OO123", "", "international format"},

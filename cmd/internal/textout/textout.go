@@ -224,6 +224,55 @@ func tableWidth(ws []int) int {
 	return t
 }
 
+// dropEmpty leaves out the columns with no value in any row (every cell
+// empty or "-"), the last first, while the table with every cell whole is
+// wider than width: an empty column goes before any that says something.
+func dropEmpty(cols []Column, rows [][]string, width int) ([]Column, [][]string) {
+	for i := len(cols) - 1; i >= 0 && tableWidth(wholeWidths(cols, rows)) > width; i-- {
+		empty := len(rows) > 0
+		for _, r := range rows {
+			if i < len(r) && r[i] != "" && r[i] != "-" {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			cols, rows = dropColumn(cols, rows, i)
+		}
+	}
+	return cols, rows
+}
+
+// cutToFit narrows the widest column, one column at a time, until the
+// table fits in width (each at least 4 wide: "ab…" and its gap).
+func cutToFit(ws []int, width int) {
+	for tableWidth(ws) > width {
+		widest := -1
+		for i, w := range ws {
+			if w > 4 && (widest < 0 || w > ws[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return
+		}
+		ws[widest]--
+	}
+}
+
+// dropColumn is the table without column i.
+func dropColumn(cols []Column, rows [][]string, i int) ([]Column, [][]string) {
+	cols = slices.Delete(slices.Clone(cols), i, i+1)
+	cut := make([][]string, len(rows))
+	for j, r := range rows {
+		cut[j] = r
+		if i < len(r) {
+			cut[j] = slices.Delete(slices.Clone(r), i, i+1)
+		}
+	}
+	return cols, cut
+}
+
 // dropToFit leaves out the columns that may go (Drop), the lowest Drop
 // first, while the table with every cell whole is wider than width.
 func dropToFit(cols []Column, rows [][]string, width int) ([]Column, [][]string) {
@@ -237,15 +286,7 @@ func dropToFit(cols []Column, rows [][]string, width int) ([]Column, [][]string)
 		if gone < 0 {
 			break
 		}
-		cols = slices.Delete(slices.Clone(cols), gone, gone+1)
-		cut := make([][]string, len(rows))
-		for i, r := range rows {
-			cut[i] = r
-			if gone < len(r) {
-				cut[i] = slices.Delete(slices.Clone(r), gone, gone+1)
-			}
-		}
-		rows = cut
+		cols, rows = dropColumn(cols, rows, gone)
 	}
 	return cols, rows
 }
@@ -292,11 +333,20 @@ func WriteTable(w io.Writer, width int, cols []Column, rows [][]string) error {
 		return writeTSV(w, cols, rows)
 	}
 	rows = escapeRows(rows)
+	cols, rows = dropEmpty(cols, rows, width)
 	cols, rows = dropToFit(cols, rows, width)
 	ws := fit(cols, rows, width)
+	// Still too wide (no more to drop or shorten): the last columns go,
+	// but the first two, rather than a line that wraps mid-cell; then the
+	// widest cells are cut.
+	for tableWidth(ws) > width && len(cols) > 2 {
+		cols, rows = dropColumn(cols, rows, len(cols)-1)
+		ws = fit(cols, rows, width)
+	}
+	cutToFit(ws, width)
 	header := make([]any, len(cols))
 	for i, c := range cols {
-		header[i] = c.Header
+		header[i] = Truncate(c.Header, ws[i])
 	}
 	aligns := make([]tw.Align, len(cols))
 	for i, c := range cols {

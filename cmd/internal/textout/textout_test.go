@@ -113,3 +113,31 @@ func TestTablesEscapeCells(t *testing.T) {
 		t.Errorf("csv read back as %q (%v)", recs, err)
 	}
 }
+
+// A table too wide for the screen loses its empty columns first, then its
+// last ones, never the first, and no line is wider than the screen.
+func TestTableDropsEmptyColumnsFirst(t *testing.T) {
+	cols := []Column{{Header: "ID"}, {Header: "WHEN"}, {Header: "EMPTY"}, {Header: "WHAT"}, {Header: "WHO"}}
+	rows := [][]string{{"1", "2026-11-28 00:31", "-", "trainee.updated", "Maya Brooks"}, {"2", "2026-11-28 00:32", "", "trainee.created", "system"}}
+	var b strings.Builder
+	if err := WriteTable(&b, 50, cols, rows); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "EMPTY") || !strings.Contains(out, "WHO") || !strings.Contains(out, "2026-11-28 00:31") {
+		t.Errorf("at 50 columns the empty column goes, the others stay:\n%s", out)
+	}
+	b.Reset()
+	if err := WriteTable(&b, 36, cols, rows); err != nil {
+		t.Fatal(err)
+	}
+	out = b.String()
+	if strings.Contains(out, "WHO") || !strings.Contains(out, "ID") || !strings.Contains(out, "2026-11-28 00:31") {
+		t.Errorf("at 36 columns the last column goes, whole cells stay:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len([]rune(l)) > 36 {
+			t.Errorf("a line of %d: %q", len([]rune(l)), l)
+		}
+	}
+}

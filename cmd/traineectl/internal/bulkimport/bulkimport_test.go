@@ -372,3 +372,17 @@ func TestCellsReadLikeFlags(t *testing.T) {
 		t.Errorf("row 4's problems %q, want %q", strings.Join(got, ","), want)
 	}
 }
+
+// A national number too short for its region is refused, not kept with
+// its national prefix after the country code (07700 9001 is no UK number:
+// not +44077009001).
+func TestNationalPhoneTooShort(t *testing.T) {
+	o := ReadOptions{Format: CSV, Today: today, PhoneRegion: func() (string, error) { return "GB", nil }}
+	rows, err := Read(strings.NewReader("name,email,password,phone\nAda,ada@example.com,S3cret-pass,07700 9001\n"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows[0].Errors) != 1 || rows[0].Errors[0].ErrorCode != api.CodeInvalidPhone {
+		t.Errorf("07700 9001: %+v %+v", rows[0].Errors, rows[0].Req.PhoneNumber)
+	}
+}

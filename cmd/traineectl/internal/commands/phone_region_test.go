@@ -48,9 +48,10 @@ func TestBulkPhoneRegion(t *testing.T) {
 }
 
 // The README's sample import, docs/clients.csv, is valid as shipped for a
-// company in Europe/London (the demo's).
+// company in Europe/London with a trainer Maya Brooks (the demo's).
 func TestSampleClientsCSV(t *testing.T) {
 	s := newImportServer(t)
+	storetest.MustTrainer(t, s.store, s.companyID, "Maya Brooks", "maya@acme.example")
 	zone := "Europe/London"
 	_, err := s.store.UpdateCompany(context.Background(), s.companyID, api.CompanyPatch{TimeZone: &zone})
 	must(t, err)
