@@ -15,7 +15,7 @@ func newEventsCmd(f *cmdutil.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "events <command>",
 		Short: "Read your company's event feed, or follow it and forward events",
-		Long: eventsLong(),
+		Long:  eventsLong(),
 	}
 	c.AddCommand(newEventsListCmd(f, nil), newEventsListenCmd(f, nil))
 	return c

@@ -12,8 +12,8 @@ import (
 
 	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/api/server"
-	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
+	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store/storetest"
 )
 

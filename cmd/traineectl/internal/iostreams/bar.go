@@ -172,5 +172,5 @@ func eta(left int, rate float64) string {
 	if left <= 0 || rate <= 0 {
 		return ""
 	}
-	return ", ETA " + (time.Duration(float64(left)/rate*float64(time.Second))).Round(time.Second).String()
+	return ", ETA " + (time.Duration(float64(left) / rate * float64(time.Second))).Round(time.Second).String()
 }
