@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/traineed/traineed/api"
@@ -12,6 +13,14 @@ import (
 // api.ErrNotFound, which writeError turns into the marked 500.
 
 func (h *Handler) weightHistory(w http.ResponseWriter, r *http.Request) error {
+	return rangeRead(h, w, r, h.store.WeightHistory, func(o *api.WeightHistory, ts int64) { o.Timestamp = ts })
+}
+
+// rangeRead answers a tracked read of a date range (weight history,
+// daily steps): the range checked before the trainee, then the store's
+// read, stamped with the answer's time.
+func rangeRead[T any](h *Handler, w http.ResponseWriter, r *http.Request,
+	read func(ctx context.Context, companyID, traineeID int64, from, to api.Date) (*T, error), stamp func(*T, int64)) error {
 	p, id, err := h.trackedTarget(r)
 	if err != nil {
 		return err
@@ -20,11 +29,11 @@ func (h *Handler) weightHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.store.WeightHistory(r.Context(), p.CompanyID, id, from, to)
+	out, err := read(r.Context(), p.CompanyID, id, from, to)
 	if err != nil {
 		return err
 	}
-	out.Timestamp = h.now().Unix()
+	stamp(out, h.now().Unix())
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -71,21 +80,7 @@ func (h *Handler) nutrition(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) steps(w http.ResponseWriter, r *http.Request) error {
-	p, id, err := h.trackedTarget(r)
-	if err != nil {
-		return err
-	}
-	from, to, err := api.ParseRange(r.URL.Query(), p.Today(h.now()))
-	if err != nil {
-		return err
-	}
-	out, err := h.store.Steps(r.Context(), p.CompanyID, id, from, to)
-	if err != nil {
-		return err
-	}
-	out.Timestamp = h.now().Unix()
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return rangeRead(h, w, r, h.store.Steps, func(o *api.DailySteps, ts int64) { o.Timestamp = ts })
 }
 
 func (h *Handler) averageSteps(w http.ResponseWriter, r *http.Request) error {
