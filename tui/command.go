@@ -43,7 +43,7 @@ func (m *Model) commands() []commandline.Command {
 		{Name: "live", Desc: "turn live updates on or off", Run: to(m.toggleLive)},
 		{Name: "mine", Desc: "my trainees or all of the company's (a key bound to a trainer)", Run: to(m.ToggleMine)},
 		{Name: "mark-all", Desc: "mark every trainee of the list's view", Run: to(func() tea.Cmd { return m.cmdOnList(m.list.MarkEvery) })},
-		{Name: "extend", Arg: "days", Desc: "marked: extend the expiration by N days (30 or 30d)", Run: on(cmdBulk(bulkExtend))},
+		{Name: "extend", Arg: "length", Desc: "marked: extend the expiration by 30d, 6w, 3m or 1y", Run: on(cmdBulk(bulkExtend))},
 		{Name: "expire-on", Arg: "date", Desc: "marked: set the expiration date (dd-MM-yyyy)", Run: on(cmdBulk(bulkExpireOn))},
 		{Name: "trainer", Arg: "name", Desc: "marked: set the trainer", Run: on(cmdBulk(bulkTrainer)), Args: m.trainerNames},
 		{Name: "disable", Desc: "marked: disable (soft-delete)", Run: on(cmdBulk(bulkDisable))},
