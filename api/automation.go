@@ -156,13 +156,16 @@ func (p *AutomationPage) Counts() PageInfo    { return p.Page }
 
 // AutomationRun is one firing: exactly one per occurrence.
 type AutomationRun struct {
-	ID           int64     `json:"id"`
-	AutomationID int64     `json:"automationId"`
-	TraineeID    int64     `json:"traineeId"`
-	FiredAt      time.Time `json:"firedAt"`
-	Occurrence   string    `json:"occurrence"`
-	Outcome      string    `json:"outcome"`
-	Error        *string   `json:"error"`
+	ID           int64 `json:"id"`
+	AutomationID int64 `json:"automationId"`
+	TraineeID    int64 `json:"traineeId"`
+	// TraineeName is the trainee's name as it is now (null where it is
+	// not read: an automation's test, a trainee gone).
+	TraineeName *string   `json:"traineeName" bun:"trainee_name"`
+	FiredAt     time.Time `json:"firedAt"`
+	Occurrence  string    `json:"occurrence"`
+	Outcome     string    `json:"outcome"`
+	Error       *string   `json:"error"`
 }
 
 // AutomationRunPage is a page of runs, newest first.

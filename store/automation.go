@@ -332,11 +332,13 @@ func (s *Store) AutomationRuns(ctx context.Context, companyID, id int64, q api.L
 			return nil
 		}
 		sel := scope().
-			ColumnExpr("r.id, r.automation_id, r.trainee_id, r.fired_at, r.occurrence").
+			ColumnExpr("r.id, r.automation_id, r.trainee_id, u.name AS trainee_name, r.fired_at, r.occurrence").
 			ColumnExpr(`CASE WHEN d.id IS NULL THEN r.outcome WHEN d.status = ? THEN ? WHEN d.status = ? THEN ? ELSE ? END AS outcome`,
 				api.DeliverySucceeded, api.OutcomeDelivered, api.DeliveryFailed, api.OutcomeFailed, api.OutcomePending).
 			ColumnExpr(`COALESCE(r.error, (SELECT a.error FROM webhook_attempts AS a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1)) AS error`).
-			Join("LEFT JOIN webhook_deliveries AS d ON d.id = r.delivery_id")
+			Join("LEFT JOIN webhook_deliveries AS d ON d.id = r.delivery_id").
+			Join("LEFT JOIN trainees AS t ON t.id = r.trainee_id AND t.company_id = r.company_id").
+			Join("LEFT JOIN users AS u ON u.id = t.user_id")
 		return listWindow(sel, q, "r.id DESC", afterID("r.id", true)).Scan(ctx, &rows)
 	})
 	if err != nil {

@@ -176,3 +176,30 @@ func TestAutomationsListNamesTheTrainer(t *testing.T) {
 		t.Errorf("csv: %s", r)
 	}
 }
+
+// automations runs names each run's trainee ("Runa Park #12"); CSV adds
+// traineeName as its last column.
+func TestAutomationRunsNameTheTrainee(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.SQLite(t)
+	co, err := st.CreateCompany(ctx, "Runs Gym", "UTC")
+	must(t, err)
+	storetest.MustTrainer(t, st, co.ID, "Coach", "coach@runs.example")
+	key := api.GenerateKey()
+	_, err = st.CreateKey(ctx, co.ID, "k", api.HashKey(key), api.KeyDisplayPrefix(key))
+	must(t, err)
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()), server.WithClock(func() time.Time { return testNow })))
+	defer srv.Close()
+	h := newHarness(t, srv.URL, key)
+	var a api.Automation
+	must(t, json.Unmarshal([]byte(h.run("automations", "create", "--name", "Park new", "--trigger", "TRAINEE_CREATED",
+		"--action", "DISABLE_TRAINEE", "-o", "json").expect(t, 0).out), &a))
+	runa := decode[api.Trainee](t, h.run("create", "--name", "Runa Park", "--email", "runa@runs.example", "--password", "S3cret-pass", "-o", "json").expect(t, 0))
+	if r := h.run("automations", "runs", fmt.Sprint(a.ID)).expect(t, 0); !strings.Contains(r.out, fmt.Sprintf("Runa Park #%d", runa.ID)) {
+		t.Errorf("runs: %s", r)
+	}
+	rows := readCSV(t, h.run("automations", "runs", fmt.Sprint(a.ID), "-o", "csv").expect(t, 0))
+	if last := len(rows[0]) - 1; rows[0][last] != "traineeName" || rows[1][last] != "Runa Park" {
+		t.Errorf("runs csv: %v", rows)
+	}
+}

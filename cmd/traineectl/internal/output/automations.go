@@ -112,23 +112,27 @@ func AutomationRowsNamed(names func() map[int64]string) Rows[*api.Automation] {
 }
 
 // RunCSVHeader is the header of runs in CSV.
-var RunCSVHeader = []string{"id", "automationId", "traineeId", "firedAt", "occurrence", "outcome", "error"}
+var RunCSVHeader = []string{"id", "automationId", "traineeId", "firedAt", "occurrence", "outcome", "error", "traineeName"}
 
 // RunCSVRow is one run in CSV.
 func RunCSVRow(r *api.AutomationRun) []string {
 	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.AutomationID, 10), strconv.FormatInt(r.TraineeID, 10),
-		InstantOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, StrOr(r.Error, "")}
+		InstantOr(&r.FiredAt, ""), r.Occurrence, r.Outcome, StrOr(r.Error, ""), StrOr(r.TraineeName, "")}
 }
 
 // RunColumns are the table columns of runs.
 func RunColumns() []Column {
-	return []Column{{Header: "ID", Right: true}, {Header: "TRAINEE", Right: true}, {Header: "FIRED AT"},
+	return []Column{{Header: "ID", Right: true}, {Header: "TRAINEE", Flex: true, MinWidth: 10}, {Header: "FIRED AT"},
 		{Header: "OCCURRENCE", Flex: true}, {Header: "OUTCOME"}, {Header: "ERROR", Flex: true}}
 }
 
 // RunRow is one run in the table.
 func RunRow(r *api.AutomationRun) []string {
-	return []string{strconv.FormatInt(r.ID, 10), strconv.FormatInt(r.TraineeID, 10), StampOr(&r.FiredAt, ""), OccurrenceText(r.Occurrence),
+	who := "#" + strconv.FormatInt(r.TraineeID, 10)
+	if r.TraineeName != nil && *r.TraineeName != "" {
+		who = *r.TraineeName + " " + who
+	}
+	return []string{strconv.FormatInt(r.ID, 10), who, StampOr(&r.FiredAt, ""), OccurrenceText(r.Occurrence),
 		r.Outcome, StrOr(r.Error, "-")}
 }
 
