@@ -142,7 +142,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, o *ApplyOptions) error {
 			if err != nil {
 				return err
 			}
-			if err := checkJournalOwner(ctx, f, j, journalPath); err != nil {
+			if err := o.checkJournalOwner(ctx, f, j, journalPath); err != nil {
 				return err
 			}
 		}

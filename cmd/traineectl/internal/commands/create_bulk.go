@@ -37,6 +37,8 @@ type BulkOptions struct {
 	// (--phone-region GB); "": the company's, by its time zone.
 	PhoneRegion string
 
+	key *api.CurrentKey // GET /keys/current, once read (currentKey)
+
 	apply bool // read for apply -f (bulkimport.ReadOptions.Apply)
 }
 
@@ -112,7 +114,7 @@ func runBulk(ctx context.Context, f *cmdutil.Factory, o *BulkOptions) error {
 		return err
 	}
 	if o.DryRun {
-		return bulkDryRun(ctx, f, rows, journalPath)
+		return o.bulkDryRun(ctx, f, rows, journalPath)
 	}
 	if err := f.RequireFullKey(ctx, "traineectl create -f"); err != nil {
 		return err
@@ -242,7 +244,7 @@ func (o *BulkOptions) columnMap() (*bulkimport.ColumnMap, error) {
 // startJournal records the run in the journal, refusing one that belongs
 // to an import into another server or company (journalFits).
 func (o *BulkOptions) startJournal(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) error {
-	owner, err := journalFits(ctx, f, j, journalPath)
+	owner, err := o.journalFits(ctx, f, j, journalPath)
 	if err != nil {
 		return err
 	}
@@ -271,7 +273,7 @@ type importFor struct {
 // error is the command's); for a new one the read is quiet and its failure
 // leaves the company unrecorded (the import then meets the same server).
 // It answers whom the import is for.
-func journalFits(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) (importFor, error) {
+func (o *BulkOptions) journalFits(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) (importFor, error) {
 	s, err := f.Settings()
 	if err != nil {
 		return importFor{}, err
@@ -280,15 +282,7 @@ func journalFits(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal,
 	if prev := j.BaseURL(); prev != "" && prev != w.base {
 		return w, cmdutil.Usagef("the journal %s belongs to an import into %s, not %s: give another --journal", journalPath, prev, w.base)
 	}
-	open := f.CompletionClient // quiet: no retries, no trace
-	if j.Started() {
-		open = f.Client
-	}
-	c, err := open()
-	if err != nil {
-		return w, err
-	}
-	k, err := c.CurrentKey(ctx)
+	k, err := o.currentKey(ctx, f, !j.Started())
 	switch {
 	case err != nil && j.Started():
 		return w, err
@@ -305,12 +299,33 @@ func journalFits(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal,
 
 // checkJournalOwner is a dry run's check of the journal its run would use:
 // the run's verdict (journalFits), asked only of a journal that is not new.
-func checkJournalOwner(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) error {
+func (o *BulkOptions) checkJournalOwner(ctx context.Context, f *cmdutil.Factory, j *bulkimport.Journal, journalPath string) error {
 	if j == nil || !j.Started() {
 		return nil
 	}
-	_, err := journalFits(ctx, f, j, journalPath)
+	_, err := o.journalFits(ctx, f, j, journalPath)
 	return err
+}
+
+// currentKey is GET /keys/current, read once for the run (the journal's
+// company and the phone region both need it): quiet (no retries, no
+// trace) when its failure is not the command's.
+func (o *BulkOptions) currentKey(ctx context.Context, f *cmdutil.Factory, quiet bool) (*api.CurrentKey, error) {
+	if o.key != nil {
+		return o.key, nil
+	}
+	open := f.Client
+	if quiet {
+		open = f.CompletionClient
+	}
+	c, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if o.key, err = c.CurrentKey(ctx); err != nil {
+		o.key = nil
+	}
+	return o.key, err
 }
 
 // run imports the rows with a progress bar on stderr, closes the results
@@ -438,14 +453,14 @@ func distinctFiles(input, journal, results string) error {
 }
 
 // bulkDryRun prints what an import would do.
-func bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) error {
+func (o *BulkOptions) bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows []bulkimport.Row, journalPath string) error {
 	var j *bulkimport.Journal
 	if journalPath != "" {
 		var err error
 		if j, err = bulkimport.ReadJournal(journalPath); err != nil {
 			return err
 		}
-		if err := checkJournalOwner(ctx, f, j, journalPath); err != nil {
+		if err := o.checkJournalOwner(ctx, f, j, journalPath); err != nil {
 			return err
 		}
 	}
@@ -518,20 +533,17 @@ func cellTrainers(ctx context.Context, f *cmdutil.Factory) func(name string) (in
 	}
 }
 
-// trainersByName reads the company's trainers by lower-cased whole name.
+// trainersByName is the company's trainers by lower-cased whole name,
+// from the factory's one read of them (f.TrainerNames).
 func trainersByName(ctx context.Context, f *cmdutil.Factory) (map[string][]int64, error) {
-	c, err := f.Client()
-	if err != nil {
-		return nil, err
-	}
-	ts, err := c.Trainers(ctx, client.TrainerParams{})
-	if err != nil {
-		return nil, fmt.Errorf("reading the trainers to find a trainer by name: %w", err)
+	names := f.TrainerNames(ctx)
+	if names == nil {
+		return nil, errors.New("the trainers could not be read to find a trainer by name: give the trainer's id")
 	}
 	m := map[string][]int64{}
-	for _, t := range ts {
-		k := strings.ToLower(strings.TrimSpace(t.Name))
-		m[k] = append(m[k], t.ID)
+	for id, name := range names {
+		k := strings.ToLower(strings.TrimSpace(name))
+		m[k] = append(m[k], id)
 	}
 	return m, nil
 }
@@ -551,19 +563,15 @@ func (o *BulkOptions) phoneRegion(ctx context.Context, f *cmdutil.Factory) func(
 		}
 		if !asked {
 			asked = true
-			region, err = companyPhoneRegion(ctx, f)
+			region, err = o.companyPhoneRegion(ctx, f)
 		}
 		return region, err
 	}
 }
 
 // companyPhoneRegion is the country of the company's time zone.
-func companyPhoneRegion(ctx context.Context, f *cmdutil.Factory) (string, error) {
-	c, err := f.Client()
-	if err != nil {
-		return "", err
-	}
-	k, err := c.CurrentKey(ctx)
+func (o *BulkOptions) companyPhoneRegion(ctx context.Context, f *cmdutil.Factory) (string, error) {
+	k, err := o.currentKey(ctx, f, false)
 	if err != nil {
 		return "", fmt.Errorf("reading the company's time zone for its phone region: %w", err)
 	}
