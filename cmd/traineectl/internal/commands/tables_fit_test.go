@@ -3,17 +3,13 @@ package commands_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/traineed/traineed/api/client"
-	"github.com/traineed/traineed/api/server"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
-	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/store/storetest"
 )
 
@@ -23,16 +19,7 @@ import (
 // then the least useful.
 func TestTablesFitTheTerminal(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.SQLite(t)
-	hash, err := cheapHasher.Hash(ctx, "demo-password")
-	must(t, err)
-	_, key, err := demo.Load(ctx, st, hash, testNow)
-	must(t, err)
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()),
-		server.WithClock(func() time.Time { return testNow })))
-	defer srv.Close()
-	h := newHarness(t, srv.URL, key)
-	c := client.New(srv.URL, key)
+	h, c := demoServer(t)
 	page, err := c.SearchTrainees(ctx, client.SearchParams{Size: 5})
 	must(t, err)
 	id := fmt.Sprint(page.Content[0].ID)

@@ -21,15 +21,7 @@ import (
 // -o json prints exactly the API's response without its timestamp.
 func TestTrackedAgainstDemoServer(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.SQLite(t)
-	hash, err := cheapHasher.Hash(ctx, "demo-password")
-	must(t, err)
-	_, key, err := demo.Load(ctx, st, hash, testNow)
-	must(t, err)
-	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithClock(func() time.Time { return testNow })))
-	defer srv.Close()
-	h := newHarness(t, srv.URL, key)
-	c := client.New(srv.URL, key)
+	h, c := demoServer(t)
 
 	page, err := c.SearchTrainees(ctx, client.SearchParams{Size: 100})
 	must(t, err)
@@ -110,4 +102,20 @@ func TestTrackedAgainstDemoServer(t *testing.T) {
 	if r.code != 5 || !strings.Contains(r.err, "--from 02-01-2026 is after --to 01-01-2026") {
 		t.Errorf("from after to: %s", r)
 	}
+}
+
+// demoServer serves the demo data set (SQLite, the tests' clock, loopback
+// webhooks allowed) and gives a harness and a client with its key.
+func demoServer(t *testing.T) (*harness, *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	st := storetest.SQLite(t)
+	hash, err := cheapHasher.Hash(ctx, "demo-password")
+	must(t, err)
+	_, key, err := demo.Load(ctx, st, hash, testNow)
+	must(t, err)
+	srv := httptest.NewServer(server.NewHandler(st, server.WithHasher(cheapHasher), server.WithOutbound(storetest.LoopbackOutbound()),
+		server.WithClock(func() time.Time { return testNow })))
+	t.Cleanup(srv.Close)
+	return newHarness(t, srv.URL, key), client.New(srv.URL, key)
 }
