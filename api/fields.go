@@ -116,24 +116,6 @@ func FormatText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// createCheck panics at start-up when CreateRequest or NewTrainee lacks a
-// create field, or holds it with another type.
-var _ = func() bool {
-	for _, t := range []reflect.Type{reflect.TypeFor[CreateRequest](), reflect.TypeFor[NewTrainee]()} {
-		for _, pf := range CreateFields {
-			if pf.WriteOnly && t == reflect.TypeFor[NewTrainee]() {
-				continue // the password arrives hashed
-			}
-			sf, ok := t.FieldByName(pf.goName)
-			vt := reflect.TypeFor[TraineePatch]().Field(pf.index).Type.Field(2).Type
-			if !ok || (sf.Type != vt && sf.Type != reflect.PointerTo(vt)) {
-				panic(fmt.Sprintf("api: %s must hold the create field %s as %s or *%s", t.Name(), pf.goName, vt, vt))
-			}
-		}
-	}
-	return true
-}()
-
 // patchOf reads the create fields of a struct (CreateRequest,
 // NewTrainee): a non-nil pointer or a non-empty value is set.
 func patchOf(src reflect.Value) TraineePatch {

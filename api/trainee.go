@@ -153,20 +153,3 @@ func (s Search) PageInfo(total int64) PageInfo {
 	return pi
 }
 
-// NewTrainee is a trainee to store: a validated create request (its
-// create fields under the same Go names as in CreateRequest, see
-// TraineePatch), with the password already hashed, and what only the
-// server or a data generator chooses.
-type NewTrainee struct {
-	Name           string
-	Email          string
-	PhoneNumber    *string
-	PasswordHash   string
-	DateOfBirth    *Date
-	ExpirationDate *Date
-	TrainerID      *int64
-	WeightUnit     string
-	CreatedByType  string
-	Enabled        bool  // demo data creates soft-deleted trainees; the API always true
-	LastTrained    *Date // demo data only; the API never sets it
-}

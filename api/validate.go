@@ -36,19 +36,6 @@ var (
 	MaxExpirationDate = Date{2199, 12, 31}
 )
 
-// CreateRequest is the body of POST /trainees. The client sends it; the
-// server and the bulk importer validate it with ValidateCreate.
-type CreateRequest struct {
-	Name           string  `json:"name"`
-	Email          string  `json:"email"`
-	Password       string  `json:"password"`
-	PhoneNumber    *string `json:"phoneNumber,omitempty"`
-	DateOfBirth    *Date   `json:"dateOfBirth,omitempty"`
-	ExpirationDate *Date   `json:"expirationDate,omitempty"`
-	TrainerID      *int64  `json:"trainerId,omitempty"`
-	WeightUnit     string  `json:"weightUnit,omitempty"`
-}
-
 // NormalizeEmail trims and lower-cases an address.
 func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
