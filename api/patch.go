@@ -23,8 +23,8 @@ import (
 //   - flag and help: the flag of `traineectl update` that sets it (none:
 //     no flag) and the flag's help;
 //   - create: "required" or "optional" when a create takes it (the body of
-//     POST /trainees, CreateRequest and NewTrainee hold it under the same
-//     Go name, `traineectl create` has its flag and a bulk import its
+//     POST /trainees, CreateRequest and NewTrainee, generated from this
+//     table into create_gen.go, hold it under the same Go name, `traineectl create` has its flag and a bulk import its
 //     column); createHelp is the help of create's flag, default the value
 //     an absent optional field takes;
 //   - label, hint and editHint: the field's line in the TUI's form (none:
@@ -32,8 +32,8 @@ import (
 //     edit's (editHint absent: the hint).
 //
 // So adding a field takes a field here (with its rule in patchRules when
-// it has one), its field in Trainee (and in CreateRequest and NewTrainee
-// when a create takes it), its column in the store's model and
+// it has one), its field in Trainee (then `go test ./api -run
+// TestCreateTypesGenerated -update-gen` when a create takes it), its column in the store's model and
 // migrations, and its line in api/openapi.yaml, which a test holds to this
 // type. See "How to add a trainee field" in docs/architecture.md.
 //
