@@ -152,4 +152,3 @@ func (s Search) PageInfo(total int64) PageInfo {
 	pi.TotalExact = total < s.CountLimit()
 	return pi
 }
-
