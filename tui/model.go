@@ -246,20 +246,32 @@ func (m *Model) result(msg requests.ResultMsg) tea.Cmd {
 	case requests.SlotHome:
 		return m.home.Update(msg)
 	case requests.SlotKeys, requests.SlotStaff, requests.SlotCompany, requests.SlotAdmin:
-		if ts, ok := msg.Val.([]api.TrainerSummary); ok && msg.Err == nil {
-			m.keepTrainers(ts)
-		}
-		return m.settings.Update(msg)
+		return m.settingsResult(msg)
 	case requests.SlotForm:
 		return m.formReadResult(msg)
 	case requests.SlotOpen:
-		if msg.Err != nil {
-			m.SetError(msg.Err) // not found: the screen stays
-			return nil
-		}
-		return m.OpenTrainee(msg.Val.(*api.Trainee))
+		return m.openResult(msg)
 	}
 	return m.trainee.Update(msg)
+}
+
+// settingsResult gives a settings request's answer to the settings page,
+// keeping the trainers it read for the other pages' names.
+func (m *Model) settingsResult(msg requests.ResultMsg) tea.Cmd {
+	if ts, ok := msg.Val.([]api.TrainerSummary); ok && msg.Err == nil {
+		m.keepTrainers(ts)
+	}
+	return m.settings.Update(msg)
+}
+
+// openResult opens the trainee a :open read found; not found leaves the
+// screen as it is, with the error.
+func (m *Model) openResult(msg requests.ResultMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.SetError(msg.Err)
+		return nil
+	}
+	return m.OpenTrainee(msg.Val.(*api.Trainee))
 }
 
 // key gives a key press to the modal, else to the page: q quits and ?
