@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"strconv"
 	"strings"
@@ -271,14 +272,23 @@ func readAutomationFile(f *cmdutil.Factory, path string) (map[string]any, error)
 // completeAutomationIDs offers the company's automation ids, with their
 // names.
 func completeAutomationIDs(f *cmdutil.Factory, multi bool) cobra.CompletionFunc {
-	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		as, err := client.Collect(c.ListAutomations(ctx, client.ListParams{}))
-		out := make([]idCandidate, len(as))
-		for i, a := range as {
-			out[i] = idCandidate{a.ID, a.Name}
+	return completeListIDs(f, multi,
+		func(ctx context.Context, c *client.Client) iter.Seq2[*api.Automation, error] {
+			return c.ListAutomations(ctx, client.ListParams{})
+		},
+		func(a *api.Automation) idCandidate { return idCandidate{a.ID, a.Name} })
+}
+
+// withAutomationParams is a send of the flags' and the file's body
+// through call, as the client's typed parameters.
+func withAutomationParams(call func(*client.Client, client.AutomationParams) (*api.Automation, error)) func(*client.Client, map[string]any) (*api.Automation, error) {
+	return func(c *client.Client, body map[string]any) (*api.Automation, error) {
+		p, err := automationParams(body)
+		if err != nil {
+			return nil, err
 		}
-		return out, err
-	})
+		return call(c, p)
+	}
 }
 
 // automationParams is the body the flags and the file built, as the

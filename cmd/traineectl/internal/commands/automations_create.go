@@ -43,13 +43,9 @@ PUSH actions are reserved for a later release (exit status 5, error 1013).`,
 
 func runAutomationsCreate(ctx context.Context, f *cmdutil.Factory, o *AutomationsCreateOptions) error {
 	return o.Flags.send(ctx, f, "give the automation with flags (--name, --trigger, --action, ...) or -f FILE", "Created",
-		func(c *client.Client, body map[string]any) (*api.Automation, error) {
-			p, err := automationParams(body)
-			if err != nil {
-				return nil, err
-			}
+		withAutomationParams(func(c *client.Client, p client.AutomationParams) (*api.Automation, error) {
 			return c.CreateAutomation(ctx, p)
-		})
+		}))
 }
 
 // noteAutomation tells a terminal what was done: "Created automation 7 (name)".

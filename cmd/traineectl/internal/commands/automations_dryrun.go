@@ -27,15 +27,7 @@ trainees its conditions hold for.`,
 		Example:           `  traineectl automations test 7`,
 		Args:              cmdutil.ExactArgs(1, "an automation id"),
 		ValidArgsFunction: completeAutomationIDs(f, false),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
-				return err
-			}
-			if err := recordGiven(cmd, &o); err != nil {
-				return err
-			}
-			return runWith(cmd.Context(), f, &o, runF, runAutomationsTest)
-		},
+		RunE:              listByIDRunE(f, &o.ID, &o, runF, runAutomationsTest),
 	}
 	o.register(c, "trainee")
 	return c

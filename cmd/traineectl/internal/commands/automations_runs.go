@@ -35,15 +35,7 @@ the automation has more runs than were printed, a line on stderr says so.`,
   traineectl automations runs 7 --limit 500`,
 		Args:              cmdutil.ExactArgs(1, "an automation id"),
 		ValidArgsFunction: completeAutomationIDs(f, false),
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			if o.ID, err = cmdutil.ParseID(args[0]); err != nil {
-				return err
-			}
-			if err := recordGiven(cmd, &o); err != nil {
-				return err
-			}
-			return runWith(cmd.Context(), f, &o, runF, runAutomationsRuns)
-		},
+		RunE:              listByIDRunE(f, &o.ID, &o, runF, runAutomationsRuns),
 	}
 	o.register(c, "run")
 	return c

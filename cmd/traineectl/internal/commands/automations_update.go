@@ -43,11 +43,7 @@ once as on create.`,
 
 func runAutomationsUpdate(ctx context.Context, f *cmdutil.Factory, o *AutomationsUpdateOptions) error {
 	return o.Flags.send(ctx, f, "nothing to change: give at least one flag or -f FILE", "Updated",
-		func(c *client.Client, body map[string]any) (*api.Automation, error) {
-			p, err := automationParams(body)
-			if err != nil {
-				return nil, err
-			}
+		withAutomationParams(func(c *client.Client, p client.AutomationParams) (*api.Automation, error) {
 			return c.UpdateAutomation(ctx, o.ID, p)
-		})
+		}))
 }

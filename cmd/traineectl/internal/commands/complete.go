@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,21 @@ const completionPages = 5
 type idCandidate struct {
 	id   int64
 	desc string
+}
+
+// completeListIDs offers the ids of every resource a list yields, each
+// described by describe (a name, a URL): completeIDs over a list.
+func completeListIDs[T any](f *cmdutil.Factory, multi bool,
+	list func(ctx context.Context, c *client.Client) iter.Seq2[*T, error],
+	describe func(*T) idCandidate) cobra.CompletionFunc {
+	return completeIDs(f, multi, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
+		rs, err := client.Collect(list(ctx, c))
+		out := make([]idCandidate, len(rs))
+		for i, r := range rs {
+			out[i] = describe(r)
+		}
+		return out, err
+	})
 }
 
 // completeIDs is the skeleton of every id completion: only digits (or

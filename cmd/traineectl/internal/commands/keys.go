@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -210,12 +211,9 @@ func checkSaveProfile(f *cmdutil.Factory, name string, replace bool) error {
 // completeKeyIDs offers the company's key ids (all but revoked ones), with
 // their names.
 func completeKeyIDs(f *cmdutil.Factory) cobra.CompletionFunc {
-	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		ks, err := client.Collect(c.ListKeys(ctx, client.KeyListParams{}))
-		out := make([]idCandidate, len(ks))
-		for i, k := range ks {
-			out[i] = idCandidate{k.ID, k.Name}
-		}
-		return out, err
-	})
+	return completeListIDs(f, false,
+		func(ctx context.Context, c *client.Client) iter.Seq2[*api.APIKey, error] {
+			return c.ListKeys(ctx, client.KeyListParams{})
+		},
+		func(k *api.APIKey) idCandidate { return idCandidate{k.ID, k.Name} })
 }

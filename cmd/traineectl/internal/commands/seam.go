@@ -36,6 +36,26 @@ func idsRunE[O any](f *cmdutil.Factory, ids *[]int64, o *O, runF func(*O) error,
 	}
 }
 
+// listByIDRunE is the RunE of a listing over one resource's id (its
+// first argument, into *id, a field of o) whose Options record their
+// given flags: it parses the id, records and checks the flags, then runs
+// o (runWith).
+func listByIDRunE[O any, PO interface {
+	*O
+	givenFlags
+}](f *cmdutil.Factory, id *int64, o PO, runF func(*O) error,
+	run func(context.Context, *cmdutil.Factory, *O) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) (err error) {
+		if *id, err = cmdutil.ParseID(args[0]); err != nil {
+			return err
+		}
+		if err := recordGiven(cmd, o); err != nil {
+			return err
+		}
+		return runWith(cmd.Context(), f, (*O)(o), runF, run)
+	}
+}
+
 // EnableOptions are the inputs of a resource's `enable` and `disable`
 // (automations, webhooks).
 type EnableOptions struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,12 +116,9 @@ func secretView(f *cmdutil.Factory, env *api.WebhookEnvelope, verb string) outpu
 
 // completeWebhookIDs offers the company's webhook ids, with their URLs.
 func completeWebhookIDs(f *cmdutil.Factory) cobra.CompletionFunc {
-	return completeIDs(f, false, func(ctx context.Context, c *client.Client, _ string) ([]idCandidate, error) {
-		ws, err := client.Collect(c.ListWebhooks(ctx, client.ListParams{}))
-		out := make([]idCandidate, len(ws))
-		for i, w := range ws {
-			out[i] = idCandidate{w.ID, w.URL}
-		}
-		return out, err
-	})
+	return completeListIDs(f, false,
+		func(ctx context.Context, c *client.Client) iter.Seq2[*api.Webhook, error] {
+			return c.ListWebhooks(ctx, client.ListParams{})
+		},
+		func(w *api.Webhook) idCandidate { return idCandidate{w.ID, w.URL} })
 }
