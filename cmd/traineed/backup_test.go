@@ -24,23 +24,36 @@ import (
 // nil); it returns the status.
 func call(t *testing.T, method, url, key, body string, out any) int {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	st, err := tryCall(method, url, key, body, out)
 	must(t, err)
+	return st
+}
+
+// tryCall is call for a goroutine: the error instead of failing the test.
+func tryCall(method, url, key, body string, out any) (int, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
 	req.Header.Set("X-API-Key", key)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	res, err := http.DefaultClient.Do(req)
-	must(t, err)
+	if err != nil {
+		return 0, err
+	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	must(t, err)
+	if err != nil {
+		return 0, err
+	}
 	if res.StatusCode == 200 && out != nil {
 		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, url, err, b)
+			return 0, fmt.Errorf("%s %s: %v: %s", method, url, err, b)
 		}
 	}
-	return res.StatusCode
+	return res.StatusCode, nil
 }
 
 // A backup taken while serve creates trainees (another process writing
@@ -64,19 +77,19 @@ func TestBackupWhileServing(t *testing.T) {
 		`{"name":"Tell the CRM","trigger":{"type":"TRAINEE_CREATED"},"actionType":"WEBHOOK","action":{"url":"`+rc.URL+`"}}`, &auto); st != 200 {
 		t.Fatalf("automation create: %d", st)
 	}
-	create := func(i int) (int64, int) {
+	create := func(i int) (int64, int, error) {
 		var env api.TraineeEnvelope
-		st := call(t, "POST", base+"/public-api/trainees", key,
+		st, err := tryCall("POST", base+"/public-api/trainees", key,
 			fmt.Sprintf(`{"name":"Backup %d","email":"backup%d@example.com","password":"backup password"}`, i, i), &env)
-		return env.Trainee.ID, st
+		return env.Trainee.ID, st, err
 	}
 	// Tracked data of the first trainees.
 	var tracked []int64
 	var lines []string
 	for i := range 4 {
-		id, st := create(i)
-		if st != 200 {
-			t.Fatalf("create: %d", st)
+		id, st, err := create(i)
+		if err != nil || st != 200 {
+			t.Fatalf("create: %d %v", st, err)
 		}
 		tracked = append(tracked, id)
 		lines = append(lines, fmt.Sprintf(`{"type":"weight","traineeId":%d,"date":"01-11-2025","weight":%d,"unit":"KG"}`, id, 70+i),
@@ -105,11 +118,11 @@ func TestBackupWhileServing(t *testing.T) {
 				return
 			default:
 			}
-			id, st := create(i)
+			id, st, err := create(i)
 			mu.Lock()
 			switch {
-			case st != 200:
-				errs = append(errs, fmt.Sprintf("create %d: status %d", i, st))
+			case err != nil || st != 200:
+				errs = append(errs, fmt.Sprintf("create %d: status %d %v", i, st, err))
 			case !began.Load():
 				before = append(before, id)
 			default:
@@ -228,6 +241,10 @@ func TestBackupWhileServing(t *testing.T) {
 		if !createdEvents[id] {
 			t.Fatalf("trainee %d's trainee.created event is not in the restored feed (%d events)", id, len(createdEvents))
 		}
+	}
+	// One snapshot: no create is in the copy without its event, nor the reverse.
+	if n := countTrainees(t, restored); n != len(createdEvents) || n < len(before) {
+		t.Fatalf("the copy holds %d trainees, %d trainee.created events, %d answered before", n, len(createdEvents), len(before))
 	}
 }
 
