@@ -12,7 +12,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
@@ -26,7 +25,6 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
-	"github.com/uptrace/bun/migrate"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -83,12 +81,20 @@ type Store struct {
 	hookMu     sync.RWMutex
 	eventHooks []func(companyID int64) // OnEvent listeners
 
-	notes migrationNotes // what this process's migrations reported
+	notes      migrationNotes // what this process's migrations reported
+	allowNewer bool           // AllowNewerSchema
 }
 
 // Open connects to url and brings the schema up to date. url is
 // "sqlite:PATH" or "postgres://..." (also "postgresql://...").
-func Open(ctx context.Context, url string) (*Store, error) {
+//
+// Open refuses (ErrNewerSchema) a database a newer traineed migrated,
+// unless given AllowNewerSchema; WithoutMigrating opens it as it is.
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
+	var cfg openConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	var (
 		db      *bun.DB
 		dialect string
@@ -130,13 +136,16 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		maxIdle:      db.DB.Stats().MaxOpenConnections, // each opener sets as many idle as open
 		suspectUntil: suspect,
 		url:          url,
+		allowNewer:   cfg.allowNewer,
 	}
 	if dialect == DialectPostgres {
 		db.AddQueryHook(&lostHook{s})
 	}
-	if err := s.Migrate(ctx); err != nil {
-		_ = db.Close()
-		return nil, err
+	if !cfg.noMigrate {
+		if err := s.Migrate(ctx); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
 	}
 	if dialect == DialectPostgres {
 		s.startWakeSender()
@@ -214,18 +223,20 @@ func pgConnConfig(url string) (*pgx.ConnConfig, error) {
 }
 
 // Migrate applies the embedded migrations of the store's dialect that are
-// not applied yet, under bun/migrate's lock. Open calls it.
+// not applied yet, under bun/migrate's lock. Open calls it. A database a
+// newer traineed migrated (applied migrations this build does not know)
+// is a *NewerSchemaError, and nothing is changed, unless the store was
+// opened with AllowNewerSchema.
 func (s *Store) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations/"+s.dialect)
+	m, _, err := s.migrator()
 	if err != nil {
 		return err
 	}
-	migrations := migrate.NewMigrations()
-	if err := migrations.Discover(sub); err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
+	// Checked before anything is written (the lock is a row), and again
+	// under the lock: a newer traineed may have migrated meanwhile.
+	if err := s.newerMigrations(ctx, m); err != nil && !(s.allowNewer && errors.Is(err, ErrNewerSchema)) {
+		return err
 	}
-	s.addGoMigrations(migrations)
-	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
 
 	// Init creates the bookkeeping tables; two processes starting at once
 	// can collide on that too, so it is retried with the lock.
@@ -257,6 +268,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 		_ = m.Unlock(uctx)
 	}()
+	if err := s.newerMigrations(ctx, m); err != nil && !(s.allowNewer && errors.Is(err, ErrNewerSchema)) {
+		return err
+	}
 	if _, err := m.Migrate(ctx); err != nil {
 		return fmt.Errorf("store: migrate: %w", err)
 	}

@@ -11,15 +11,64 @@ import (
 )
 
 func newMigrateCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "migrate",
-		Short: "Run the schema migrations and exit",
-		Long:  "Runs the schema migrations under the migration lock and prints nothing on success,\nbut what a data migration reports (a stored phone number it could not bring to E.164)\non stderr, once. Every command that opens the database does the same first\n(serve logs those reports as warnings).",
-		Args:  cobra.NoArgs,
+	var status bool
+	c := &cobra.Command{
+		Use:   "migrate [--status]",
+		Short: "Run the schema migrations and exit, or list them (--status)",
+		Long: `Runs the schema migrations under the migration lock and prints nothing on success,
+but what a data migration reports (a stored phone number it could not bring to E.164)
+on stderr, once. Every command that opens the database does the same first
+(serve logs those reports as warnings).
+
+A database a newer traineed migrated (it has applied migrations this build does not
+know) is refused, by this and every command, and left as it is: run the newer
+release. An older instance restarted during a rolling upgrade may use it with
+--allow-newer-schema, migrations being expand-only (docs/server.md).
+
+--status applies nothing: it lists every migration, oldest first, with when it was
+applied or "pending", and those a newer traineed applied ("applied, newer than
+this traineed").`,
+		Example: `  traineed migrate
+  traineed migrate --status`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return e.withStore(func(*store.Store) error { return nil })
+			if !status {
+				return e.withStore(func(*store.Store) error { return nil })
+			}
+			s, err := store.Open(e.ctx, e.db, store.WithoutMigrating())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			ms, err := s.MigrationStatus(e.ctx)
+			if err != nil {
+				return err
+			}
+			return printMigrations(e, ms)
 		},
 	}
+	c.Flags().BoolVar(&status, "status", false, "list the applied and pending migrations; apply nothing")
+	return c
+}
+
+// printMigrations writes `migrate --status`'s table: tab-separated off
+// a terminal, for scripts (.ci/upgrade-check reads it).
+func printMigrations(e *env, ms []store.MigrationState) error {
+	rows := make([][]string, len(ms))
+	for i, m := range ms {
+		state, at := "applied", "-"
+		switch {
+		case m.Pending():
+			state = "pending"
+		case !m.Known:
+			state = "applied, newer than this traineed"
+		}
+		if !m.Pending() {
+			at = stamp(m.AppliedAt)
+		}
+		rows[i] = []string{m.Name, state, at}
+	}
+	return textout.WriteTable(e.out, e.width, []textout.Column{{Header: "MIGRATION"}, {Header: "STATE", Flex: true}, {Header: "APPLIED"}}, rows)
 }
 
 func newCompanyCmd(e *env) *cobra.Command {

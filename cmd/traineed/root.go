@@ -39,13 +39,22 @@ type env struct {
 	// noteLog, when set (serve), takes what the migrations report
 	// (store.MigrationNotes) as warnings; else they go to errOut.
 	noteLog *slog.Logger
+	// allowNewer (--allow-newer-schema) opens a database a newer traineed
+	// migrated, instead of refusing it.
+	allowNewer bool
 }
 
 // open opens (and migrates) the database named by --db, and passes on
 // what the migrations it applied reported: once, by the process that
 // applied them.
+// A database a newer traineed migrated is refused (store.ErrNewerSchema:
+// nothing is changed) unless --allow-newer-schema.
 func (e *env) open() (*store.Store, error) {
-	s, err := store.Open(e.ctx, e.db)
+	var opts []store.Option
+	if e.allowNewer {
+		opts = append(opts, store.AllowNewerSchema())
+	}
+	s, err := store.Open(e.ctx, e.db, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +155,11 @@ command that opens the database.`,
 		def = "sqlite:traineed.db"
 	}
 	root.PersistentFlags().StringVar(&e.db, "db", def, "database URL: sqlite:PATH or postgres://... (env TRAINEED_DB)")
+	root.PersistentFlags().BoolVar(&e.allowNewer, "allow-newer-schema", os.Getenv("TRAINEED_ALLOW_NEWER_SCHEMA") == "1",
+		"use a database a newer traineed migrated (an older instance restarted during a rolling upgrade; env TRAINEED_ALLOW_NEWER_SCHEMA=1)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newServeCmd(e), newMigrateCmd(e), newCompanyCmd(e), newTrainerCmd(e), newKeyCmd(e), newDemoCmd(e))
-	root.AddCommand(newIngestCmd(e))
+	root.AddCommand(newIngestCmd(e), newBackupCmd(e))
 	return root
 }
 
