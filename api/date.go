@@ -2,7 +2,10 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -125,7 +128,46 @@ func ParseDateInput(s string, now time.Time) (Date, error) {
 			return DateOf(v), nil
 		}
 	}
-	return Date{}, fmt.Errorf("invalid date %q: use dd-MM-yyyy, yyyy-MM-dd, today or yesterday", s)
+	return Date{}, dateInputError(s)
+}
+
+// otherDate is a date written with / or . between its numbers (31/12/2026,
+// 12.31.2026): no form ParseDateInput takes.
+var otherDate = regexp.MustCompile(`^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$`)
+
+// dateInputError names the forms ParseDateInput takes. A date written
+// with / or . is not read, even when it could only be one date: taking
+// 31/12/2026 but not 01/02/2026 would make a file import row by row
+// depending on the day. The error gives the dd-MM-yyyy form to write
+// instead when one number is over 12 (it is the day); when both could be
+// the day (01/02/2026) it says so and guesses nothing.
+func dateInputError(s string) error {
+	msg := fmt.Sprintf("invalid date %q: use dd-MM-yyyy (31-12-2026), yyyy-MM-dd (2026-12-31), today or yesterday", s)
+	m := otherDate.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return errors.New(msg)
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[2])
+	day, month := a, b
+	if a <= 12 && b > 12 {
+		day, month = b, a
+	}
+	switch {
+	case a <= 12 && b <= 12:
+		msg += fmt.Sprintf("; %s could be day first or month first: write %02d-%02d-%s or %02d-%02d-%s", strings.TrimSpace(s), a, b, m[3], b, a, m[3])
+	case month >= 1 && month <= 12:
+		if t := fmt.Sprintf("%02d-%02d-%s", day, month, m[3]); validDate(t) {
+			msg += fmt.Sprintf("; write it %s", t)
+		}
+	}
+	return errors.New(msg)
+}
+
+// validDate reports whether s is a real dd-MM-yyyy date.
+func validDate(s string) bool {
+	_, err := ParseDate(s)
+	return err == nil
 }
 
 // isoDateLayout is the other form ParseDateInput accepts: yyyy-MM-dd.
