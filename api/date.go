@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -140,12 +139,12 @@ var otherDate = regexp.MustCompile(`^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$`)
 // 31/12/2026 but not 01/02/2026 would make a file import row by row
 // depending on the day. The error gives the dd-MM-yyyy form to write
 // instead when one number is over 12 (it is the day); when both could be
-// the day (01/02/2026) it says so and guesses nothing.
+// the day (01/02/2026) it gives both and guesses neither.
 func dateInputError(s string) error {
-	msg := fmt.Sprintf("invalid date %q: use dd-MM-yyyy (31-12-2026), yyyy-MM-dd (2026-12-31), today or yesterday", s)
+	taken := "dd-MM-yyyy, yyyy-MM-dd, today or yesterday"
 	m := otherDate.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return errors.New(msg)
+		return fmt.Errorf("invalid date %q: use %s", s, taken)
 	}
 	a, _ := strconv.Atoi(m[1])
 	b, _ := strconv.Atoi(m[2])
@@ -153,15 +152,14 @@ func dateInputError(s string) error {
 	if a <= 12 && b > 12 {
 		day, month = b, a
 	}
-	switch {
+	// The way out first: a form cuts a long message at its width.
+	switch t := fmt.Sprintf("%02d-%02d-%s", day, month, m[3]); {
 	case a <= 12 && b <= 12:
-		msg += fmt.Sprintf("; %s could be day first or month first: write %02d-%02d-%s or %02d-%02d-%s", strings.TrimSpace(s), a, b, m[3], b, a, m[3])
-	case month >= 1 && month <= 12:
-		if t := fmt.Sprintf("%02d-%02d-%s", day, month, m[3]); validDate(t) {
-			msg += fmt.Sprintf("; write it %s", t)
-		}
+		return fmt.Errorf("invalid date %q: day or month first? write %02d-%02d-%s or %02d-%02d-%s (dates are %s)", s, a, b, m[3], b, a, m[3], taken)
+	case validDate(t):
+		return fmt.Errorf("invalid date %q: write it %s (dates are %s)", s, t, taken)
 	}
-	return errors.New(msg)
+	return fmt.Errorf("invalid date %q: use %s", s, taken)
 }
 
 // validDate reports whether s is a real dd-MM-yyyy date.

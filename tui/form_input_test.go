@@ -39,7 +39,7 @@ func TestFormAcceptsTheCLIsDates(t *testing.T) {
 	d = newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
 	d.press("n", "tab", "tab", "tab", "tab")
 	d.typeText("31/12/1990")
-	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "yyyy-MM-dd") {
+	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "write it 31-12-1990") {
 		t.Errorf("bad date line %q", l)
 	}
 }

@@ -1,8 +1,12 @@
 package commands_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/store/storetest"
 )
 
 // Where a saved profile stands is said when it is saved: set-profile makes
@@ -46,13 +50,31 @@ func TestSlashDatesSayWhatToWrite(t *testing.T) {
 	s := newImportServer(t)
 	h := newHarness(t, s.url, s.key)
 	r := h.run("create", "--name", "Ada", "--email", "ada@example.com", "--password", "S3cret-pass", "--expires", "31/12/2026").expect(t, 2)
-	if !strings.Contains(r.err, `invalid date "31/12/2026": use dd-MM-yyyy (31-12-2026), yyyy-MM-dd (2026-12-31), today or yesterday; write it 31-12-2026`) {
+	if !strings.Contains(r.err, `invalid date "31/12/2026": write it 31-12-2026 (dates are dd-MM-yyyy, yyyy-MM-dd, today or yesterday)`) {
 		t.Errorf("--expires 31/12/2026: %s", r)
 	}
 	in := writeFile(t, "dates.csv", "name,email,password,expires\nAda,ada@example.com,S3cret-pass,31/12/2026\nBob,bob@example.com,S3cret-pass,01/02/2026\n")
 	r = h.run("create", "-f", in, "--dry-run")
 	if r.code != 5 || !strings.Contains(r.out, "write it 31-12-2026") ||
-		!strings.Contains(r.out, "01/02/2026 could be day first or month first: write 01-02-2026 or 02-01-2026") {
+		!strings.Contains(r.out, "day or month first? write 01-02-2026 or 02-01-2026") {
 		t.Errorf("cells: %s", r)
+	}
+}
+
+// webhooks deliveries names the trainee each event was about, as the
+// runs do ("Ada Park #12"), at 80 columns too; CSV adds traineeId and
+// traineeName last.
+func TestWebhookDeliveriesNameTheTrainee(t *testing.T) {
+	h, _ := demoServer(t)
+	rc := storetest.NewReceiver(t, nil)
+	wh := decode[api.Webhook](t, h.run("webhooks", "add", "--url", rc.URL, "-o", "json").expect(t, 0))
+	ada := decode[api.Trainee](t, h.run("create", "--name", "Ada Lovelace", "--email", "ada.lovelace@example.com", "--password", "S3cret-pass", "-o", "json").expect(t, 0))
+	who := fmt.Sprintf("Ada Lovelace #%d", ada.ID)
+	if r := h.runWith(atWidth(80), "webhooks", "deliveries", fmt.Sprint(wh.ID)).expect(t, 0); !strings.Contains(r.out, who) {
+		t.Errorf("deliveries at 80 columns:\n%s", r.out)
+	}
+	rows := readCSV(t, h.run("webhooks", "deliveries", fmt.Sprint(wh.ID), "-o", "csv").expect(t, 0))
+	if n := len(rows[0]); rows[0][n-2] != "traineeId" || rows[0][n-1] != "traineeName" || rows[1][n-2] != fmt.Sprint(ada.ID) || rows[1][n-1] != "Ada Lovelace" {
+		t.Errorf("deliveries csv: %v", rows)
 	}
 }
