@@ -98,3 +98,36 @@ func TestFormRefusesInvisibleCharacters(t *testing.T) {
 		t.Fatalf("stored %+v", got)
 	}
 }
+
+// The form reads a phone number as traineectl's --phone does: without +,
+// a national number of the company's country (by the key's time zone),
+// sent in E.164; one that is no number of it is refused, quoted, before
+// anything is sent.
+func TestFormReadsNationalPhoneNumbers(t *testing.T) {
+	s := newServer(t)
+	key := &api.CurrentKey{ID: 1, Name: "demo", Scope: api.KeyScopeAdmin, CompanyName: "Demo Fitness", TimeZone: "Europe/London"}
+	d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }, Key: key})
+	d.press("n")
+	fill(d, "Nat Phone")
+	fill(d, "nat.phone@example.com")
+	fill(d, "Sup3r-secret")
+	d.typeText("0770")
+	if l := lineAfter(t, d, "Phone"); !strings.Contains(l, `1006 "0770", read as a national number of GB`) {
+		t.Errorf("bad phone line %q", l)
+	}
+	for range 4 {
+		d.press("backspace")
+	}
+	d.typeText("07700 900123")
+	s.rec.take()
+	d.press("ctrl+s")
+	var body string
+	for _, r := range s.rec.take() {
+		if r.Method == "POST" {
+			body = r.Body
+		}
+	}
+	if !strings.Contains(body, `"phoneNumber":"+447700900123"`) {
+		t.Errorf("sent %s\n%s", body, d.screen())
+	}
+}
