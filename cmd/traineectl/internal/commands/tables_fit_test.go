@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,6 +96,9 @@ func TestTablesFitTheTerminal(t *testing.T) {
 					t.Errorf("traineectl %s at %d columns: a line of %d:\n%s", strings.Join(args, " "), width, w, l)
 				}
 			}
+			if readsOnly(args) {
+				emptyColumnsGoFirst(t, h, args, width, r.out)
+			}
 		}
 	}
 	for _, p := range leafCommands(root) {
@@ -175,5 +179,57 @@ func fitScene(t *testing.T, h *harness, c *client.Client, width int) [][]string 
 		{"keys", "revoke", keyID, "--yes"},
 		{"company", "get"}, {"company", "update", "--name", "Demo Fitness"},
 		{"whoami"}, {"config", "list"}, {"config", "get"},
+	}
+}
+
+// readsOnly reports whether the command line changes nothing, so that it
+// may run a second time off a terminal.
+func readsOnly(args []string) bool {
+	switch last := args[len(args)-1]; {
+	case slices.Contains(args, "--dry-run"):
+		return true
+	case len(args) > 1 && slices.Contains([]string{"list", "get", "deliveries", "runs"}, args[1]):
+		return true
+	case last == "--daily" || slices.Contains([]string{"search", "get", "weight", "measurements", "nutrition", "steps", "whoami"}, args[0]):
+		return true
+	}
+	return false
+}
+
+// emptyColumnsGoFirst checks that a table which lost something at width
+// (a cell cut with "…", or a column that says something) shows no column
+// that is empty in every row (each cell "" or "-"): the empty ones go
+// first. The table's whole columns are read off a terminal (tab-separated,
+// nothing cut).
+func emptyColumnsGoFirst(t *testing.T, h *harness, args []string, width int, fitted string) {
+	t.Helper()
+	whole := tableRows(h.run(args...).expect(t, 0).out)
+	if len(whole) < 2 {
+		return
+	}
+	lines := strings.SplitN(fitted, "\n", 2)
+	shown := map[string]bool{}
+	for _, title := range regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(lines[0]), -1) {
+		shown[title] = true
+	}
+	var empty []string
+	lost := strings.Contains(fitted, "…")
+	for i, title := range whole[0] {
+		hasValue := false
+		for _, row := range whole[1:] {
+			if i < len(row) && row[i] != "" && row[i] != "-" {
+				hasValue = true
+			}
+		}
+		switch {
+		case !hasValue && shown[title]:
+			empty = append(empty, title)
+		case hasValue && !shown[title]:
+			lost = true
+		}
+	}
+	if lost && len(empty) > 0 {
+		t.Errorf("traineectl %s at %d columns shows the empty columns %v while it cuts or leaves out others:\n%s",
+			strings.Join(args, " "), width, empty, fitted)
 	}
 }
