@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -125,7 +127,45 @@ func ParseDateInput(s string, now time.Time) (Date, error) {
 			return DateOf(v), nil
 		}
 	}
-	return Date{}, fmt.Errorf("invalid date %q: use dd-MM-yyyy, yyyy-MM-dd, today or yesterday", s)
+	return Date{}, dateInputError(s)
+}
+
+// otherDate is a date written with / or . between its numbers (31/12/2026,
+// 12.31.2026): no form ParseDateInput takes.
+var otherDate = regexp.MustCompile(`^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$`)
+
+// dateInputError names the forms ParseDateInput takes. A date written
+// with / or . is not read, even when it could only be one date: taking
+// 31/12/2026 but not 01/02/2026 would make a file import row by row
+// depending on the day. The error gives the dd-MM-yyyy form to write
+// instead when one number is over 12 (it is the day); when both could be
+// the day (01/02/2026) it gives both and guesses neither.
+func dateInputError(s string) error {
+	taken := "dd-MM-yyyy, yyyy-MM-dd, today or yesterday"
+	m := otherDate.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return fmt.Errorf("invalid date %q: use %s", s, taken)
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[2])
+	day, month := a, b
+	if a <= 12 && b > 12 {
+		day, month = b, a
+	}
+	// The way out first: a form cuts a long message at its width.
+	switch t := fmt.Sprintf("%02d-%02d-%s", day, month, m[3]); {
+	case a <= 12 && b <= 12:
+		return fmt.Errorf("invalid date %q: day or month first? write %02d-%02d-%s or %02d-%02d-%s (dates are %s)", s, a, b, m[3], b, a, m[3], taken)
+	case validDate(t):
+		return fmt.Errorf("invalid date %q: write it %s (dates are %s)", s, t, taken)
+	}
+	return fmt.Errorf("invalid date %q: use %s", s, taken)
+}
+
+// validDate reports whether s is a real dd-MM-yyyy date.
+func validDate(s string) bool {
+	_, err := ParseDate(s)
+	return err == nil
 }
 
 // isoDateLayout is the other form ParseDateInput accepts: yyyy-MM-dd.

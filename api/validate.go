@@ -105,6 +105,33 @@ func PhoneE164In(s, region string) (e164, problem string) {
 	return PhoneE164("+" + strconv.Itoa(int(n.GetCountryCode())) + phonenumbers.GetNationalSignificantNumber(n))
 }
 
+// PhoneInput reads a phone number as a person types it, in traineectl's
+// --phone flags and its bulk cells alike (the one parser of both): a
+// number with its leading + stays as written (the server validates and
+// normalises it), and one without is a national number of the region
+// that region gives (asked only then: --phone-region, else the company's
+// country), returned in E.164 with converted set. A national number that
+// is no full number of the region is an error quoting it; region's error
+// is returned as it is. Without a region ("") the text stays as written.
+func PhoneInput(s string, region func() (string, error)) (value string, converted bool, err error) {
+	stripped := phoneStrip.Replace(strings.TrimSpace(s))
+	if stripped == "" || strings.HasPrefix(stripped, "+") || region == nil {
+		return s, false, nil
+	}
+	r, err := region()
+	if err != nil {
+		return "", false, err
+	}
+	if r == "" {
+		return s, false, nil
+	}
+	e164, problem := PhoneE164In(s, r)
+	if problem != "" {
+		return "", false, fmt.Errorf("%q, read as a national number of %s: %s", strings.TrimSpace(s), strings.ToUpper(r), problem)
+	}
+	return e164, true, nil
+}
+
 // PhoneRegionOfZone is the country whose national numbers a company in
 // time zone zone writes (zone.tab's one country of each zone): "Europe/
 // London" is GB. ok is false for a zone without one (UTC, a link).

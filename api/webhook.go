@@ -124,9 +124,14 @@ const (
 // deliver an event to an endpoint, with the state of its delivery. A
 // delivery not attempted yet appears once, with Attempt 0 and no result.
 type WebhookAttempt struct {
-	DeliveryID    int64      `json:"deliveryId"`
-	EventID       string     `json:"eventId"` // the webhook-id header
-	Type          string     `json:"type"`
+	DeliveryID int64  `json:"deliveryId"`
+	EventID    string `json:"eventId"` // the webhook-id header
+	Type       string `json:"type"`
+	// TraineeID is the trainee the event was about (null for an event
+	// about none), and TraineeName their name as it is now, for people to
+	// read (null when the trainee is gone or the event is about none).
+	TraineeID     *int64     `json:"traineeId"`
+	TraineeName   *string    `json:"traineeName"`
 	Attempt       int        `json:"attempt"`
 	StatusCode    *int       `json:"statusCode"`
 	LatencyMs     *float64   `json:"latencyMs"`

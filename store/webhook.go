@@ -351,6 +351,8 @@ func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, q api.List
 		DeliveryID    int64      `bun:"delivery_id"`
 		EventID       string     `bun:"event_id"`
 		Type          string     `bun:"type"`
+		TraineeID     *int64     `bun:"trainee_id"`
+		TraineeName   *string    `bun:"trainee_name"`
 		Status        string     `bun:"status"`
 		NextAttemptAt time.Time  `bun:"next_attempt_at"`
 		CreatedAt     time.Time  `bun:"created_at"`
@@ -364,8 +366,13 @@ func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, q api.List
 	sel := s.db.NewSelect().
 		Model((*webhookDeliveryRow)(nil)).
 		ColumnExpr("d.id AS delivery_id, e.public_id AS event_id, e.type, d.status, d.next_attempt_at, d.created_at").
+		ColumnExpr("NULLIF(e.trainee_id, 0) AS trainee_id, u.name AS trainee_name").
 		ColumnExpr("a.attempt, a.started_at, a.status_code, a.latency_us, a.error, a.response").
 		Join("JOIN webhook_events AS e ON e.id = d.event_id").
+		// The trainee's name as it is now: of the event's company only (an
+		// erased trainee has no row: null).
+		Join("LEFT JOIN trainees AS t ON t.id = e.trainee_id AND t.company_id = e.company_id").
+		Join("LEFT JOIN users AS u ON u.id = t.user_id").
 		Join("LEFT JOIN webhook_attempts AS a ON a.delivery_id = d.id").
 		Where("d.webhook_id = ?", webhookID)
 	// The keyset is (delivery id, attempt), both descending; a delivery
@@ -378,7 +385,7 @@ func (s *Store) webhookAttempts(ctx context.Context, webhookID int64, q api.List
 	}
 	out := make([]*api.WebhookAttempt, len(rows))
 	for i, r := range rows {
-		a := &api.WebhookAttempt{DeliveryID: r.DeliveryID, EventID: r.EventID, Type: r.Type, State: r.Status,
+		a := &api.WebhookAttempt{DeliveryID: r.DeliveryID, EventID: r.EventID, Type: r.Type, TraineeID: r.TraineeID, TraineeName: r.TraineeName, State: r.Status,
 			StatusCode: r.StatusCode, Error: r.Error, Response: r.Response, Time: r.CreatedAt}
 		if r.Status == api.DeliveryPending {
 			a.NextAttemptAt = &r.NextAttemptAt

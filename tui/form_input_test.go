@@ -39,7 +39,7 @@ func TestFormAcceptsTheCLIsDates(t *testing.T) {
 	d = newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }})
 	d.press("n", "tab", "tab", "tab", "tab")
 	d.typeText("31/12/1990")
-	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "yyyy-MM-dd") {
+	if l := lineAfter(t, d, "Date of birth"); !strings.Contains(l, "✗ 1005 invalid date") || !strings.Contains(l, "write it 31-12-1990") {
 		t.Errorf("bad date line %q", l)
 	}
 }
@@ -96,5 +96,38 @@ func TestFormRefusesInvisibleCharacters(t *testing.T) {
 	}
 	if got.Name != "Leg\u200bacy" || got.Email != "leg\u200bacy@alpha.example" || *got.PhoneNumber != "+12025550199" {
 		t.Fatalf("stored %+v", got)
+	}
+}
+
+// The form reads a phone number as traineectl's --phone does: without +,
+// a national number of the company's country (by the key's time zone),
+// sent in E.164; one that is no number of it is refused, quoted, before
+// anything is sent.
+func TestFormReadsNationalPhoneNumbers(t *testing.T) {
+	s := newServer(t)
+	key := &api.CurrentKey{ID: 1, Name: "demo", Scope: api.KeyScopeAdmin, CompanyName: "Demo Fitness", TimeZone: "Europe/London"}
+	d := newDriver(t, s.client(s.Key), Options{Today: func() api.Date { return testToday }, Key: key})
+	d.press("n")
+	fill(d, "Nat Phone")
+	fill(d, "nat.phone@example.com")
+	fill(d, "Sup3r-secret")
+	d.typeText("0770")
+	if l := lineAfter(t, d, "Phone"); !strings.Contains(l, `1006 "0770", read as a national number of GB`) {
+		t.Errorf("bad phone line %q", l)
+	}
+	for range 4 {
+		d.press("backspace")
+	}
+	d.typeText("07700 900123")
+	s.rec.take()
+	d.press("ctrl+s")
+	var body string
+	for _, r := range s.rec.take() {
+		if r.Method == "POST" {
+			body = r.Body
+		}
+	}
+	if !strings.Contains(body, `"phoneNumber":"+447700900123"`) {
+		t.Errorf("sent %s\n%s", body, d.screen())
 	}
 }

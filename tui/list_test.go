@@ -226,7 +226,7 @@ func TestSortCyclesColumnsAndDirection(t *testing.T) {
 	if got := names(d.m.list.Items); strings.Join(got, "|") != strings.Join(names(want), "|") {
 		t.Fatalf("sorted by name: %q\nwant %q", got, names(want))
 	}
-	d.press("S")
+	d.press("o")
 	d.expect(t, "Name ▼", "sort: name ▼")
 	want = searchAll(t, s.direct(), client.SearchParams{Sort: "name,desc"})
 	if d.m.list.Items[0].ID != want[0].ID {

@@ -302,6 +302,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return m.toggleLive()
 		case key.Matches(msg, m.Keys.Home):
 			return m.OpenHome()
+		case key.Matches(msg, m.Keys.Settings):
+			return m.OpenSettings()
 		}
 	}
 	return p.Key(msg)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/tui/internal/common"
 )
 
 // adminKey is the demo company's admin key as GET /keys/current shows it:
@@ -436,4 +437,46 @@ func TestSettingsKeysTableFits80Columns(t *testing.T) {
 	checkFits(t, d, 80, 24, "four keys")
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.expect(t, "2026-11-20 09:30 never")
+}
+
+// S means one thing on every screen that does not take typed text: the
+// Settings page (esc goes back to where it was pressed); the list reverses
+// its order with o, so S there no longer flips the sort.
+func TestSOpensSettingsEverywhere(t *testing.T) {
+	s := newServer(t)
+	f := newAdminFake(s.client(s.Key))
+	for _, from := range []struct {
+		name   string
+		keys   []string
+		screen common.Screen
+	}{
+		{"home", nil, common.ScreenHome},
+		{"list", []string{"l"}, common.ScreenList},
+		{"trainee", []string{"l", "enter"}, common.ScreenTrainee},
+		{"webhooks", []string{"w"}, common.ScreenWebhooks},
+		{"automations", []string{"a"}, common.ScreenAutomations},
+	} {
+		d := newDriver(t, f, Options{NoColor: true, Start: "home", Key: adminKey})
+		d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		d.press(from.keys...)
+		if d.m.screen != from.screen {
+			t.Fatalf("%s: on %v", from.name, d.m.screen)
+		}
+		desc := d.m.list.SortDesc
+		d.press("S")
+		if d.m.screen != common.ScreenSettings || d.m.list.SortDesc != desc {
+			t.Errorf("S on %s: screen %v, sort reversed %v", from.name, d.m.screen, d.m.list.SortDesc != desc)
+		}
+		d.press("esc")
+		if d.m.screen != from.screen {
+			t.Errorf("esc from the Settings page opened on %s: %v", from.name, d.m.screen)
+		}
+	}
+	// While typing a search, S is a letter.
+	d := newDriver(t, f, Options{NoColor: true, Start: "home", Key: adminKey})
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.press("l", "/", "S")
+	if d.m.screen != common.ScreenList || d.m.list.Input.Value() != "S" {
+		t.Errorf("S in a search: screen %v, query %q", d.m.screen, d.m.list.Input.Value())
+	}
 }

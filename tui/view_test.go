@@ -121,9 +121,9 @@ func TestHelpAndQuit(t *testing.T) {
 	d := newDriver(t, s.client(s.Key), Options{})
 	d.expect(t, "enter open", "/ search", "? help")
 	d.press("?")
-	d.expect(t, "Keys", "sort direction", "new trainee", "delete", "restore", "reload", "first", "last", "page down")
+	d.expect(t, "Keys", "reverse order", "S settings", "new trainee", "delete", "restore", "reload", "first", "last", "page down")
 	d.press("esc")
-	d.expectNot(t, "sort direction")
+	d.expectNot(t, "reverse order")
 	// In the search, q is a letter; outside it quits.
 	d.press("/", "q")
 	if d.quit || d.m.list.Input.Value() != "q" {

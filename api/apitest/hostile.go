@@ -64,6 +64,7 @@ func Server(t testing.TB) *httptest.Server {
 	one := api.PageInfo{Size: 20, TotalElements: 1, TotalPages: 1, TotalExact: true}
 	payload, _ := json.Marshal(api.WebhookEvent{Type: h, Timestamp: now.Unix(), Data: api.WebhookData{Trainee: tr, ChangedFields: []string{h}}})
 	status, latency, days := 500, 12.5, 30
+	traineeID := int64(41)
 	hook := &api.Webhook{ID: 3, CompanyID: 1, URL: url, Events: []string{h}, State: h, CreatedAt: now}
 	auto := &api.Automation{ID: 9, Name: h, Enabled: true, Trigger: api.AutomationTrigger{Type: h, Days: &days},
 		Conditions: api.AutomationConditions{Status: &h}, ActionType: h, Action: api.AutomationAction{URL: &url},
@@ -86,7 +87,7 @@ func Server(t testing.TB) *httptest.Server {
 		"DELETE " + api.PathTrainees + "/{id}":            api.TraineeEnvelope{Trainee: tr},
 		"DELETE " + api.PathAutomations + "/{id}":         api.AutomationEnvelope{Automation: auto},
 		"GET " + api.PathWebhooks + "/{id}/deliveries": api.WebhookDeliveries{Size: 20, HasMore: true, Deliveries: []*api.WebhookAttempt{
-			{DeliveryID: 1, EventID: h, Type: h, Attempt: 1, StatusCode: &status, LatencyMs: &latency, Error: &h, Response: &h, Time: now, State: h}}},
+			{DeliveryID: 1, EventID: h, Type: h, TraineeID: &traineeID, TraineeName: &h, Attempt: 1, StatusCode: &status, LatencyMs: &latency, Error: &h, Response: &h, Time: now, State: h}}},
 		"POST " + api.PathWebhooks + "/{id}/test": api.WebhookTestResult{EventID: h, StatusCode: &status, LatencyMs: latency, Error: &h, Response: &h},
 		"GET " + api.PathAutomations:              api.AutomationPage{Page: one, Content: []*api.Automation{auto}},
 		"GET " + api.PathAutomations + "/{id}/runs": api.AutomationRunPage{Page: one, Content: []*api.AutomationRun{

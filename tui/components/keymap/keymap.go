@@ -35,7 +35,7 @@ type KeyMap struct {
 	List                                    key.Binding // l on the dashboard: the list
 	Reapply, Discard                        key.Binding // a 412's question
 	Mine                                    key.Binding // m: my trainees or all (a key bound to a trainer)
-	Settings                                key.Binding // S on the dashboard: the Settings page
+	Settings                                key.Binding // S on every screen: the Settings page (one meaning everywhere)
 }
 
 func NewKeyMap() KeyMap {
@@ -54,7 +54,7 @@ func NewKeyMap() KeyMap {
 		Open:        b([]string{"enter"}, "enter", "open"),
 		Search:      b([]string{"/"}, "/", "search"),
 		Sort:        b([]string{"s"}, "s", "sort column"),
-		SortDir:     b([]string{"S"}, "S", "sort direction"),
+		SortDir:     b([]string{"o"}, "o", "reverse order"),
 		Status:      b([]string{"1", "2", "3", "4", "5"}, "1-5", "status"),
 		NextTab:     b([]string{"tab"}, "tab", "next tab"),
 		PrevTab:     b([]string{"shift+tab"}, "shift+tab", "previous tab"),
@@ -235,14 +235,32 @@ func (k KeyMap) ConfirmHelp() HelpKeys {
 }
 
 // WithGlobal adds to a page's key map the keys the root handles on every
-// page that does not take every key: home, the command line, live mode.
+// page that does not take every key: home, the Settings page (unless the
+// page names S itself, as the dashboard does), the command line, live
+// mode.
 func (k KeyMap) WithGlobal(hk HelpKeys, typing bool) HelpKeys {
 	if typing {
 		return hk
 	}
+	global := []key.Binding{k.Home}
+	if !names(hk, "S") {
+		global = append(global, k.Settings)
+	}
 	full := append([][]key.Binding(nil), hk.Full...)
-	hk.Full = append(full, []key.Binding{k.Home, k.Command, k.Live})
+	hk.Full = append(full, append(global, k.Command, k.Live))
 	return hk
+}
+
+// names reports whether the full help of hk has a binding of key.
+func names(hk HelpKeys, key string) bool {
+	for _, col := range hk.Full {
+		for _, b := range col {
+			if slices.Contains(b.Keys(), key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // KeyRoute is one row of a page's key table: a press that matches one of

@@ -186,6 +186,8 @@ func (f *Model) parseValue(pf *api.PatchField, text, trimmed string) (any, strin
 		return n, ""
 	case len(pf.Enum) > 0:
 		return strings.ToUpper(trimmed), ""
+	case pf.Name == "phoneNumber":
+		return f.phoneValue(text)
 	case pf.Kind == api.KindString:
 		return text, ""
 	}

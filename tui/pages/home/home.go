@@ -130,8 +130,6 @@ func (h *Model) Key(msg tea.KeyPressMsg) tea.Cmd {
 		return h.Nav.OpenWebhooks()
 	case key.Matches(msg, k.Automations):
 		return h.Nav.OpenAutomations()
-	case key.Matches(msg, k.Settings):
-		return h.Nav.OpenSettings()
 	case key.Matches(msg, k.Mine) && h.Widens():
 		return h.Nav.ToggleMine()
 	case key.Matches(msg, k.Refresh):

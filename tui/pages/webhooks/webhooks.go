@@ -287,11 +287,11 @@ func (w *Model) deliveriesPart(sel *api.Webhook) string {
 }
 
 // Columns of the webhooks and of their deliveries: at 80 columns every
-// one shows (the event id and the error cut with "…"); narrower, the
-// latency goes first, then the attempt.
+// one shows (the event id, the trainee's name and the error cut with
+// "…"); narrower, the latency goes first, then the attempt.
 var (
 	webhookCols  = []table.ColSpec{table.Col("ID", 3, 5, 0), table.Col("STATE", 8, 8, 0), table.Col("EVENTS", 6, 32, 1), table.Col("URL", 10, 0, 0)}
-	deliveryCols = []table.ColSpec{table.Col("EVENT", 10, 28, 0), table.Col("TYPE", 16, 17, 0), table.Col("#", 2, 3, 2), table.Col("STATUS", 6, 6, 0),
+	deliveryCols = []table.ColSpec{table.Col("EVENT", 10, 28, 0), table.Col("TYPE", 16, 17, 0), table.Col("TRAINEE", 7, 24, 0), table.Col("#", 2, 3, 2), table.Col("STATUS", 6, 6, 0),
 		table.Col("LATENCY", 9, 10, 3), table.Col("STATE", 9, 9, 0), table.Col("ERROR", 8, 0, 1)}
 )
 
@@ -321,20 +321,58 @@ func (w *Model) HookCols(rows [][]string) []table.ColSpec {
 	return specs
 }
 
-// deliveriesView is the table of the selected webhook's deliveries.
-func (w *Model) deliveriesView() string {
-	th := w.Th
-	t := table.FitCols(w.Width-2, deliveryCols)
-	var b strings.Builder
-	b.WriteString(th.Header.Render("  "+t.Header()) + "\n")
+// DeliveryRows are the cells of the deliveries' table.
+func (w *Model) DeliveryRows() [][]string {
+	rows := make([][]string, len(w.Deliveries))
 	for i, a := range w.Deliveries {
 		status, latency := attemptAnswer(a)
 		errText := ""
 		if a.Error != nil {
 			errText = api.EscapeText(*a.Error)
 		}
-		line := "  " + t.Row(api.EscapeText(a.EventID), api.EscapeText(a.Type), strconv.Itoa(a.Attempt), status,
-			layout.PadLeft(latency, 9), deliveryState(a), errText)
+		rows[i] = []string{api.EscapeText(a.EventID), api.EscapeText(a.Type), DeliveryTrainee(a), strconv.Itoa(a.Attempt), status,
+			layout.PadLeft(latency, 9), deliveryState(a), errText}
+	}
+	return rows
+}
+
+// deliveryTraineeCol is the trainee's column of deliveryCols.
+const deliveryTraineeCol = 2
+
+// DeliveryCols sizes the deliveries' columns by their content, the
+// trainee's name before the event id: people read the name, the id is
+// for copying from the detail (enter). The name gets up to 20 cells of
+// what the other columns leave at their minimums: at 80 columns, 15 at
+// least.
+func (w *Model) DeliveryCols(rows [][]string) []table.ColSpec {
+	specs := table.ContentCols(deliveryCols, rows)
+	name := 0
+	for _, r := range rows {
+		name = max(name, ansi.StringWidth(r[deliveryTraineeCol]))
+	}
+	// The error takes what is left, down to its title: the detail (enter)
+	// shows it whole.
+	specs[len(specs)-1].Min = ansi.StringWidth("ERROR")
+	others := 0
+	for i, s := range specs {
+		if i != deliveryTraineeCol {
+			others += s.Min + 1
+		}
+	}
+	tr := &specs[deliveryTraineeCol]
+	tr.Min = max(tr.Min, min(name, 20, w.Width-2-others-1))
+	return specs
+}
+
+// deliveriesView is the table of the selected webhook's deliveries.
+func (w *Model) deliveriesView() string {
+	th := w.Th
+	rows := w.DeliveryRows()
+	t := table.FitCols(w.Width-2, w.DeliveryCols(rows))
+	var b strings.Builder
+	b.WriteString(th.Header.Render("  "+t.Header()) + "\n")
+	for i, a := range w.Deliveries {
+		line := "  " + t.Row(rows[i]...)
 		switch {
 		case i == w.dcursor && w.focus == 1:
 			line = th.Selected.Render(line)
@@ -344,6 +382,19 @@ func (w *Model) deliveriesView() string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// DeliveryTrainee is the trainee a delivery's event was about, as people
+// read it: their name as it is now, else "#id" (an erased trainee), else
+// "-" (an event about no trainee).
+func DeliveryTrainee(a *api.WebhookAttempt) string {
+	switch {
+	case a.TraineeName != nil:
+		return api.EscapeText(*a.TraineeName)
+	case a.TraineeID != nil:
+		return "#" + strconv.FormatInt(*a.TraineeID, 10)
+	}
+	return "-"
 }
 
 // attemptAnswer is an attempt's response status and latency: "-" for both
@@ -370,6 +421,14 @@ func deliveryState(a *api.WebhookAttempt) string {
 	return api.EscapeText(a.State)
 }
 
+// deliveryTraineeDetail is the detail's trainee: "Ada Park (#12)".
+func deliveryTraineeDetail(a *api.WebhookAttempt) string {
+	if a.TraineeName != nil && a.TraineeID != nil {
+		return api.EscapeText(*a.TraineeName) + " (#" + strconv.FormatInt(*a.TraineeID, 10) + ")"
+	}
+	return DeliveryTrainee(a)
+}
+
 // deliveryDetail is the selected delivery attempt in full (enter): the
 // whole error, the response, when the next attempt is due.
 func (w *Model) deliveryDetail(a *api.WebhookAttempt) string {
@@ -388,6 +447,7 @@ func (w *Model) deliveryDetail(a *api.WebhookAttempt) string {
 	}
 	rows := [][2]string{
 		{"Event", api.EscapeText(a.EventID) + " (" + api.EscapeText(a.Type) + ")"},
+		{"Trainee", deliveryTraineeDetail(a)},
 		{"State", deliveryState(a)},
 		{"Attempt", strconv.Itoa(a.Attempt)},
 		{when, a.Time.Local().Format("2006-01-02 15:04:05")},

@@ -300,19 +300,14 @@ func (rd *reader) cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 // nationalPhone reads a phone number without its country code as a
 // number of the phone region (ReadOptions.PhoneRegion).
 func (rd *reader) nationalPhone(f, v string) (any, *api.FieldError) {
-	region, err := rd.o.PhoneRegion()
+	e164, converted, err := api.PhoneInput(v, rd.o.PhoneRegion) // the one parser of --phone too
 	if err != nil {
 		return nil, &api.FieldError{ErrorCode: api.CodeInvalidPhone, Field: f, Message: err.Error()}
 	}
-	if region == "" {
-		return v, nil // the server says it is not international
+	if converted {
+		rd.converted = append(rd.converted, v+" → "+e164)
 	}
-	e164, problem := api.PhoneE164In(v, region)
-	if problem != "" {
-		return nil, &api.FieldError{ErrorCode: api.CodeInvalidPhone, Field: f, Message: problem}
-	}
-	rd.converted = append(rd.converted, v+" → "+e164)
-	return e164, nil
+	return e164, nil // without a region, as written: the server says it is not international
 }
 
 // row validates a body, with the problems found making it (errs).

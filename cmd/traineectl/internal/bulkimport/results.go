@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -154,8 +155,81 @@ func (r *Results) append(fields []string, durable bool) error {
 	return nil
 }
 
-// Close closes the file.
-func (r *Results) Close() error { return r.a.Close() }
+// Close puts the file in the input's row order and closes it. The lines
+// are appended as outcomes arrive (rows run in parallel, so in the order
+// they finish); Close rewrites the file sorted by row, stably (a row's
+// lines keep their order, so its last line stays its latest outcome, and
+// the lines of an earlier run of the same file stay before this run's),
+// through a new file renamed over it: a crash leaves the old order whole,
+// never a file without its passwords.
+func (r *Results) Close() error {
+	r.a.mu.Lock()
+	failed := r.a.err
+	r.a.mu.Unlock()
+	if failed == nil {
+		if err := r.sortByRow(); err != nil {
+			r.a.Close()
+			return fmt.Errorf("results file: %w", err)
+		}
+	}
+	return r.a.Close()
+}
+
+// sortByRow writes the file's lines sorted by row into a new file beside
+// it, synced, and renames it over the file (still locked by this run).
+func (r *Results) sortByRow() error {
+	path := r.a.f.Name()
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	cr := csv.NewReader(bytes.NewReader(content))
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil || len(recs) < 2 {
+		return err
+	}
+	row := func(rec []string) int {
+		n, err := strconv.Atoi(rec[0])
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	lines := recs[1:]
+	if slices.IsSortedFunc(lines, func(a, b []string) int { return row(a) - row(b) }) {
+		return nil
+	}
+	slices.SortStableFunc(lines, func(a, b []string) int { return row(a) - row(b) })
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.WriteAll(recs)
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".sort-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
 
 // passwordAlphabet: letters, digits and symbols that need no quoting in a
 // CSV cell and none of = + - @, which start a formula in a spreadsheet

@@ -106,7 +106,7 @@ func runConfigSetProfile(_ context.Context, f *cmdutil.Factory, o *ConfigSetProf
 	if o.APIKey != nil && !api.WellFormedKey(*o.APIKey) {
 		return cmdutil.Usagef("that is not an API key: keys are pk_ and 40 letters and digits, as `traineed key create` prints them")
 	}
-	state := ""
+	state, current := "", ""
 	path, err := editConfig(f, func(cfg *config.File) error {
 		p := cfg.Profiles[o.Name]
 		if p == nil {
@@ -125,13 +125,33 @@ func runConfigSetProfile(_ context.Context, f *cmdutil.Factory, o *ConfigSetProf
 		if cfg.Current == o.Name {
 			state = " (current)"
 		}
+		current = cfg.Current
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Saved profile %s%s in %s\n", o.Name, state, path)
+	if current != o.Name && !o.KeepCurrent {
+		fmt.Fprintf(f.IOStreams.ErrOut, "The current profile is still %s: use this one with --profile %s, or switch with `traineectl config use %s`\n",
+			current, o.Name, o.Name)
+	}
 	return nil
+}
+
+// profileNote is how keys create and keys rotate tell where a secret
+// saved into profile name went: never made the current profile (a key
+// made for someone else must not become yours by itself), so the note
+// says how to use it, and how to make it current.
+func profileNote(f *cmdutil.Factory, name string) string {
+	cfg, err := f.Config()
+	switch {
+	case err == nil && cfg.Current == name:
+		return fmt.Sprintf("Saved into profile %s, the current one; the key is not shown.", name)
+	case err == nil && cfg.Current != "":
+		return fmt.Sprintf("Use it with --profile %s (the current profile stays %s; `traineectl config use %s` switches); the key is not shown.", name, cfg.Current, name)
+	}
+	return fmt.Sprintf("Use it with --profile %s, or make it the current profile with `traineectl config use %s` (no profile is current, and a saved key never becomes current by itself); the key is not shown.", name, name)
 }
 
 // readProfileKey sets o.APIKey from stdin (--api-key-stdin) or, on a

@@ -21,6 +21,9 @@ type CreateOptions struct {
 	// from stdin (PasswordStdin) or a prompt.
 	Values        map[string]string
 	PasswordStdin bool
+	// PhoneRegion is --phone-region: --phone without + is a national
+	// number of it ("": the company's country, by its time zone).
+	PhoneRegion string
 	// Bulk is create -f's import; nil: one trainee, from Values.
 	Bulk *BulkOptions
 }
@@ -83,6 +86,13 @@ func newCreateCmd(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 				return err
 			}
 			o := one.options(fs)
+			o.PhoneRegion = bulk.PhoneRegion
+			if fs.Changed("phone-region") && !fs.Changed("phone") && !fs.Changed("file") {
+				return cmdutil.Usagef("--phone-region needs --phone or -f FILE: it says how to read a number without +")
+			}
+			if err := checkPhoneRegion(o.PhoneRegion); err != nil {
+				return err
+			}
 			if fs.Changed("file") {
 				o = &CreateOptions{Bulk: &bulk}
 			}
@@ -200,6 +210,13 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 	trainer, named := o.Values["trainer"]
 	if named = named && !isWholeNumber(trainer) && strings.TrimSpace(trainer) != ""; named {
 		delete(o.Values, "trainer")
+	}
+	if text, ok := o.Values["phone"]; ok && !clears(text) {
+		v, err := phoneFlag(ctx, f, o.PhoneRegion, text)
+		if err != nil {
+			return err
+		}
+		o.Values["phone"] = v
 	}
 	req, err := o.request(f)
 	if err != nil {

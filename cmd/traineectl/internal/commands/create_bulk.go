@@ -43,7 +43,7 @@ type BulkOptions struct {
 }
 
 // bulkFlags are the flags that only mean something with -f.
-var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file", "phone-region"}
+var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file"}
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
@@ -76,7 +76,7 @@ func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl.StringVar(&o.Results, "results", "", h.prefix+"append a CSV line per row to this file (mode 0600)")
 	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
 	o.registerMap(cmd, h.prefix)
-	fl.StringVar(&o.PhoneRegion, "phone-region", "", h.prefix+"read phone numbers without + as national numbers of this country (GB, US, ...; default: the company's, by its time zone)")
+	fl.StringVar(&o.PhoneRegion, "phone-region", "", "read phone numbers without + as national numbers of this country (GB, US, ...; default: the company's, by its time zone)")
 	_ = cmd.RegisterFlagCompletionFunc("phone-region", fixedValues("GB", "IE", "US", "CA", "DE", "FR", "ES", "IT", "NL", "AU", "NZ"))
 	registerFileCompletions(cmd)
 }
@@ -157,8 +157,8 @@ func (o *BulkOptions) check() (format bulkimport.Format, journalPath string, err
 	if o.Parallel < 1 || o.Parallel > maxParallel {
 		return "", "", cmdutil.Usagef("--parallel must be 1 to %d", maxParallel)
 	}
-	if o.PhoneRegion != "" && !api.PhoneRegionKnown(o.PhoneRegion) {
-		return "", "", cmdutil.Usagef("--phone-region %q is not a country code libphonenumber knows (GB, US, DE, ...)", o.PhoneRegion)
+	if err := checkPhoneRegion(o.PhoneRegion); err != nil {
+		return "", "", err
 	}
 	journalPath = o.Journal
 	if journalPath == "" && o.File != "-" {
@@ -548,38 +548,86 @@ func trainersByName(ctx context.Context, f *cmdutil.Factory) (map[string][]int64
 	return m, nil
 }
 
-// phoneRegion is the region of ReadOptions.PhoneRegion: --phone-region,
-// else the company's, by its time zone (GET /keys/current, asked at the
-// first national number only).
+// phoneRegion is the region of ReadOptions.PhoneRegion (phoneRegionFunc
+// over the run's one read of the key).
 func (o *BulkOptions) phoneRegion(ctx context.Context, f *cmdutil.Factory) func() (string, error) {
+	return phoneRegionFunc(o.PhoneRegion, func() (*api.CurrentKey, error) { return o.currentKey(ctx, f, false) })
+}
+
+// phoneRegionFunc is the region national phone numbers are read in, by
+// the bulk cells and the --phone flags alike (api.PhoneInput): flag
+// (--phone-region), else the country of the company's time zone, read
+// with key (GET /keys/current) at the first national number only.
+func phoneRegionFunc(flag string, key func() (*api.CurrentKey, error)) func() (string, error) {
 	var (
 		region string
 		err    error
 		asked  bool
 	)
 	return func() (string, error) {
-		if o.PhoneRegion != "" {
-			return strings.ToUpper(o.PhoneRegion), nil
+		if flag != "" {
+			return strings.ToUpper(flag), nil
 		}
 		if !asked {
 			asked = true
-			region, err = o.companyPhoneRegion(ctx, f)
+			region, err = companyPhoneRegion(key)
 		}
 		return region, err
 	}
 }
 
 // companyPhoneRegion is the country of the company's time zone.
-func (o *BulkOptions) companyPhoneRegion(ctx context.Context, f *cmdutil.Factory) (string, error) {
-	k, err := o.currentKey(ctx, f, false)
+func companyPhoneRegion(key func() (*api.CurrentKey, error)) (string, error) {
+	k, err := key()
 	if err != nil {
 		return "", fmt.Errorf("reading the company's time zone for its phone region: %w", err)
 	}
 	region, ok := api.PhoneRegionOfZone(k.TimeZone)
 	if !ok {
-		return "", fmt.Errorf("a number without + needs --phone-region: the company's time zone %s names no one country", k.TimeZone)
+		return "", &cmdutil.UsageError{Err: fmt.Errorf("a number without + needs --phone-region: the company's time zone %s names no one country", k.TimeZone)}
 	}
 	return region, nil
+}
+
+// checkPhoneRegion refuses a --phone-region that names no country.
+func checkPhoneRegion(region string) error {
+	if region != "" && !api.PhoneRegionKnown(region) {
+		return cmdutil.Usagef("--phone-region %q is not a country code libphonenumber knows (GB, US, DE, ...)", region)
+	}
+	return nil
+}
+
+// phoneFlag reads the text of a --phone flag as a bulk cell is read
+// (api.PhoneInput, in region: phoneRegionFunc): a national number becomes
+// E.164, said on stderr; one that is no number of the region is a usage
+// error quoting it.
+func phoneFlag(ctx context.Context, f *cmdutil.Factory, region, text string) (string, error) {
+	key := func() (*api.CurrentKey, error) {
+		c, err := f.Client()
+		if err != nil {
+			return nil, err
+		}
+		return c.CurrentKey(ctx)
+	}
+	inRegion, regionErr := phoneRegionFunc(region, key), error(nil)
+	v, converted, err := api.PhoneInput(text, func() (string, error) {
+		r, err := inRegion()
+		regionErr = err
+		return r, err
+	})
+	var ue *cmdutil.UsageError
+	switch {
+	case err != nil && err == regionErr && errors.As(err, &ue): // no region to read it in
+		return "", cmdutil.Usagef("--phone %q: %v", strings.TrimSpace(text), ue.Err)
+	case err != nil && err == regionErr: // the key could not be read
+		return "", err
+	case err != nil:
+		return "", cmdutil.Usagef("--phone %v", err)
+	}
+	if converted {
+		fmt.Fprintf(f.IOStreams.ErrOut, "note: --phone %s read as %s\n", api.EscapeText(strings.TrimSpace(text)), v)
+	}
+	return v, nil
 }
 
 // notePhones says on stderr how national phone numbers were read: the

@@ -175,7 +175,7 @@ func deliverSecret(ctx context.Context, f *cmdutil.Factory, env *api.KeyEnvelope
 		}
 		err := runConfigSetProfile(ctx, f, &ConfigSetProfileOptions{Name: profile, BaseURL: &base, APIKey: &env.Secret, KeepCurrent: true})
 		if err == nil {
-			fmt.Fprintf(ios.ErrOut, "Use it with --profile %s; the key is not shown.\n", profile)
+			fmt.Fprintln(ios.ErrOut, profileNote(f, profile))
 			return f.Print(keySecretView(env, true))
 		}
 		if perr := f.Print(keySecretView(env, false)); perr != nil {

@@ -38,6 +38,10 @@ type UpdateOptions struct {
 	// TrainerName is --trainer's text when it names a trainer rather than
 	// giving an id: the run resolves it into Patch.
 	TrainerName string
+	// PhoneRegion is --phone-region: --phone without + is a national
+	// number of it ("": the company's country, by its time zone); the run
+	// converts it (phoneFlag), as create does.
+	PhoneRegion string
 }
 
 func newUpdateCmd(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cobra.Command {
@@ -99,6 +103,8 @@ status is 5 when any trainee failed.`,
 	}
 	addPatchFlags(cmd, values, completeTrainerIDs(f))
 	cmd.Flags().BoolVar(&o.PasswordStdin, "password-stdin", false, "read the new password from the first line of stdin")
+	cmd.Flags().StringVar(&o.PhoneRegion, "phone-region", "", "read --phone without + as a national number of this country (GB, US, ...; default: the company's, by its time zone)")
+	_ = cmd.RegisterFlagCompletionFunc("phone-region", fixedValues("GB", "IE", "US", "CA", "DE", "FR", "ES", "IT", "NL", "AU", "NZ"))
 	cmd.MarkFlagsMutuallyExclusive("password", "password-stdin")
 	cmd.Flags().StringVar(&o.Extend, "extend", "", "move the expiration date on by 30d, 6w, 3m (calendar months) or 1y, from today when it has passed")
 	cmd.Flags().StringVar(&o.ExpirationDate, "expiration-date", "", "set the expiration date (as --expires)")
@@ -133,6 +139,12 @@ func (o *UpdateOptions) fill(f *cmdutil.Factory, fs *pflag.FlagSet, args []strin
 			return cmdutil.Usagef("--expiration-date: %v", err)
 		}
 	}
+	if fs.Changed("phone-region") && !fs.Changed("phone") {
+		return cmdutil.Usagef("--phone-region needs --phone: it says how to read a number without +")
+	}
+	if err := checkPhoneRegion(o.PhoneRegion); err != nil {
+		return err
+	}
 	p, err := patchFromFlags(f, fs, values)
 	if err != nil {
 		if expirationDate {
@@ -162,6 +174,13 @@ func (o *UpdateOptions) fill(f *cmdutil.Factory, fs *pflag.FlagSet, args []strin
 func runUpdate(ctx context.Context, f *cmdutil.Factory, o *UpdateOptions) error {
 	if err := resolveTrainerName(ctx, f, o.TrainerName, &o.Patch); err != nil {
 		return err
+	}
+	if ph := &o.Patch.PhoneNumber; ph.Set && !ph.Null {
+		v, err := phoneFlag(ctx, f, o.PhoneRegion, ph.Value)
+		if err != nil {
+			return err
+		}
+		ph.Value = v
 	}
 	if o.Many {
 		var err error

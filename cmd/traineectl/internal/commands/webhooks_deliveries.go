@@ -51,7 +51,7 @@ one. When more attempts follow than were printed, a line on stderr says so.`,
 
 // deliveryRows is how a list of delivery attempts prints.
 var deliveryRows = output.Rows[*api.WebhookAttempt]{
-	CSVHeader: []string{"eventId", "type", "attempt", "statusCode", "latencyMs", "error", "time", "state"},
+	CSVHeader: []string{"eventId", "type", "attempt", "statusCode", "latencyMs", "error", "time", "state", "traineeId", "traineeName"},
 	CSVRow: func(a *api.WebhookAttempt) []string {
 		status, latency := "", ""
 		if a.StatusCode != nil {
@@ -60,9 +60,10 @@ var deliveryRows = output.Rows[*api.WebhookAttempt]{
 		if a.LatencyMs != nil {
 			latency = num(*a.LatencyMs)
 		}
-		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), output.Instant(a.Time), a.State}
+		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), output.Instant(a.Time), a.State,
+			output.IDOr(a.TraineeID, ""), output.StrOr(a.TraineeName, "")}
 	},
-	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Flex: true, MinWidth: 10}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
 		{Header: "LATENCY", Right: true}, {Header: "ERROR", Flex: true}, {Header: "TIME"}, {Header: "STATE"}},
 	Row: func(a *api.WebhookAttempt) []string {
 		status, latency := "-", "-"
@@ -72,8 +73,21 @@ var deliveryRows = output.Rows[*api.WebhookAttempt]{
 		if a.LatencyMs != nil {
 			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
 		}
-		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), stamp(a.Time), a.State}
+		return []string{a.EventID, a.Type, deliveryTrainee(a), strconv.Itoa(a.Attempt), status, latency, deref(a.Error), stamp(a.Time), a.State}
 	},
+}
+
+// deliveryTrainee is the trainee a delivery's event was about, as the
+// runs show one: "Ada Park #12", "#12" once erased, "-" for none.
+func deliveryTrainee(a *api.WebhookAttempt) string {
+	if a.TraineeID == nil {
+		return "-"
+	}
+	who := "#" + strconv.FormatInt(*a.TraineeID, 10)
+	if a.TraineeName != nil && *a.TraineeName != "" {
+		who = *a.TraineeName + " " + who
+	}
+	return who
 }
 
 // deref is *s, "" for nil.
