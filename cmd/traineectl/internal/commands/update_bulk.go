@@ -241,7 +241,7 @@ func printBulkRecords(f *cmdutil.Factory, records []bulkupdate.Record, dryRun bo
 		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), r.Name, r.Status, r.Change, code, r.Message})
 	}
 	cols := []output.Column{{Header: "ID", Field: "id", Right: true}, {Header: "NAME", Field: "name", Flex: true},
-		{Header: "STATUS", Field: "status"}, {Header: "CHANGE", Field: "change", Flex: true, MinWidth: 12},
+		{Header: "STATUS", Field: "status"}, {Header: "CHANGE", Field: "change", Flex: true, MinWidth: 38},
 		{Header: "ERROR", Field: "errorCode", Right: true}, {Header: "MESSAGE", Field: "message", Flex: true}}
 	return f.Print(output.View{Value: records, CSVHeader: header, CSVRows: rows, Columns: cols, Rows: rows})
 }
