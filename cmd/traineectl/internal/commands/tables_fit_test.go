@@ -84,6 +84,9 @@ func TestTablesFitTheTerminal(t *testing.T) {
 			}
 			ran[strings.TrimPrefix(cmd.CommandPath(), root.Name()+" ")] = true
 			r := h.runWith(atWidth(width), args...)
+			if slices.Contains(args, "--extend") && !wholeDateChange.MatchString(r.out) {
+				t.Errorf("traineectl %s at %d columns cut the change's dates:\n%s", strings.Join(args, " "), width, r.out)
+			}
 			if r.code != 0 {
 				t.Errorf("traineectl %s at %d columns: %s", strings.Join(args, " "), width, r)
 				continue
@@ -181,6 +184,10 @@ func fitScene(t *testing.T, h *harness, c *client.Client, width int) [][]string 
 		{"whoami"}, {"config", "list"}, {"config", "get"},
 	}
 }
+
+// wholeDateChange is an extension's change as a bulk update's dry run
+// must show it at any width: the old date and the new one, whole.
+var wholeDateChange = regexp.MustCompile(`expirationDate \d\d-\d\d-\d{4} → \d\d-\d\d-\d{4}`)
 
 // readsOnly reports whether the command line changes nothing, so that it
 // may run a second time off a terminal.
