@@ -15,7 +15,8 @@ import (
 // with Traineed-Refuse-Erased: true is a 409 1038 naming the field and
 // the erase's time, and creates nothing; the same create without the
 // header is the interface's 200; erased-check gives the same verdict, by
-// index; another company neither matches nor is refused.
+// index; another company neither matches nor is refused; and a 409 1038
+// is not kept for its Idempotency-Key.
 func TestRefuseErased(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		body := newTraineeBody("Ingrid Erased")
@@ -27,7 +28,8 @@ func TestRefuseErased(t *testing.T) {
 		refuse := http.Header{api.HeaderRefuseErased: {"true"}}
 
 		again := map[string]any{"name": "Ingrid Again", "email": strings.ToUpper(tr.Email), "password": "correct horse"}
-		r := doOn(t, e.srv.URL, "POST", api.PathTrainees, e.keyA, again, refuse).expect(t, http.StatusConflict)
+		withKey := http.Header{api.HeaderRefuseErased: {"true"}, api.HeaderIdempotencyKey: {"erased-1"}}
+		r := doOn(t, e.srv.URL, "POST", api.PathTrainees, e.keyA, again, withKey).expect(t, http.StatusConflict)
 		var b api.ErasedBody
 		r.JSON(t, &b)
 		if b.ErrorCode != api.CodeErased || b.Field != "email" || !b.ErasedAt.Equal(er.Erased.ErasedAt) ||
@@ -71,7 +73,13 @@ func TestRefuseErased(t *testing.T) {
 		// Without the header (or with "false") the create is the
 		// interface's: the address is free again.
 		doOn(t, e.srv.URL, "POST", api.PathTrainees, e.keyA, byPhone, http.Header{api.HeaderRefuseErased: {"false"}}).expect(t, 200)
-		back := e.create(e.keyA, again)
+		// The 409 was not kept for its Idempotency-Key: the same create
+		// with the same key and without the header runs.
+		r = doOn(t, e.srv.URL, "POST", api.PathTrainees, e.keyA, again, http.Header{api.HeaderIdempotencyKey: {"erased-1"}}).expect(t, 200)
+		if r.Header.Get(api.HeaderIdempotentReplayed) != "" {
+			t.Fatalf("the create was a replay: %s", r.Body)
+		}
+		back := r.trainee(t)
 		if back.Email != tr.Email {
 			t.Fatalf("created %q, want %q", back.Email, tr.Email)
 		}
