@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -89,16 +88,18 @@ type ErasedCheckEnvelope struct {
 	Matches   []ErasedMatch `json:"matches"`
 }
 
-// ParseErasedCheck reads an erased-check body: people, a list of at most
-// MaxErasedCheck objects with an optional email and phoneNumber (strings,
-// read as they are: a value that is not an address or a number matches
-// nothing).
+// ParseErasedCheck reads an erased-check body: one JSON object whose
+// people is a list of at most MaxErasedCheck objects with an optional
+// email and phoneNumber (strings, read as they are: a value that is not an
+// address or a number matches nothing). Unknown members are ignored, as
+// in every body.
 func ParseErasedCheck(body []byte) (*ErasedCheckRequest, error) {
+	if _, err := object(body); err != nil {
+		return nil, err
+	}
 	var r ErasedCheckRequest
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return nil, Invalid(CodeBadJSON, "", "the body must be {\"people\": [{\"email\": ..., \"phoneNumber\": ...}, ...]}: %s", EscapeText(err.Error()))
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, Invalid(CodeBadJSON, "people", "people must be a list of objects with an optional email and phoneNumber, both strings")
 	}
 	if r.People == nil {
 		return nil, Invalid(CodeRequired, "people", "people is required")

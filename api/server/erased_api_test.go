@@ -68,6 +68,9 @@ func TestRefuseErased(t *testing.T) {
 		}
 		e.do("POST", api.PathErasedCheck, e.readKey(e.companyA), check).expect(t, 403)
 		e.do("POST", api.PathErasedCheck, e.keyA, map[string]any{}).expectError(t, api.CodeRequired, "people")
+		e.do("POST", api.PathErasedCheck, e.keyA, `{"people": "ada@example.com"}`).expectError(t, api.CodeBadJSON, "people")
+		e.do("POST", api.PathErasedCheck, e.keyA, `{"people": []} {}`).expectError(t, api.CodeBadJSON, "")
+		e.do("POST", api.PathErasedCheck, e.keyA, map[string]any{"people": make([]map[string]any, api.MaxErasedCheck+1)}).expectError(t, api.CodeInvalidParameter, "people")
 		e.do("GET", api.PathErasedCheck, e.keyA, nil).expect(t, 405)
 
 		// Without the header (or with "false") the create is the

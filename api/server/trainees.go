@@ -31,11 +31,11 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err := assignable(p, req.TrainerID); err != nil {
 		return err
 	}
+	if err := h.refuseErased(r, p.CompanyID, req); err != nil {
+		return err // before the hash: a refusal costs no argon2id
+	}
 	hash, err := h.hasher.Hash(r.Context(), req.Password)
 	if err != nil {
-		return err
-	}
-	if err := h.refuseErased(r, p.CompanyID, req); err != nil {
 		return err
 	}
 	nt := api.NewTraineeOf(req, hash)
