@@ -69,6 +69,11 @@ type IdempotentAnswer struct {
 	Body        []byte
 	ETag        string // the answer's ETag header, "" for none
 	Replayed    bool   // the answer is a stored one, nothing ran
+	// NotKept: the answer is not kept, as a 5xx's is not (the key is free
+	// again): a 409 1038, the refusal asked for by Traineed-Refuse-Erased,
+	// which the request compared does not hold, so that the same create
+	// sent again without it (--allow-erased) runs.
+	NotKept bool
 }
 
 // IdempotencyStore keeps the answers of idempotent requests.

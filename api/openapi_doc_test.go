@@ -59,6 +59,7 @@ var contractOperations = []struct {
 	body         bool // has a request body: may answer 413
 }{
 	{"POST", "/public-api/trainees", true, false, true},
+	{"POST", "/public-api/trainees/erased-check", true, false, true},
 	{"GET", "/public-api/trainees/search", true, false, false},
 	{"GET", "/public-api/trainees/stats", true, false, false},
 	{"GET", "/public-api/trainees/{id}", true, true, false},

@@ -143,6 +143,7 @@ type Store interface {
 	AutomationStore
 	IdempotencyStore
 	LifecycleStore
+	ErasedChecker
 	AdminStore
 }
 

@@ -40,8 +40,9 @@ var trackedTables = []string{"weight_entries", "measurements", "nutrition_items"
 // receivers' answers to their deliveries dropped; the idempotency records
 // whose answers hold it are deleted; its trainee and user rows are
 // deleted (name, e-mail, phone, date of birth, password hash with them);
-// a tombstone keeps its ids and times; and trainee.erased goes into the
-// outbox and the feed. A trainee erased before answers its tombstone.
+// a tombstone keeps its ids and times; the keyed hashes of its e-mail and
+// phone number are kept (recordFingerprints: erased people stay erased);
+// and trainee.erased goes into the outbox and the feed. A trainee erased before answers its tombstone.
 func (s *Store) EraseTrainee(ctx context.Context, companyID, id int64, confirm string) (*api.ErasedTrainee, error) {
 	var out *api.ErasedTrainee
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -84,6 +85,9 @@ func (s *Store) erase(ctx context.Context, tx bun.Tx, row *traineeRow) (*api.Era
 		return nil, err
 	}
 	if err := s.recordErased(ctx, tx, row.CompanyID, row.ID, now); err != nil {
+		return nil, err
+	}
+	if err := recordFingerprints(ctx, tx, row, now); err != nil {
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM trainees WHERE company_id = ? AND id = ?", row.CompanyID, row.ID); err != nil {

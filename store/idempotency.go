@@ -22,7 +22,8 @@ type idemTxKey struct{}
 // the first request with its key (another instance's) to finish.
 var idempotencyLockWait = "30s"
 
-// errNotKept rolls back a run whose answer is not kept (a 5xx).
+// errNotKept rolls back a run whose answer is not kept (a 5xx, or
+// api.IdempotentAnswer.NotKept).
 var errNotKept = errors.New("answer not kept")
 
 // Idempotent implements api.IdempotencyStore.
@@ -82,7 +83,7 @@ func (s *Store) Idempotent(ctx context.Context, companyID int64, key string, fin
 			return nil
 		}
 		out = run(context.WithValue(ctx, idemTxKey{}, tx))
-		if out.Status >= 500 {
+		if out.Status >= 500 || out.NotKept {
 			return errNotKept
 		}
 		_, err = tx.ExecContext(ctx, "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ?, etag = ? WHERE company_id = ? AND key = ?",

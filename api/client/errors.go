@@ -1,11 +1,13 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/traineed/traineed/api"
 )
@@ -92,6 +94,30 @@ func (e *PreconditionFailedError) Error() string {
 }
 
 func (e *PreconditionFailedError) Unwrap() error { return e.RejectedError }
+
+// ErasedError is a create's 409 with errorCode 1038 (api.CodeErased): sent
+// with RefuseErased, it named the e-mail address (Field "email") or phone
+// number ("phoneNumber") of a trainee erased from the company at
+// ErasedAt; nothing was created. It unwraps to its *RejectedError.
+type ErasedError struct {
+	*RejectedError
+	ErasedAt time.Time
+}
+
+func (e *ErasedError) Error() string {
+	return "erased on " + e.ErasedAt.UTC().Format(time.DateOnly) + " (" + e.Field + "): not created"
+}
+
+func (e *ErasedError) Unwrap() error { return e.RejectedError }
+
+// erasedError reads a 1038's erasedAt from its body.
+func erasedError(re *RejectedError, body []byte) *ErasedError {
+	var b struct {
+		ErasedAt time.Time `json:"erasedAt"`
+	}
+	_ = json.Unmarshal(body, &b)
+	return &ErasedError{RejectedError: re, ErasedAt: b.ErasedAt}
+}
 
 // ServerError is a 5xx that persisted through the retries, or any other
 // status the API never sends.

@@ -47,6 +47,19 @@ func IfMatch(etag string) RequestOption {
 	}
 }
 
+// RefuseErased sends a create with Traineed-Refuse-Erased: true: a trainee
+// whose e-mail address or phone number is that of a trainee erased from
+// the company is not created, and the error is an *ErasedError (409,
+// errorCode 1038). Without it a create is as the interface defines it.
+func RefuseErased() RequestOption {
+	return func(o *callOptions) {
+		if o.header == nil {
+			o.header = http.Header{}
+		}
+		o.header.Set(api.HeaderRefuseErased, "true")
+	}
+}
+
 // WithResponse fills r with the metadata of the call's answer: status,
 // request id, ETag, rate limit, Retry-After. It is filled whenever an
 // answer arrived, an error status included (a 412's or a 429's), and

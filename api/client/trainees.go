@@ -445,6 +445,29 @@ func (c *Client) EraseTrainee(ctx context.Context, id int64, confirm string, opt
 	return env.Erased, nil
 }
 
+// ErasedMatches asks POST /trainees/erased-check which of people name a
+// trainee erased from the company (by index in people); people over
+// api.MaxErasedCheck are sent in several requests.
+func (c *Client) ErasedMatches(ctx context.Context, people []api.ErasedProbe, opts ...RequestOption) ([]api.ErasedMatch, error) {
+	out := []api.ErasedMatch{}
+	for from := 0; from < len(people); from += api.MaxErasedCheck {
+		part := people[from:min(from+api.MaxErasedCheck, len(people))]
+		body, err := c.Do(ctx, http.MethodPost, api.PathErasedCheck, nil, api.ErasedCheckRequest{People: part}, 0, opts...)
+		if err != nil {
+			return nil, err
+		}
+		var env api.ErasedCheckEnvelope
+		if err := json.Unmarshal(body, &env); err != nil {
+			return nil, fmt.Errorf("decode erased-check response: %v", err)
+		}
+		for _, m := range env.Matches {
+			m.Index += from
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // ExportTrainee returns everything held about a trainee (GET
 // /trainees/{id}/export), tracked data within r (nil bounds: all of it).
 func (c *Client) ExportTrainee(ctx context.Context, id int64, r api.ExportRange, opts ...RequestOption) (*api.TraineeExport, error) {

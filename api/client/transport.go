@@ -77,6 +77,9 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 				if status == http.StatusNotFound && re.ErrorCode == api.CodeNotFound {
 					result = &NotFoundError{CallInfo: ci, Resource: resourceOfPath(path)}
 				}
+				if status == http.StatusConflict && re.ErrorCode == api.CodeErased {
+					result = erasedError(re, respBody)
+				}
 			case status == http.StatusInternalServerError && hdr.Get(api.HeaderErrorReason) == api.ReasonTraineeNotFound:
 				result = &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
 			case status == http.StatusInternalServerError &&

@@ -36,6 +36,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		c  *api.ConflictError
 		cs *api.ConflictStateError
 		re *routeError
+		ee *api.ErasedError
 	)
 	switch {
 	case errors.As(err, &c):
@@ -52,6 +53,8 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		writeJSON(w, http.StatusForbidden, api.ErrorOf(api.CodeEscalation, "scope", "a key cannot change its own scope, nor give a key more than it has: use another admin key"))
 	case errors.As(err, &cs):
 		writeJSON(w, http.StatusConflict, cs.Body())
+	case errors.As(err, &ee):
+		writeJSON(w, http.StatusConflict, ee.Body())
 	case errors.Is(err, api.ErrIdempotencyMismatch):
 		writeJSON(w, http.StatusBadRequest, api.IdempotencyMismatchBody())
 	case errors.Is(err, api.ErrPreconditionFailed):

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -61,7 +62,7 @@ func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Prin
 			live.status = http.StatusOK
 		}
 		return &api.IdempotentAnswer{Status: live.status, ContentType: live.header.Get("Content-Type"),
-			ETag: live.header.Get(api.HeaderETag), Body: live.body.Bytes()}
+			ETag: live.header.Get(api.HeaderETag), Body: live.body.Bytes(), NotKept: refusedErased(live)}
 	})
 	if err != nil {
 		return err
@@ -85,6 +86,19 @@ func (h *Handler) idempotent(w http.ResponseWriter, r *http.Request, p *api.Prin
 	w.WriteHeader(ans.Status)
 	_, _ = w.Write(ans.Body)
 	return nil
+}
+
+// refusedErased reports a 409 1038 (api.ErasedError), which is not kept:
+// the refusal was asked for by a header that the request compared does
+// not hold, and nothing was done.
+func refusedErased(b *bufferedResponse) bool {
+	if b.status != http.StatusConflict {
+		return false
+	}
+	var e struct {
+		ErrorCode int `json:"errorCode"`
+	}
+	return json.Unmarshal(b.body.Bytes(), &e) == nil && e.ErrorCode == api.CodeErased
 }
 
 // bufferedResponse keeps a route's answer until its transaction commits.

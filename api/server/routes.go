@@ -87,6 +87,7 @@ func (h *Handler) publicRoutes() map[string]route {
 	id := api.PathTrainees + "/{id}"
 	return map[string]route{
 		"POST " + api.PathTrainees:                         {fn: h.createTrainee, scope: full, own: ownNarrowed},
+		"POST " + api.PathErasedCheck:                      {fn: h.erasedCheck, scope: full, own: ownNarrowed},
 		"GET " + api.PathSearch:                            {fn: h.searchTrainees, scope: read, own: ownNarrowed},
 		"GET " + api.PathStats:                             {fn: h.traineeStats, scope: read, own: ownNarrowed},
 		"GET " + id:                                        {fn: h.getTrainee, scope: read, own: ownTrainee},
@@ -252,9 +253,10 @@ func traineeReadID(r *http.Request) (int64, bool) {
 // they allow: the literal path wins, so any other method is a 405 with
 // that Allow rather than the wildcard route's answer.
 var literalPaths = map[string]string{
-	api.PathSearch:     "GET, HEAD",
-	api.PathStats:      "GET, HEAD",
-	api.PathCurrentKey: "GET, HEAD",
+	api.PathSearch:      "GET, HEAD",
+	api.PathStats:       "GET, HEAD",
+	api.PathCurrentKey:  "GET, HEAD",
+	api.PathErasedCheck: "POST",
 }
 
 // dispatch serves r with mux's handler for it; when mux has none it

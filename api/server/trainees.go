@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/traineed/traineed/api"
 )
@@ -30,6 +31,9 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 	if err := assignable(p, req.TrainerID); err != nil {
 		return err
 	}
+	if err := h.refuseErased(r, p.CompanyID, req); err != nil {
+		return err // before the hash: a refusal costs no argon2id
+	}
 	hash, err := h.hasher.Hash(r.Context(), req.Password)
 	if err != nil {
 		return err
@@ -47,6 +51,41 @@ func (h *Handler) createTrainee(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return h.writeTrainee(w, t)
+}
+
+// refuseErased is the create's check when the request asks for it
+// (api.HeaderRefuseErased: true): an e-mail or phone number of a trainee
+// erased from the company is an *api.ErasedError (409 1038). Without the
+// header a create is as the interface defines it.
+func (h *Handler) refuseErased(r *http.Request, companyID int64, req *api.CreateRequest) error {
+	if !strings.EqualFold(strings.TrimSpace(r.Header.Get(api.HeaderRefuseErased)), "true") {
+		return nil
+	}
+	m, err := h.store.ErasedMatches(r.Context(), companyID, []api.ErasedProbe{{Email: req.Email, PhoneNumber: req.PhoneNumber}})
+	if err != nil || len(m) == 0 {
+		return err
+	}
+	return &api.ErasedError{Field: m[0].Field, ErasedAt: m[0].ErasedAt}
+}
+
+// erasedCheck answers POST /trainees/erased-check: which of the people
+// sent name a trainee erased from the company, by index.
+func (h *Handler) erasedCheck(w http.ResponseWriter, r *http.Request) error {
+	p := principal(r.Context())
+	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := api.ParseErasedCheck(body)
+	if err != nil {
+		return err
+	}
+	m, err := h.store.ErasedMatches(r.Context(), p.CompanyID, req.People)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.ErasedCheckEnvelope{Timestamp: h.now().Unix(), Matches: m})
+	return nil
 }
 
 // withTrainerProblem adds a 1010 to a body's other problems when its

@@ -148,6 +148,14 @@ func Apply(ctx context.Context, plan *Plan, o ApplyOptions) (Summary, []Record, 
 			r.finish(refusedRecord(s))
 			continue
 		}
+		if s.Action == ActionErased {
+			rec := erasedRecord(s.Row, "", s.Email, s.Field, *s.ErasedAt)
+			if s.row != nil {
+				rec.RequestID = s.row.RequestID
+			}
+			r.finish(rec)
+			continue
+		}
 		todo = append(todo, s)
 	}
 	r.pool(dispatch, reqCtx, len(todo), func(ctx context.Context, i int) (Record, error) {

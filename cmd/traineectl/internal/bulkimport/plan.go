@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/traineed/traineed/api"
 )
@@ -56,6 +57,8 @@ type Step struct {
 	ErrorCode *int   `json:"errorCode,omitempty"`
 	Field     string `json:"field,omitempty"`
 	Reason    string `json:"reason,omitempty"`
+	// ErasedAt is when the person of an ActionErased step was erased.
+	ErasedAt *time.Time `json:"erasedAt,omitempty"`
 
 	row    *Row
 	patch  api.TraineePatch // update and restore: the body sent
@@ -74,6 +77,9 @@ type Plan struct {
 	Delete    int    `json:"delete"`
 	Unchanged int    `json:"unchanged"`
 	Refused   int    `json:"refused"`
+	// Erased counts the rows skipped because they name a trainee erased
+	// from the company (MarkErased).
+	Erased int `json:"erased"`
 	// PruneSkipped says why --prune deletes nothing although asked to.
 	PruneSkipped string `json:"pruneSkipped,omitempty"`
 	Steps        []Step `json:"steps"`
@@ -304,7 +310,8 @@ type Painter func(action, s string) string
 
 // WriteText writes the plan as a diff: - a trainee deleted (listed
 // first), + a row created, ~ a row updated or restored with a line
-// "field: old → new" per change, ! a row refused and why, = the count of
+// "field: old → new" per change, ! a row refused and why (or skipped:
+// "! erased on 2026-11-28 (e-mail): row 4: ..."), = the count of
 // rows left alone, then the counts.
 func (p *Plan) WriteText(w io.Writer, paint Painter) {
 	if paint == nil {
@@ -325,6 +332,8 @@ func (p *Plan) WriteText(w io.Writer, paint Painter) {
 			for _, c := range s.Changes {
 				fmt.Fprintf(w, "    %s: %s → %s\n", c.Field, esc(Value(c.Old)), esc(Value(c.New)))
 			}
+		case ActionErased:
+			fmt.Fprintf(w, "%s %s: row %d: %s (%s)\n", paint(ActionRefused, "!"), s.Reason, s.Row, esc(s.Email), esc(s.Name))
 		case ActionRefused:
 			code := 0
 			if s.ErrorCode != nil {
@@ -353,6 +362,9 @@ func (p *Plan) counts() string {
 		parts = append(parts, fmt.Sprintf("%d to delete", p.Delete))
 	}
 	parts = append(parts, fmt.Sprintf("%d unchanged", p.Unchanged), fmt.Sprintf("%d refused", p.Refused))
+	if p.Erased > 0 {
+		parts = append(parts, fmt.Sprintf("%d erased, skipped", p.Erased))
+	}
 	return strings.Join(parts, ", ")
 }
 

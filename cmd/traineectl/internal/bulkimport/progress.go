@@ -17,6 +17,8 @@ func FailureLines(rec Record) []string {
 	switch rec.Status {
 	case StatusCreated, StatusAlreadyDone, StatusPending, StatusUpdated, StatusRestored, StatusDeleted:
 		return nil
+	case StatusErased:
+		return []string{fmt.Sprintf("! %s: row %d: %s: skipped", api.EscapeText(rec.Message), rec.Row, api.EscapeText(rec.Email))}
 	}
 	errs := rec.Errors
 	if len(errs) == 0 {

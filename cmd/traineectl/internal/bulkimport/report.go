@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/traineed/traineed/api"
 )
 
 // RowError is one problem of an invalid row, as --dry-run reports it.
@@ -30,6 +32,11 @@ type Check struct {
 	// ToSend: valid rows a run would send.
 	ToSend int        `json:"toSend"`
 	Errors []RowError `json:"errors"`
+	// Erased: valid rows a run would skip, their e-mail or phone number
+	// being a trainee's erased from the company (MarkErased); ErasedRows
+	// lists them.
+	Erased     int         `json:"erased"`
+	ErasedRows []ErasedRow `json:"erasedRows,omitempty"`
 }
 
 // CheckRows reports what an import of rows would do, given the journal
@@ -77,6 +84,9 @@ func (c Check) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "row %d: invalid: %s\n", e.Row, problem(code, e.Field, e.Message))
 	}
+	for _, e := range c.ErasedRows {
+		fmt.Fprintf(w, "! %s: row %d: %s: skipped\n", ErasedReason(e.Field, e.ErasedAt), e.Row, api.EscapeText(e.Email))
+	}
 	fmt.Fprintf(w, "%s: %d valid, %d invalid", rowsText(c.Rows), c.Valid, c.Invalid)
 	var parts []string
 	if c.AlreadyDone > 0 {
@@ -86,6 +96,9 @@ func (c Check) WriteText(w io.Writer) {
 		parts = append(parts, fmt.Sprintf("%d to look up first (outcome unknown)", c.ToSettle))
 	}
 	parts = append(parts, fmt.Sprintf("%d to create", c.ToSend))
+	if c.Erased > 0 {
+		parts = append(parts, fmt.Sprintf("%d erased, skipped", c.Erased))
+	}
 	fmt.Fprintf(w, "; %s. Nothing was sent.\n", strings.Join(parts, ", "))
 }
 
@@ -103,6 +116,9 @@ func (s Summary) Text() string {
 	}
 	if len(detail) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
+	}
+	if s.Erased > 0 {
+		fmt.Fprintf(&b, ", erased (skipped) %d", s.Erased)
 	}
 	if s.NotAttempted > 0 {
 		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
@@ -138,6 +154,9 @@ func (s Summary) ApplyText() string {
 	}
 	if len(detail) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
+	}
+	if s.Erased > 0 {
+		fmt.Fprintf(&b, ", erased (skipped) %d", s.Erased)
 	}
 	if s.AlreadyDone > 0 {
 		fmt.Fprintf(&b, ", created by an earlier run %d", s.AlreadyDone)

@@ -29,6 +29,10 @@ type API interface {
 
 // ClientAPI is the API over the Go client.
 type ClientAPI struct {
+	// RefuseErased sends the creates with Traineed-Refuse-Erased: a row
+	// of a trainee erased from the company is refused (409 1038) and
+	// skipped (StatusErased).
+	RefuseErased bool
 	// Lookup makes the searches (with the client's retries).
 	Lookup *client.Client
 	// ForRequest returns a client whose every attempt carries rid as
@@ -40,7 +44,11 @@ type ClientAPI struct {
 // 5xx (1 s, then 5 s) as it does for every call; the runner settles what a
 // retry leaves unclear (a 1008 after a lost answer).
 func (c ClientAPI) Create(ctx context.Context, rid string, req api.CreateRequest) (*api.Trainee, error) {
-	return c.ForRequest(rid).CreateTrainee(ctx, req)
+	var opts []client.RequestOption
+	if c.RefuseErased {
+		opts = append(opts, client.RefuseErased())
+	}
+	return c.ForRequest(rid).CreateTrainee(ctx, req, opts...)
 }
 
 // FindByEmail searches q=<email>, status=all, and keeps the exact match.
@@ -99,6 +107,9 @@ type Summary struct {
 	// Of apply -f: rows updated, restored (with their changes) and left
 	// unchanged, trainees deleted (--prune), rows refused by the plan.
 	Updated, Restored, Deleted, Unchanged, Refused int
+	// Erased counts the rows skipped because they name a trainee erased
+	// from the company: not a failure.
+	Erased int
 }
 
 // Failures is every row not created (or, for apply -f, not applied):
@@ -260,7 +271,7 @@ feed:
 // answered reports whether a record's status is the server's answer.
 func answered(status string) bool {
 	switch status {
-	case StatusCreated, StatusAlreadyDone, StatusFailed, StatusUpdated, StatusRestored, StatusDeleted:
+	case StatusCreated, StatusAlreadyDone, StatusFailed, StatusErased, StatusUpdated, StatusRestored, StatusDeleted:
 		return true
 	}
 	return false
@@ -310,6 +321,8 @@ func (r *runner) finish(rec Record) {
 		r.sum.Deleted++
 	case StatusRefused:
 		r.sum.Refused++
+	case StatusErased:
+		r.sum.Erased++
 	}
 	r.records = append(r.records, rec)
 	if r.o.Results != nil {
@@ -476,8 +489,11 @@ func (r *runner) createFailed(ctx context.Context, row *Row, rec Record, earlier
 	var (
 		rejected *client.RejectedError
 		auth     *client.AuthRefusedError
+		erased   *client.ErasedError
 	)
 	switch {
+	case errors.As(err, &erased):
+		return r.refusedErased(row, rec, erased)
 	case errors.As(err, &auth):
 		_ = r.o.Journal.Failed(row.RequestID, row.Num, auth.Status, 0, "authentication refused", false)
 		rec.Status, rec.Message = StatusFailed, err.Error()

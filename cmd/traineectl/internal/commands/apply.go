@@ -38,6 +38,9 @@ phone number), deleted trainees included:
   fields differ     only the changed fields are sent
   all equal         nothing is sent
   deleted trainee   restored (with its changes); --no-restore refuses it
+  erased person     no match, and the e-mail or phone number is that of a
+                    trainee erased from the company: skipped, listed as
+                    "! erased on DATE" (--allow-erased creates it)
 
 A column the input has is managed: an empty cell clears {clearable}. A
 column it lacks is left alone. The password
@@ -49,6 +52,7 @@ is used to create only: an existing trainee's password is never changed.
   ~ row 3: bob@example.com (trainee 42)
       phoneNumber: "+447700900123" → null
   ! row 5: 1002 email: e-mail address is not valid
+  ! erased on 2026-11-28 (e-mail): row 6: cy@example.com (Cy Lund)
   = 120 unchanged
 -o json gives the plan as data (counts and steps).
 
@@ -61,7 +65,7 @@ records every change before it is sent, and the next run reads the company
 afresh and sends only what is still missing, a change whose outcome was lost
 with the same idempotency key. The summary line, --results, -o json records
 and the exit status are those of create -f: 5 when any row failed or was
-refused, 0 otherwise.`)
+refused, 0 otherwise (a row skipped as erased is not a failure).`)
 
 const applyExample = `  traineectl apply -f clients.csv --dry-run
   traineectl apply -f clients.csv --generate-passwords --results new-passwords.csv
@@ -146,6 +150,9 @@ func runApply(ctx context.Context, f *cmdutil.Factory, o *ApplyOptions) error {
 				return err
 			}
 		}
+		if err := o.markErased(f, func() error { return plan.MarkErased(ctx, srv) }); err != nil {
+			return err
+		}
 		return f.Print(planView(plan, ios.ColorEnabled()))
 	}
 	if err := o.confirmPrune(ctx, f, plan); err != nil {
@@ -210,6 +217,9 @@ func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *b
 		return err
 	}
 	defer j.Close()
+	if err := o.markErased(f, func() error { return plan.MarkErased(ctx, srv) }); err != nil {
+		return err
+	}
 	prog.SetTotal(len(plan.Steps))
 	prog.Start()
 	sum, records, runErr := bulkimport.Apply(ctx, plan, bulkimport.ApplyOptions{
@@ -249,7 +259,7 @@ func planView(p *bulkimport.Plan, color bool) output.View {
 		CSVRows:   recs,
 		Text: func(w io.Writer) error {
 			p.WriteText(w, planPainter(color))
-			if !p.Changes() && p.Refused == 0 {
+			if !p.Changes() && p.Refused == 0 && p.Erased == 0 {
 				fmt.Fprintln(w, "Nothing to do.")
 			}
 			return nil

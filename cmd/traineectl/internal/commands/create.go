@@ -57,7 +57,13 @@ and every row ends up created once.
 status, errorCode, message, password), mode 0600. --generate-passwords gives
 each row without a password a random one, written to the results file only.
 With -o json (yaml, csv) the records go to stdout, passwords left out.
-Exit status 5 when any row failed, 0 when all are created or already done.`)
+
+A row whose e-mail or phone number is that of a trainee erased from the
+company is skipped ("! erased on DATE"; status erased), so that a stale file
+does not bring an erased person back; --dry-run asks the server which rows
+those are (a read), and --allow-erased imports them anyway.
+Exit status 5 when any row failed, 0 when all are created, already done or
+skipped as erased.`)
 
 const createExample = `  traineectl create --name "Ada Park" --email ada@example.com --password 'S3cret-pass'
   traineectl create --name "Ada Park" --email ada@example.com --phone "+44 7700 900123" \

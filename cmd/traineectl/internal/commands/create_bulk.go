@@ -36,6 +36,9 @@ type BulkOptions struct {
 	// PhoneRegion is the region national phone numbers are read in
 	// (--phone-region GB); "": the company's, by its time zone.
 	PhoneRegion string
+	// AllowErased imports the rows of people erased from the company
+	// (--allow-erased); by default they are skipped.
+	AllowErased bool
 
 	key *api.CurrentKey // GET /keys/current, once read (currentKey)
 
@@ -43,7 +46,7 @@ type BulkOptions struct {
 }
 
 // bulkFlags are the flags that only mean something with -f.
-var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file"}
+var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file", "allow-erased"}
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
@@ -77,6 +80,7 @@ func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
 	o.registerMap(cmd, h.prefix)
 	fl.StringVar(&o.PhoneRegion, "phone-region", "", "read phone numbers without + as national numbers of this country (GB, US, ...; default: the company's, by its time zone)")
+	fl.BoolVar(&o.AllowErased, "allow-erased", false, h.prefix+"import the rows of people erased from the company too (by default they are skipped: '! erased on DATE')")
 	_ = cmd.RegisterFlagCompletionFunc("phone-region", fixedValues("GB", "IE", "US", "CA", "DE", "FR", "ES", "IT", "NL", "AU", "NZ"))
 	registerFileCompletions(cmd)
 }
@@ -375,7 +379,8 @@ func (o *BulkOptions) clientAPI(f *cmdutil.Factory, prog *bulkimport.Progress) (
 		return bulkimport.ClientAPI{}, err
 	}
 	return bulkimport.ClientAPI{
-		Lookup: build(),
+		RefuseErased: !o.AllowErased,
+		Lookup:       build(),
 		ForRequest: func(rid string) *client.Client {
 			return build(client.WithRequestIDs(func() string { return rid }))
 		},
@@ -465,13 +470,44 @@ func (o *BulkOptions) bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows [
 		}
 	}
 	c := bulkimport.CheckRows(rows, j)
+	var askErr error
+	if c.ToSend > 0 {
+		askErr = o.markErased(f, func() error {
+			cl, err := f.Client()
+			if err != nil {
+				return err
+			}
+			return c.MarkErased(ctx, bulkimport.ClientAPI{Lookup: cl}, rows, j)
+		})
+	}
 	if err := f.Print(checkView(c)); err != nil {
 		return err
+	}
+	if askErr != nil {
+		// The report above lacks the erased rows: not the run's verdict.
+		return fmt.Errorf("the report above does not tell the rows of erased people: %w", askErr)
 	}
 	if c.Invalid > 0 {
 		return &cmdutil.ReportedError{Code: cmdutil.ExitRejected}
 	}
 	return nil
+}
+
+// markErased runs mark, the plan's or the dry run's erased-check, unless
+// --allow-erased. A server without the check (an older traineed: 404)
+// is noted on stderr and skipped: it ignores Traineed-Refuse-Erased
+// too, so its run creates those rows, as this verdict then says.
+func (o *BulkOptions) markErased(f *cmdutil.Factory, mark func() error) error {
+	if o.AllowErased {
+		return nil
+	}
+	err := mark()
+	var rej *client.RejectedError
+	if errors.As(err, &rej) && rej.Status == http.StatusNotFound {
+		fmt.Fprintln(f.IOStreams.ErrOut, "note: this server does not tell the rows of erased people (no POST /public-api/trainees/erased-check): none is skipped")
+		return nil
+	}
+	return err
 }
 
 // checkView is the dry run's report: the check as JSON and YAML, a line a
@@ -484,6 +520,9 @@ func checkView(c bulkimport.Check) output.View {
 			code = fmt.Sprint(*e.ErrorCode)
 		}
 		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
+	}
+	for _, e := range c.ErasedRows {
+		recs = append(recs, []string{fmt.Sprint(e.Row), "", e.Email, fmt.Sprint(api.CodeErased), e.Field, bulkimport.ErasedReason(e.Field, e.ErasedAt) + ": skipped"})
 	}
 	return output.View{
 		Value:     c,
