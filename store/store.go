@@ -27,6 +27,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/migrate"
+	"go.opentelemetry.io/otel/trace"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -84,6 +85,8 @@ type Store struct {
 	eventHooks []func(companyID int64) // OnEvent listeners
 
 	notes migrationNotes // what this process's migrations reported
+
+	tracer trace.Tracer // nil: tracing off (SetTracerProvider, tracing.go)
 }
 
 // Open connects to url and brings the schema up to date. url is
