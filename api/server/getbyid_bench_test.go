@@ -25,3 +25,21 @@ func BenchmarkGetByIDPostgres(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGetByIDSQLite is BenchmarkGetByIDPostgres over SQLite, with
+// tracing off (no tracer provider given): what every request costs today.
+// docs/performance.md compares it, built on this branch and on its base,
+// for the "off and free" promise of tracing.
+func BenchmarkGetByIDSQLite(b *testing.B) {
+	s := storetest.SQLite(b)
+	key, path := storetest.KeyAndTrainee(b, s)
+	h := server.NewHandler(s, server.WithHasher(cheapHasher))
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			storetest.GetOK(b, h, path, key)
+		}
+	})
+}
