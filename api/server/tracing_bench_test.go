@@ -18,7 +18,9 @@ import (
 // and on ("on": the SDK's provider sampling every request, its batch span
 // processor exporting to a no-op exporter, the store's statements traced
 // too): the cost of a span per request and per statement, without the
-// network. docs/performance.md has the figures.
+// network; cpu-ns/op is this process's CPU time per request (the
+// server's whole cost on SQLite; on PostgreSQL the database's is not in
+// it). docs/performance.md has the figures.
 func BenchmarkGetByIDTracing(b *testing.B) {
 	for _, db := range []string{store.DialectSQLite, store.DialectPostgres} {
 		for _, on := range []bool{false, true} {
@@ -45,11 +47,13 @@ func BenchmarkGetByIDTracing(b *testing.B) {
 				b.ReportAllocs()
 				b.SetParallelism(4)
 				b.ResetTimer()
+				cpu0 := processCPU()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
 						storetest.GetOK(b, h, path, key)
 					}
 				})
+				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
