@@ -331,13 +331,26 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
 	deadline := time.Now().Add(d.cfg.Lease) // the leases end later: they start at the claim
-	var span trace.Span                     // nil: tracing off
-	if d.tracer != nil {
-		ctx, span = d.tracer.Start(ctx, "webhook.claim", trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
-			attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release))))
+	var span trace.Span                     // nil: tracing off, or a poll that has claimed nothing yet
+	var started time.Time                   // a poll's start, for its claim span
+	cycleAttrs := func() trace.SpanStartOption {
+		return trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
+			attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release)))
+	}
+	switch {
+	case d.tracer == nil:
+	case len(done) == 0 && len(release) == 0:
+		// A poll (or a wake-up): most find nothing due. Its statements
+		// make no spans, and its claim span is made only when it claims.
+		ctx, started = store.Untraced(ctx), time.Now()
+	default:
+		ctx, span = d.tracer.Start(ctx, "webhook.claim", cycleAttrs())
 	}
 	batch, err := d.s.CycleDeliveries(ctx, done, release, d.cfg.Schedule, free,
 		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency, Chain: d.cfg.Chain}, d.cfg.Lease)
+	if d.tracer != nil && span == nil && len(batch) > 0 {
+		_, span = d.tracer.Start(context.Background(), "webhook.claim", cycleAttrs(), trace.WithTimestamp(started))
+	}
 	var claimSpan trace.SpanContext // the delivery spans' parent
 	if span != nil {
 		span.SetAttributes(attribute.Int("traineed.webhook.claimed", len(batch)))

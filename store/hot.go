@@ -51,7 +51,7 @@ func (s *Store) runHot(ctx context.Context, tx *bun.Tx, text string, args ...any
 	if s.hotTrace != nil {
 		s.hotTrace(text, args)
 	}
-	if s.tracer != nil {
+	if s.traced(ctx) {
 		// The span ends when the statement has answered (its first rows),
 		// not when they are read.
 		var span trace.Span
@@ -159,7 +159,7 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 	if s.hotTrace != nil {
 		s.hotTrace(text, args)
 	}
-	if s.tracer != nil {
+	if s.traced(ctx) {
 		var span trace.Span
 		ctx, span = s.stmtSpan(ctx, operation(text))
 		defer func() { endStmtSpan(span, err) }()

@@ -46,6 +46,22 @@ func (s *Store) SetTracerProvider(tp trace.TracerProvider) {
 // Tracing reports whether the store makes spans (SetTracerProvider).
 func (s *Store) Tracing() bool { return s.tracer != nil }
 
+// untracedKey marks a context whose statements make no span (Untraced).
+type untracedKey struct{}
+
+// Untraced returns ctx with the store's statement spans turned off for
+// whatever runs with it: the dispatcher's polls, which find nothing due
+// most of the time, would otherwise make a trace a second.
+func Untraced(ctx context.Context) context.Context {
+	return context.WithValue(ctx, untracedKey{}, true)
+}
+
+// traced reports whether a statement run with ctx makes a span: tracing
+// is on and ctx is not Untraced.
+func (s *Store) traced(ctx context.Context) bool {
+	return s.tracer != nil && ctx.Value(untracedKey{}) == nil
+}
+
 // dbSystem is the store's database as OpenTelemetry names it.
 func (s *Store) dbSystem() string {
 	if s.dialect == DialectPostgres {
@@ -91,13 +107,22 @@ func operation(text string) string {
 type traceHook struct{ s *Store }
 
 func (h *traceHook) BeforeQuery(ctx context.Context, ev *bun.QueryEvent) context.Context {
-	ctx, _ = h.s.stmtSpan(ctx, strings.ToUpper(ev.Operation()))
-	return ctx
+	if !h.s.traced(ctx) {
+		return ctx
+	}
+	ctx, span := h.s.stmtSpan(ctx, strings.ToUpper(ev.Operation()))
+	return context.WithValue(ctx, stmtSpanKey{}, span)
 }
 
 func (h *traceHook) AfterQuery(ctx context.Context, ev *bun.QueryEvent) {
-	endStmtSpan(trace.SpanFromContext(ctx), ev.Err)
+	if span, ok := ctx.Value(stmtSpanKey{}).(trace.Span); ok {
+		endStmtSpan(span, ev.Err)
+	}
 }
+
+// stmtSpanKey holds the span BeforeQuery started, for AfterQuery to end:
+// that one and no other (the caller's span is in the context too).
+type stmtSpanKey struct{}
 
 // traceContext is the W3C Trace Context format of the outbox's
 // traceparent column.

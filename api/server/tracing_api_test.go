@@ -237,6 +237,18 @@ func TestTracingCreateAndDelivery(t *testing.T) {
 		if !claimed {
 			t.Errorf("webhook.deliver's parent %s is no webhook.claim span that claimed 1", deliver.Parent.SpanID())
 		}
+		// The dispatcher's polls that found nothing (every 20 ms here) made
+		// no claim span, and no statement span of theirs stands alone.
+		for _, c := range spansNamed(exp, "webhook.claim") {
+			if attr(c, "traineed.webhook.claimed") == "0" && attr(c, "traineed.webhook.recorded") == "0" && attr(c, "traineed.webhook.released") == "0" {
+				t.Errorf("a claim span of a cycle that did nothing: %v", c.Attributes)
+			}
+		}
+		for _, sp := range exp.GetSpans() {
+			if attr(sp, "db.system") != "" && !sp.Parent.IsValid() {
+				t.Errorf("statement span %q is a root: a poll's statements are not traced", sp.Name)
+			}
+		}
 		posts := spansNamed(exp, "POST")
 		if len(posts) != 1 || posts[0].Parent.SpanID() != deliver.SpanContext.SpanID() ||
 			attr(posts[0], "server.address") != "127.0.0.1" || attr(posts[0], "http.response.status_code") != "200" {
