@@ -7,6 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/traineed/traineed/api/rules"
 	"github.com/traineed/traineed/store"
 )
@@ -30,6 +34,10 @@ type EvaluatorConfig struct {
 	// Now is the clock that decides each company's "today" (default
 	// time.Now): tests move it instead of waiting for days to pass.
 	Now func() time.Time
+	// TracerProvider, when set, makes each evaluation a span
+	// (automations.evaluate) with a child per automation
+	// (automations.evaluate_automation); nil traces nothing.
+	TracerProvider trace.TracerProvider
 }
 
 // Evaluator fires the time-triggered automations (EXPIRATION_APPROACHING,
@@ -43,9 +51,10 @@ type EvaluatorConfig struct {
 // are the rules' (package rules), the same that fire the event
 // automations with a change: the evaluator only says when.
 type Evaluator struct {
-	s   Rules
-	cfg EvaluatorConfig
-	log *slog.Logger
+	s      Rules
+	cfg    EvaluatorConfig
+	log    *slog.Logger
+	tracer trace.Tracer // nil: tracing off
 
 	start    sync.Once
 	stop     chan struct{}
@@ -85,6 +94,9 @@ func NewEvaluator(s Rules, cfg EvaluatorConfig) *Evaluator {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ev := &Evaluator{s: s, cfg: cfg, log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	if cfg.TracerProvider != nil {
+		ev.tracer = cfg.TracerProvider.Tracer(TracerName)
+	}
 	ev.ctx, ev.cancel = context.WithCancel(context.Background())
 	return ev
 }
@@ -158,7 +170,24 @@ type Evaluation struct {
 // does not hide its expiry), then every enabled time automation of every
 // company. It stops
 // between transactions when Shutdown is called.
-func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
+func (ev *Evaluator) Evaluate(ctx context.Context) (res Evaluation, err error) {
+	if ev.tracer != nil {
+		var span trace.Span
+		ctx, span = ev.tracer.Start(ctx, "automations.evaluate")
+		defer func() {
+			span.SetAttributes(attribute.Int("traineed.automations", res.Automations), attribute.Int("traineed.automations.fired", res.Fired),
+				attribute.Int("traineed.automations.expirations", res.Expirations), attribute.Int("traineed.automations.busy", res.Busy))
+			if err != nil {
+				span.SetStatus(codes.Error, "evaluation failed")
+			}
+			span.End()
+		}()
+	}
+	return ev.evaluate(ctx)
+}
+
+// evaluate is Evaluate without its span.
+func (ev *Evaluator) evaluate(ctx context.Context) (Evaluation, error) {
 	var res Evaluation
 	var errs []error
 	companies, err := ev.s.ExpirationCompanies(ctx)
@@ -191,11 +220,19 @@ func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
 		res.Automations++
 		var after int64 // each batch starts past the trainees of the last one
 		start, fired := time.Now(), res.Fired
-		err := ev.drain(ctx, func(ctx context.Context, now time.Time) (int, error) {
+		actx, span := ev.automationSpan(ctx, a)
+		err := ev.drain(actx, func(ctx context.Context, now time.Time) (int, error) {
 			n, last, err := ev.s.EvaluateAutomation(ctx, a.CompanyID, a.ID, now, ev.cfg.Batch, after)
 			after = last
 			return n, err
 		}, &res.Fired)
+		if span != nil {
+			span.SetAttributes(attribute.Int("traineed.automations.fired", res.Fired-fired), attribute.Bool("traineed.automation.busy", errors.Is(err, store.ErrBusy)))
+			if err != nil && !errors.Is(err, store.ErrBusy) {
+				span.SetStatus(codes.Error, "evaluation failed")
+			}
+			span.End()
+		}
 		ev.log.Debug("automations: evaluated an automation", "automation", a.ID, "company", a.CompanyID,
 			"fired", res.Fired-fired, "duration_ms", time.Since(start).Milliseconds())
 		switch {
@@ -216,6 +253,16 @@ func (ev *Evaluator) Evaluate(ctx context.Context) (Evaluation, error) {
 		ev.log.Info("automations: evaluated", "automations", res.Automations, "fired", res.Fired, "expired_events", res.Expirations, "busy", res.Busy)
 	}
 	return res, errors.Join(errs...)
+}
+
+// automationSpan starts the span of one automation's evaluation (nil
+// when tracing is off).
+func (ev *Evaluator) automationSpan(ctx context.Context, a store.TimeAutomation) (context.Context, trace.Span) {
+	if ev.tracer == nil {
+		return ctx, nil
+	}
+	return ev.tracer.Start(ctx, "automations.evaluate_automation", trace.WithAttributes(
+		attribute.Int64("traineed.automation.id", a.ID), attribute.Int64("traineed.company_id", a.CompanyID)))
 }
 
 // drain runs batch until it fires fewer than a full batch.

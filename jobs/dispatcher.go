@@ -15,6 +15,10 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/store"
@@ -106,6 +110,10 @@ type DispatcherConfig struct {
 	OnAttempt func(outcome string)
 	// Now is the clock of attempts and pruning (default time.Now).
 	Now func() time.Time
+	// TracerProvider, when set, makes each cycle that claims a span
+	// (webhook.claim) and each attempt one (webhook.deliver, linked to the
+	// span that wrote its event); nil traces nothing.
+	TracerProvider trace.TracerProvider
 }
 
 // Dispatcher delivers the webhook events of the outbox: it claims due
@@ -129,6 +137,7 @@ type Dispatcher struct {
 	cfg    DispatcherConfig
 	log    *slog.Logger
 	sender *webhookSender
+	tracer trace.Tracer // nil: tracing off
 
 	start    sync.Once
 	stop     chan struct{} // closed by Shutdown: claim nothing more
@@ -219,6 +228,9 @@ func NewDispatcher(s Outbox, cfg DispatcherConfig) (*Dispatcher, error) {
 		freed:    make(chan struct{}, 1),
 		cycled:   make(chan struct{}, 1),
 		halt:     map[string]bool{},
+	}
+	if cfg.TracerProvider != nil {
+		d.tracer = cfg.TracerProvider.Tracer(TracerName)
 	}
 	d.abort, d.abortCancel = context.WithCancel(context.Background())
 	return d, nil
@@ -319,8 +331,35 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
 	deadline := time.Now().Add(d.cfg.Lease) // the leases end later: they start at the claim
+	var span trace.Span                     // nil: tracing off, or a poll that has claimed nothing yet
+	var started time.Time                   // a poll's start, for its claim span
+	cycleAttrs := func() trace.SpanStartOption {
+		return trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
+			attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release)))
+	}
+	switch {
+	case d.tracer == nil:
+	case len(done) == 0 && len(release) == 0:
+		// A poll (or a wake-up): most find nothing due. Its statements
+		// make no spans, and its claim span is made only when it claims.
+		ctx, started = store.Untraced(ctx), time.Now()
+	default:
+		ctx, span = d.tracer.Start(ctx, "webhook.claim", cycleAttrs())
+	}
 	batch, err := d.s.CycleDeliveries(ctx, done, release, d.cfg.Schedule, free,
 		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency, Chain: d.cfg.Chain}, d.cfg.Lease)
+	if d.tracer != nil && span == nil && len(batch) > 0 {
+		_, span = d.tracer.Start(context.Background(), "webhook.claim", cycleAttrs(), trace.WithTimestamp(started))
+	}
+	var claimSpan trace.SpanContext // the delivery spans' parent
+	if span != nil {
+		span.SetAttributes(attribute.Int("traineed.webhook.claimed", len(batch)))
+		if err != nil {
+			span.SetStatus(codes.Error, "cycle failed")
+		}
+		span.End()
+		claimSpan = span.SpanContext()
+	}
 	chains := byLease(batch)
 	d.mu.Lock()
 	d.slots += len(chains) - ended
@@ -350,7 +389,7 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	}
 	for _, ch := range chains {
 		d.wg.Add(1)
-		go d.deliver(ch, deadline)
+		go d.deliver(ch, deadline, claimSpan)
 	}
 	for _, f := range done {
 		d.recorded(f)
@@ -380,7 +419,7 @@ func byLease(batch []*store.ClaimedDelivery) [][]*store.ClaimedDelivery {
 // attempt or ChainWindow has passed since the claim, and hands what it
 // did not send back. An attempt cut short by
 // Shutdown's grace is given back too, not recorded.
-func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time) {
+func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time, claim trace.SpanContext) {
 	defer d.wg.Done()
 	window := time.Now().Add(d.cfg.ChainWindow)
 	for i, c := range chain {
@@ -388,7 +427,12 @@ func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time)
 			d.endChain(nil, chain[i:])
 			return
 		}
-		res := d.sender.send(d.abort, c)
+		var res store.DeliveryAttempt
+		if d.tracer != nil {
+			res = d.sendTraced(c, claim)
+		} else {
+			res = d.sender.send(d.abort, c)
+		}
 		if d.abort.Err() != nil && !res.OK() {
 			// Shut down mid-attempt: the attempt does not count.
 			d.outcome(OutcomeReleased)
@@ -406,6 +450,32 @@ func (d *Dispatcher) deliver(chain []*store.ClaimedDelivery, deadline time.Time)
 		d.signal()
 	}
 }
+
+// sendTraced is sender.send in a webhook.deliver span: a child of its
+// claim's span, linked to the span that wrote the event (the change's
+// trace, when it was traced).
+func (d *Dispatcher) sendTraced(c *store.ClaimedDelivery, claim trace.SpanContext) store.DeliveryAttempt {
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindProducer), trace.WithAttributes(
+		attribute.Int64("traineed.webhook.delivery_id", c.DeliveryID), attribute.Int64("traineed.webhook.id", c.WebhookID),
+		attribute.String("traineed.event.id", c.EventID), attribute.Int64("traineed.company_id", c.CompanyID),
+		attribute.Int("traineed.webhook.attempt", c.Attempts+1))}
+	if link := store.TraceLink(c.Traceparent); link.IsValid() {
+		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+	}
+	ctx, span := d.tracer.Start(trace.ContextWithSpanContext(d.abort, claim), "webhook.deliver", opts...)
+	defer span.End()
+	res := d.sender.send(ctx, c)
+	if res.StatusCode != 0 {
+		span.SetAttributes(attribute.Int("http.response.status_code", res.StatusCode))
+	}
+	if !res.OK() {
+		span.SetStatus(codes.Error, "attempt failed")
+	}
+	return res
+}
+
+// TracerName is the instrumentation scope of the background work's spans.
+const TracerName = "github.com/traineed/traineed/jobs"
 
 // goOn reports whether a chain sends its next delivery: not after
 // Shutdown, nor after a cycle found one of its deliveries gone (deleted

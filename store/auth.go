@@ -182,7 +182,11 @@ func (s *Store) touch(keyID int64, stored *time.Time) {
 	s.touchWG.Add(1)
 	go func() {
 		defer s.touchWG.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), touchTimeout)
+		base := context.Background()
+		if s.tracer != nil {
+			base = Untraced(base) // a background write of no request's: no lone span
+		}
+		ctx, cancel := context.WithTimeout(base, touchTimeout)
 		defer cancel()
 		// Best effort: a lost write only makes "last used" older.
 		_, _ = s.db.NewUpdate().

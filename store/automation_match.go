@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/rules"
@@ -113,6 +115,12 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 	trigger := api.TriggerOfEvent(eventType)
 	if trigger == "" {
 		return nil
+	}
+	if s.tracer != nil {
+		var span trace.Span
+		ctx, span = s.tracer.Start(ctx, "automations.match", trace.WithAttributes(
+			attribute.String("traineed.automation.trigger", trigger), attribute.Int64("traineed.company_id", ch.After.CompanyID)))
+		defer span.End()
 	}
 	var rows []*automationRow
 	err := s.selectHot(ctx, tx, eventAutomationsQuery, &rows, ch.After.CompanyID, trigger)

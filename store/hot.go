@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // hotQuery is a statement that runs on (nearly) every request, or on every
@@ -46,9 +47,16 @@ func (s *Store) hotText(q *hotQuery) string {
 // keeps one *sql.Stmt per text, which database/sql prepares once per
 // connection (modernc's driver would otherwise parse and compile the
 // statement, its triggers included, on every call).
-func (s *Store) runHot(ctx context.Context, tx *bun.Tx, text string, args ...any) (*sql.Rows, error) {
+func (s *Store) runHot(ctx context.Context, tx *bun.Tx, text string, args ...any) (rows *sql.Rows, err error) {
 	if s.hotTrace != nil {
 		s.hotTrace(text, args)
+	}
+	if s.traced(ctx) {
+		// The span ends when the statement has answered (its first rows),
+		// not when they are read.
+		var span trace.Span
+		ctx, span = s.stmtSpan(ctx, operation(text))
+		defer func() { endStmtSpan(span, err) }()
 	}
 	if s.dialect == DialectPostgres {
 		args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
@@ -142,7 +150,7 @@ func (s *Store) queryHot(ctx context.Context, q *hotQuery, dest any, args ...any
 // or its backend ended) is dropped and the query tried again on a new
 // one (each try discards one dead connection; there are at most the
 // pool's idle ones): every hot query run this way is a read.
-func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []any) error {
+func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []any) (err error) {
 	v := reflect.ValueOf(dest)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("store: queryHot into %T: want a pointer to a struct", dest)
@@ -151,9 +159,14 @@ func (s *Store) queryHotPgx(ctx context.Context, text string, dest any, args []a
 	if s.hotTrace != nil {
 		s.hotTrace(text, args)
 	}
+	if s.traced(ctx) {
+		var span trace.Span
+		ctx, span = s.stmtSpan(ctx, operation(text))
+		defer func() { endStmtSpan(span, err) }()
+	}
 	args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
 	for try := 1; ; try++ {
-		err := s.queryHotPgxOnce(ctx, text, v, args)
+		err = s.queryHotPgxOnce(ctx, text, v, args)
 		if try <= s.maxIdle && connLost(err) && ctx.Err() == nil {
 			s.flushIdle() // the next try opens a new connection
 			continue

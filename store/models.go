@@ -189,6 +189,10 @@ type webhookEventRow struct {
 	// recorded. Never in Payload.
 	ActorType *string `bun:"actor_type"`
 	ActorID   *int64  `bun:"actor_id"`
+	// Traceparent is the W3C traceparent of the span that wrote the event
+	// (tracing on; NULL otherwise, and on events written before it was
+	// kept): the dispatcher's delivery spans link to it. Never in Payload.
+	Traceparent *string `bun:"traceparent"`
 }
 
 // webhookDeliveryRow is one event to send to one endpoint.

@@ -34,7 +34,11 @@ type ClaimedDelivery struct {
 	// rotation.
 	PreviousSecret *string    `bun:"previous_secret"`
 	PreviousUntil  *time.Time `bun:"previous_secret_expires_at"`
-	lease          string
+	// Traceparent is the W3C traceparent of the span that wrote the event
+	// (nil when tracing was off): TraceLink makes it the delivery span's
+	// link.
+	Traceparent *string `bun:"traceparent"`
+	lease       string
 }
 
 // Lease is c's lease token, shared by the deliveries of one chain (the

@@ -230,7 +230,7 @@ func (s *Store) claimSQLite(ctx context.Context, tx bun.Tx, cl claimArgs) ([]*Cl
 	var out []*ClaimedDelivery
 	err := tx.NewSelect().
 		Model((*webhookDeliveryRow)(nil)).
-		ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at").
+		ColumnExpr("d.id AS delivery_id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, e.traceparent").
 		Join("JOIN webhook_events AS e ON e.id = d.event_id").
 		Join("JOIN webhooks AS w ON w.id = d.webhook_id").
 		Where("d.id IN (?)", bun.List(ids)).
@@ -289,7 +289,7 @@ var claimPostgres = `WITH picked AS (` + dollars(claimPickSQL+"FOR UPDATE OF d S
 	FROM picked, webhook_events AS e, webhooks AS w
 	WHERE d.id = picked.id AND e.id = d.event_id AND w.id = d.webhook_id
 	RETURNING d.id, d.attempts, d.webhook_id, w.company_id, e.public_id, e.payload, w.url, w.secret,
-		w.previous_secret, w.previous_secret_expires_at, d.next_attempt_at, d.lease`
+		w.previous_secret, w.previous_secret_expires_at, d.next_attempt_at, d.lease, e.traceparent`
 
 // releaseManyPostgres gives back a batch of deliveries unsent, each while
 // its lease holds ($1 ids, $2 leases, $3 the time of the update).
@@ -380,7 +380,7 @@ func (s *Store) cyclePostgres(ctx context.Context, plans []finishPlan, cl claimA
 			c := new(ClaimedDelivery)
 			var at time.Time
 			if err := rows.Scan(&c.DeliveryID, &c.Attempts, &c.WebhookID, &c.CompanyID, &c.EventID, &c.Payload, &c.URL,
-				&c.Secret, &c.PreviousSecret, &c.PreviousUntil, &at, &c.lease); err != nil {
+				&c.Secret, &c.PreviousSecret, &c.PreviousUntil, &at, &c.lease, &c.Traceparent); err != nil {
 				return err
 			}
 			out = append(out, c)

@@ -25,6 +25,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"go.opentelemetry.io/otel/trace"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -83,6 +84,8 @@ type Store struct {
 
 	notes      migrationNotes // what this process's migrations reported
 	allowNewer bool           // AllowNewerSchema
+
+	tracer trace.Tracer // nil: tracing off (SetTracerProvider, tracing.go)
 }
 
 // Open connects to url and brings the schema up to date. url is

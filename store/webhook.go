@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/traineed/traineed/api"
 )
@@ -33,6 +35,14 @@ func (ch *traineeChange) eventType() string {
 // rolls back takes its event with it.
 func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) (typ, eventID string, err error) {
 	typ = ch.eventType()
+	if s.tracer != nil {
+		var span trace.Span
+		ctx, span = s.outboxSpan(ctx, typ, ch.After.CompanyID)
+		defer func() {
+			span.SetAttributes(attribute.Int("traineed.deliveries", len(ch.Deliveries)))
+			endStmtSpan(span, err)
+		}()
+	}
 	fields := ch.Fields
 	if fields == nil {
 		fields = []string{}
@@ -54,6 +64,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		CreatedAt: now,
 	}
 	stampActor(ctx, ev)
+	ev.Traceparent = traceparent(ctx)
 	ch.Recorded = true // markChange marks it, and its deliveries
 	if s.dialect == DialectPostgres {
 		// One round trip: the event, then a delivery per subscribed
@@ -67,7 +78,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		err = s.scanHot(ctx, tx, recordEventPostgres, &ch.Deliveries,
 			feedLockClass, companyLockKey(ev.CompanyID),
 			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt), ev.ActorType, ev.ActorID,
-			api.DeliveryPending, subscribedPattern(typ))
+			api.DeliveryPending, subscribedPattern(typ), ev.Traceparent)
 		if err != nil {
 			return "", "", err
 		}
@@ -86,11 +97,12 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 
 // recordEventPostgres is recordEvent's one statement on PostgreSQL: the
 // company's feed lock ($1, $2), the event ($3-$8, its actor $9, $10) and
-// its deliveries ($11: their status; $12: subscribedPattern of its type).
+// its deliveries ($11: their status; $12: subscribedPattern of its type);
+// $13 is the event's traceparent.
 const recordEventPostgres = `WITH l AS (SELECT pg_advisory_xact_lock($1::int4, $2::int4) AS locked),
 	e AS (
-		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id)
-		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz, $9::text, $10::bigint FROM l
+		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id, traceparent)
+		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz, $9::text, $10::bigint, $13::text FROM l
 		RETURNING id, company_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
 	SELECT e.id, w.id, $11::text, 0, e.created_at, e.created_at, e.created_at
@@ -134,6 +146,9 @@ func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow)
 // whose events markChange marks with the change's.
 func (s *Store) writeEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
 	stampActor(ctx, ev)
+	if ev.Traceparent == nil {
+		ev.Traceparent = traceparent(ctx)
+	}
 	if s.dialect == DialectPostgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, ?)", feedLockClass, companyLockKey(ev.CompanyID)); err != nil {
 			return err
@@ -151,8 +166,12 @@ func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, ev
 	if len(evs) == 0 {
 		return nil, nil
 	}
+	tp := traceparent(ctx)
 	for _, ev := range evs {
 		stampActor(ctx, ev)
+		if ev.Traceparent == nil {
+			ev.Traceparent = tp
+		}
 	}
 	markEvent(ctx, companyID)
 	if s.dialect == DialectPostgres {

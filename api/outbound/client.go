@@ -16,6 +16,10 @@ import (
 	"syscall"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/traineed/traineed/api"
 )
 
@@ -40,6 +44,11 @@ type Config struct {
 	// MaxIdlePerHost is how many idle keep-alive connections are kept per
 	// endpoint host (default 2).
 	MaxIdlePerHost int
+	// TracerProvider, when set, makes each Send a client span (named by
+	// its method, with the destination's host and the answer's status,
+	// never the URL's path or query, which may carry a token); nil traces
+	// nothing. No trace header is sent to the receiver.
+	TracerProvider trace.TracerProvider
 }
 
 // Client sends the requests to companies' URLs. It never follows
@@ -50,6 +59,7 @@ type Client struct {
 	http     *http.Client
 	resolver Resolver
 	dialer   *net.Dialer
+	tracer   trace.Tracer // nil: tracing off
 }
 
 // New returns a client with cfg's policy.
@@ -58,6 +68,9 @@ func New(cfg Config) *Client {
 		cfg.Self = (&interfaceAddrs{}).get
 	}
 	c := &Client{cfg: cfg, resolver: cfg.Resolver}
+	if cfg.TracerProvider != nil {
+		c.tracer = cfg.TracerProvider.Tracer("github.com/traineed/traineed/api/outbound")
+	}
 	if c.resolver == nil {
 		c.resolver = net.DefaultResolver
 	}
@@ -233,6 +246,11 @@ type Result = api.WebhookResult
 // ("destination not allowed (loopback)"), with no status, body or latency:
 // nothing of a refused address reaches the company.
 func (c *Client) Send(ctx context.Context, timeout time.Duration, target string, secrets []string, id string, started time.Time, body []byte) (res Result) {
+	if c.tracer != nil {
+		var span trace.Span
+		ctx, span = c.startSpan(ctx, target)
+		defer func() { endSpan(span, res) }()
+	}
 	res.Started = started
 	// The error is stored and shown to the company and the operator: no
 	// control or bidi character of a receiver's (a certificate's name, a
@@ -308,4 +326,26 @@ func describeSendError(ctx context.Context, err error, timeout time.Duration) st
 		return "timeout: " + err.Error()
 	}
 	return err.Error()
+}
+
+// startSpan starts Send's client span (tracing on): the destination's
+// host, not its path or query.
+func (c *Client) startSpan(ctx context.Context, target string) (context.Context, trace.Span) {
+	attrs := []attribute.KeyValue{attribute.String("http.request.method", http.MethodPost)}
+	if u, err := url.Parse(target); err == nil {
+		attrs = append(attrs, attribute.String("server.address", u.Hostname()))
+	}
+	return c.tracer.Start(ctx, http.MethodPost, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+}
+
+// endSpan records an attempt's outcome on its span and ends it: a refused
+// destination, a failure to connect or a non-2xx answer is an error.
+func endSpan(span trace.Span, res Result) {
+	if res.StatusCode != 0 {
+		span.SetAttributes(attribute.Int("http.response.status_code", res.StatusCode))
+	}
+	if !res.OK() {
+		span.SetStatus(codes.Error, res.Err)
+	}
+	span.End()
 }

@@ -66,7 +66,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 			"this API key is over its rate limit; retry after %s seconds", w.Header().Get("Retry-After")))
 	case errors.Is(err, api.ErrUnavailable):
 		setReason(w, reasonUnavailable)
-		h.log.Warn("database unavailable", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
+		h.log.Warn("database unavailable", logArgs(r.Context(), "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)...)
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, api.ErrorOf(api.CodeUnavailable, "",
 			"the database did not answer; retry in a second"))
@@ -102,7 +102,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 			}
 		} else {
 			setReason(w, reasonFault)
-			h.log.Error("server error", "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)
+			h.log.Error("server error", logArgs(r.Context(), "request_id", RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err)...)
 		}
 		w.WriteHeader(http.StatusInternalServerError)
 	}

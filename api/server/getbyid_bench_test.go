@@ -25,3 +25,25 @@ func BenchmarkGetByIDPostgres(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGetByIDSQLite is BenchmarkGetByIDPostgres over SQLite, with
+// tracing off (no tracer provider given): what every request costs today.
+// docs/performance.md compares it, built on this branch and on its base,
+// for the "off and free" promise of tracing. cpu-ns/op is the process's
+// CPU time per request (getrusage): steadier than the wall time on a
+// shared machine.
+func BenchmarkGetByIDSQLite(b *testing.B) {
+	s := storetest.SQLite(b)
+	key, path := storetest.KeyAndTrainee(b, s)
+	h := server.NewHandler(s, server.WithHasher(cheapHasher))
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	b.ResetTimer()
+	cpu0 := processCPU()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			storetest.GetOK(b, h, path, key)
+		}
+	})
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}

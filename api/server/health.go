@@ -26,7 +26,7 @@ func (h *Handler) readyz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := h.store.Ping(ctx); err != nil {
-		h.log.Warn("readiness check failed", "request_id", RequestID(r.Context()), "error", err)
+		h.log.Warn("readiness check failed", logArgs(r.Context(), "request_id", RequestID(r.Context()), "error", err)...)
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return nil

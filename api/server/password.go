@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/crypto/argon2"
 )
 
@@ -43,12 +45,14 @@ type Hasher struct {
 	sem    chan struct{}       // a slot per hash running at once
 	helper *hashHelper         // the helper process, or nil
 	onWait func(time.Duration) // the queue's wait, for the metrics
+	tracer trace.Tracer        // nil: no span per hash
 }
 
 // observed returns a hasher sharing h's slots that reports each hash's
-// wait for a slot to onWait.
-func (h *Hasher) observed(onWait func(time.Duration)) *Hasher {
-	return &Hasher{params: h.params, sem: h.sem, helper: h.helper, onWait: onWait}
+// wait for a slot to onWait (when not nil) and makes each hash a span of
+// tracer's (when not nil).
+func (h *Hasher) observed(onWait func(time.Duration), tracer trace.Tracer) *Hasher {
+	return &Hasher{params: h.params, sem: h.sem, helper: h.helper, onWait: onWait, tracer: tracer}
 }
 
 // DefaultHashConcurrency is how many passwords a helper process hashes at
@@ -109,6 +113,12 @@ func (h *Hasher) Close() error {
 
 // Hash returns the PHC string of password: $argon2id$v=19$m=..,t=..,p=..$salt$hash.
 func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
+	if h.tracer != nil {
+		var span trace.Span
+		ctx, span = h.tracer.Start(ctx, "password.hash", trace.WithAttributes(
+			attribute.Bool("traineed.hash.helper", h.LowPriority()), attribute.String("traineed.hash.algorithm", "argon2id")))
+		defer span.End()
+	}
 	start := time.Now()
 	select {
 	case h.sem <- struct{}{}:

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/outbound"
 )
@@ -59,6 +61,8 @@ type Handler struct {
 
 	metrics         *Metrics // nil: no metrics
 	metricsEndpoint bool     // serve GET /metrics
+
+	tracer trace.Tracer // nil: tracing off (WithTracerProvider)
 }
 
 // Drain tells the handler that the instance is about to stop: from now on
@@ -93,8 +97,12 @@ func NewHandler(st api.Store, opts ...Option) *Handler {
 	if h.hasher == nil {
 		h.hasher = NewHasher(DefaultPasswordParams)
 	}
-	if h.metrics != nil {
-		h.hasher = h.hasher.observed(h.metrics.observeHashWait)
+	if h.metrics != nil || h.tracer != nil {
+		var onWait func(time.Duration)
+		if h.metrics != nil {
+			onWait = h.metrics.observeHashWait
+		}
+		h.hasher = h.hasher.observed(onWait, h.tracer)
 	}
 	if h.outbound == nil {
 		h.outbound = outbound.New(outbound.Config{}) // the default policy: internal addresses refused
@@ -143,12 +151,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+	var span trace.Span // nil: tracing off
+	if h.tracer != nil {
+		r, span = h.startSpan(r)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
+				if span != nil {
+					span.End()
+				}
 				panic(p)
 			}
-			h.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", p)
+			h.log.Error("panic", logArgs(r.Context(), "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", p)...)
 			rec.reason = reasonFault
 			if !rec.wrote {
 				rec.WriteHeader(http.StatusInternalServerError)
@@ -164,7 +179,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		took := time.Since(start)
 		// Typed attributes: LogAttrs boxes none of them (one line per
 		// request, so its allocations are the server's).
-		attrs := [8]slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		attrs := [10]slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", status), slog.Float64("duration_ms", float64(took.Microseconds())/1000),
 			slog.Int("bytes", rec.bytes), slog.String("request_id", id)}
 		n := 6
@@ -178,6 +193,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} else {
 			attrs[n] = slog.String("reason", reason)
 			n++
+		}
+		if span != nil {
+			n += copy(attrs[n:], traceAttrs(r.Context()))
+			finishSpan(span, r.Method, rec, status, id)
 		}
 		h.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
 		if h.metrics != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/traineed/traineed/cmd/traineed/demo"
 	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // shutdownGrace is how long in-flight requests may run once the server
@@ -30,6 +31,7 @@ const defaultShutdownDelay = 5 * time.Second
 
 // serveOptions are the flags of `traineed serve`.
 type serveOptions struct {
+	tracer          trace.TracerProvider // nil: tracing off (tracing.go)
 	addr, logFormat string
 	demo            bool
 	shutdownDelay   time.Duration
@@ -175,6 +177,12 @@ func runServe(e *env, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	tp, stopTracing, err := startTracing(e.ctx, os.Getenv, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing() // after the store's and the server's last spans
+	o.tracer, o.outbound.tracer = tp, tp
 	cfg, err := o.check(log)
 	if err != nil {
 		return err
@@ -185,6 +193,7 @@ func runServe(e *env, o *serveOptions) error {
 		return err
 	}
 	defer s.Close()
+	s.SetTracerProvider(tp)
 	if err := disableRefused(e.ctx, s, cfg.Outbound, log); err != nil {
 		return err
 	}
@@ -214,7 +223,7 @@ func runServe(e *env, o *serveOptions) error {
 	go trimWhenIdle(mctx, trimTick, heapAllocated, debug.FreeOSMemory)
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithOutbound(cfg.Outbound), server.WithCaps(o.maxWebhooks, o.maxAutomations),
-		server.WithMetrics(metrics.http, o.metricsAddr == "")}
+		server.WithMetrics(metrics.http, o.metricsAddr == ""), server.WithTracerProvider(o.tracer)}
 	limiter, closeLimiter, err := o.limiter(log, hooks)
 	if err != nil {
 		return err
@@ -301,6 +310,7 @@ func (o *serveOptions) startBackground(e *env, s *store.Store, cfg jobs.Dispatch
 		fmt.Fprintf(e.out, "API key for %s: %s\n", demo.CompanyName, key)
 	}
 	cfg.OnAttempt = metrics.onAttempt
+	cfg.TracerProvider = o.tracer
 	var d *jobs.Dispatcher
 	if o.webhooks.dispatch {
 		var err error
@@ -317,7 +327,8 @@ func (o *serveOptions) startBackground(e *env, s *store.Store, cfg jobs.Dispatch
 		background = append(background, d)
 	}
 	if o.automations {
-		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log, OnEvaluation: metrics.onEvaluation})
+		ev := jobs.NewEvaluator(s, jobs.EvaluatorConfig{Interval: o.evalInterval, Batch: o.evalBatch, Logger: log, OnEvaluation: metrics.onEvaluation,
+			TracerProvider: o.tracer})
 		ev.Start()
 		background = append(background, ev)
 	}

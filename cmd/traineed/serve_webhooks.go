@@ -14,6 +14,7 @@ import (
 	"github.com/traineed/traineed/api/outbound"
 	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // webhookFlags are serve's settings of the webhook dispatcher.
@@ -133,6 +134,7 @@ func disableRefused(ctx context.Context, s *store.Store, c *outbound.Client, log
 // outboundFlags are the settings of every request to a company's URL
 // (serve's, and `webhook add`'s registration check).
 type outboundFlags struct {
+	tracer       trace.TracerProvider // nil: tracing off
 	allow, deny  string
 	requireHTTPS bool
 	proxy        string
@@ -162,7 +164,8 @@ func (o *outboundFlags) client(maxIdlePerHost int) (*outbound.Client, error) {
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--webhook-deny: %w", err)}
 	}
-	cfg := outbound.Config{Policy: outbound.Policy{Allow: allow, Deny: deny, RequireHTTPS: o.requireHTTPS}, MaxIdlePerHost: maxIdlePerHost}
+	cfg := outbound.Config{Policy: outbound.Policy{Allow: allow, Deny: deny, RequireHTTPS: o.requireHTTPS}, MaxIdlePerHost: maxIdlePerHost,
+		TracerProvider: o.tracer}
 	if o.proxy != "" {
 		u, err := url.Parse(o.proxy)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
