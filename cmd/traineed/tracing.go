@@ -10,7 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -24,7 +24,7 @@ import (
 // the server, store, dispatcher, evaluator and outbound client are given
 // no tracer (each then installs nothing). On, spans go by OTLP over HTTP
 // (protobuf) through a batch span processor; the exporter reads the rest
-// of OTEL_EXPORTER_OTLP_* (headers, timeout, compression, certificates),
+// of OTEL_EXPORTER_OTLP_* (headers, timeout, compression; see otlpHTTP),
 // the provider OTEL_TRACES_SAMPLER and OTEL_BSP_*, and the resource
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (service.name defaults to
 // "traineed").
@@ -62,7 +62,11 @@ func startTracing(ctx context.Context, getenv func(string) string, log *slog.Log
 			break
 		}
 	}
-	exp, err := otlptracehttp.New(ctx) // reads OTEL_EXPORTER_OTLP_*
+	client, err := newOTLPHTTP(getenv) // reads OTEL_EXPORTER_OTLP_*
+	if err != nil {
+		return nil, stop, usageError{fmt.Errorf("tracing: %w", err)}
+	}
+	exp, err := otlptrace.New(ctx, client)
 	if err != nil {
 		return nil, stop, fmt.Errorf("tracing: %w", err)
 	}
