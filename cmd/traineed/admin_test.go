@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,6 +160,13 @@ func TestVersionStamped(t *testing.T) {
 	want := "traineed version v9.8.7-test (commit 0123456789abcdef0123456789abcdef01234567, built 2026-11-28T22:00:00Z)\n"
 	if err != nil || string(out) != want {
 		t.Fatalf("--version: %v %q, want %q", err, out, want)
+	}
+	// The metrics say the same build.
+	base, _, _ := startServer(t, storetest.SQLiteURL(t))
+	_, body := get(t, base+"/metrics")
+	metric := `traineed_build_info{goversion="` + runtime.Version() + `",revision="0123456789abcdef0123456789abcdef01234567",version="v9.8.7-test"} 1`
+	if !strings.Contains(body, metric) {
+		t.Errorf("/metrics lacks %s", metric)
 	}
 }
 
