@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	binDir string // holds the traineectl built for the tests
-	bin    string
+	binDir string // holds the traineectl and traineed built for the tests
+	bin    string // traineectl
 )
 
 func TestMain(m *testing.M) {
@@ -24,17 +24,20 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir, bin = dir, filepath.Join(dir, "traineectl")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/traineectl").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build traineectl: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	for _, prog := range []string{"traineectl", "traineed"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", prog, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
+// files are traineectl's scripts by shell.
 var files = map[string]string{
 	"bash":       "traineectl.bash",
 	"zsh":        "_traineectl",
@@ -42,20 +45,23 @@ var files = map[string]string{
 	"powershell": "traineectl.ps1",
 }
 
-// The committed scripts are what the command tree generates; run
-// `go generate ./...` when this fails.
+// The committed scripts are what the command trees generate; run
+// `go generate ./completions` when this fails.
 func TestScriptsAreUpToDate(t *testing.T) {
-	for shell, name := range files {
-		want, err := exec.Command(bin, "completion", shell).Output()
-		if err != nil {
-			t.Fatalf("traineectl completion %s: %v", shell, err)
-		}
-		got, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("completions/%s is stale: run `go generate ./...`", name)
+	for _, prog := range []string{"traineectl", "traineed"} {
+		for shell, name := range files {
+			name = strings.ReplaceAll(name, "traineectl", prog)
+			want, err := exec.Command(filepath.Join(binDir, prog), "completion", shell).Output()
+			if err != nil {
+				t.Fatalf("%s completion %s: %v", prog, shell, err)
+			}
+			got, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("completions/%s is stale: run `go generate ./completions`", name)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -15,6 +16,20 @@ var built struct {
 	dir  string
 	out  []byte
 	err  error
+}
+
+// stampFlags stamp the test's build as .goreleaser.yaml stamps a release's.
+const stampFlags = "-X github.com/traineed/traineed/cmd/internal/buildinfo.version=v9.8.7-test" +
+	" -X github.com/traineed/traineed/cmd/internal/buildinfo.commit=0123456789abcdef0123456789abcdef01234567" +
+	" -X github.com/traineed/traineed/cmd/internal/buildinfo.date=2026-11-28T22:00:00Z"
+
+// A build stamped with -ldflags says so in --version: tag, commit, date.
+func TestVersionStamped(t *testing.T) {
+	out, err := exec.Command(traineectlBinary(t), "--version").CombinedOutput()
+	want := "traineectl version v9.8.7-test (commit 0123456789abcdef0123456789abcdef01234567, built 2026-11-28T22:00:00Z, " + runtime.Version() + ")\n"
+	if err != nil || string(out) != want {
+		t.Fatalf("--version: %v %q, want %q", err, out, want)
+	}
 }
 
 func TestMain(m *testing.M) {
@@ -34,7 +49,7 @@ func traineectlBinary(t *testing.T) string {
 		if built.dir, built.err = os.MkdirTemp("", "traineectl-bin-"); built.err != nil {
 			return
 		}
-		built.out, built.err = exec.Command("go", "build", "-o", filepath.Join(built.dir, "traineectl"), ".").CombinedOutput()
+		built.out, built.err = exec.Command("go", "build", "-ldflags", stampFlags, "-o", filepath.Join(built.dir, "traineectl"), ".").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("build traineectl: %v\n%s", built.err, built.out)

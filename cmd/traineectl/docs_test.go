@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/traineed/traineed/cmd/internal/buildinfo"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 	"github.com/traineed/traineed/cmd/traineectl/internal/commands"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
@@ -27,7 +28,7 @@ func TestDocsCommandsAndLinks(t *testing.T) {
 	}
 	for _, c := range cmds {
 		ios, _, _ := iostreams.Test("")
-		root := commands.NewRoot(cmdutil.New(ios, "dev"))
+		root := commands.NewRoot(cmdutil.New(ios, buildinfo.Info{Version: "dev"}))
 		cmd, rest, err := root.Find(c.Args)
 		if err != nil {
 			t.Errorf("%s: %v", c, err)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,6 +145,28 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// stampFlags stamp the tests' build of the binary (binary) as
+// .goreleaser.yaml stamps a release's.
+const stampFlags = "-X github.com/traineed/traineed/cmd/internal/buildinfo.version=v9.8.7-test" +
+	" -X github.com/traineed/traineed/cmd/internal/buildinfo.commit=0123456789abcdef0123456789abcdef01234567" +
+	" -X github.com/traineed/traineed/cmd/internal/buildinfo.date=2026-11-28T22:00:00Z"
+
+// A build stamped with -ldflags says so in --version: tag, commit, date.
+func TestVersionStamped(t *testing.T) {
+	out, err := exec.Command(binary(t), "--version").CombinedOutput()
+	want := "traineed version v9.8.7-test (commit 0123456789abcdef0123456789abcdef01234567, built 2026-11-28T22:00:00Z)\n"
+	if err != nil || string(out) != want {
+		t.Fatalf("--version: %v %q, want %q", err, out, want)
+	}
+	// The metrics say the same build.
+	base, _, _ := startServer(t, storetest.SQLiteURL(t))
+	_, body := get(t, base+"/metrics")
+	metric := `traineed_build_info{goversion="` + runtime.Version() + `",revision="0123456789abcdef0123456789abcdef01234567",version="v9.8.7-test"} 1`
+	if !strings.Contains(body, metric) {
+		t.Errorf("/metrics lacks %s", metric)
 	}
 }
 

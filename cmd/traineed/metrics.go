@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"runtime/debug"
+	"runtime"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/traineed/traineed/api/server"
+	"github.com/traineed/traineed/cmd/internal/buildinfo"
 	"github.com/traineed/traineed/jobs"
 	"github.com/traineed/traineed/store"
 )
@@ -88,21 +89,16 @@ func (m *serverMetrics) onEvaluation(ev jobs.Evaluation, err error) {
 	m.expirations.Add(float64(ev.Expirations))
 }
 
-// buildInfo is traineed_build_info{version,revision,goversion} 1, from the
-// binary's build information.
+// buildInfo is traineed_build_info{version,revision,goversion} 1: what
+// --version says (cmd/internal/buildinfo), the revision "unknown" when no
+// commit is known.
 func buildInfo() prometheus.Collector {
-	version, revision, goVersion := "(devel)", "unknown", "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				revision = s.Value
-			}
-		}
+	b := buildinfo.Get()
+	revision := b.Commit
+	if revision == "" {
+		revision = "unknown"
 	}
+	version, goVersion := b.Version, runtime.Version()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "traineed_build_info",
 		Help:        "Always 1; its labels say which build of traineed runs.",

@@ -7,13 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/internal/buildinfo"
 	"github.com/traineed/traineed/store"
 	"golang.org/x/term"
 )
@@ -112,27 +112,9 @@ func runEnv(e *env, args []string) int {
 	return exitError
 }
 
-// buildVersion is the module version of a `go install ...@version` build,
-// else "dev" with the commit it was built from, when known.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "dev (" + s.Value[:12] + ")"
-		}
-	}
-	return "dev"
-}
-
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{
-		Version: buildVersion(),
+		Version: buildinfo.Get().String(),
 		Use:     "traineed",
 		Short:   "The trainee management service and its administration",
 		Long: `traineed serves the company-scoped trainee API under /public-api/ and administers

@@ -53,7 +53,7 @@ func binary(t *testing.T) string {
 		buildOnce.dir = dir
 		if err == nil {
 			buildOnce.path = filepath.Join(dir, "traineed")
-			out, berr := exec.Command("go", "build", "-o", buildOnce.path, ".").CombinedOutput()
+			out, berr := exec.Command("go", "build", "-ldflags", stampFlags, "-o", buildOnce.path, ".").CombinedOutput()
 			if berr != nil {
 				err = fmt.Errorf("go build: %v\n%s", berr, out)
 			}

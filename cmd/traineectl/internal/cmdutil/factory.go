@@ -9,11 +9,13 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/client"
+	"github.com/traineed/traineed/cmd/internal/buildinfo"
 	"github.com/traineed/traineed/cmd/traineectl/internal/config"
 	"github.com/traineed/traineed/cmd/traineectl/internal/iostreams"
 	"github.com/traineed/traineed/cmd/traineectl/internal/output"
@@ -50,7 +52,9 @@ type GlobalOptions struct {
 // Factory gives commands what they need; tests build one over buffers.
 type Factory struct {
 	IOStreams *iostreams.IOStreams
-	Version   string
+	Version   string // the release's tag, or "dev" (cmd/internal/buildinfo)
+	Commit    string // the commit built, when known
+	Date      string // the build's date, when known
 	Getenv    func(string) string
 	Now       func() time.Time
 	// ClientOptions are added to every client's options (tests: no sleep).
@@ -72,9 +76,24 @@ type Factory struct {
 	client       *client.Client
 }
 
-// New returns the factory of the real process.
-func New(ios *iostreams.IOStreams, version string) *Factory {
-	return &Factory{IOStreams: ios, Version: version, Getenv: os.Getenv, Now: time.Now}
+// New returns the factory of the real process, built as b says.
+func New(ios *iostreams.IOStreams, b buildinfo.Info) *Factory {
+	return &Factory{IOStreams: ios, Version: b.Version, Commit: b.Commit, Date: b.Date, Getenv: os.Getenv, Now: time.Now}
+}
+
+// VersionLine is what `traineectl --version` and `traineectl version`
+// print: "traineectl version V (commit C, built D, go1.x)", the commit and
+// the date only when known.
+func (f *Factory) VersionLine() string {
+	var more []string
+	if f.Commit != "" {
+		more = append(more, "commit "+f.Commit)
+	}
+	if f.Date != "" {
+		more = append(more, "built "+f.Date)
+	}
+	more = append(more, runtime.Version())
+	return "traineectl version " + f.Version + " (" + strings.Join(more, ", ") + ")"
 }
 
 // OutputFormat is the -o format, already checked by the root command.

@@ -110,25 +110,26 @@ func TestConfigFallsBackToHome(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	h := newHarness(t, "", "")
+	line := "traineectl version 1.2.3-test (commit 0123abc, built 2026-11-01T10:00:00Z, " + runtime.Version() + ")\n"
 	r := h.run("version").expect(t, 0)
-	if r.out != "traineectl version 1.2.3-test ("+runtime.Version()+")\n" {
+	if r.out != line {
 		t.Errorf("%q", r.out)
 	}
 	r = h.run("version", "-o", "json").expect(t, 0)
-	if r.out != "{\n  \"version\": \"1.2.3-test\",\n  \"go\": \""+runtime.Version()+"\"\n}\n" {
+	if r.out != "{\n  \"version\": \"1.2.3-test\",\n  \"commit\": \"0123abc\",\n  \"date\": \"2026-11-01T10:00:00Z\",\n  \"go\": \""+runtime.Version()+"\"\n}\n" {
 		t.Errorf("%q", r.out)
 	}
 	r = h.run("version", "-o", "yaml").expect(t, 0)
-	if r.out != "version: 1.2.3-test\ngo: "+runtime.Version()+"\n" {
+	if r.out != "version: 1.2.3-test\ncommit: 0123abc\ndate: \"2026-11-01T10:00:00Z\"\ngo: "+runtime.Version()+"\n" {
 		t.Errorf("%q", r.out)
 	}
 	r = h.run("version", "-o", "csv").expect(t, 0)
-	if r.out != "version,go\n1.2.3-test,"+runtime.Version()+"\n" {
+	if r.out != "version,commit,date,go\n1.2.3-test,0123abc,2026-11-01T10:00:00Z,"+runtime.Version()+"\n" {
 		t.Errorf("%q", r.out)
 	}
 	// --version, as gh and stripe take it: the same line as `version`.
 	r = h.run("--version").expect(t, 0)
-	if r.out != "traineectl version 1.2.3-test ("+runtime.Version()+")\n" {
+	if r.out != line {
 		t.Errorf("--version: %q", r.out)
 	}
 }

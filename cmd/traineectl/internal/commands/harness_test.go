@@ -83,6 +83,8 @@ func (h *harness) runWith(o runOpts, args ...string) result {
 	f := &cmdutil.Factory{
 		IOStreams:         ios,
 		Version:           "1.2.3-test",
+		Commit:            "0123abc",
+		Date:              "2026-11-01T10:00:00Z",
 		Getenv:            func(k string) string { return h.env[k] },
 		Now:               func() time.Time { return testNow },
 		ClientOptions:     []client.Option{client.WithSleep(h.sleep)},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -117,7 +116,7 @@ func NewRoot(f *cmdutil.Factory) *cobra.Command {
 			return bindGlobal(f, cmd)
 		},
 	}
-	root.SetVersionTemplate("traineectl version {{.Version}} (" + runtime.Version() + ")\n")
+	root.SetVersionTemplate(f.VersionLine() + "\n")
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)

@@ -27,16 +27,19 @@ func newVersionCmd(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 	}
 }
 
-// runVersion prints traineectl's version and the Go release it was built
-// with.
+// runVersion prints traineectl's version, the commit and date of its
+// build (empty when unknown) and the Go release it was built with.
 func runVersion(_ context.Context, f *cmdutil.Factory, _ *VersionOptions) error {
 	v := struct {
 		Version string `json:"version"`
+		Commit  string `json:"commit"`
+		Date    string `json:"date"`
 		Go      string `json:"go"`
-	}{f.Version, runtime.Version()}
-	return f.Print(output.View{Value: v, CSVHeader: []string{"version", "go"}, CSVRows: [][]string{{v.Version, v.Go}},
+	}{f.Version, f.Commit, f.Date, runtime.Version()}
+	return f.Print(output.View{Value: v, CSVHeader: []string{"version", "commit", "date", "go"},
+		CSVRows: [][]string{{v.Version, v.Commit, v.Date, v.Go}},
 		Text: func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "traineectl version %s (%s)\n", v.Version, v.Go)
+			_, err := fmt.Fprintln(w, f.VersionLine())
 			return err
 		}})
 }
