@@ -331,35 +331,12 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
 	deadline := time.Now().Add(d.cfg.Lease) // the leases end later: they start at the claim
-	var span trace.Span                     // nil: tracing off, or a poll that has claimed nothing yet
-	var started time.Time                   // a poll's start, for its claim span
-	cycleAttrs := func() trace.SpanStartOption {
-		return trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
-			attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release)))
-	}
-	switch {
-	case d.tracer == nil:
-	case len(done) == 0 && len(release) == 0:
-		// A poll (or a wake-up): most find nothing due. Its statements
-		// make no spans, and its claim span is made only when it claims.
-		ctx, started = store.Untraced(ctx), time.Now()
-	default:
-		ctx, span = d.tracer.Start(ctx, "webhook.claim", cycleAttrs())
-	}
+	attrs := trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
+		attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release)))
+	ctx, ct := d.startClaim(ctx, len(done) == 0 && len(release) == 0, attrs)
 	batch, err := d.s.CycleDeliveries(ctx, done, release, d.cfg.Schedule, free,
 		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency, Chain: d.cfg.Chain}, d.cfg.Lease)
-	if d.tracer != nil && span == nil && len(batch) > 0 {
-		_, span = d.tracer.Start(context.Background(), "webhook.claim", cycleAttrs(), trace.WithTimestamp(started))
-	}
-	var claimSpan trace.SpanContext // the delivery spans' parent
-	if span != nil {
-		span.SetAttributes(attribute.Int("traineed.webhook.claimed", len(batch)))
-		if err != nil {
-			span.SetStatus(codes.Error, "cycle failed")
-		}
-		span.End()
-		claimSpan = span.SpanContext()
-	}
+	claimSpan := ct.end(len(batch), err) // the delivery spans' parent
 	chains := byLease(batch)
 	d.mu.Lock()
 	d.slots += len(chains) - ended
@@ -395,6 +372,48 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 		d.recorded(f)
 	}
 	return (want || ended > 0) && free > 0 && len(chains) >= free
+}
+
+// claimTrace is a cycle's webhook.claim span: begun with the cycle when
+// it records or gives back attempts, else (a poll, a wake-up: most find
+// nothing due) only once it has claimed, its statements untraced.
+type claimTrace struct {
+	tracer  trace.Tracer // nil: tracing off
+	span    trace.Span   // nil: not begun
+	started time.Time
+	attrs   trace.SpanStartOption
+}
+
+// startClaim begins a cycle's claim trace; quiet is a cycle with no
+// attempt to record or give back.
+func (d *Dispatcher) startClaim(ctx context.Context, quiet bool, attrs trace.SpanStartOption) (context.Context, *claimTrace) {
+	ct := &claimTrace{tracer: d.tracer, attrs: attrs}
+	switch {
+	case d.tracer == nil:
+	case quiet:
+		ctx, ct.started = store.Untraced(ctx), time.Now()
+	default:
+		ctx, ct.span = d.tracer.Start(ctx, "webhook.claim", attrs)
+	}
+	return ctx, ct
+}
+
+// end ends the claim span (a quiet cycle's, begun at its start, only when
+// it claimed) and returns its context, the deliveries' parent; empty when
+// there is none.
+func (ct *claimTrace) end(claimed int, err error) trace.SpanContext {
+	if ct.tracer != nil && ct.span == nil && claimed > 0 {
+		_, ct.span = ct.tracer.Start(context.Background(), "webhook.claim", ct.attrs, trace.WithTimestamp(ct.started))
+	}
+	if ct.span == nil {
+		return trace.SpanContext{}
+	}
+	ct.span.SetAttributes(attribute.Int("traineed.webhook.claimed", claimed))
+	if err != nil {
+		ct.span.SetStatus(codes.Error, "cycle failed")
+	}
+	ct.span.End()
+	return ct.span.SpanContext()
 }
 
 // byLease splits claimed deliveries into their chains, in order.

@@ -215,12 +215,7 @@ func runServe(e *env, o *serveOptions) error {
 	defer watchSIGHUP(hup, log, hooks, metrics)()
 	hasher := newServeHasher(o)
 	defer hasher.Close()
-	mctx, stopMemory := context.WithCancel(e.ctx)
-	defer stopMemory()
-	if prev := setServerGC(os.Getenv("GOGC"), hasher.LowPriority()); prev >= 0 {
-		go gcFollowsHelper(mctx, time.Second, hasher.LowPriority, prev)
-	}
-	go trimWhenIdle(mctx, trimTick, heapAllocated, debug.FreeOSMemory)
+	defer tuneMemory(e.ctx, hasher)()
 	opts := []server.Option{server.WithLogger(log), server.WithHasher(hasher),
 		server.WithOutbound(cfg.Outbound), server.WithCaps(o.maxWebhooks, o.maxAutomations),
 		server.WithMetrics(metrics.http, o.metricsAddr == ""), server.WithTracerProvider(o.tracer)}
@@ -240,6 +235,17 @@ func runServe(e *env, o *serveOptions) error {
 	}
 	defer stopWake()
 	return serve(e.ctx, log, ln, h, o.shutdownDelay, background...)
+}
+
+// tuneMemory sets the server's GC target (following the hash helper's
+// priority) and trims the heap when idle, until the returned stop.
+func tuneMemory(ctx context.Context, hasher *server.Hasher) (stop func()) {
+	mctx, stopMemory := context.WithCancel(ctx)
+	if prev := setServerGC(os.Getenv("GOGC"), hasher.LowPriority()); prev >= 0 {
+		go gcFollowsHelper(mctx, time.Second, hasher.LowPriority, prev)
+	}
+	go trimWhenIdle(mctx, trimTick, heapAllocated, debug.FreeOSMemory)
+	return stopMemory
 }
 
 // check refuses flags that cannot work together, reads --limits-file, and
