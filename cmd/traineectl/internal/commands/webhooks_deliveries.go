@@ -63,8 +63,11 @@ var deliveryRows = output.Rows[*api.WebhookAttempt]{
 		return []string{a.EventID, a.Type, strconv.Itoa(a.Attempt), status, latency, deref(a.Error), output.Instant(a.Time), a.State,
 			output.IDOr(a.TraineeID, ""), output.StrOr(a.TraineeName, "")}
 	},
-	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE"}, {Header: "TRAINEE", Flex: true, MinWidth: 10}, {Header: "ATTEMPT", Right: true}, {Header: "STATUS", Right: true},
-		{Header: "LATENCY", Right: true}, {Header: "ERROR", Flex: true}, {Header: "TIME"}, {Header: "STATE"}},
+	// At 80 columns the least useful go first (latency, the time, the
+	// attempt's number, the type), so that the status, the error and the
+	// state stay.
+	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE", Drop: 4}, {Header: "TRAINEE", Flex: true, MinWidth: 10}, {Header: "ATTEMPT", Right: true, Drop: 3}, {Header: "STATUS", Right: true},
+		{Header: "LATENCY", Right: true, Drop: 1}, {Header: "ERROR", Flex: true}, {Header: "TIME", Drop: 2}, {Header: "STATE"}},
 	Row: func(a *api.WebhookAttempt) []string {
 		status, latency := "-", "-"
 		if a.StatusCode != nil {
