@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -122,5 +123,19 @@ func TestJournalResume(t *testing.T) {
 	sum, _, err = run()
 	if err != nil || sum.AlreadyDone != 3 || len(f.keys[1])+len(f.keys[2])+len(f.keys[3]) != n {
 		t.Fatalf("third run %+v %v", sum, err)
+	}
+}
+
+// TestDryRunSummaryFitsOneLine: the dry run's summary of a few thousand
+// trainees stays within 80 columns, and names the unreadable ones only
+// when there are some.
+func TestDryRunSummaryFitsOneLine(t *testing.T) {
+	s := Summary{Total: 1500, WouldChange: 1200, Unchanged: 300}
+	if got := s.Text(true); len(got) > 80 || strings.Contains(got, "unreadable") {
+		t.Errorf("%d wide: %q", len(got), got)
+	}
+	s.Unchanged, s.Failed = 299, 1
+	if got := s.Text(true); len(got) > 80 || !strings.Contains(got, "1 unreadable") {
+		t.Errorf("%d wide: %q", len(got), got)
 	}
 }

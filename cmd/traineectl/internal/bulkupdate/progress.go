@@ -43,8 +43,12 @@ func FailureLine(rec Record) string {
 // Text is the summary line of a run.
 func (s Summary) Text(dryRun bool) string {
 	if dryRun {
-		return fmt.Sprintf("Dry run: %s, %d would change, %d unchanged, %d failed to read; nothing was sent.",
-			traineeCount(s.Total), s.WouldChange, s.Unchanged, s.Failed)
+		// One line at 80 columns: the unreadable count only when some were.
+		t := fmt.Sprintf("Dry run, none sent: %s, %d to change, %d unchanged", traineeCount(s.Total), s.WouldChange, s.Unchanged)
+		if s.Failed > 0 {
+			t += fmt.Sprintf(", %d unreadable", s.Failed)
+		}
+		return t
 	}
 	t := fmt.Sprintf("%s: %d updated, %d unchanged, %d already done, %d failed (%s).",
 		traineeCount(s.Total), s.Updated, s.Unchanged, s.AlreadyDone, s.Failed, s.Duration.Round(time.Millisecond))

@@ -324,7 +324,7 @@ func TestBulkDryRunTable(t *testing.T) {
 	if !strings.HasPrefix(r.out, "ID\tNAME\tSTATUS\tCHANGE\tERROR\tMESSAGE\n"+id+"\tDry Runner\t") {
 		t.Fatalf("the dry run's table off a terminal:\n%s", r)
 	}
-	if !strings.Contains(r.err, "Dry run: 1 trainee, ") {
+	if !strings.Contains(r.err, "Dry run, none sent: 1 trainee, ") {
 		t.Fatalf("the dry run's summary:\n%s", r)
 	}
 	r = h.runWith(runOpts{tty: true}, "update", "--ids", id, "--extend", "30d", "--dry-run").expect(t, 0)
