@@ -142,6 +142,17 @@ type WebhookAttempt struct {
 	NextAttemptAt *time.Time `json:"nextAttemptAt"`
 }
 
+// ShownState is the delivery's state as people read it (tables, the TUI):
+// a pending delivery that was attempted already (and failed, or it would
+// have succeeded) waits for its retry, "retrying"; otherwise State. The
+// JSON keeps State.
+func (a *WebhookAttempt) ShownState() string {
+	if a.State == DeliveryPending && a.Attempt > 0 {
+		return "retrying"
+	}
+	return a.State
+}
+
 // MaxWebhookResponse is how much of a receiver's response body is kept.
 const MaxWebhookResponse = 1024
 

@@ -415,10 +415,7 @@ func attemptAnswer(a *api.WebhookAttempt) (status, latency string) {
 // attempted already (and failed, or it would have succeeded) is waiting
 // for its retry: "retrying"; one not attempted yet stays "pending".
 func deliveryState(a *api.WebhookAttempt) string {
-	if a.State == api.DeliveryPending && a.Attempt > 0 {
-		return "retrying"
-	}
-	return api.EscapeText(a.State)
+	return api.EscapeText(a.ShownState())
 }
 
 // deliveryTraineeDetail is the detail's trainee: "Ada Park (#12)".

@@ -33,6 +33,14 @@ func TestDeliveriesKeepWhyAtEightyColumns(t *testing.T) {
 			t.Errorf("at 80 columns the deliveries lost %s:\n%s", want, b.String())
 		}
 	}
+	if !strings.Contains(b.String(), "retrying") {
+		t.Errorf("an attempted, pending delivery reads %q, not retrying as in the TUI:\n%s", a.State, b.String())
+	}
+	unanswered := *a
+	unanswered.StatusCode = nil
+	if r := deliveryRows.Row(&unanswered); r[4] != "-" || r[5] != "-" {
+		t.Errorf("a request nobody answered shows status %q, latency %q; want - and -", r[4], r[5])
+	}
 	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		if w := utf8.RuneCountInString(line); w > 80 {
 			t.Errorf("line %d wide: %q", w, line)

@@ -69,14 +69,16 @@ var deliveryRows = output.Rows[*api.WebhookAttempt]{
 	Columns: []output.Column{{Header: "EVENT"}, {Header: "TYPE", Drop: 4}, {Header: "TRAINEE", Flex: true, MinWidth: 10}, {Header: "ATTEMPT", Right: true, Drop: 3}, {Header: "STATUS", Right: true},
 		{Header: "LATENCY", Right: true, Drop: 1}, {Header: "ERROR", Flex: true}, {Header: "TIME", Drop: 2}, {Header: "STATE"}},
 	Row: func(a *api.WebhookAttempt) []string {
+		// As the TUI shows them: a request nobody answered has no status
+		// and no latency; a pending delivery already attempted is retrying.
 		status, latency := "-", "-"
 		if a.StatusCode != nil {
 			status = strconv.Itoa(*a.StatusCode)
+			if a.LatencyMs != nil {
+				latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
+			}
 		}
-		if a.LatencyMs != nil {
-			latency = strconv.FormatFloat(*a.LatencyMs, 'f', 1, 64) + " ms"
-		}
-		return []string{a.EventID, a.Type, deliveryTrainee(a), strconv.Itoa(a.Attempt), status, latency, deref(a.Error), stamp(a.Time), a.State}
+		return []string{a.EventID, a.Type, deliveryTrainee(a), strconv.Itoa(a.Attempt), status, latency, deref(a.Error), stamp(a.Time), a.ShownState()}
 	},
 }
 
