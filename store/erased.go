@@ -47,7 +47,7 @@ func erasureSecret(ctx context.Context, db bun.IDB, companyID int64, create bool
 		}
 	}
 	row := new(erasureSecretRow)
-	err := db.NewSelect().Model(row).Where("es.company_id = ?", companyID).Scan(ctx)
+	err := erasedScope(db, row, "es", companyID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -55,6 +55,13 @@ func erasureSecret(ctx context.Context, db bun.IDB, companyID int64, create bool
 		return nil, dbError(err)
 	}
 	return row.Secret, nil
+}
+
+// erasedScope is where every read of a company's erasure secret and
+// fingerprints starts: model's rows (alias its table's alias) of the
+// company.
+func erasedScope(db bun.IDB, model any, alias string, companyID int64) *bun.SelectQuery {
+	return db.NewSelect().Model(model).Where("?.company_id = ?", bun.Ident(alias), companyID)
 }
 
 func make32() []byte {
@@ -119,8 +126,7 @@ func (s *Store) ErasedMatches(ctx context.Context, companyID int64, people []api
 		return out, nil
 	}
 	var found []erasedFingerprintRow
-	err = s.db.NewSelect().Model(&found).
-		Where("ef.company_id = ? AND ef.fingerprint IN (?)", companyID, bun.In(fps)).Scan(ctx)
+	err = erasedScope(s.db, &found, "ef", companyID).Where("ef.fingerprint IN (?)", bun.In(fps)).Scan(ctx)
 	if err != nil {
 		return nil, dbError(err)
 	}
