@@ -88,6 +88,13 @@ type Store struct {
 	tracer trace.Tracer // nil: tracing off (SetTracerProvider, tracing.go)
 }
 
+// SQLitePath is the file of a "sqlite:PATH" URL (sqlite://PATH
+// tolerated); ok is false for any other URL.
+func SQLitePath(url string) (path string, ok bool) {
+	path, ok = strings.CutPrefix(url, "sqlite:")
+	return strings.TrimPrefix(path, "//"), ok
+}
+
 // Open connects to url and brings the schema up to date. url is
 // "sqlite:PATH" or "postgres://..." (also "postgresql://...").
 //
@@ -105,8 +112,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	)
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
-		path := strings.TrimPrefix(url, "sqlite:")
-		path = strings.TrimPrefix(path, "//") // tolerate sqlite://PATH
+		path, _ := SQLitePath(url)
 		if path == "" {
 			return nil, errors.New("store: sqlite URL has no path: want sqlite:PATH")
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/traineed/traineed/store"
@@ -40,8 +39,7 @@ continuous archiving for point-in-time recovery) and exits 1.`,
   traineed backup --to nightly.db --force`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if path, ok := strings.CutPrefix(e.db, "sqlite:"); ok {
-				path = strings.TrimPrefix(path, "//")
+			if path, ok := store.SQLitePath(e.db); ok {
 				if _, err := os.Stat(path); err != nil {
 					return fmt.Errorf("no database to back up: %w", err)
 				}
