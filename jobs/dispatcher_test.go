@@ -230,8 +230,23 @@ func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 			storetest.MustTrainer(t, s1, c.ID, "Coach", fmt.Sprintf("coach%d@shared.example", i))
 			companies = append(companies, c.ID)
 		}
+		// The first requests wait until five are in flight at once: more
+		// than one dispatcher's four, so both must hold slots. Without the
+		// gate the test measured a race (on SQLite the first dispatcher
+		// could drain all 150 before the second made its first claim).
+		var inFlight atomic.Int32
+		both := make(chan struct{})
+		var bothOnce sync.Once
 		rc := storetest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request, _ *storetest.Received, _ int) {
+			if inFlight.Add(1) >= 5 {
+				bothOnce.Do(func() { close(both) })
+			}
+			select {
+			case <-both:
+			case <-time.After(5 * time.Second):
+			}
 			time.Sleep(2 * time.Millisecond)
+			inFlight.Add(-1)
 			w.WriteHeader(http.StatusOK)
 		})
 		for _, c := range companies {
@@ -262,6 +277,11 @@ func TestWebhookTwoDispatchersDeliverOnce(t *testing.T) {
 			if k != 1 {
 				t.Errorf("%s delivered %d times", id, k)
 			}
+		}
+		select {
+		case <-both:
+		default:
+			t.Errorf("never more than four requests in flight: one dispatcher did all the work")
 		}
 		if sent[0].Load() == 0 || sent[1].Load() == 0 {
 			t.Errorf("one dispatcher did all the work: %d and %d", sent[0].Load(), sent[1].Load())
