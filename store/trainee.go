@@ -126,6 +126,23 @@ func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID in
 	return row, ch, nil
 }
 
+// newTraineeRow is the row of a new trainee: its create fields (normalised,
+// absent ones given their default), trainerID (already checked) and what
+// only the server chooses. Its user's columns are in it too.
+func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
+	p := nt.Patch()
+	p.TrainerID = api.Optional[int64]{}
+	p.SetDefaults()
+	row := patchedRow(&traineeRow{
+		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
+		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
+	}, p)
+	if row.CreatedByType == "" {
+		row.CreatedByType = api.CreatedByAdmin
+	}
+	return row
+}
+
 // IsTrainer reports whether trainerID is a trainer of the company.
 func (s *Store) IsTrainer(ctx context.Context, companyID, trainerID int64) (bool, error) {
 	return s.isTrainer(ctx, s.db, companyID, trainerID)

@@ -239,23 +239,6 @@ type newTraineeOptions struct {
 	forcePasswordChange bool
 }
 
-// newTraineeRow is the row of a new trainee: its create fields (normalised,
-// absent ones given their default), trainerID (already checked) and what
-// only the server chooses. Its user's columns are in it too.
-func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
-	p := nt.Patch()
-	p.TrainerID = api.Optional[int64]{}
-	p.SetDefaults()
-	row := patchedRow(&traineeRow{
-		CompanyID: companyID, TrainerID: clonePtr(trainerID), LastTrained: dateToInt(nt.LastTrained),
-		Enabled: nt.Enabled, CreatedByType: nt.CreatedByType, ForcePasswordChange: forcePasswordChange,
-	}, p)
-	if row.CreatedByType == "" {
-		row.CreatedByType = api.CreatedByAdmin
-	}
-	return row
-}
-
 // writeRows writes a change's rows: a new trainee's (before nil) or
 // after over before, and reports whether it wrote (a change that alters
 // nothing writes nothing).
