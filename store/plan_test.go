@@ -44,6 +44,7 @@ import (
 )
 
 func TestQueryPlans(t *testing.T) {
+	skipUnderRace(t)
 	storetest.EachURL(t, func(t *testing.T, url string) {
 		began := time.Now()
 		s := storetest.Open(t, url)

@@ -143,6 +143,7 @@ func walkByCursor(t *testing.T, f *searchFixture, q api.Search) []*api.Trainee {
 // ties included), every status, with and without q; the last page has no
 // nextCursor.
 func TestSearchCursorWalk(t *testing.T) {
+	skipUnderRace(t)
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := setupSearch(t, s)
 		// Ties in the name sort: equal names, and names equal lower-cased.
@@ -225,6 +226,7 @@ func TestSearchCursorConcurrentCreate(t *testing.T) {
 // TestSearchCursorDeep: past api.ExactTotalBound a cursor page gives the
 // rows and the lower-bound totals of the same page read with page=.
 func TestSearchCursorDeep(t *testing.T) {
+	skipUnderRace(t)
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		company, _ := bulkLoad(t, s, api.ExactTotalBound+500)
 		f := &searchFixture{s: s, company: company, today: date(t, "01-03-2026")}

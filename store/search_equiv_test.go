@@ -60,6 +60,7 @@ func referenceSearch(t *testing.T, s *store.Store, company int64, q api.Search) 
 // store's plans as they are, and with every way of SQLite's FTS5 index and
 // of PostgreSQL's short-q sample forced.
 func TestSearchMatchesReference(t *testing.T) {
+	skipUnderRace(t)
 	if testing.Short() {
 		t.Skip("loads 10,600 trainees")
 	}

@@ -15,6 +15,7 @@ import (
 // whatever its length (the prefilter takes one- and two-character q from
 // the term dictionary and longer q as a trigram phrase).
 func TestSearchPrefilter(t *testing.T) {
+	skipUnderRace(t)
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := setupSearch(t, s)
 		for _, sd := range []struct{ name, email, phone string }{
