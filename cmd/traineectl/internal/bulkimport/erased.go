@@ -72,8 +72,10 @@ func findErased(ctx context.Context, a ErasedAPI, rows []*Row) (map[*Row]api.Era
 }
 
 // MarkErased turns the plan's creates whose row names an erased trainee
-// into ActionErased steps (not sent), counted in Erased.
-func (p *Plan) MarkErased(ctx context.Context, a ErasedAPI) error {
+// into ActionErased steps (not sent), counted in Erased; with allow
+// (--allow-erased) they stay creates, marked as bringing an erased person
+// back (Reason, ErasedAt) and counted in ErasedAllowed.
+func (p *Plan) MarkErased(ctx context.Context, a ErasedAPI, allow bool) error {
 	var rows []*Row
 	for _, s := range p.Steps {
 		if s.Action == ActionCreate && s.row != nil {
@@ -91,24 +93,40 @@ func (p *Plan) MarkErased(ctx context.Context, a ErasedAPI) error {
 			continue
 		}
 		at := m.ErasedAt.UTC()
-		s.Action, s.Field, s.Reason, s.ErasedAt = ActionErased, m.Field, ErasedReason(m.Field, at), &at
+		s.Field, s.Reason, s.ErasedAt = m.Field, ErasedReason(m.Field, at), &at
+		if allow {
+			p.ErasedAllowed++
+			continue
+		}
+		s.Action = ActionErased
 		p.Create--
 		p.Erased++
 	}
 	return nil
 }
 
-// ErasedRow is a row a dry run of create -f would skip.
+// ErasedRow is a row of create -f that names an erased person: a run
+// skips it, or, Allowed (--allow-erased), creates it again.
 type ErasedRow struct {
 	Row      int       `json:"row"`
 	Email    string    `json:"email"`
 	Field    string    `json:"field"`
 	ErasedAt time.Time `json:"erasedAt"`
+	Allowed  bool      `json:"allowed,omitempty"`
+}
+
+// Outcome is what the run does with the row, in words.
+func (e ErasedRow) Outcome() string {
+	if e.Allowed {
+		return "created again (--allow-erased)"
+	}
+	return "skipped"
 }
 
 // MarkErased counts, among the rows c would send (or look up first), those
-// that name an erased trainee: a run skips them.
-func (c *Check) MarkErased(ctx context.Context, a ErasedAPI, rows []Row, j *Journal) error {
+// that name an erased trainee: a run skips them, or with allow
+// (--allow-erased) sends them, counted in ErasedAllowed.
+func (c *Check) MarkErased(ctx context.Context, a ErasedAPI, rows []Row, j *Journal, allow bool) error {
 	var todo []*Row
 	for i := range rows {
 		r := &rows[i]
@@ -127,11 +145,17 @@ func (c *Check) MarkErased(ctx context.Context, a ErasedAPI, rows []Row, j *Jour
 		return err
 	}
 	for _, r := range todo {
-		if m, ok := found[r]; ok {
-			c.ToSend--
-			c.Erased++
-			c.ErasedRows = append(c.ErasedRows, ErasedRow{Row: r.Num, Email: r.Email, Field: m.Field, ErasedAt: m.ErasedAt.UTC()})
+		m, ok := found[r]
+		if !ok {
+			continue
 		}
+		c.ErasedRows = append(c.ErasedRows, ErasedRow{Row: r.Num, Email: r.Email, Field: m.Field, ErasedAt: m.ErasedAt.UTC(), Allowed: allow})
+		if allow {
+			c.ErasedAllowed++
+			continue
+		}
+		c.ToSend--
+		c.Erased++
 	}
 	return nil
 }

@@ -57,7 +57,8 @@ type Step struct {
 	ErrorCode *int   `json:"errorCode,omitempty"`
 	Field     string `json:"field,omitempty"`
 	Reason    string `json:"reason,omitempty"`
-	// ErasedAt is when the person of an ActionErased step was erased.
+	// ErasedAt is when the person of an ActionErased step, or of a create
+	// that brings an erased person back (--allow-erased), was erased.
 	ErasedAt *time.Time `json:"erasedAt,omitempty"`
 
 	row    *Row
@@ -80,6 +81,9 @@ type Plan struct {
 	// Erased counts the rows skipped because they name a trainee erased
 	// from the company (MarkErased).
 	Erased int `json:"erased"`
+	// ErasedAllowed counts the creates (in Create too) that bring an erased
+	// person back, under --allow-erased.
+	ErasedAllowed int `json:"erasedAllowed,omitempty"`
 	// PruneSkipped says why --prune deletes nothing although asked to.
 	PruneSkipped string `json:"pruneSkipped,omitempty"`
 	Steps        []Step `json:"steps"`
@@ -322,7 +326,11 @@ func (p *Plan) WriteText(w io.Writer, paint Painter) {
 		case ActionDelete:
 			fmt.Fprintf(w, "%s trainee %d %s (%s): absent from the input\n", paint(s.Action, "-"), *s.TraineeID, esc(s.Email), esc(s.Name))
 		case ActionCreate:
-			fmt.Fprintf(w, "%s row %d: %s (%s)\n", paint(s.Action, "+"), s.Row, esc(s.Email), esc(s.Name))
+			again := ""
+			if s.ErasedAt != nil {
+				again = ": " + s.Reason + ", created again (--allow-erased)"
+			}
+			fmt.Fprintf(w, "%s row %d: %s (%s)%s\n", paint(s.Action, "+"), s.Row, esc(s.Email), esc(s.Name), again)
 		case ActionUpdate, ActionRestore:
 			what := ""
 			if s.Action == ActionRestore {
@@ -364,6 +372,9 @@ func (p *Plan) counts() string {
 	parts = append(parts, fmt.Sprintf("%d unchanged", p.Unchanged), fmt.Sprintf("%d refused", p.Refused))
 	if p.Erased > 0 {
 		parts = append(parts, fmt.Sprintf("%d erased, skipped", p.Erased))
+	}
+	if p.ErasedAllowed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of the creates erased before", p.ErasedAllowed))
 	}
 	return strings.Join(parts, ", ")
 }

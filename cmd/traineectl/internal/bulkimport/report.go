@@ -35,8 +35,11 @@ type Check struct {
 	// Erased: valid rows a run would skip, their e-mail or phone number
 	// being a trainee's erased from the company (MarkErased); ErasedRows
 	// lists them.
-	Erased     int         `json:"erased"`
-	ErasedRows []ErasedRow `json:"erasedRows,omitempty"`
+	Erased int `json:"erased"`
+	// ErasedAllowed: rows of erased people a run with --allow-erased
+	// creates again (counted in ToSend too).
+	ErasedAllowed int         `json:"erasedAllowed,omitempty"`
+	ErasedRows    []ErasedRow `json:"erasedRows,omitempty"`
 }
 
 // CheckRows reports what an import of rows would do, given the journal
@@ -85,7 +88,7 @@ func (c Check) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "row %d: invalid: %s\n", e.Row, problem(code, e.Field, e.Message))
 	}
 	for _, e := range c.ErasedRows {
-		fmt.Fprintf(w, "! %s: row %d: %s: skipped\n", ErasedReason(e.Field, e.ErasedAt), e.Row, api.EscapeText(e.Email))
+		fmt.Fprintf(w, "! %s: row %d: %s: %s\n", ErasedReason(e.Field, e.ErasedAt), e.Row, api.EscapeText(e.Email), e.Outcome())
 	}
 	fmt.Fprintf(w, "%s: %d valid, %d invalid", rowsText(c.Rows), c.Valid, c.Invalid)
 	var parts []string
@@ -98,6 +101,9 @@ func (c Check) WriteText(w io.Writer) {
 	parts = append(parts, fmt.Sprintf("%d to create", c.ToSend))
 	if c.Erased > 0 {
 		parts = append(parts, fmt.Sprintf("%d erased, skipped", c.Erased))
+	}
+	if c.ErasedAllowed > 0 {
+		parts = append(parts, fmt.Sprintf("%d of them erased before, created again", c.ErasedAllowed))
 	}
 	fmt.Fprintf(w, "; %s. Nothing was sent.\n", strings.Join(parts, ", "))
 }

@@ -150,7 +150,7 @@ func runApply(ctx context.Context, f *cmdutil.Factory, o *ApplyOptions) error {
 				return err
 			}
 		}
-		if err := o.markErased(f, func() error { return plan.MarkErased(ctx, srv) }); err != nil {
+		if err := o.markErased(f, true, func(allow bool) error { return plan.MarkErased(ctx, srv, allow) }); err != nil {
 			return err
 		}
 		return f.Print(planView(plan, ios.ColorEnabled()))
@@ -217,7 +217,7 @@ func (o *ApplyOptions) carryOut(ctx context.Context, f *cmdutil.Factory, plan *b
 		return err
 	}
 	defer j.Close()
-	if err := o.markErased(f, func() error { return plan.MarkErased(ctx, srv) }); err != nil {
+	if err := o.markErased(f, false, func(allow bool) error { return plan.MarkErased(ctx, srv, allow) }); err != nil {
 		return err
 	}
 	prog.SetTotal(len(plan.Steps))

@@ -385,12 +385,12 @@ func (o *BulkOptions) bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows [
 	c := bulkimport.CheckRows(rows, j)
 	var askErr error
 	if c.ToSend > 0 {
-		askErr = o.markErased(f, func() error {
+		askErr = o.markErased(f, true, func(allow bool) error {
 			cl, err := f.Client()
 			if err != nil {
 				return err
 			}
-			return c.MarkErased(ctx, bulkimport.ClientAPI{Lookup: cl}, rows, j)
+			return c.MarkErased(ctx, bulkimport.ClientAPI{Lookup: cl}, rows, j, allow)
 		})
 	}
 	if err := f.Print(checkView(c)); err != nil {
@@ -406,15 +406,17 @@ func (o *BulkOptions) bulkDryRun(ctx context.Context, f *cmdutil.Factory, rows [
 	return nil
 }
 
-// markErased runs mark, the plan's or the dry run's erased-check, unless
-// --allow-erased. A server without the check (an older traineed: 404)
-// is noted on stderr and skipped: it ignores Traineed-Refuse-Erased
-// too, so its run creates those rows, as this verdict then says.
-func (o *BulkOptions) markErased(f *cmdutil.Factory, mark func() error) error {
-	if o.AllowErased {
+// markErased runs mark, the plan's or the dry run's erased-check, with
+// allow set by --allow-erased; a run (not dryRun) with --allow-erased
+// skips it, its rows being sent anyway. A server without the check (an
+// older traineed: 404) is noted on stderr and skipped: it ignores
+// Traineed-Refuse-Erased too, so its run creates those rows, as this
+// verdict then says.
+func (o *BulkOptions) markErased(f *cmdutil.Factory, dryRun bool, mark func(allow bool) error) error {
+	if o.AllowErased && !dryRun {
 		return nil
 	}
-	err := mark()
+	err := mark(o.AllowErased)
 	var rej *client.RejectedError
 	if errors.As(err, &rej) && rej.Status == http.StatusNotFound {
 		fmt.Fprintln(f.IOStreams.ErrOut, "note: this server does not tell the rows of erased people (no POST /public-api/trainees/erased-check): none is skipped")
@@ -435,7 +437,7 @@ func checkView(c bulkimport.Check) output.View {
 		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
 	}
 	for _, e := range c.ErasedRows {
-		recs = append(recs, []string{fmt.Sprint(e.Row), "", e.Email, fmt.Sprint(api.CodeErased), e.Field, bulkimport.ErasedReason(e.Field, e.ErasedAt) + ": skipped"})
+		recs = append(recs, []string{fmt.Sprint(e.Row), "", e.Email, fmt.Sprint(api.CodeErased), e.Field, bulkimport.ErasedReason(e.Field, e.ErasedAt) + ": " + e.Outcome()})
 	}
 	return output.View{
 		Value:     c,
