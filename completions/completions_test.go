@@ -25,7 +25,9 @@ func TestMain(m *testing.M) {
 	}
 	binDir, bin = dir, filepath.Join(dir, "traineectl")
 	for _, prog := range []string{"traineectl", "traineed"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput()
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, prog), "../cmd/"+prog)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as released, and as .ci/run's other builds
+		out, err := build.CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", prog, err, out)
 			os.RemoveAll(dir)

@@ -69,6 +69,7 @@ func (s *tmuxSession) waitFor(what string, parts ...string) string {
 func buildBinaries(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "../cmd/traineed", "../cmd/traineectl")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released, and as .ci/run's other builds
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -49,7 +49,9 @@ func traineectlBinary(t *testing.T) string {
 		if built.dir, built.err = os.MkdirTemp("", "traineectl-bin-"); built.err != nil {
 			return
 		}
-		built.out, built.err = exec.Command("go", "build", "-ldflags", stampFlags, "-o", filepath.Join(built.dir, "traineectl"), ".").CombinedOutput()
+		build := exec.Command("go", "build", "-ldflags", stampFlags, "-o", filepath.Join(built.dir, "traineectl"), ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as released, and as .ci/run's other builds
+		built.out, built.err = build.CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("build traineectl: %v\n%s", built.err, built.out)

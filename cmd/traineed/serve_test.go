@@ -53,7 +53,9 @@ func binary(t *testing.T) string {
 		buildOnce.dir = dir
 		if err == nil {
 			buildOnce.path = filepath.Join(dir, "traineed")
-			out, berr := exec.Command("go", "build", "-ldflags", stampFlags, "-o", buildOnce.path, ".").CombinedOutput()
+			build := exec.Command("go", "build", "-ldflags", stampFlags, "-o", buildOnce.path, ".")
+			build.Env = append(os.Environ(), "CGO_ENABLED=0") // as released, and as .ci/run's other builds
+			out, berr := build.CombinedOutput()
 			if berr != nil {
 				err = fmt.Errorf("go build: %v\n%s", berr, out)
 			}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/traineed/traineed/cmd/traineectl/internal/atomicfile"
 )
 
 // appender appends lines to a file and returns only once they are on disk.
@@ -46,7 +48,7 @@ func openAppender(path string, perm os.FileMode) (a *appender, head []byte, err 
 		return nil, nil, fmt.Errorf("%s is in use by another import (%v)", path, err)
 	}
 	if created {
-		syncDir(filepath.Dir(path))
+		atomicfile.SyncDir(filepath.Dir(path))
 	}
 	content, err := io.ReadAll(f)
 	if err != nil {
@@ -68,15 +70,6 @@ func openAppender(path string, perm os.FileMode) (a *appender, head []byte, err 
 	a = &appender{f: f}
 	a.cond = sync.NewCond(&a.mu)
 	return a, content[:keep], nil
-}
-
-// syncDir makes a new directory entry durable; where directories cannot be
-// synced (Windows) there is nothing to do.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 }
 
 // Append writes line (which must end in a newline) and, when durable,

@@ -5,12 +5,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/cmd/traineectl/internal/atomicfile"
 )
 
 // Statuses of a row's record.
@@ -204,31 +204,7 @@ func (r *Results) sortByRow() error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	_ = w.WriteAll(recs)
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".sort-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
+	return atomicfile.Write(path, b.Bytes(), 0o600)
 }
 
 // passwordAlphabet: letters, digits and symbols that need no quoting in a

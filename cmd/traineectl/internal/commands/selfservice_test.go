@@ -203,7 +203,9 @@ func traineectlBinary(t testing.TB) string {
 			return
 		}
 		buildOnce.bin = filepath.Join(dir, "traineectl")
-		buildOnce.out, buildOnce.err = exec.Command("go", "build", "-o", buildOnce.bin, "github.com/traineed/traineed/cmd/traineectl").CombinedOutput()
+		build := exec.Command("go", "build", "-o", buildOnce.bin, "github.com/traineed/traineed/cmd/traineectl")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as released, and as .ci/run's other builds
+		buildOnce.out, buildOnce.err = build.CombinedOutput()
 	})
 	if buildOnce.err != nil {
 		t.Fatalf("build traineectl: %v\n%s", buildOnce.err, buildOnce.out)
