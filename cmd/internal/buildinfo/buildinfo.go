@@ -71,8 +71,13 @@ func resolve(version, commit, date string, bi *debug.BuildInfo) Info {
 }
 
 // String is the version and, in parentheses, what else is known:
-// "v1.2.3 (commit 0123abc..., built 2026-11-28T22:00:00Z)", "dev".
+// "v1.2.3 (commit 0123abc..., built 2026-11-28T22:00:00Z)"; a build that
+// recorded nothing says so, rather than a bare "dev" that reads like a
+// release's name.
 func (i Info) String() string {
+	if i.Version == "dev" && i.Commit == "" && i.Date == "" {
+		return "dev (a build from source that recorded no version, commit or date: release builds are stamped)"
+	}
 	var more []string
 	if i.Commit != "" {
 		more = append(more, "commit "+i.Commit)

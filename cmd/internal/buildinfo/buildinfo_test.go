@@ -22,7 +22,7 @@ func TestResolve(t *testing.T) {
 			Info{"dev", "feedc0de-dirty", "2026-11-02T03:04:05Z"}, "dev (commit feedc0de-dirty, built 2026-11-02T03:04:05Z)"},
 		{"go install @version", "", "", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}},
 			Info{"v1.4.0", "", ""}, "v1.4.0"},
-		{"nothing known", "", "", "", nil, Info{"dev", "", ""}, "dev"},
+		{"nothing known", "", "", "", nil, Info{"dev", "", ""}, "dev (a build from source that recorded no version, commit or date: release builds are stamped)"},
 	} {
 		got := resolve(c.version, c.commit, c.date, c.bi)
 		if got != c.want || got.String() != c.str {
