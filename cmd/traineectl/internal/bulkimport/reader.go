@@ -277,12 +277,20 @@ func (rd *reader) cellValue(f, v string, e *MapEntry) (any, *api.FieldError) {
 		return v, nil
 	}
 	val, err := pf.ParseText(v, rd.o.Today.Time())
+	if err != nil {
+		return rd.unparsed(f, v, pf, err)
+	}
+	if d, ok := val.(api.Date); ok {
+		return d.String(), nil
+	}
+	return val, nil
+}
+
+// unparsed is a cell that its field's parser refused (err): a trainer
+// looked up by name, as --trainer does; a date or an enum refused here;
+// anything else sent as written, for the server's validation to name.
+func (rd *reader) unparsed(f, v string, pf *api.PatchField, err error) (any, *api.FieldError) {
 	switch {
-	case err == nil:
-		if d, ok := val.(api.Date); ok {
-			return d.String(), nil
-		}
-		return val, nil
 	case pf.Kind == api.KindInteger && f == "trainerId" && rd.o.Trainer != nil:
 		id, err := rd.o.Trainer(v)
 		if err != nil {
