@@ -101,18 +101,12 @@ func postgresBase(t testing.TB) (string, *url.URL) {
 func postgresDatabase(t testing.TB, template string) string {
 	t.Helper()
 	base, u := postgresBase(t)
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "traineed_test_" + strings.ToLower(sanitize(t.Name())) + "_" + hex.EncodeToString(b[:])
-	if err := createDatabase(ctx, admin, name, template); err != nil {
+	if err := withAdmin(base, 30*time.Second, func(ctx context.Context, admin *sql.DB) error {
+		return createDatabase(ctx, admin, name, template)
+	}); err != nil {
 		t.Fatalf("storetest: create database: %v", err)
 	}
 	t.Cleanup(func() { dropDatabase(t, base, name) })
@@ -142,17 +136,25 @@ func createDatabase(ctx context.Context, admin *sql.DB, name, template string) e
 }
 
 func dropDatabase(t testing.TB, base, name string) {
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Errorf("storetest: %v", err)
-		return
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`); err != nil {
+	if err := withAdmin(base, 30*time.Second, func(ctx context.Context, admin *sql.DB) error {
+		_, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`)
+		return err
+	}); err != nil {
 		t.Errorf("storetest: drop database %s: %v", name, err)
 	}
+}
+
+// withAdmin runs fn over a pool of connections to base (the server's
+// maintenance database), closed after it, within timeout.
+func withAdmin(base string, timeout time.Duration, fn func(ctx context.Context, admin *sql.DB) error) error {
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return fn(ctx, admin)
 }
 
 // sanitize keeps a short, identifier-safe part of a test name (PostgreSQL

@@ -42,29 +42,27 @@ func migratedTemplate(t testing.TB) string {
 		return template.name
 	}
 	base, u := postgresBase(t)
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	dropStaleTemplates(ctx, admin, time.Now())
-
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	name := fmt.Sprintf("%s%d_%s", templatePrefix, time.Now().Unix(), hex.EncodeToString(b[:]))
-	if err := createDatabase(ctx, admin, name, ""); err != nil {
-		t.Fatalf("storetest: create template: %v", err)
-	}
 	u.Path = "/" + name
-	s, err := store.Open(ctx, u.String())
-	if err == nil {
-		err = s.Close() // a template must have no connection when copied
-	}
+	err := withAdmin(base, 60*time.Second, func(ctx context.Context, admin *sql.DB) error {
+		dropStaleTemplates(ctx, admin, time.Now())
+		if err := createDatabase(ctx, admin, name, ""); err != nil {
+			return fmt.Errorf("create template: %w", err)
+		}
+		s, err := store.Open(ctx, u.String())
+		if err == nil {
+			err = s.Close() // a template must have no connection when copied
+		}
+		if err != nil {
+			_, _ = admin.ExecContext(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`)
+			return fmt.Errorf("migrate template: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		_, _ = admin.ExecContext(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`)
-		t.Fatalf("storetest: migrate template: %v", err)
+		t.Fatalf("storetest: %v", err)
 	}
 	template.name = name
 	return name
