@@ -143,3 +143,13 @@ func (e *ErasedError) Body() ErasedBody {
 type ErasedChecker interface {
 	ErasedMatches(ctx context.Context, companyID int64, people []ErasedProbe) ([]ErasedMatch, error)
 }
+
+// ErasedReason is how people read a match of an erased person: "erased on
+// 2026-11-28 (e-mail)" or "(phone number)", by the field that matched.
+func ErasedReason(field string, at time.Time) string {
+	what := "e-mail"
+	if field == "phoneNumber" {
+		what = "phone number"
+	}
+	return "erased on " + at.UTC().Format(time.DateOnly) + " (" + what + ")"
+}

@@ -105,7 +105,7 @@ type ErasedError struct {
 }
 
 func (e *ErasedError) Error() string {
-	return "erased on " + e.ErasedAt.UTC().Format(time.DateOnly) + " (" + e.Field + "): not created"
+	return api.ErasedReason(e.Field, e.ErasedAt) + ": not created"
 }
 
 func (e *ErasedError) Unwrap() error { return e.RejectedError }

@@ -36,16 +36,6 @@ func (c ClientAPI) ErasedMatches(ctx context.Context, people []api.ErasedProbe) 
 	return c.Lookup.ErasedMatches(ctx, people)
 }
 
-// ErasedReason is the words of an erased row: "erased on 2026-11-28
-// (e-mail)".
-func ErasedReason(field string, at time.Time) string {
-	what := "e-mail"
-	if field == "phoneNumber" {
-		what = "phone number"
-	}
-	return fmt.Sprintf("erased on %s (%s)", at.UTC().Format(time.DateOnly), what)
-}
-
 // findErased asks which rows name an erased trainee: their matches by row.
 func findErased(ctx context.Context, a ErasedAPI, rows []*Row) (map[*Row]api.ErasedMatch, error) {
 	out := map[*Row]api.ErasedMatch{}
@@ -93,7 +83,7 @@ func (p *Plan) MarkErased(ctx context.Context, a ErasedAPI, allow bool) error {
 			continue
 		}
 		at := m.ErasedAt.UTC()
-		s.Field, s.Reason, s.ErasedAt = m.Field, ErasedReason(m.Field, at), &at
+		s.Field, s.Reason, s.ErasedAt = m.Field, api.ErasedReason(m.Field, at), &at
 		if allow {
 			p.ErasedAllowed++
 			continue
@@ -164,7 +154,7 @@ func (c *Check) MarkErased(ctx context.Context, a ErasedAPI, rows []Row, j *Jour
 func erasedRecord(row int, rid, email, field string, at time.Time) Record {
 	code := api.CodeErased
 	return Record{Row: row, RequestID: rid, Email: email, Status: StatusErased, ErrorCode: &code, Field: field,
-		Message: ErasedReason(field, at)}
+		Message: api.ErasedReason(field, at)}
 }
 
 // refusedErased settles a create refused with 409 1038: the row is

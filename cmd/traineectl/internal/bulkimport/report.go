@@ -88,7 +88,7 @@ func (c Check) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "row %d: invalid: %s\n", e.Row, problem(code, e.Field, e.Message))
 	}
 	for _, e := range c.ErasedRows {
-		fmt.Fprintf(w, "! %s: row %d: %s: %s\n", ErasedReason(e.Field, e.ErasedAt), e.Row, api.EscapeText(e.Email), e.Outcome())
+		fmt.Fprintf(w, "! %s: row %d: %s: %s\n", api.ErasedReason(e.Field, e.ErasedAt), e.Row, api.EscapeText(e.Email), e.Outcome())
 	}
 	fmt.Fprintf(w, "%s: %d valid, %d invalid", rowsText(c.Rows), c.Valid, c.Invalid)
 	var parts []string

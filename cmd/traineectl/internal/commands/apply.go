@@ -97,7 +97,8 @@ func (o *ApplyOptions) register(cmd *cobra.Command) {
 		dryRun:   "print the plan and change nothing",
 		journal:  "the run's journal (default: FILE.journal; required with -f -)",
 		parallel: "changes in flight at once (1 to 64)",
-		generate: "generate a password for each new trainee without one (written to --results only)"})
+		generate: "generate a password for each new trainee without one (written to --results only)",
+		erased:   "create the rows of people erased from the company too (by default they are skipped: '! erased on DATE')"})
 	fl := cmd.Flags()
 	fl.StringVar(&o.Match, "match", bulkimport.MatchEmail, "match rows to trainees by email or phone")
 	fl.BoolVar(&o.NoRestore, "no-restore", false, "refuse the rows of deleted trainees instead of restoring them")

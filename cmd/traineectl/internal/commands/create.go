@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/cmd/traineectl/internal/cmdutil"
 )
 
@@ -24,6 +26,10 @@ type CreateOptions struct {
 	// PhoneRegion is --phone-region: --phone without + is a national
 	// number of it ("": the company's country, by its time zone).
 	PhoneRegion string
+	// AllowErased creates the trainee even when its e-mail or phone number
+	// is that of a trainee erased from the company (--allow-erased);
+	// otherwise the create is sent with Traineed-Refuse-Erased.
+	AllowErased bool
 	// Bulk is create -f's import; nil: one trainee, from Values.
 	Bulk *BulkOptions
 }
@@ -36,7 +42,9 @@ from a prompt, so that it does not stay in the shell history.
 
 The new trainee is printed; with -o json it is the trainee object.
 The API is not idempotent: creating the same e-mail or phone number twice is
-refused (exit status 5, errorCode 1008 or 1009).
+refused (exit status 5, errorCode 1008 or 1009). So is the e-mail or phone
+number of a trainee erased from the company ("erased on DATE", errorCode
+1038), unless --allow-erased: the person really is to come back.
 
 With -f FILE, create every trainee of a file: CSV with a header row naming
 the columns ({createColumns}; any case; an unknown column is an error), or JSON Lines
@@ -92,7 +100,7 @@ func newCreateCmd(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Co
 				return err
 			}
 			o := one.options(fs)
-			o.PhoneRegion = bulk.PhoneRegion
+			o.PhoneRegion, o.AllowErased = bulk.PhoneRegion, bulk.AllowErased
 			if fs.Changed("phone-region") && !fs.Changed("phone") && !fs.Changed("file") {
 				return cmdutil.Usagef("--phone-region needs --phone or -f FILE: it says how to read a number without +")
 			}
@@ -240,7 +248,14 @@ func runCreate(ctx context.Context, f *cmdutil.Factory, o *CreateOptions) error 
 	if err != nil {
 		return err
 	}
-	t, err := c.CreateTrainee(ctx, req)
+	var opts []client.RequestOption
+	if !o.AllowErased {
+		opts = append(opts, client.RefuseErased())
+	}
+	t, err := c.CreateTrainee(ctx, req, opts...)
+	if erased := (*client.ErasedError)(nil); errors.As(err, &erased) {
+		return fmt.Errorf("%w: --allow-erased creates them anyway", err)
+	}
 	if err != nil {
 		return err
 	}

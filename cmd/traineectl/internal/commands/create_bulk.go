@@ -37,7 +37,8 @@ type BulkOptions struct {
 	// (--phone-region GB); "": the company's, by its time zone.
 	PhoneRegion string
 	// AllowErased imports the rows of people erased from the company
-	// (--allow-erased); by default they are skipped.
+	// (--allow-erased); by default they are skipped. It is also create's
+	// for one trainee (CreateOptions.AllowErased).
 	AllowErased bool
 
 	key *api.CurrentKey // GET /keys/current, once read (currentKey)
@@ -46,7 +47,7 @@ type BulkOptions struct {
 }
 
 // bulkFlags are the flags that only mean something with -f.
-var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file", "allow-erased"}
+var bulkFlags = []string{"format", "dry-run", "journal", "parallel", "results", "generate-passwords", "map", "map-file"}
 
 // maxParallel bounds --parallel.
 const maxParallel = 64
@@ -54,7 +55,7 @@ const maxParallel = 64
 // fileFlagsHelp is the help of the flags of a file's run that differ
 // between create -f and apply; prefix starts the others'.
 type fileFlagsHelp struct {
-	prefix, file, dryRun, journal, parallel, generate string
+	prefix, file, dryRun, journal, parallel, generate, erased string
 }
 
 // register adds create -f's flags.
@@ -64,7 +65,8 @@ func (o *BulkOptions) register(cmd *cobra.Command) {
 		dryRun:   "with -f: check every row and report; send nothing",
 		journal:  "with -f: the import's journal (default: FILE.journal; required with -f -)",
 		parallel: "with -f: creates in flight at once (1 to 64)",
-		generate: "with -f: generate a password for each row without one (written to --results only)"})
+		generate: "with -f: generate a password for each row without one (written to --results only)",
+		erased:   "create people erased from the company too (by default -f skips their rows, '! erased on DATE', and one trainee's create is refused)"})
 }
 
 // registerFile adds the flags of a file's run (create -f, apply), with
@@ -80,7 +82,7 @@ func (o *BulkOptions) registerFile(cmd *cobra.Command, h fileFlagsHelp) {
 	fl.BoolVar(&o.GeneratePasswords, "generate-passwords", false, h.generate)
 	o.registerMap(cmd, h.prefix)
 	fl.StringVar(&o.PhoneRegion, "phone-region", "", "read phone numbers without + as national numbers of this country (GB, US, ...; default: the company's, by its time zone)")
-	fl.BoolVar(&o.AllowErased, "allow-erased", false, h.prefix+"import the rows of people erased from the company too (by default they are skipped: '! erased on DATE')")
+	fl.BoolVar(&o.AllowErased, "allow-erased", false, h.erased)
 	_ = cmd.RegisterFlagCompletionFunc("phone-region", fixedValues("GB", "IE", "US", "CA", "DE", "FR", "ES", "IT", "NL", "AU", "NZ"))
 	registerFileCompletions(cmd)
 }
@@ -437,7 +439,7 @@ func checkView(c bulkimport.Check) output.View {
 		recs = append(recs, []string{fmt.Sprint(e.Row), e.RequestID, e.Email, code, e.Field, e.Message})
 	}
 	for _, e := range c.ErasedRows {
-		recs = append(recs, []string{fmt.Sprint(e.Row), "", e.Email, fmt.Sprint(api.CodeErased), e.Field, bulkimport.ErasedReason(e.Field, e.ErasedAt) + ": " + e.Outcome()})
+		recs = append(recs, []string{fmt.Sprint(e.Row), "", e.Email, fmt.Sprint(api.CodeErased), e.Field, api.ErasedReason(e.Field, e.ErasedAt) + ": " + e.Outcome()})
 	}
 	return output.View{
 		Value:     c,

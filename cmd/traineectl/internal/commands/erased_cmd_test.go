@@ -119,3 +119,27 @@ func TestImportSkipsErased(t *testing.T) {
 		t.Fatalf("after --allow-erased the company holds %v", got)
 	}
 }
+
+// One trainee's create is refused for an erased person's e-mail or phone
+// number (409 1038, exit 5, nothing created), and made with --allow-erased.
+func TestCreateRefusesErased(t *testing.T) {
+	srv := newServer(t)
+	h := newHarness(t, srv.url, srv.key)
+	ada := storetest.MustCreate(t, srv.store, srv.companyID, storetest.NewTrainee("Ada Park", "ada@example.com"))
+	erased, err := srv.store.EraseTrainee(context.Background(), srv.companyID, ada.ID, ada.Email)
+	must(t, err)
+	on := "erased on " + erased.ErasedAt.UTC().Format(time.DateOnly)
+
+	args := []string{"create", "--name", "Ada Park", "--email", "Ada@Example.com", "--password", "correct horse"}
+	r := h.run(args...).expect(t, 5)
+	if !strings.Contains(r.err, on+" (e-mail): not created: --allow-erased creates them anyway") {
+		t.Errorf("create of an erased person:\n%s", r)
+	}
+	if got := srv.emails(t); len(got) != 0 {
+		t.Fatalf("a refused create left %v", got)
+	}
+	h.run(append(args, "--allow-erased")...).expect(t, 0)
+	if got := srv.emails(t); !slices.Equal(got, []string{"ada@example.com"}) {
+		t.Fatalf("after create --allow-erased the company holds %v", got)
+	}
+}
