@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -407,4 +408,32 @@ func TestEscAsksBeforeDiscarding(t *testing.T) {
 	d.expect(t, "Changes discarded: nothing was sent.")
 	d.press("esc") // back to the list: the note stays behind
 	d.expectNot(t, "discarded")
+}
+
+// A create with an erased person's e-mail is refused (the form sends
+// Traineed-Refuse-Erased, as traineectl does) and says how to go on: the
+// next save creates them anyway.
+func TestCreateOfAnErasedPersonAsksTwice(t *testing.T) {
+	s := newServer(t)
+	d := newDriver(t, s.client(s.Key), Options{})
+	gone := d.m.list.Items[0]
+	erased, err := s.st.EraseTrainee(context.Background(), gone.CompanyID, gone.ID, gone.Email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.press("n")
+	fill(d, "Back Again")
+	fill(d, gone.Email)
+	fill(d, "Sup3r-secret")
+	s.rec.take()
+	d.press("ctrl+s")
+	if d.m.screen != common.ScreenForm {
+		t.Fatalf("the form closed:\n%s", d.screen())
+	}
+	d.expect(t, api.ErasedReason("email", erased.ErasedAt)+": not created. ctrl+s again creates them anyway.")
+	if posts := sent(s.rec.take(), "POST"); len(posts) != 1 {
+		t.Fatalf("sent %+v", posts)
+	}
+	d.press("ctrl+s")
+	d.expect(t, "Created Back Again")
 }

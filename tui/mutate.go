@@ -2,12 +2,14 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/tui/components/dialog"
 	"github.com/traineed/traineed/tui/components/requests"
 	"github.com/traineed/traineed/tui/components/statusline"
@@ -74,6 +76,12 @@ func (m *Model) mutateResult(msg requests.ResultMsg) tea.Cmd {
 		if m.screen == common.ScreenForm {
 			m.form.Sending = false
 			m.form.ServerErrors(msg.Err)
+			if erased := (*client.ErasedError)(nil); mu.Kind == "created" && errors.As(msg.Err, &erased) {
+				m.form.AllowErased = true
+				m.SetStatus(statusline.StatusError, "%s: not created. %s again creates them anyway.",
+					api.ErasedReason(erased.Field, erased.ErasedAt), m.Keys.Save.Help().Key)
+				return nil
+			}
 		}
 		m.SetError(msg.Err)
 		return nil

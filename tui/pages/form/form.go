@@ -60,9 +60,13 @@ type Model struct {
 	ChangedMeanwhile bool
 	// Etag is the version of orig the form edits (read when it opens):
 	// the save sends it as If-Match.
-	Etag  string
-	Today func() api.Date
-	Th    theme.Theme
+	Etag string
+	// AllowErased: the last create was refused as an erased person's
+	// (409 1038); the next save creates them anyway. A create is sent
+	// with Traineed-Refuse-Erased otherwise, as traineectl's is.
+	AllowErased bool
+	Today       func() api.Date
+	Th          theme.Theme
 }
 
 // fTrainerID is the trainer's field: shown and typed by name.
@@ -396,8 +400,12 @@ func (f *Model) submit() tea.Cmd {
 	if f.Orig == nil {
 		f.Sending = true
 		f.SetStatus(statusline.StatusInfo, "Creating %s…", r.Name)
+		var opts []client.RequestOption
+		if !f.AllowErased {
+			opts = append(opts, client.RefuseErased())
+		}
 		return f.Call(requests.SlotMutate, func(ctx context.Context) (any, error) {
-			t, err := c.CreateTrainee(ctx, r)
+			t, err := c.CreateTrainee(ctx, r, opts...)
 			return common.Mutation{Kind: "created", T: t}, err
 		})
 	}
