@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/traineed/traineed/api"
@@ -330,9 +329,7 @@ func (d *Dispatcher) cycle(claim, want bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), dbTimeout)
 	defer cancel()
 	deadline := time.Now().Add(d.cfg.Lease) // the leases end later: they start at the claim
-	attrs := trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
-		attribute.Int("traineed.webhook.recorded", len(done)), attribute.Int("traineed.webhook.released", len(release)))
-	ctx, ct := d.startClaim(ctx, len(done) == 0 && len(release) == 0, attrs)
+	ctx, ct := d.startClaim(ctx, free, len(done), len(release))
 	batch, err := d.s.CycleDeliveries(ctx, done, release, d.cfg.Schedule, free,
 		store.ClaimLimits{PerEndpoint: d.cfg.EndpointConcurrency, PerCompany: d.cfg.CompanyConcurrency, Chain: d.cfg.Chain}, d.cfg.Lease)
 	claimSpan := ct.end(len(batch), err) // the delivery spans' parent

@@ -19,31 +19,37 @@ import (
 // it records or gives back attempts, else (a poll, a wake-up: most find
 // nothing due) only once it has claimed, its statements untraced.
 type claimTrace struct {
-	tracer  trace.Tracer // nil: tracing off
-	span    trace.Span   // nil: not begun
+	tracer  trace.Tracer
+	span    trace.Span // nil: not begun
 	started time.Time
 	attrs   trace.SpanStartOption
 }
 
-// startClaim begins a cycle's claim trace; quiet is a cycle with no
-// attempt to record or give back.
-func (d *Dispatcher) startClaim(ctx context.Context, quiet bool, attrs trace.SpanStartOption) (context.Context, *claimTrace) {
-	ct := &claimTrace{tracer: d.tracer, attrs: attrs}
-	switch {
-	case d.tracer == nil:
-	case quiet:
+// startClaim begins a cycle's claim trace (nil, and nothing made, when
+// tracing is off): free slots, attempts to record and to give back; a
+// cycle with neither of those is quiet.
+func (d *Dispatcher) startClaim(ctx context.Context, free, recorded, released int) (context.Context, *claimTrace) {
+	if d.tracer == nil {
+		return ctx, nil
+	}
+	ct := &claimTrace{tracer: d.tracer, attrs: trace.WithAttributes(attribute.Int("traineed.webhook.free_slots", max(free, 0)),
+		attribute.Int("traineed.webhook.recorded", recorded), attribute.Int("traineed.webhook.released", released))}
+	if recorded == 0 && released == 0 {
 		ctx, ct.started = store.Untraced(ctx), time.Now()
-	default:
-		ctx, ct.span = d.tracer.Start(ctx, "webhook.claim", attrs)
+	} else {
+		ctx, ct.span = d.tracer.Start(ctx, "webhook.claim", ct.attrs)
 	}
 	return ctx, ct
 }
 
 // end ends the claim span (a quiet cycle's, begun at its start, only when
 // it claimed) and returns its context, the deliveries' parent; empty when
-// there is none.
+// there is none (ct nil: tracing off).
 func (ct *claimTrace) end(claimed int, err error) trace.SpanContext {
-	if ct.tracer != nil && ct.span == nil && claimed > 0 {
+	if ct == nil {
+		return trace.SpanContext{}
+	}
+	if ct.span == nil && claimed > 0 {
 		_, ct.span = ct.tracer.Start(context.Background(), "webhook.claim", ct.attrs, trace.WithTimestamp(ct.started))
 	}
 	if ct.span == nil {
