@@ -43,17 +43,7 @@ func BenchmarkGetByIDTracing(b *testing.B) {
 					s.SetTracerProvider(tp)
 					opts = append(opts, server.WithTracerProvider(tp))
 				}
-				h := server.NewHandler(s, opts...)
-				b.ReportAllocs()
-				b.SetParallelism(4)
-				b.ResetTimer()
-				cpu0 := processCPU()
-				b.RunParallel(func(pb *testing.PB) {
-					for pb.Next() {
-						storetest.GetOK(b, h, path, key)
-					}
-				})
-				b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+				benchGets(b, server.NewHandler(s, opts...), path, key)
 			})
 		}
 	}
