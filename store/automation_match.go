@@ -107,25 +107,20 @@ func (m *matcher) where(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // fireEventAutomations fires, inside the change's transaction, the
-// company's enabled automations of the event's trigger that the rules
-// (rules.OnEvent) fire for the trainee after the change (fireRun): a
-// change that rolls back fires nothing, and the run's unique occurrence
-// fires each once. Their verdicts and deliveries go into ch.
-func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, eventType, eventID string, now time.Time) error {
-	trigger := api.TriggerOfEvent(eventType)
-	if trigger == "" {
+// company's enabled automations of the event's trigger (rows: the
+// change's batch read them) that the rules (rules.OnEvent) fire for the
+// trainee after the change (fireRun): a change that rolls back fires
+// nothing, and the run's unique occurrence fires each once. Their verdicts
+// and deliveries go into ch.
+func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *traineeChange, rows []*automationRow, eventType, eventID string, now time.Time) error {
+	if len(rows) == 0 {
 		return nil
 	}
 	if s.tracer != nil {
 		var span trace.Span
 		ctx, span = s.tracer.Start(ctx, "automations.match", trace.WithAttributes(
-			attribute.String("traineed.automation.trigger", trigger), attribute.Int64("traineed.company_id", ch.After.CompanyID)))
+			attribute.String("traineed.automation.trigger", api.TriggerOfEvent(eventType)), attribute.Int64("traineed.company_id", ch.After.CompanyID)))
 		defer span.End()
-	}
-	var rows []*automationRow
-	err := s.selectHot(ctx, tx, eventAutomationsQuery, &rows, ch.After.CompanyID, trigger)
-	if err != nil || len(rows) == 0 {
-		return err
 	}
 	autos := make([]*rules.Automation, len(rows))
 	for i, a := range rows {
@@ -148,7 +143,7 @@ func (s *Store) fireEventAutomations(ctx context.Context, tx bun.Tx, ch *trainee
 }
 
 // eventAutomationsQuery is company $1's enabled automations of trigger $2,
-// which every change runs.
+// which every change reads (writeChange).
 var eventAutomationsQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return s.db.NewSelect().Model((*automationRow)(nil)).
 		Where("au.company_id = ? AND au.enabled AND au.trigger_type = ?", placeholder(1), placeholder(2)).

@@ -16,6 +16,7 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/traineed/traineed/api"
 	"github.com/traineed/traineed/api/rules"
@@ -66,19 +67,47 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 // fires the automations the rules fire for it and marks its effects:
 // saveTrainee without the verdicts applied. A change that alters nothing
 // does none of it.
-func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
+//
+// Its statements run as one batch (runSteps), built before any of it
+// runs: a create's rows (an update's are written by writeRows), the event
+// with its deliveries, and the read of the company's automations of the
+// event's trigger, which the rules then decide on.
+func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (ch *traineeChange, err error) {
 	now := s.utcNow()
-	ch, wrote, err := s.writeRows(ctx, tx, before, after, passwordHash, now)
-	if err != nil || !wrote || !s.outbox {
+	ch, wrote, steps, err := s.writeRows(ctx, tx, before, after, passwordHash, now)
+	if err != nil || !wrote {
 		return ch, err
 	}
-	typ, eventID, err := s.recordEvent(ctx, tx, ch, now)
-	if err != nil {
+	var (
+		typ, eventID string
+		autos        []*automationRow
+	)
+	if s.outbox {
+		typ = ch.eventType()
+		if s.tracer != nil {
+			var span trace.Span
+			ctx, span = s.outboxSpan(ctx, typ, after.CompanyID)
+			defer func() { endOutboxSpan(span, ch, err) }()
+		}
+		var event []hotStep
+		eventID, event = s.recordEvent(ctx, ch, after, typ, now)
+		steps = append(steps, event...)
+		// Automations fire from the same outbox write: with the change,
+		// or not at all.
+		if trigger := api.TriggerOfEvent(typ); trigger != "" {
+			steps = append(steps, hotStep{q: eventAutomationsQuery, args: []any{after.CompanyID, trigger}, dest: &autos})
+		}
+	}
+	if err := s.runSteps(ctx, tx, steps); err != nil {
 		return nil, err
 	}
-	// Automations fire from the same outbox write: with the change, or
-	// not at all.
-	if err := s.fireEventAutomations(ctx, tx, ch, typ, eventID, now); err != nil {
+	if before == nil {
+		ch.After = after.toAPI() // with the ids the batch gave it
+	}
+	if !s.outbox {
+		return ch, nil
+	}
+	if err := s.fireEventAutomations(ctx, tx, ch, autos, typ, eventID, now); err != nil {
 		return nil, err
 	}
 	markChange(ctx, ch)

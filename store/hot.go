@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -339,3 +340,78 @@ func (s *Store) timeArg(t time.Time) any {
 // sqliteTime is how bun writes a time into SQLite's text (its
 // schema.BaseDialect.AppendTime).
 const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
+
+// hotStep is one statement of a change's batch (runSteps): an insert of a
+// model (insert; its key is scanned into it, and into keyTo when set), or
+// a query (q built, or text written with $n placeholders) whose rows go
+// into dest: all of them (a pointer to a slice), or with one the first
+// row's one column (a pointer to a value), none being the step's answer
+// when there is no row. A step's arguments are bound when it runs, so a
+// driver.Valuer among them (keyOf, an event's body) is valued after the
+// steps before it have answered.
+type hotStep struct {
+	insert any
+	keyTo  *int64
+
+	q    *hotQuery
+	text string
+	args []any
+	dest any
+	one  bool
+	none error
+}
+
+// runSteps runs a change's statements in tx, in order, each prepared
+// (runHot): its rows, its event with the event's deliveries, and the read
+// of the automations the event may fire. A change's later statements take
+// the keys its earlier ones were given (keyOf), so the whole change is
+// built before any of it runs, and runs here in one pass.
+func (s *Store) runSteps(ctx context.Context, tx bun.Tx, steps []hotStep) error {
+	for i := range steps {
+		if err := s.runStep(ctx, tx, &steps[i]); err != nil {
+			return dbError(err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) runStep(ctx context.Context, tx bun.Tx, st *hotStep) error {
+	if st.insert != nil {
+		if err := s.insertHot(ctx, tx, st.insert); err != nil {
+			return err
+		}
+		if st.keyTo != nil {
+			v := reflect.ValueOf(st.insert).Elem()
+			*st.keyTo = s.insertFor(v.Type()).table.PKs[0].Value(v).Int()
+		}
+		return nil
+	}
+	text := st.text
+	if st.q != nil {
+		text = s.hotText(st.q)
+	}
+	if !st.one {
+		return s.scanHot(ctx, tx, text, st.dest, st.args...)
+	}
+	rows, err := s.runHot(ctx, &tx, text, st.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := firstRow(rows); err != nil {
+		if errors.Is(err, sql.ErrNoRows) && st.none != nil {
+			return st.none
+		}
+		return err
+	}
+	if err := rows.Scan(st.dest); err != nil {
+		return err
+	}
+	return rows.Err()
+}
+
+// keyOf is a key that an earlier step of a batch is given, as an argument
+// of a later one: valued when the later step binds it.
+type keyOf struct{ p *int64 }
+
+func (k keyOf) Value() (driver.Value, error) { return *k.p, nil }

@@ -159,3 +159,12 @@ func (s *Store) outboxSpan(ctx context.Context, typ string, companyID int64) (co
 	return s.tracer.Start(ctx, "outbox.record", trace.WithAttributes(
 		attribute.String("traineed.event.type", typ), attribute.Int64("traineed.company_id", companyID)))
 }
+
+// endOutboxSpan ends a change's outbox span with the deliveries its event
+// scheduled.
+func endOutboxSpan(span trace.Span, ch *traineeChange, err error) {
+	if ch != nil {
+		span.SetAttributes(attribute.Int("traineed.deliveries", len(ch.Deliveries)))
+	}
+	endStmtSpan(span, err)
+}

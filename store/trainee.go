@@ -107,18 +107,14 @@ func (s *Store) createTrainee(ctx context.Context, tx bun.Tx, companyID int64, n
 
 // createTraineeChange is createTrainee that also returns the change.
 func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, *traineeChange, error) {
-	trainerID := nt.TrainerID
-	if trainerID != nil {
-		if err := s.checkTrainer(ctx, tx, companyID, *trainerID); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		var err error
-		if trainerID, err = s.firstTrainer(ctx, tx, companyID); err != nil {
+	if nt.TrainerID != nil {
+		if err := s.checkTrainer(ctx, tx, companyID, *nt.TrainerID); err != nil {
 			return nil, nil, err
 		}
 	}
-	row := newTraineeRow(companyID, &nt, trainerID, opt.forcePasswordChange)
+	// Without one, the create's first statement takes the company's
+	// first active trainer (insertTrainee).
+	row := newTraineeRow(companyID, &nt, nt.TrainerID, opt.forcePasswordChange)
 	ch, err := s.saveTrainee(ctx, tx, nil, row, nt.PasswordHash)
 	if err != nil {
 		return nil, nil, err

@@ -239,38 +239,42 @@ type newTraineeOptions struct {
 	forcePasswordChange bool
 }
 
-// writeRows writes a change's rows: a new trainee's (before nil) or
-// after over before, and reports whether it wrote (a change that alters
-// nothing writes nothing).
-func (s *Store) writeRows(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) (*traineeChange, bool, error) {
-	ch := &traineeChange{After: after.toAPI()}
-	if before != nil {
-		ch.Before = before.toAPI()
-		ch.Fields = api.ChangedFields(ch.Before, ch.After)
-		if passwordHash != "" {
-			ch.Fields = append(ch.Fields, "password")
-		}
-		if len(ch.Fields) == 0 {
-			return ch, false, nil
-		}
-		if err := s.writeUpdate(ctx, tx, before, after, passwordHash, now); err != nil {
-			return nil, false, err
-		}
-	} else {
-		if err := s.insertTrainee(ctx, tx, after, passwordHash, now); err != nil {
-			return nil, false, err
-		}
+// writeRows writes a change's rows: after over before, or a new
+// trainee's (before nil), and reports whether the change alters anything
+// (one that does not writes nothing). An update is written here; a
+// create's statements are returned, for the change's batch to run with its
+// event (runSteps): the new trainee's ids (and its trainer, when the
+// company's first is taken) are their answers, so ch.After holds them
+// only when the batch has run.
+func (s *Store) writeRows(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string, now time.Time) (*traineeChange, bool, []hotStep, error) {
+	if before == nil {
+		steps := insertTrainee(after, passwordHash, now)
+		ch := &traineeChange{After: after.toAPI()}
+		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
+		return ch, true, steps, nil
+	}
+	ch := &traineeChange{Before: before.toAPI(), After: after.toAPI()}
+	ch.Fields = api.ChangedFields(ch.Before, ch.After)
+	if passwordHash != "" {
+		ch.Fields = append(ch.Fields, "password")
+	}
+	if len(ch.Fields) == 0 {
+		return ch, false, nil, nil
+	}
+	if err := s.writeUpdate(ctx, tx, before, after, passwordHash, now); err != nil {
+		return nil, false, nil, err
 	}
 	ch.After = after.toAPI()
-	if before == nil {
-		ch.Fields = api.CreatedFields(ch.After, passwordHash != "")
-	}
-	return ch, true, nil
+	return ch, true, nil, nil
 }
 
-// insertTrainee inserts a new trainee's user and trainee rows; row gets
-// its ids and times.
-func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, passwordHash string, now time.Time) error {
+// insertTrainee is the statements of a new trainee: the company's first
+// active trainer when row has none (held FOR SHARE on PostgreSQL, as
+// checkTrainer holds a given one; a company with none refuses the create,
+// 1034), its user, and its trainee row, which get their ids from them.
+// row gets its times, and a trainer pointer for the first statement to
+// fill.
+func insertTrainee(row *traineeRow, passwordHash string, now time.Time) []hotStep {
 	user := &userRow{
 		Email:        row.Email,
 		Phone:        row.Phone,
@@ -279,17 +283,19 @@ func (s *Store) insertTrainee(ctx context.Context, tx bun.Tx, row *traineeRow, p
 		PasswordHash: passwordHash,
 		CreatedAt:    now,
 	}
-	if err := s.insertHot(ctx, tx, user); err != nil {
-		return dbError(err)
-	}
-	row.UserID = user.ID
 	row.SearchName = user.SearchName // the mirrors (Email, Phone) are row's own
 	row.CreatedAt, row.UpdatedAt = now, now
 	row.Version = 1
 	if !row.Enabled {
 		row.DeletedAt = &now
 	}
-	return dbError(s.insertHot(ctx, tx, row))
+	steps := make([]hotStep, 0, 3)
+	if row.TrainerID == nil {
+		row.TrainerID = new(int64)
+		steps = append(steps, hotStep{q: firstTrainerQuery, args: []any{row.CompanyID}, dest: row.TrainerID, one: true,
+			none: api.Invalid(api.CodeNoActiveTrainer, "trainerId", noActiveTrainer)})
+	}
+	return append(steps, hotStep{insert: user, keyTo: &row.UserID}, hotStep{insert: row})
 }
 
 // writeUpdate writes after over before: the user's columns when they

@@ -356,17 +356,7 @@ var firstTrainerQuery = &hotQuery{build: func(s *Store) *bun.SelectQuery {
 	return q
 }}
 
-// firstTrainer is the company's active trainer with the lowest id: the
-// trainer of a trainee created without one. A company with none refuses
-// the create (1034).
-func (s *Store) firstTrainer(ctx context.Context, tx bun.Tx, companyID int64) (*int64, error) {
-	var ids []int64
-	if err := s.selectHot(ctx, tx, firstTrainerQuery, &ids, companyID); err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 {
-		return nil, api.Invalid(api.CodeNoActiveTrainer, "trainerId",
-			"the company has no active trainer to assign: add one (POST /public-api/trainers) or give trainerId")
-	}
-	return &ids[0], nil
-}
+// noActiveTrainer is why a create without a trainerId is refused when
+// the company has no active trainer (1034): the first active trainer
+// (firstTrainerQuery) is the trainer of a trainee created without one.
+const noActiveTrainer = "the company has no active trainer to assign: add one (POST /public-api/trainers) or give trainerId"

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,8 +10,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/traineed/traineed/api"
 )
@@ -29,43 +28,30 @@ func (ch *traineeChange) eventType() string {
 	}
 }
 
-// recordEvent writes ch's event into the outbox, inside the change's own
-// transaction, with one delivery per endpoint of the company subscribed to
-// its type, and returns the event's type and public id. A change that
-// rolls back takes its event with it.
-func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, now time.Time) (typ, eventID string, err error) {
-	typ = ch.eventType()
-	if s.tracer != nil {
-		var span trace.Span
-		ctx, span = s.outboxSpan(ctx, typ, ch.After.CompanyID)
-		defer func() {
-			span.SetAttributes(attribute.Int("traineed.deliveries", len(ch.Deliveries)))
-			endStmtSpan(span, err)
-		}()
-	}
+// recordEvent is the statements that write ch's event (of type typ, on
+// the trainee row leaves stored) into the outbox, in the change's own
+// batch and so its transaction, with one delivery per endpoint of the
+// company subscribed to its type (their ids into ch.Deliveries); it
+// returns the event's public id with them. A change that rolls back takes
+// its event with it. The event's body is rendered when its statement
+// binds it (eventBody), after the steps before it gave a new trainee its
+// ids.
+func (s *Store) recordEvent(ctx context.Context, ch *traineeChange, row *traineeRow, typ string, now time.Time) (string, []hotStep) {
 	fields := ch.Fields
 	if fields == nil {
 		fields = []string{}
 	}
-	body, err := json.Marshal(api.WebhookEvent{
-		Type:      typ,
-		Timestamp: now.Unix(),
-		Data:      api.WebhookData{Trainee: ch.After, ChangedFields: fields},
-	})
-	if err != nil {
-		return "", "", err
-	}
 	ev := &webhookEventRow{
 		PublicID:  api.NewWebhookEventID(),
-		CompanyID: ch.After.CompanyID,
-		TraineeID: ch.After.ID,
+		CompanyID: row.CompanyID,
 		Type:      typ,
-		Payload:   string(body),
 		CreatedAt: now,
 	}
 	stampActor(ctx, ev)
 	ev.Traceparent = traceparent(ctx)
 	ch.Recorded = true // markChange marks it, and its deliveries
+	body := eventBody{typ: typ, at: now, row: row, fields: fields}
+	at := s.timeArg(now)
 	if s.dialect == DialectPostgres {
 		// One round trip: the event, then a delivery per subscribed
 		// endpoint, held FOR KEY SHARE so that an endpoint deleted
@@ -75,25 +61,43 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, ch *traineeChange, n
 		// taken in commit order: the advisory lock, per company and held
 		// to the end of the transaction (the event is a change's last
 		// write), makes them so.
-		err = s.scanHot(ctx, tx, recordEventPostgres, &ch.Deliveries,
+		return ev.PublicID, []hotStep{{text: recordEventPostgres, dest: &ch.Deliveries, args: []any{
 			feedLockClass, companyLockKey(ev.CompanyID),
-			ev.PublicID, ev.CompanyID, ev.TraineeID, ev.Type, ev.Payload, s.timeArg(ev.CreatedAt), ev.ActorType, ev.ActorID,
-			api.DeliveryPending, subscribedPattern(typ), ev.Traceparent)
-		if err != nil {
-			return "", "", err
-		}
-	} else {
-		// The event, then its deliveries (scheduleDeliveries' statement).
-		if err := s.insertHot(ctx, tx, ev); err != nil {
-			return "", "", err
-		}
-		err := s.scanHot(ctx, tx, scheduleDeliveriesSQLite, &ch.Deliveries, ev.ID, api.DeliveryPending, s.timeArg(now), ev.CompanyID, ","+typ+",")
-		if err != nil {
-			return "", "", err
-		}
+			ev.PublicID, ev.CompanyID, keyOf{&row.ID}, ev.Type, body, at, ev.ActorType, ev.ActorID,
+			api.DeliveryPending, subscribedPattern(typ), ev.Traceparent}}}
 	}
-	return typ, ev.PublicID, nil
+	// The event, then its deliveries (scheduleDeliveries' statement).
+	return ev.PublicID, []hotStep{
+		{text: recordEventSQLite, dest: &ev.ID, one: true, args: []any{
+			ev.PublicID, ev.CompanyID, keyOf{&row.ID}, ev.Type, body, at, ev.ActorType, ev.ActorID, ev.Traceparent}},
+		{text: scheduleDeliveriesSQLite, dest: &ch.Deliveries, args: []any{
+			keyOf{&ev.ID}, api.DeliveryPending, at, ev.CompanyID, "," + typ + ","}},
+	}
 }
+
+// eventBody is a change's event as its payload: the trainee as row holds
+// it when the event's statement binds it.
+type eventBody struct {
+	typ    string
+	at     time.Time
+	row    *traineeRow
+	fields []string
+}
+
+func (b eventBody) Value() (driver.Value, error) {
+	body, err := json.Marshal(api.WebhookEvent{
+		Type:      b.typ,
+		Timestamp: b.at.Unix(),
+		Data:      api.WebhookData{Trainee: b.row.toAPI(), ChangedFields: b.fields},
+	})
+	return string(body), err
+}
+
+// recordEventSQLite is recordEvent's event on SQLite: the event ($1-$6),
+// its actor ($7, $8) and traceparent ($9).
+const recordEventSQLite = `INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id, traceparent)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+	RETURNING id`
 
 // recordEventPostgres is recordEvent's one statement on PostgreSQL: the
 // company's feed lock ($1, $2), the event ($3-$8, its actor $9, $10) and
