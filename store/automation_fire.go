@@ -285,7 +285,7 @@ func (s *Store) fireWebhooks(ctx context.Context, tx bun.Tx, a *automationRow, r
 		}
 		evs[i] = &webhookEventRow{PublicID: api.NewWebhookEventID(), CompanyID: a.CompanyID, TraineeID: r.TraineeID,
 			Type: api.EventAutomationFired, Payload: string(body), CreatedAt: now}
-		stampActor(by, evs[i])
+		stampActor(evs[i], api.ActorFrom(by))
 	}
 	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
 		return nil, err

@@ -261,7 +261,7 @@ func searchOps(t *testing.T, s *store.Store, seed *planSeed) []planOp {
 // The rows a change of a trainee writes, with its event and the
 // automations it fires (saveTrainee, recordEvent, fireEventAutomations).
 var (
-	// SQLite: the event (insertHot).
+	// SQLite: the event (recordEventSQLite).
 	rowEvent = planRow{what: "the event", match: `^INSERT INTO webhook_events `, sqlite: uses()}
 	// SQLite: the deliveries of the event (scheduleDeliveriesSQLite).
 	rowDeliveries = planRow{what: "the event's deliveries", match: `^INSERT INTO webhook_deliveries .* FROM webhooks AS w WHERE w\.company_id = \$4`,

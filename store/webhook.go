@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql/driver"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,107 +12,6 @@ import (
 	"github.com/traineed/traineed/api"
 )
 
-// eventType is the webhook event of a change (contract section 7).
-func (ch *traineeChange) eventType() string {
-	switch {
-	case ch.Before == nil:
-		return api.EventTraineeCreated
-	case ch.Before.Enabled && !ch.After.Enabled:
-		return api.EventTraineeDeleted
-	case !ch.Before.Enabled && ch.After.Enabled:
-		return api.EventTraineeRestored
-	default:
-		return api.EventTraineeUpdated
-	}
-}
-
-// recordEvent is the statements that write ch's event (of type typ, on
-// the trainee row leaves stored) into the outbox, in the change's own
-// batch and so its transaction, with one delivery per endpoint of the
-// company subscribed to its type (their ids into ch.Deliveries); it
-// returns the event's public id with them. A change that rolls back takes
-// its event with it. The event's body is rendered when its statement
-// binds it (eventBody), after the steps before it gave a new trainee its
-// ids.
-func (s *Store) recordEvent(ctx context.Context, ch *traineeChange, row *traineeRow, typ string, now time.Time) (string, []hotStep) {
-	fields := ch.Fields
-	if fields == nil {
-		fields = []string{}
-	}
-	ev := &webhookEventRow{
-		PublicID:  api.NewWebhookEventID(),
-		CompanyID: row.CompanyID,
-		Type:      typ,
-		CreatedAt: now,
-	}
-	stampActor(ctx, ev)
-	ev.Traceparent = traceparent(ctx)
-	ch.Recorded = true // markChange marks it, and its deliveries
-	body := eventBody{typ: typ, at: now, row: row, fields: fields}
-	at := s.timeArg(now)
-	if s.dialect == DialectPostgres {
-		// One round trip: the event, then a delivery per subscribed
-		// endpoint, held FOR KEY SHARE so that an endpoint deleted
-		// meanwhile is skipped rather than failing the change.
-		//
-		// The event feed reads a company's events by id, so ids must be
-		// taken in commit order: the advisory lock, per company and held
-		// to the end of the transaction (the event is a change's last
-		// write), makes them so.
-		return ev.PublicID, []hotStep{{text: recordEventPostgres, dest: &ch.Deliveries, args: []any{
-			feedLockClass, companyLockKey(ev.CompanyID),
-			ev.PublicID, ev.CompanyID, keyOf{&row.ID}, ev.Type, body, at, ev.ActorType, ev.ActorID,
-			api.DeliveryPending, subscribedPattern(typ), ev.Traceparent}}}
-	}
-	// The event, then its deliveries (scheduleDeliveries' statement).
-	return ev.PublicID, []hotStep{
-		{text: recordEventSQLite, dest: &ev.ID, one: true, args: []any{
-			ev.PublicID, ev.CompanyID, keyOf{&row.ID}, ev.Type, body, at, ev.ActorType, ev.ActorID, ev.Traceparent}},
-		{text: scheduleDeliveriesSQLite, dest: &ch.Deliveries, args: []any{
-			keyOf{&ev.ID}, api.DeliveryPending, at, ev.CompanyID, "," + typ + ","}},
-	}
-}
-
-// eventBody is a change's event as its payload: the trainee as row holds
-// it when the event's statement binds it.
-type eventBody struct {
-	typ    string
-	at     time.Time
-	row    *traineeRow
-	fields []string
-}
-
-func (b eventBody) Value() (driver.Value, error) {
-	body, err := json.Marshal(api.WebhookEvent{
-		Type:      b.typ,
-		Timestamp: b.at.Unix(),
-		Data:      api.WebhookData{Trainee: b.row.toAPI(), ChangedFields: b.fields},
-	})
-	return string(body), err
-}
-
-// recordEventSQLite is recordEvent's event on SQLite: the event ($1-$6),
-// its actor ($7, $8) and traceparent ($9).
-const recordEventSQLite = `INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id, traceparent)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-	RETURNING id`
-
-// recordEventPostgres is recordEvent's one statement on PostgreSQL: the
-// company's feed lock ($1, $2), the event ($3-$8, its actor $9, $10) and
-// its deliveries ($11: their status; $12: subscribedPattern of its type);
-// $13 is the event's traceparent.
-const recordEventPostgres = `WITH l AS (SELECT pg_advisory_xact_lock($1::int4, $2::int4) AS locked),
-	e AS (
-		INSERT INTO webhook_events (public_id, company_id, trainee_id, type, payload, created_at, actor_type, actor_id, traceparent)
-		SELECT $3::text, $4::bigint, $5::bigint, $6::text, $7::text, $8::timestamptz, $9::text, $10::bigint, $13::text FROM l
-		RETURNING id, company_id, created_at)
-	INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-	SELECT e.id, w.id, $11::text, 0, e.created_at, e.created_at, e.created_at
-	FROM e JOIN webhooks AS w ON w.company_id = e.company_id
-	WHERE (',' || w.events || ',') LIKE $12::text
-	FOR KEY SHARE OF w
-	RETURNING id`
-
 // feedLockClass is the first key of the advisory lock that orders a
 // company's events (pg_advisory_xact_lock(feedLockClass, company)).
 const feedLockClass = 0x74726e64 // "trnd"
@@ -123,24 +20,23 @@ const feedLockClass = 0x74726e64 // "trnd"
 // companies sharing a key only wait for one another.
 func companyLockKey(companyID int64) int32 { return int32(companyID % (1 << 31)) }
 
-// stampActor records on ev the actor ctx carries (api.ActorFrom: the
-// system when none), unless ev has one already.
-func stampActor(ctx context.Context, ev *webhookEventRow) {
+// stampActor records on ev the actor a (api.ActorFrom of the change's
+// context: the system when none), unless ev has one already.
+func stampActor(ev *webhookEventRow, a api.Actor) {
 	if ev.ActorType != nil {
 		return
 	}
-	a := api.ActorFrom(ctx)
 	ev.ActorType = &a.Type
 	if a.ID != 0 {
 		ev.ActorID = &a.ID
 	}
 }
 
-// insertEvent writes an event row outside recordEvent (the evaluator's
-// trainee.expired, an automation's automation.fired), with ctx's actor
-// unless it has one. On PostgreSQL it first takes the company's feed lock,
-// as recordEvent does, so that the feed's ids stay in commit order
-// whoever writes the event.
+// insertEvent writes an event row other than a change's own (recordEvent):
+// the evaluator's trainee.expired, an automation's automation.fired, with
+// ctx's actor unless it has one. On PostgreSQL it first takes the
+// company's feed lock, as recordEvent does, so that the feed's ids stay in
+// commit order whoever writes the event.
 func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
 	markEvent(ctx, ev.CompanyID)
 	return s.writeEvent(ctx, tx, ev)
@@ -149,7 +45,7 @@ func (s *Store) insertEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow)
 // writeEvent is insertEvent without the mark, for a change's automations,
 // whose events markChange marks with the change's.
 func (s *Store) writeEvent(ctx context.Context, tx bun.Tx, ev *webhookEventRow) error {
-	stampActor(ctx, ev)
+	stampActor(ev, api.ActorFrom(ctx))
 	if ev.Traceparent == nil {
 		ev.Traceparent = traceparent(ctx)
 	}
@@ -172,7 +68,7 @@ func (s *Store) insertEvents(ctx context.Context, tx bun.Tx, companyID int64, ev
 	}
 	tp := traceparent(ctx)
 	for _, ev := range evs {
-		stampActor(ctx, ev)
+		stampActor(ev, api.ActorFrom(ctx))
 		if ev.Traceparent == nil {
 			ev.Traceparent = tp
 		}
