@@ -123,7 +123,8 @@ func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID in
 }
 
 // newTraineeRow is the row of a new trainee: its create fields (normalised,
-// absent ones given their default), trainerID (already checked) and what
+// absent ones given their default), trainerID (already checked; nil takes
+// the company's first active trainer when the row is written) and what
 // only the server chooses. Its user's columns are in it too.
 func newTraineeRow(companyID int64, nt *api.NewTrainee, trainerID *int64, forcePasswordChange bool) *traineeRow {
 	p := nt.Patch()
