@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -83,4 +84,70 @@ func TestLayering(t *testing.T) {
 	if seen == 0 {
 		t.Fatal("no import of tui's packages seen: the walk read nothing")
 	}
+}
+
+// TestFileSizes holds tui to the sizes issue 37 set it: no file over 500
+// lines and no function over cyclomatic complexity 15 (gocyclo's count:
+// one, and one more for each if, for, range, case and select clause but
+// the default, && and ||). Test files are not held.
+func TestFileSizes(t *testing.T) {
+	const maxLines, maxComplexity = 500, 15
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		files++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(string(src), "\n"); n > maxLines {
+			t.Errorf("%s: %d lines, over %d", path, n, maxLines)
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, src, 0)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Body != nil {
+				if c := complexity(fn); c > maxComplexity {
+					t.Errorf("%s: %s has complexity %d, over %d", fset.Position(fn.Pos()), fn.Name.Name, c, maxComplexity)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 20 {
+		t.Fatalf("only %d files read", files)
+	}
+}
+
+// complexity is fn's cyclomatic complexity as gocyclo counts it.
+func complexity(fn *ast.FuncDecl) int {
+	c := 1
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
+			c++
+		case *ast.CaseClause:
+			if n.List != nil {
+				c++
+			}
+		case *ast.CommClause:
+			if n.Comm != nil {
+				c++
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				c++
+			}
+		}
+		return true
+	})
+	return c
 }
