@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/traineed/traineed/api"
+	"github.com/traineed/traineed/api/client"
 	"github.com/traineed/traineed/tui/components/keymap"
 	"github.com/traineed/traineed/tui/components/layout"
 	"github.com/traineed/traineed/tui/components/statusline"
@@ -248,7 +249,7 @@ func (m *Model) startBulk(a *bulkAction) tea.Cmd {
 			go func() {
 				defer wg.Done()
 				for j := range ch {
-					ctx, cancel := context.WithTimeout(common.WithIdempotencyKey(parent, j.key), timeout)
+					ctx, cancel := context.WithTimeout(parent, timeout)
 					t, err := applyJob(ctx, c, j)
 					cancel()
 					j.err = err
@@ -275,13 +276,14 @@ func bulkTick(a *bulkAction) tea.Cmd {
 
 // applyJob sends one trainee's request, as planned.
 func applyJob(ctx context.Context, c common.Client, j *bulkJob) (*api.Trainee, error) {
+	key := client.IdempotencyKey(j.key)
 	switch {
 	case j.change.Delete:
-		return c.DeleteTrainee(ctx, j.t.ID)
+		return c.DeleteTrainee(ctx, j.t.ID, key)
 	case j.change.Restore:
-		return c.UpdateTrainee(ctx, j.t.ID, api.TraineePatch{Enabled: api.Val(true)})
+		return c.UpdateTrainee(ctx, j.t.ID, api.TraineePatch{Enabled: api.Val(true)}, key)
 	}
-	return c.UpdateTrainee(ctx, j.t.ID, j.change.Patch)
+	return c.UpdateTrainee(ctx, j.t.ID, j.change.Patch, key)
 }
 
 // bulkModal is a bulk action's question, then its progress, then its

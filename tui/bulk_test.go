@@ -26,7 +26,7 @@ type failOnce struct {
 	calls  map[int64]int // updates sent, by trainee
 }
 
-func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, _ ...client.RequestOption) (*api.Trainee, error) {
+func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePatch, opts ...client.RequestOption) (*api.Trainee, error) {
 	f.mu.Lock()
 	if id == f.id && !f.failed {
 		f.failed = true
@@ -35,7 +35,7 @@ func (f *failOnce) UpdateTrainee(ctx context.Context, id int64, p api.TraineePat
 	}
 	f.calls[id]++
 	f.mu.Unlock()
-	return f.Client.UpdateTrainee(ctx, id, p)
+	return f.Client.UpdateTrainee(ctx, id, p, opts...)
 }
 
 // A bulk action over 500 marked trainees with one injected failure: the

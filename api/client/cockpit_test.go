@@ -88,10 +88,10 @@ func TestIfMatch(t *testing.T) {
 	})
 }
 
-// TestWithIdempotencyKeyNeverAppliesTwice: an update whose answer is lost
+// TestIdempotencyKeyNeverAppliesTwice: an update whose answer is lost
 // is retried by the client with the same key and replayed; a later run
 // with the same key (another request id) gets the first answer too.
-func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
+func TestIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		var n, lose atomic.Int32
@@ -119,9 +119,9 @@ func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 		}
 		_, etag, _ := readETag(ctx, c, tr.ID)
 		lose.Store(1)
-		kctx := client.WithIdempotencyKey(ctx, "action-7:1")
+		key := client.IdempotencyKey("action-7:1")
 		p := api.TraineePatch{ExpirationDate: api.Val(api.Date{Year: 2030, Month: 1, Day: 31})}
-		got, etag2, err := updateIf(kctx, c, tr.ID, etag, p)
+		got, etag2, err := updateIf(ctx, c, tr.ID, etag, p, key)
 		if err != nil || etag2 != `"2"` || got.ExpirationDate == nil {
 			t.Fatalf("retried update: %+v %q %v", got, etag2, err)
 		}
@@ -129,7 +129,7 @@ func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 			t.Fatalf("%d attempts with keys %q", n.Load(), keys)
 		}
 		// A re-run of the action: same key, the first answer.
-		if _, etag3, err := updateIf(kctx, c, tr.ID, etag, p); err != nil || etag3 != `"2"` {
+		if _, etag3, err := updateIf(ctx, c, tr.ID, etag, p, key); err != nil || etag3 != `"2"` {
 			t.Fatalf("re-run: %q %v", etag3, err)
 		}
 		if _, etag4, _ := readETag(ctx, c, tr.ID); etag4 != `"2"` {
@@ -138,7 +138,7 @@ func TestWithIdempotencyKeyNeverAppliesTwice(t *testing.T) {
 		if c := storetest.Count(t, s, "webhook_events", "company_id = ? AND trainee_id = ?", company, tr.ID); c != 2 {
 			t.Fatalf("%d events: want the create and one update", c)
 		}
-		// Without WithIdempotencyKey a PUT carries its request id.
+		// Without IdempotencyKey a PUT carries its request id.
 		if _, err := c.UpdateTrainee(ctx, tr.ID, api.TraineePatch{Name: api.Val("Plain")}); err != nil {
 			t.Fatal(err)
 		}
@@ -198,9 +198,9 @@ func readETag(ctx context.Context, c *client.Client, id int64) (*api.Trainee, st
 }
 
 // updateIf updates a trainee with IfMatch(etag) and returns its new ETag.
-func updateIf(ctx context.Context, c *client.Client, id int64, etag string, p api.TraineePatch) (*api.Trainee, string, error) {
+func updateIf(ctx context.Context, c *client.Client, id int64, etag string, p api.TraineePatch, opts ...client.RequestOption) (*api.Trainee, string, error) {
 	var r client.Response
-	t, err := c.UpdateTrainee(ctx, id, p, client.IfMatch(etag), client.WithResponse(&r))
+	t, err := c.UpdateTrainee(ctx, id, p, append(opts, client.IfMatch(etag), client.WithResponse(&r))...)
 	return t, r.ETag, err
 }
 

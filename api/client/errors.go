@@ -21,7 +21,8 @@ type CallInfo struct {
 	Body      []byte // the response body, empty for 401 and 500
 	Attempts  int
 
-	header http.Header // extra request headers (If-Match)
+	header         http.Header // extra request headers (If-Match)
+	idempotencyKey string      // IdempotencyKey's, or "": the request id
 }
 
 // AuthRefusedError is a 401: the API key is missing, malformed, unknown,

@@ -17,8 +17,9 @@ type RequestOption func(*callOptions)
 
 // callOptions are a call's RequestOptions applied.
 type callOptions struct {
-	header http.Header // extra request headers (If-Match)
-	resp   *Response   // WithResponse's, or nil
+	header         http.Header // extra request headers (If-Match)
+	resp           *Response   // WithResponse's, or nil
+	idempotencyKey string      // IdempotencyKey's, or ""
 }
 
 func applyOptions(opts []RequestOption) callOptions {
@@ -58,6 +59,17 @@ func RefuseErased() RequestOption {
 		}
 		o.header.Set(api.HeaderRefuseErased, "true")
 	}
+}
+
+// IdempotencyKey sends the call (of any method) with key as its
+// Idempotency-Key instead of its request id: a request sent again with the
+// same key and the same method, path and body, by this process or a later
+// one, gets the first answer and changes nothing again (the server keeps
+// answers 24 hours). key must be 1 to 255 printable ASCII characters.
+// Without it a POST, PUT or DELETE carries its request id, so that the
+// client's own retries are replayed, never applied twice.
+func IdempotencyKey(key string) RequestOption {
+	return func(o *callOptions) { o.idempotencyKey = key }
 }
 
 // WithResponse fills r with the metadata of the call's answer: status,

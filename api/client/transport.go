@@ -34,7 +34,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: o.header}
+	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: o.header, idempotencyKey: o.idempotencyKey}
 	rateWaits := 0
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
@@ -100,19 +100,6 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	}
 }
 
-// idempotencyKeyCtx carries WithIdempotencyKey's key.
-type idempotencyKeyCtx struct{}
-
-// WithIdempotencyKey returns a context whose requests (of any method)
-// carry key as their Idempotency-Key instead of their request id: a
-// request sent again with the same key and the same method, path and body,
-// by this process or a later one, gets the first answer and changes
-// nothing again (the server keeps answers 24 hours). key must be 1 to 255
-// printable ASCII characters.
-func WithIdempotencyKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
-}
-
 // attemptTimeoutError is an attempt that ran out of its time.
 type attemptTimeoutError struct{ d time.Duration }
 
@@ -147,8 +134,8 @@ func (c *Client) attemptOnce(parent, ctx context.Context, ci CallInfo, payload [
 		req.Header.Set(api.HeaderAPIKey, c.apiKey)
 	}
 	req.Header.Set(api.HeaderRequestID, ci.RequestID)
-	if key, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok {
-		req.Header.Set(api.HeaderIdempotencyKey, key) // WithIdempotencyKey: any method
+	if ci.idempotencyKey != "" {
+		req.Header.Set(api.HeaderIdempotencyKey, ci.idempotencyKey) // IdempotencyKey: any method
 	} else if ci.Method == http.MethodPost || ci.Method == http.MethodPut || ci.Method == http.MethodDelete {
 		// The request id is the idempotency key: a retry after a lost
 		// answer gets the first attempt's answer from a server that keeps

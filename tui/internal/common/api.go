@@ -1,7 +1,6 @@
 package common
 
 import (
-	"context"
 	"errors"
 
 	"github.com/traineed/traineed/api/client"
@@ -10,12 +9,6 @@ import (
 // Apply puts the filter in a search's parameters.
 func (f ListFilter) Apply(p *client.SearchParams) {
 	p.ExpiresWithin, p.InactiveFor, p.CreatedWithin = f.ExpiresWithin, f.InactiveFor, f.CreatedWithin
-}
-
-// WithIdempotencyKey makes the requests of ctx carry key as their
-// Idempotency-Key.
-func WithIdempotencyKey(ctx context.Context, key string) context.Context {
-	return client.WithIdempotencyKey(ctx, key)
 }
 
 // IsPreconditionFailed reports whether err is a 412: the trainee changed

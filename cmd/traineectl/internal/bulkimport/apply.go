@@ -49,7 +49,7 @@ func (c ClientAPI) Update(ctx context.Context, key string, id int64, p api.Train
 	if fields := changedSince(before, cur, &p); len(fields) > 0 {
 		return nil, &ChangedError{ID: id, Fields: fields}
 	}
-	return cl.UpdateTrainee(client.WithIdempotencyKey(ctx, key), id, p, client.IfMatch(read.ETag))
+	return cl.UpdateTrainee(ctx, id, p, client.IdempotencyKey(key), client.IfMatch(read.ETag))
 }
 
 // Delete is Update's soft delete: a trainee already deleted is left as it
@@ -67,7 +67,7 @@ func (c ClientAPI) Delete(ctx context.Context, key string, id int64, before *api
 	if fields := api.ChangedFields(before, cur); before != nil && len(fields) > 0 {
 		return nil, &ChangedError{ID: id, Fields: fields}
 	}
-	return cl.DeleteTrainee(client.WithIdempotencyKey(ctx, key), id, client.IfMatch(read.ETag))
+	return cl.DeleteTrainee(ctx, id, client.IdempotencyKey(key), client.IfMatch(read.ETag))
 }
 
 // changedSince lists the fields p sets whose value in cur is not the one

@@ -53,14 +53,14 @@ func (c ClientAPI) Read(ctx context.Context, id int64) (*api.Trainee, string, er
 }
 
 func (c ClientAPI) Apply(ctx context.Context, id int64, key, etag string, ch Change) (*api.Trainee, string, error) {
-	ctx = client.WithIdempotencyKey(ctx, key)
 	var resp client.Response
+	opts := []client.RequestOption{client.IdempotencyKey(key), client.IfMatch(etag), client.WithResponse(&resp)}
 	var t *api.Trainee
 	var err error
 	if ch.Delete {
-		t, err = c.C.DeleteTrainee(ctx, id, client.IfMatch(etag), client.WithResponse(&resp))
+		t, err = c.C.DeleteTrainee(ctx, id, opts...)
 	} else {
-		t, err = c.C.UpdateTrainee(ctx, id, ch.Patch, client.IfMatch(etag), client.WithResponse(&resp))
+		t, err = c.C.UpdateTrainee(ctx, id, ch.Patch, opts...)
 	}
 	if err != nil {
 		return nil, "", err
