@@ -135,9 +135,9 @@ func (ch *traineeChange) eventType() string {
 	}
 }
 
-// recordEvent is the statements that write ch's event (of type typ, on
-// the trainee row leaves stored) into the outbox, in the change's own
-// batch and so its transaction, with one delivery per endpoint of the
+// recordEvent is the statements that write ch's event (of type typ, of
+// the trainee as row holds it) into the outbox, in the change's own batch
+// and so its transaction, with one delivery per endpoint of the
 // company subscribed to its type (their ids into ch.Deliveries); it
 // returns the event's public id with them. A change that rolls back takes
 // its event with it. The event's body is rendered when its statement
