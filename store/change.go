@@ -80,7 +80,7 @@ func (s *Store) saveTrainee(ctx context.Context, tx bun.Tx, before, after *train
 // runs: a create's rows (an update's are written by writeRows), the event
 // with its deliveries, and the read of the company's automations of the
 // event's trigger, which the rules then decide on.
-func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (ch *traineeChange, err error) {
+func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *traineeRow, passwordHash string) (*traineeChange, error) {
 	now := s.utcNow()
 	ch, wrote, steps, err := s.writeRows(ctx, tx, before, after, passwordHash, now)
 	if err != nil || !wrote {
@@ -89,16 +89,16 @@ func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *train
 	var (
 		typ, eventID string
 		autos        []*automationRow
+		span         trace.Span // the outbox's, over the batch (tracing on)
 	)
+	batch := ctx
 	if s.outbox {
 		typ = ch.eventType()
 		if s.tracer != nil {
-			var span trace.Span
-			ctx, span = s.outboxSpan(ctx, typ, after.CompanyID)
-			defer func() { endOutboxSpan(span, ch, err) }()
+			batch, span = s.outboxSpan(ctx, typ, after.CompanyID)
 		}
 		var event []hotStep
-		eventID, event = s.recordEvent(ctx, ch, after, typ, now)
+		eventID, event = s.recordEvent(batch, ch, after, typ, now)
 		steps = append(steps, event...)
 		// Automations fire from the same outbox write: with the change,
 		// or not at all.
@@ -106,7 +106,11 @@ func (s *Store) writeChange(ctx context.Context, tx bun.Tx, before, after *train
 			steps = append(steps, hotStep{q: eventAutomationsQuery, args: []any{after.CompanyID, trigger}, dest: &autos})
 		}
 	}
-	if err := s.runSteps(ctx, tx, steps); err != nil {
+	err = s.runSteps(batch, tx, steps)
+	if span != nil {
+		endOutboxSpan(span, len(ch.Deliveries), err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if before == nil {

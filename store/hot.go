@@ -365,7 +365,11 @@ type hotStep struct {
 // (runHot): its rows, its event with the event's deliveries, and the read
 // of the automations the event may fire. A change's later statements take
 // the keys its earlier ones were given (keyOf), so the whole change is
-// built before any of it runs, and runs here in one pass.
+// built before any of it runs, and runs here in one pass. The steps go one
+// after another, each its own round trip: a later step's arguments are
+// valued only once the earlier steps have answered, which is why they
+// cannot be sent as one pipelined batch (pgx's SendBatch encodes every
+// argument first).
 func (s *Store) runSteps(ctx context.Context, tx bun.Tx, steps []hotStep) error {
 	for i := range steps {
 		if err := s.runStep(ctx, tx, &steps[i]); err != nil {
@@ -415,3 +419,6 @@ func (s *Store) runStep(ctx context.Context, tx bun.Tx, st *hotStep) error {
 type keyOf struct{ p *int64 }
 
 func (k keyOf) Value() (driver.Value, error) { return *k.p, nil }
+
+// String is the key as a failed plan's arguments show it.
+func (k keyOf) String() string { return strconv.FormatInt(*k.p, 10) }

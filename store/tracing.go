@@ -162,9 +162,7 @@ func (s *Store) outboxSpan(ctx context.Context, typ string, companyID int64) (co
 
 // endOutboxSpan ends a change's outbox span with the deliveries its event
 // scheduled.
-func endOutboxSpan(span trace.Span, ch *traineeChange, err error) {
-	if ch != nil {
-		span.SetAttributes(attribute.Int("traineed.deliveries", len(ch.Deliveries)))
-	}
+func endOutboxSpan(span trace.Span, deliveries int, err error) {
+	span.SetAttributes(attribute.Int("traineed.deliveries", deliveries))
 	endStmtSpan(span, err)
 }
