@@ -113,35 +113,8 @@ func (c Check) WriteText(w io.Writer) {
 func (s Summary) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Created %d, already done %d, failed %d", s.Created, s.AlreadyDone, s.Failures())
-	var detail []string
-	if s.Invalid > 0 {
-		detail = append(detail, fmt.Sprintf("%d invalid, not sent", s.Invalid))
-	}
-	if s.Unknown > 0 {
-		detail = append(detail, fmt.Sprintf("%d outcome unknown", s.Unknown))
-	}
-	if len(detail) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
-	}
-	if s.Erased > 0 {
-		fmt.Fprintf(&b, ", erased (skipped) %d", s.Erased)
-	}
-	if s.NotAttempted > 0 {
-		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
-	}
-	d := s.Duration.Round(10 * time.Millisecond)
-	if s.Duration < time.Second {
-		d = s.Duration.Round(time.Millisecond)
-	}
-	fmt.Fprintf(&b, " of %s in %s", rowsText(s.Rows), d)
-	// The rate is of rows the server settled: rows not sent, or sent and
-	// left without an answer, do not count.
-	if s.Answered > 0 && s.Duration > 0 {
-		fmt.Fprintf(&b, " (%.1f rows/s)", float64(s.Answered)/s.Duration.Seconds())
-	}
-	if s.Throttled > 0 {
-		fmt.Fprintf(&b, "; the API key's rate limit refused %d sends, sent again: slowed to %d at a time", s.Throttled, s.Parallel)
-	}
+	s.writeDetail(&b, "invalid, not sent", s.Invalid)
+	s.writeRun(&b, "rows")
 	return b.String()
 }
 
@@ -151,33 +124,48 @@ func (s Summary) ApplyText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Created %d, updated %d, restored %d, deleted %d, unchanged %d, failed %d",
 		s.Created, s.Updated, s.Restored, s.Deleted, s.Unchanged, s.Failures())
+	s.writeDetail(&b, "refused, not sent", s.Refused)
+	if s.AlreadyDone > 0 {
+		fmt.Fprintf(&b, ", created by an earlier run %d", s.AlreadyDone)
+	}
+	s.writeRun(&b, "changes")
+	return b.String()
+}
+
+// writeDetail writes what a summary line says of its failures, the n
+// rows not sent (why: notSent) and those whose outcome is unknown, and
+// then the rows skipped as erased.
+func (s Summary) writeDetail(b *strings.Builder, notSent string, n int) {
 	var detail []string
-	if s.Refused > 0 {
-		detail = append(detail, fmt.Sprintf("%d refused, not sent", s.Refused))
+	if n > 0 {
+		detail = append(detail, fmt.Sprintf("%d %s", n, notSent))
 	}
 	if s.Unknown > 0 {
 		detail = append(detail, fmt.Sprintf("%d outcome unknown", s.Unknown))
 	}
 	if len(detail) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(detail, ", "))
+		fmt.Fprintf(b, " (%s)", strings.Join(detail, ", "))
 	}
 	if s.Erased > 0 {
-		fmt.Fprintf(&b, ", erased (skipped) %d", s.Erased)
+		fmt.Fprintf(b, ", erased (skipped) %d", s.Erased)
 	}
-	if s.AlreadyDone > 0 {
-		fmt.Fprintf(&b, ", created by an earlier run %d", s.AlreadyDone)
-	}
+}
+
+// writeRun ends a summary line: the rows not attempted, the rows and the
+// time, the rate (of unit per second) and the rate limit's refusals. The
+// rate is of rows the server settled: rows not sent, or sent and left
+// without an answer, do not count.
+func (s Summary) writeRun(b *strings.Builder, unit string) {
 	if s.NotAttempted > 0 {
-		fmt.Fprintf(&b, ", not attempted %d", s.NotAttempted)
+		fmt.Fprintf(b, ", not attempted %d", s.NotAttempted)
 	}
-	fmt.Fprintf(&b, " of %s in %s", rowsText(s.Rows), roundDuration(s.Duration))
+	fmt.Fprintf(b, " of %s in %s", rowsText(s.Rows), roundDuration(s.Duration))
 	if s.Answered > 0 && s.Duration > 0 {
-		fmt.Fprintf(&b, " (%.1f changes/s)", float64(s.Answered)/s.Duration.Seconds())
+		fmt.Fprintf(b, " (%.1f %s/s)", float64(s.Answered)/s.Duration.Seconds(), unit)
 	}
 	if s.Throttled > 0 {
-		fmt.Fprintf(&b, "; the API key's rate limit refused %d sends, sent again: slowed to %d at a time", s.Throttled, s.Parallel)
+		fmt.Fprintf(b, "; the API key's rate limit refused %d sends, sent again: slowed to %d at a time", s.Throttled, s.Parallel)
 	}
-	return b.String()
 }
 
 func roundDuration(d time.Duration) time.Duration {
