@@ -23,18 +23,10 @@ import (
 // call's RequestOptions (IfMatch, WithResponse).
 func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body any, traineeID int64, opts ...RequestOption) ([]byte, error) {
 	o := applyOptions(opts)
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return nil, fmt.Errorf("encode request: %w", err)
-		}
+	ci, payload, err := c.newCall(method, path, query, body, o)
+	if err != nil {
+		return nil, err
 	}
-	u := c.base + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
-	}
-	ci := CallInfo{Method: method, URL: u, RequestID: c.newID(), header: o.header, idempotencyKey: o.idempotencyKey}
 	rateWaits := 0
 	for attempt := 1; ; attempt++ {
 		ci.Attempts, ci.Status, ci.Body = attempt, 0, nil
@@ -64,31 +56,8 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 					return nil, err
 				}
 				continue
-			case status == http.StatusPreconditionFailed:
-				re := &RejectedError{CallInfo: ci}
-				_ = json.Unmarshal(respBody, &re.ErrorBody)
-				result = &PreconditionFailedError{RejectedError: re, ID: traineeID}
-			case status == http.StatusUnauthorized:
-				result = &AuthRefusedError{ci}
-			case status >= 400 && status < 500:
-				re := &RejectedError{CallInfo: ci}
-				_ = json.Unmarshal(respBody, &re.ErrorBody) // an older server's 404/405/413/429 had no body
-				result = re
-				if status == http.StatusNotFound && re.ErrorCode == api.CodeNotFound {
-					result = &NotFoundError{CallInfo: ci, Resource: resourceOfPath(path)}
-				}
-				if status == http.StatusConflict && re.ErrorCode == api.CodeErased {
-					result = erasedError(re, respBody)
-				}
-			case status == http.StatusInternalServerError && hdr.Get(api.HeaderErrorReason) == api.ReasonTraineeNotFound:
-				result = &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
-			case status == http.StatusInternalServerError &&
-				(hdr.Get(api.HeaderErrorReason) == api.ReasonWebhookNotFound || hdr.Get(api.HeaderErrorReason) == api.ReasonEventNotFound):
-				result = &NotFoundError{CallInfo: ci, Reason: hdr.Get(api.HeaderErrorReason), Resource: resourceOfPath(path)}
-			case status >= 500:
-				result, retry = &ServerError{ci}, true
 			default:
-				result = &ServerError{ci}
+				retry, result = statusError(ci, hdr, path, traineeID)
 			}
 		}
 		if !retry || attempt > len(c.delays) {
@@ -98,6 +67,54 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 			return nil, err
 		}
 	}
+}
+
+// newCall is the call Do sends (its URL, a new request id, the options'
+// headers and key) and its JSON body (nil without one).
+func (c *Client) newCall(method, path string, query url.Values, body any, o callOptions) (CallInfo, []byte, error) {
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return CallInfo{}, nil, fmt.Errorf("encode request: %w", err)
+		}
+	}
+	u := c.base + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	return CallInfo{Method: method, URL: u, RequestID: c.newID(), header: o.header, idempotencyKey: o.idempotencyKey}, payload, nil
+}
+
+// statusError is the typed error of an answer that is neither a 2xx nor a
+// 429 the client waits out, and whether it is worth sending again (retry:
+// a 5xx but the typed not-founds). ci holds the answer's status and body; path
+// names the resource of a not-found, traineeID the trainee of the path.
+func statusError(ci CallInfo, hdr http.Header, path string, traineeID int64) (retry bool, err error) {
+	status, reason := ci.Status, hdr.Get(api.HeaderErrorReason)
+	switch {
+	case status == http.StatusPreconditionFailed:
+		re := &RejectedError{CallInfo: ci}
+		_ = json.Unmarshal(ci.Body, &re.ErrorBody)
+		return false, &PreconditionFailedError{RejectedError: re, ID: traineeID}
+	case status == http.StatusUnauthorized:
+		return false, &AuthRefusedError{ci}
+	case status >= 400 && status < 500:
+		re := &RejectedError{CallInfo: ci}
+		_ = json.Unmarshal(ci.Body, &re.ErrorBody) // an older server's 404/405/413/429 had no body
+		switch {
+		case status == http.StatusNotFound && re.ErrorCode == api.CodeNotFound:
+			return false, &NotFoundError{CallInfo: ci, Resource: resourceOfPath(path)}
+		case status == http.StatusConflict && re.ErrorCode == api.CodeErased:
+			return false, erasedError(re, ci.Body)
+		}
+		return false, re
+	case status == http.StatusInternalServerError && reason == api.ReasonTraineeNotFound:
+		return false, &TraineeNotFoundError{CallInfo: ci, ID: traineeID}
+	case status == http.StatusInternalServerError && (reason == api.ReasonWebhookNotFound || reason == api.ReasonEventNotFound):
+		return false, &NotFoundError{CallInfo: ci, Reason: reason, Resource: resourceOfPath(path)}
+	}
+	return status >= 500, &ServerError{ci}
 }
 
 // attemptTimeoutError is an attempt that ran out of its time.
