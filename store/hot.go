@@ -246,15 +246,9 @@ func firstRow(rows interface {
 	return sql.ErrNoRows
 }
 
-// selectHot runs q in tx with args bound to $1, $2, ... and scans every
-// row into dest (a pointer to a slice of models or of values); no row
-// leaves it empty.
-func (s *Store) selectHot(ctx context.Context, tx bun.Tx, q *hotQuery, dest any, args ...any) error {
-	return s.scanHot(ctx, tx, s.hotText(q), dest, args...)
-}
-
-// scanHot is selectHot for a statement written as text (with $n
-// placeholders) rather than built.
+// scanHot runs text (with $n placeholders) in tx with args bound to $1,
+// $2, ... and scans every row into dest (a pointer to a slice of models
+// or of values); no row leaves it empty.
 func (s *Store) scanHot(ctx context.Context, tx bun.Tx, text string, dest any, args ...any) error {
 	rows, err := s.runHot(ctx, &tx, text, args...)
 	if err != nil {

@@ -125,14 +125,6 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-func dateFromInt(n *int) *api.Date {
-	if n == nil {
-		return nil
-	}
-	d := api.DateFromInt(*n)
-	return &d
-}
-
 func dateToInt(d *api.Date) *int {
 	if d == nil {
 		return nil

@@ -99,13 +99,8 @@ func (s *Store) CreateTraineeVersion(ctx context.Context, companyID int64, nt ap
 	return out, version, nil
 }
 
-// createTrainee inserts a trainee and its user inside tx.
-func (s *Store) createTrainee(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, error) {
-	row, _, err := s.createTraineeChange(ctx, tx, companyID, nt, opt)
-	return row, err
-}
-
-// createTraineeChange is createTrainee that also returns the change.
+// createTraineeChange inserts a trainee and its user inside tx, and
+// returns the row and the change.
 func (s *Store) createTraineeChange(ctx context.Context, tx bun.Tx, companyID int64, nt api.NewTrainee, opt newTraineeOptions) (*traineeRow, *traineeChange, error) {
 	if nt.TrainerID != nil {
 		if err := s.checkTrainer(ctx, tx, companyID, *nt.TrainerID); err != nil {

@@ -343,18 +343,6 @@ func (i intText) Set(s string) error {
 }
 func (i intText) Type() string { return "int64" }
 
-// optionalDate reads the date of a flag; nil, "" and "none" are no date.
-func optionalDate(f *cmdutil.Factory, flag string, s *string) (*api.Date, error) {
-	if s == nil || clears(*s) {
-		return nil, nil
-	}
-	d, err := parseDateFlag(f, flag, *s)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
-
 // readPassword takes the password from the flag (nil: not given), from
 // stdin, or from a prompt on a terminal.
 func readPassword(f *cmdutil.Factory, flag *string, fromStdin, required bool) (string, error) {
